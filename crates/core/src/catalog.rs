@@ -1,0 +1,299 @@
+//! The catalog: an OpenAPI 3 document reduced to what navigation needs (title, version, and
+//! operations grouped by tag under their `x-parent` group), read in one pass.
+//!
+//! Only the fields shown in the list are deserialized; everything else is skipped without
+//! being built, so a large document (GitHub's, 13 MB) is listed quickly.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+
+/// An HTTP method of an operation, in the order OpenAPI lists them in a path item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// GET
+    Get,
+    /// PUT
+    Put,
+    /// POST
+    Post,
+    /// DELETE
+    Delete,
+    /// OPTIONS
+    Options,
+    /// HEAD
+    Head,
+    /// PATCH
+    Patch,
+    /// TRACE
+    Trace,
+}
+
+impl Method {
+    /// The method in upper case, as sent on the wire.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+            Method::Head => "HEAD",
+            Method::Patch => "PATCH",
+            Method::Trace => "TRACE",
+        }
+    }
+}
+
+/// The `x-stability` marker; other values are ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stability {
+    /// `x-stability: experimental`
+    Experimental,
+    /// `x-stability: beta`
+    Beta,
+}
+
+/// One operation as the navigation shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperationSummary {
+    /// HTTP method.
+    pub method: Method,
+    /// Path template, e.g. `/pets/{petId}`.
+    pub path: String,
+    /// `operationId`, when the document gives one.
+    pub operation_id: Option<String>,
+    /// One-line summary, when the document gives one.
+    pub summary: Option<String>,
+    /// `deprecated: true`.
+    pub deprecated: bool,
+    /// `x-stability`, when it is `experimental` or `beta`.
+    pub stability: Option<Stability>,
+    /// `x-hideTryItPanel: true` on the operation.
+    pub hide_try_it: bool,
+}
+
+impl OperationSummary {
+    /// A stable anchor for deep links: the operationId, or method and path when it has none.
+    #[must_use]
+    pub fn anchor(&self) -> String {
+        match &self.operation_id {
+            Some(id) => id.clone(),
+            None => format!("{}-{}", self.method.as_str().to_ascii_lowercase(), self.path),
+        }
+    }
+}
+
+/// A tag and the operations that carry it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagSection {
+    /// Tag name.
+    pub name: String,
+    /// Tag description (Markdown), when given.
+    pub description: Option<String>,
+    /// Operations in document order.
+    pub operations: Vec<OperationSummary>,
+}
+
+/// A navigation group: a tag named by other tags' `x-parent`, or a tag standing alone (then
+/// its only section is itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// Group name (a tag name).
+    pub name: String,
+    /// Group description (Markdown), when given.
+    pub description: Option<String>,
+    /// Child tags that hold operations, in the order the document declares them.
+    pub tags: Vec<TagSection>,
+}
+
+/// The navigation of a whole document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Catalog {
+    /// `info.title`.
+    pub title: String,
+    /// `info.version`.
+    pub version: String,
+    /// `info.description` (Markdown), when given.
+    pub description: Option<String>,
+    /// Groups in the order the document declares their tags.
+    pub groups: Vec<Group>,
+}
+
+/// Why a document could not be listed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CatalogError {
+    /// Not JSON, or JSON of the wrong shape; the message has the line and column.
+    #[error("The document could not be read: {0}")]
+    Malformed(String),
+    /// A Swagger 2.0 or other non-OpenAPI-3 document.
+    #[error("Only OpenAPI 3 documents are supported; this one says {0}.")]
+    UnsupportedVersion(String),
+}
+
+/// The operations tagged with no tag at all are listed under this one.
+pub const UNTAGGED: &str = "default";
+
+impl Catalog {
+    /// Reads a JSON OpenAPI 3 document.
+    ///
+    /// # Errors
+    /// [`CatalogError::Malformed`] when the bytes are not JSON or a listed field has the wrong
+    /// type, [`CatalogError::UnsupportedVersion`] for anything but OpenAPI 3.x.
+    pub fn from_json(bytes: &[u8]) -> Result<Self, CatalogError> {
+        let raw: RawDoc = serde_json::from_slice(bytes).map_err(|e| CatalogError::Malformed(e.to_string()))?;
+        match (&raw.openapi, &raw.swagger) {
+            (Some(v), _) if v.starts_with("3.") => {}
+            (Some(v), _) => return Err(CatalogError::UnsupportedVersion(format!("openapi: {v}"))),
+            (None, Some(v)) => return Err(CatalogError::UnsupportedVersion(format!("swagger: {v}"))),
+            (None, None) => return Err(CatalogError::UnsupportedVersion("no `openapi` field".into())),
+        }
+        let info = raw.info.ok_or_else(|| CatalogError::Malformed("the `info` object is missing.".into()))?;
+        Ok(Self::build(info, raw.tags, raw.paths))
+    }
+
+    /// Every operation, each once, in document order (an operation with two tags is listed
+    /// twice in [`Catalog::groups`] but once here).
+    pub fn operation_count(&self) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        self.groups
+            .iter()
+            .flat_map(|g| &g.tags)
+            .flat_map(|t| &t.operations)
+            .filter(|op| seen.insert((op.method, op.path.as_str())))
+            .count()
+    }
+
+    fn build(info: RawInfo, declared: Vec<RawTag>, paths: IndexMap<String, RawPathItem>) -> Self {
+        // Operations by tag, tags in first-use order.
+        let mut by_tag: IndexMap<String, Vec<OperationSummary>> = IndexMap::new();
+        for (path, item) in paths {
+            for (method, op) in item.into_operations() {
+                let summary = OperationSummary {
+                    method,
+                    path: path.clone(),
+                    operation_id: op.operation_id,
+                    summary: op.summary.filter(|s| !s.trim().is_empty()),
+                    deprecated: op.deprecated,
+                    stability: match op.stability.as_deref() {
+                        Some("experimental") => Some(Stability::Experimental),
+                        Some("beta") => Some(Stability::Beta),
+                        _ => None,
+                    },
+                    hide_try_it: op.hide_try_it,
+                };
+                let tags = if op.tags.is_empty() { vec![UNTAGGED.to_owned()] } else { op.tags };
+                for tag in tags {
+                    by_tag.entry(tag).or_default().push(summary.clone());
+                }
+            }
+        }
+
+        // Declared tags first (document order), then tags only used by operations.
+        let mut tags: IndexMap<String, RawTag> = IndexMap::new();
+        for tag in declared {
+            tags.entry(tag.name.clone()).or_insert(tag);
+        }
+        for name in by_tag.keys() {
+            tags.entry(name.clone())
+                .or_insert_with(|| RawTag { name: name.clone(), description: None, parent: None });
+        }
+        // A parent named by x-parent but never declared becomes a group of its own.
+        let parents: Vec<String> = tags.values().filter_map(|t| t.parent.clone()).collect();
+        for parent in parents {
+            tags.entry(parent.clone()).or_insert(RawTag { name: parent, description: None, parent: None });
+        }
+
+        let section = |tag: &RawTag, by_tag: &mut IndexMap<String, Vec<OperationSummary>>| {
+            by_tag.shift_remove(&tag.name).map(|operations| TagSection {
+                name: tag.name.clone(),
+                description: tag.description.clone(),
+                operations,
+            })
+        };
+
+        let mut groups = Vec::new();
+        for tag in tags.values().filter(|t| t.parent.as_deref().is_none_or(|p| p == t.name)) {
+            let mut sections: Vec<TagSection> = section(tag, &mut by_tag).into_iter().collect();
+            for child in tags.values().filter(|c| c.parent.as_deref() == Some(tag.name.as_str()) && c.name != tag.name)
+            {
+                sections.extend(section(child, &mut by_tag));
+            }
+            if !sections.is_empty() {
+                groups.push(Group { name: tag.name.clone(), description: tag.description.clone(), tags: sections });
+            }
+        }
+
+        Catalog { title: info.title, version: info.version, description: info.description, groups }
+    }
+}
+
+#[derive(Deserialize)]
+struct RawDoc {
+    openapi: Option<String>,
+    swagger: Option<String>,
+    info: Option<RawInfo>,
+    #[serde(default)]
+    tags: Vec<RawTag>,
+    #[serde(default)]
+    paths: IndexMap<String, RawPathItem>,
+}
+
+#[derive(Deserialize)]
+struct RawInfo {
+    title: String,
+    version: String,
+    description: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawTag {
+    name: String,
+    description: Option<String>,
+    #[serde(rename = "x-parent")]
+    parent: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawPathItem {
+    get: Option<RawOperation>,
+    put: Option<RawOperation>,
+    post: Option<RawOperation>,
+    delete: Option<RawOperation>,
+    options: Option<RawOperation>,
+    head: Option<RawOperation>,
+    patch: Option<RawOperation>,
+    trace: Option<RawOperation>,
+}
+
+impl RawPathItem {
+    fn into_operations(self) -> impl Iterator<Item = (Method, RawOperation)> {
+        [
+            (Method::Get, self.get),
+            (Method::Put, self.put),
+            (Method::Post, self.post),
+            (Method::Delete, self.delete),
+            (Method::Options, self.options),
+            (Method::Head, self.head),
+            (Method::Patch, self.patch),
+            (Method::Trace, self.trace),
+        ]
+        .into_iter()
+        .filter_map(|(method, op)| op.map(|op| (method, op)))
+    }
+}
+
+#[derive(Deserialize)]
+struct RawOperation {
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(rename = "operationId")]
+    operation_id: Option<String>,
+    summary: Option<String>,
+    #[serde(default)]
+    deprecated: bool,
+    #[serde(rename = "x-stability")]
+    stability: Option<String>,
+    #[serde(rename = "x-hideTryItPanel", default)]
+    hide_try_it: bool,
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what `make serve` / `make test` need, only when missing or at the wrong version,
+# so a warm machine passes through in seconds. Usage: ensure-tools.sh [build|test]
+set -euo pipefail
+
+WASM_BINDGEN_VERSION=0.2.130
+TRUNK_VERSION=0.21.14
+BINARYEN_VERSION=123
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+mode="${1:-build}"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+log() { printf '[ensure-tools] %s\n' "$*"; }
+stage_start=$(date +%s)
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+for comp in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$comp"; then
+    log "adding rustup component $comp"
+    rustup component add "$comp"
+  fi
+done
+
+if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (takes several minutes)"
+  cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force \
+    || cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
+  log "installing trunk $TRUNK_VERSION (takes several minutes)"
+  cargo install --locked trunk --version "$TRUNK_VERSION" --force
+fi
+
+# wasm-opt from npm's binaryen: Debian's older binaryen produces release builds that fail to
+# load in the browser (see DEVELOPERS.md).
+if ! "$TOOLS/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version_$BINARYEN_VERSION"; then
+  log "installing binaryen@$BINARYEN_VERSION from npm into .tools/"
+  mkdir -p "$TOOLS"
+  (cd "$TOOLS" && npm install --no-audit --no-fund --save-exact "binaryen@$BINARYEN_VERSION" >/dev/null)
+fi
+
+if [ "$mode" = test ]; then
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    log "installing chromium and chromium-driver from Debian"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+  # Node packages the end-to-end tests use (playwright-core drives /usr/bin/chromium).
+  if [ ! -d "$ROOT/tests/e2e/node_modules/playwright-core" ] \
+     || ! cmp -s "$ROOT/tests/e2e/package-lock.json" "$ROOT/tests/e2e/node_modules/.package-lock.json.copy" 2>/dev/null; then
+    log "installing end-to-end test packages (npm ci in tests/e2e)"
+    (cd "$ROOT/tests/e2e" && npm ci --no-audit --no-fund >/dev/null \
+      && cp package-lock.json node_modules/.package-lock.json.copy)
+  fi
+fi
+
+log "tools ready in $(( $(date +%s) - stage_start ))s"

@@ -1,0 +1,4 @@
+//! One component per file.
+
+pub mod operation_list;
+pub mod reference;
