@@ -1,5 +1,6 @@
 //! Browser tests (wasm-bindgen-test in headless Chromium): mount the app into a fresh element
 //! and read what it rendered.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
@@ -37,10 +38,12 @@ fn app_shows_title_version_and_groups_in_document_order() {
     assert_eq!(text(&root, "[data-testid=doc-version]"), "v1.0.0");
     assert_eq!(text(&root, "[data-testid=op-count]"), "18 operations");
 
-    let groups: Vec<_> = all(&root, "[data-testid=group]").iter().map(|g| g.get_attribute("data-group").unwrap()).collect();
+    let groups: Vec<_> =
+        all(&root, "[data-testid=group]").iter().map(|g| g.get_attribute("data-group").unwrap()).collect();
     assert_eq!(groups, ["Pets", "Store"]);
     let pets = root.query_selector("[data-group=Pets]").unwrap().unwrap();
-    let tags: Vec<_> = all(&pets, "[data-testid=tag]").iter().map(|t| t.get_attribute("data-tag").unwrap()).collect();
+    let tags: Vec<_> =
+        all(&pets, "[data-testid=tag]").iter().map(|t| t.get_attribute("data-tag").unwrap()).collect();
     assert_eq!(tags, ["Animals", "Categories"]);
     assert_eq!(all(&root, "[data-testid=operation]").len(), 18);
 }

@@ -8,8 +8,8 @@ fn main() {
     let source = manifest.join("../../openapi/petstore.yaml");
     println!("cargo::rerun-if-changed={}", source.display());
 
-    let yaml = fs::read_to_string(&source)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", source.display()));
+    let yaml =
+        fs::read_to_string(&source).unwrap_or_else(|e| panic!("cannot read {}: {e}", source.display()));
     let value: serde_json::Value = serde_yaml_ng::from_str(&yaml)
         .unwrap_or_else(|e| panic!("{} is not valid YAML: {e}", source.display()));
     let json = serde_json::to_string(&value).expect("a JSON value always serializes");

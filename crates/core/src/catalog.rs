@@ -141,7 +141,8 @@ impl Catalog {
     /// [`CatalogError::Malformed`] when the bytes are not JSON or a listed field has the wrong
     /// type, [`CatalogError::UnsupportedVersion`] for anything but OpenAPI 3.x.
     pub fn from_json(bytes: &[u8]) -> Result<Self, CatalogError> {
-        let raw: RawDoc = serde_json::from_slice(bytes).map_err(|e| CatalogError::Malformed(e.to_string()))?;
+        let raw: RawDoc =
+            serde_json::from_slice(bytes).map_err(|e| CatalogError::Malformed(e.to_string()))?;
         match (&raw.openapi, &raw.swagger) {
             (Some(v), _) if v.starts_with("3.") => {}
             (Some(v), _) => return Err(CatalogError::UnsupportedVersion(format!("openapi: {v}"))),
@@ -195,8 +196,11 @@ impl Catalog {
             tags.entry(tag.name.clone()).or_insert(tag);
         }
         for name in by_tag.keys() {
-            tags.entry(name.clone())
-                .or_insert_with(|| RawTag { name: name.clone(), description: None, parent: None });
+            tags.entry(name.clone()).or_insert_with(|| RawTag {
+                name: name.clone(),
+                description: None,
+                parent: None,
+            });
         }
         // A parent named by x-parent but never declared becomes a group of its own.
         let parents: Vec<String> = tags.values().filter_map(|t| t.parent.clone()).collect();
@@ -215,12 +219,17 @@ impl Catalog {
         let mut groups = Vec::new();
         for tag in tags.values().filter(|t| t.parent.as_deref().is_none_or(|p| p == t.name)) {
             let mut sections: Vec<TagSection> = section(tag, &mut by_tag).into_iter().collect();
-            for child in tags.values().filter(|c| c.parent.as_deref() == Some(tag.name.as_str()) && c.name != tag.name)
+            for child in
+                tags.values().filter(|c| c.parent.as_deref() == Some(tag.name.as_str()) && c.name != tag.name)
             {
                 sections.extend(section(child, &mut by_tag));
             }
             if !sections.is_empty() {
-                groups.push(Group { name: tag.name.clone(), description: tag.description.clone(), tags: sections });
+                groups.push(Group {
+                    name: tag.name.clone(),
+                    description: tag.description.clone(),
+                    tags: sections,
+                });
             }
         }
 

@@ -1,6 +1,7 @@
 //! Tests of `openapi/petstore.yaml` itself: it is valid OpenAPI 3.0.3, complete against
 //! DESIGN.md's endpoint table, internally consistent, and every example in it is accepted both
 //! by our Rust models and by its own schema (checked with an independent JSON Schema validator).
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -59,9 +60,15 @@ fn examples(doc: &Value) -> Vec<(String, Value, Value)> {
                     }
                     for (name, ex) in map.get("examples").and_then(Value::as_object).into_iter().flatten() {
                         let ex = resolve(doc, ex);
-                        out.push((format!("{at}/examples/{name}"), map["schema"].clone(), ex["value"].clone()));
+                        out.push((
+                            format!("{at}/examples/{name}"),
+                            map["schema"].clone(),
+                            ex["value"].clone(),
+                        ));
                     }
-                } else if let (Some(example), Some(_)) = (map.get("example"), map.get("type").or(map.get("$ref"))) {
+                } else if let (Some(example), Some(_)) =
+                    (map.get("example"), map.get("type").or(map.get("$ref")))
+                {
                     // A schema carrying its own example.
                     let mut schema = value.clone();
                     schema.as_object_mut().unwrap().remove("example");
@@ -114,27 +121,31 @@ fn model_error(doc: &Value, schema: &Value, example: &Value) -> Option<String> {
             Err(e) => Some(e.to_string()),
         }
     }
-    let name = |s: &Value| s.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next()).map(str::to_owned);
-    let (name, array) = match (name(schema), schema.get("items").and_then(|i| name(i))) {
+    let name = |s: &Value| {
+        s.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next()).map(str::to_owned)
+    };
+    let (name, array) = match (name(schema), schema.get("items").and_then(name)) {
         (Some(n), _) => (n, false),
         (None, Some(n)) => (n, true),
         (None, None) => return None, // a plain scalar schema: the JSON Schema check covers it
     };
     let items: Vec<Value> = if array { example.as_array()?.clone() } else { vec![example.clone()] };
-    items.iter().find_map(|item| match name.as_str() {
-        "PetStatus" => check::<PetStatus>(item),
-        "NewPet" => check::<NewPet>(item),
-        "Pet" => check::<Pet>(item),
-        "Pets" => check::<Pets>(item),
-        "NewCategory" => check::<NewCategory>(item),
-        "Category" => check::<Category>(item),
-        "Order" => check::<Order>(item),
-        "InventoryItem" => check::<InventoryItem>(item),
-        "InventoryUpdate" => check::<InventoryUpdate>(item),
-        "Error" => check::<ErrorBody>(item),
-        other => Some(format!("no model for schema {other}")),
-    })
-    .filter(|_| resolve(doc, schema).is_object())
+    items
+        .iter()
+        .find_map(|item| match name.as_str() {
+            "PetStatus" => check::<PetStatus>(item),
+            "NewPet" => check::<NewPet>(item),
+            "Pet" => check::<Pet>(item),
+            "Pets" => check::<Pets>(item),
+            "NewCategory" => check::<NewCategory>(item),
+            "Category" => check::<Category>(item),
+            "Order" => check::<Order>(item),
+            "InventoryItem" => check::<InventoryItem>(item),
+            "InventoryUpdate" => check::<InventoryUpdate>(item),
+            "Error" => check::<ErrorBody>(item),
+            other => Some(format!("no model for schema {other}")),
+        })
+        .filter(|_| resolve(doc, schema).is_object())
 }
 
 #[test]
@@ -198,7 +209,8 @@ fn covers_every_endpoint_of_the_design_with_its_tag() {
         .into_iter()
         .map(|(m, p, op)| (m, p, op["tags"][0].as_str().unwrap_or_default().to_owned()))
         .collect();
-    let expected: BTreeSet<_> = expected.iter().map(|(m, p, t)| (m.to_string(), p.to_string(), t.to_string())).collect();
+    let expected: BTreeSet<_> =
+        expected.iter().map(|(m, p, t)| (m.to_string(), p.to_string(), t.to_string())).collect();
     assert_eq!(actual, expected);
 }
 
@@ -206,8 +218,11 @@ fn covers_every_endpoint_of_the_design_with_its_tag() {
 fn every_operation_is_documented_and_tagged_under_a_group() {
     let doc = doc();
     let tags = doc["tags"].as_array().unwrap();
-    let parent_of = |name: &str| tags.iter().find(|t| t["name"] == name).map(|t| t.get("x-parent").and_then(Value::as_str));
-    let groups: HashSet<&str> = tags.iter().filter(|t| t.get("x-parent").is_none()).map(|t| t["name"].as_str().unwrap()).collect();
+    let parent_of = |name: &str| {
+        tags.iter().find(|t| t["name"] == name).map(|t| t.get("x-parent").and_then(Value::as_str))
+    };
+    let groups: HashSet<&str> =
+        tags.iter().filter(|t| t.get("x-parent").is_none()).map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(groups, HashSet::from(["Pets", "Store"]));
 
     let mut ids = HashSet::new();
@@ -227,7 +242,8 @@ fn every_operation_is_documented_and_tagged_under_a_group() {
 
         let responses = op["responses"].as_object().unwrap();
         assert!(responses.keys().any(|s| s.starts_with('2')), "{at}: no success response");
-        let errors: Vec<_> = responses.iter().filter(|(s, _)| s.starts_with('4') || s.starts_with('5')).collect();
+        let errors: Vec<_> =
+            responses.iter().filter(|(s, _)| s.starts_with('4') || s.starts_with('5')).collect();
         assert!(!errors.is_empty(), "{at}: no error response");
         for (status, response) in errors {
             let response = resolve(&doc, response);
@@ -241,7 +257,8 @@ fn every_operation_is_documented_and_tagged_under_a_group() {
 fn extensions_mark_what_the_reference_shows() {
     let doc = doc();
     let ops = operations(&doc);
-    let find = |id: &str| ops.iter().find(|(_, _, op)| op["operationId"] == id).map(|(_, _, op)| *op).unwrap();
+    let find =
+        |id: &str| ops.iter().find(|(_, _, op)| op["operationId"] == id).map(|(_, _, op)| *op).unwrap();
 
     let get_pet = find("getPet");
     assert_eq!(get_pet["deprecated"], true);
@@ -251,17 +268,22 @@ fn extensions_mark_what_the_reference_shows() {
     assert!(headers.contains_key("Deprecation") && headers.contains_key("Sunset"));
 
     assert_eq!(find("listOrders")["x-hideTryItPanel"], true);
-    let stabilities: BTreeSet<&str> = ops.iter().filter_map(|(_, _, op)| op["x-stability"].as_str()).collect();
+    let stabilities: BTreeSet<&str> =
+        ops.iter().filter_map(|(_, _, op)| op["x-stability"].as_str()).collect();
     assert_eq!(stabilities, BTreeSet::from(["beta", "experimental"]));
 
     let with_samples: Vec<_> = ops.iter().filter(|(_, _, op)| op.get("x-codeSamples").is_some()).collect();
     assert!(with_samples.len() >= 3, "only {} operations have x-codeSamples", with_samples.len());
     for (method, path, op) in with_samples {
-        let langs: BTreeSet<&str> = op["x-codeSamples"].as_array().unwrap().iter().map(|s| s["lang"].as_str().unwrap()).collect();
+        let langs: BTreeSet<&str> =
+            op["x-codeSamples"].as_array().unwrap().iter().map(|s| s["lang"].as_str().unwrap()).collect();
         assert_eq!(langs, BTreeSet::from(["JavaScript", "Python", "Shell"]), "{method} {path}");
         for sample in op["x-codeSamples"].as_array().unwrap() {
             let source = sample["source"].as_str().unwrap();
-            assert!(source.contains("http://127.0.0.1:4010"), "{method} {path}: samples target the local mock server");
+            assert!(
+                source.contains("http://127.0.0.1:4010"),
+                "{method} {path}: samples target the local mock server"
+            );
         }
     }
 }
@@ -279,7 +301,8 @@ fn every_request_body_and_response_with_content_has_an_example() {
         }
         for (what, holder) in media {
             for (mime, m) in holder.get("content").and_then(Value::as_object).into_iter().flatten() {
-                let has = m.get("example").is_some() || m.get("examples").is_some_and(|e| e.as_object().is_some_and(|e| !e.is_empty()));
+                let has = m.get("example").is_some()
+                    || m.get("examples").is_some_and(|e| e.as_object().is_some_and(|e| !e.is_empty()));
                 assert!(has, "{method} {path} {what} {mime}: no example");
             }
         }
@@ -290,7 +313,11 @@ fn every_request_body_and_response_with_content_has_an_example() {
 fn every_example_fits_its_model_and_its_schema() {
     let doc = doc();
     let examples = examples(&doc);
-    assert!(examples.len() > 80, "only {} examples found: the walk is not reaching the document", examples.len());
+    assert!(
+        examples.len() > 80,
+        "only {} examples found: the walk is not reaching the document",
+        examples.len()
+    );
     let mut failures = Vec::new();
     for (at, schema, example) in &examples {
         if let Some(e) = model_error(&doc, schema, example) {
@@ -337,8 +364,10 @@ fn the_error_code_enum_matches_the_core() {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    let in_core: Vec<String> =
-        ErrorCode::ALL.iter().map(|c| serde_json::to_value(c).unwrap().as_str().unwrap().to_owned()).collect();
+    let in_core: Vec<String> = ErrorCode::ALL
+        .iter()
+        .map(|c| serde_json::to_value(c).unwrap().as_str().unwrap().to_owned())
+        .collect();
     assert_eq!(in_doc, in_core);
 }
 
@@ -353,13 +382,28 @@ fn the_limits_of_the_design_are_written_into_the_schemas() {
     for schema in ["NewCategory", "Category"] {
         assert_eq!(s[schema]["properties"]["description"]["maxLength"], 1000, "{schema}.description");
     }
-    assert_eq!((&s["Order"]["properties"]["quantity"]["minimum"], &s["Order"]["properties"]["quantity"]["maximum"]), (&json!(1), &json!(1000)));
+    assert_eq!(
+        (&s["Order"]["properties"]["quantity"]["minimum"], &s["Order"]["properties"]["quantity"]["maximum"]),
+        (&json!(1), &json!(1000))
+    );
     for schema in ["InventoryItem", "InventoryUpdate"] {
         let q = &s[schema]["properties"]["quantity"];
         assert_eq!((&q["minimum"], &q["maximum"]), (&json!(0), &json!(1_000_000)), "{schema}.quantity");
     }
-    for (schema, field) in [("Pet", "id"), ("Pet", "categoryId"), ("NewPet", "categoryId"), ("Category", "id"), ("Order", "id"), ("Order", "petId"), ("InventoryItem", "petId")] {
+    for (schema, field) in [
+        ("Pet", "id"),
+        ("Pet", "categoryId"),
+        ("NewPet", "categoryId"),
+        ("Category", "id"),
+        ("Order", "id"),
+        ("Order", "petId"),
+        ("InventoryItem", "petId"),
+    ] {
         let f = &s[schema]["properties"][field];
-        assert_eq!((&f["type"], &f["format"], &f["minimum"]), (&json!("integer"), &json!("int64"), &json!(1)), "{schema}.{field}");
+        assert_eq!(
+            (&f["type"], &f["format"], &f["minimum"]),
+            (&json!("integer"), &json!("int64"), &json!(1)),
+            "{schema}.{field}"
+        );
     }
 }

@@ -1,0 +1,27 @@
+# The two commands of the README, plus a few helpers. Every target installs what it needs.
+SHELL := /bin/bash
+export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+
+.PHONY: serve test size build tools
+
+## serve: install what is missing and serve the app on http://127.0.0.1:8080
+serve:
+	scripts/ensure-tools.sh build
+	trunk serve --offline
+
+## test: install what is missing (Chromium too) and run every check and test
+test:
+	scripts/test.sh
+
+## size: release build, then the gzip size of the wasm, js and css
+size: build
+	scripts/size.sh
+
+## build: release build into dist/
+build:
+	scripts/ensure-tools.sh build
+	trunk build --release --offline
+
+## tools: only install the tools
+tools:
+	scripts/ensure-tools.sh test

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Prints the raw and gzip (-9) size of the release build's wasm, js and css in dist/.
+set -euo pipefail
+DIST="${1:-$(cd "$(dirname "$0")/.." && pwd)/dist}"
+shopt -s nullglob
+files=("$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css)
+[ ${#files[@]} -gt 0 ] || { echo "no build in $DIST: run trunk build --release --offline" >&2; exit 1; }
+for f in "${files[@]}"; do
+  printf '%s %s %s\n' "${f##*.}" "$(stat -c %s "$f")" "$(gzip -9 -c "$f" | wc -c)"
+done | awk '
+  BEGIN { printf "%-8s %12s %12s\n", "file", "raw", "gzip" }
+  { printf "%-8s %9.1f KB %9.1f KB\n", $1, $2 / 1000, $3 / 1000; raw += $2; gz += $3 }
+  END { printf "%-8s %9.1f KB %9.1f KB\n", "total", raw / 1000, gz / 1000 }'

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `make test`: installs what is missing, then runs every check and test, printing how long
+# each stage took. Stops at the first failing stage.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+export PATH="$ROOT/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+
+timings=()
+stage() {
+  local name="$1"; shift
+  printf '\n==> %s\n' "$name"
+  local start=$SECONDS
+  "$@"
+  local took=$(( SECONDS - start ))
+  timings+=("$(printf '%-34s %4ds' "$name" "$took")")
+  printf '<== %s: %ds\n' "$name" "$took"
+}
+report() {
+  printf '\nStage times:\n'
+  printf '  %s\n' "${timings[@]}"
+  printf '  %-34s %4ds\n' "total" "$SECONDS"
+}
+trap report EXIT
+
+stage "tools"                     scripts/ensure-tools.sh test
+stage "rustfmt --check"           cargo fmt --all --check
+stage "clippy (host)"             cargo clippy --workspace --all-targets --locked -- -D warnings
+stage "clippy (wasm32)"           cargo clippy --workspace --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
+stage "host tests"                cargo test --workspace --locked
+stage "browser tests (Chromium)"  cargo test -p petstore-playground --locked --target wasm32-unknown-unknown
+stage "release build (trunk)"     trunk build --release --offline --locked
+stage "end-to-end (Chromium)"     bash -c 'cd tests/e2e && npm test'
+stage "size"                      scripts/size.sh

@@ -1,0 +1,83 @@
+// Shared end-to-end harness: a real HTTP server for the built site on 127.0.0.1 and headless
+// Chromium driven by playwright-core. Both are stopped by `close()`.
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+export const DIST = resolve(process.env.DIST_DIR ?? join(HERE, "../../dist"));
+export const ARTIFACTS = join(HERE, "artifacts");
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+  ".yaml": "application/yaml",
+};
+
+/** Serves `root` on 127.0.0.1 at a free port. */
+export async function serveStatic(root = DIST) {
+  await stat(join(root, "index.html")).catch(() => {
+    throw new Error(`${root}/index.html is missing: build the site first (trunk build --release --offline)`);
+  });
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const file = normalize(join(root, path.endsWith("/") ? path + "index.html" : path));
+    if (!file.startsWith(root)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+export const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Launches headless Chromium (a fresh profile each time). */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** Opens a page that records console errors, page errors and failed requests. */
+export async function openPage(browser, url, { colorScheme = "light", viewport = { width: 1280, height: 900 } } = {}) {
+  const context = await browser.newContext({ colorScheme, viewport });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("requestfailed", (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on("response", (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
+  });
+  await page.goto(url);
+  return { page, context, problems };
+}
