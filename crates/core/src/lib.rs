@@ -1,12 +1,16 @@
-//! Petstore core: the wire models, the `ApiError` type, the embedded OpenAPI document and the
-//! catalog of its operations. Pure Rust with no browser crates, so it builds and tests on the
+//! Petstore core: the wire models, the `ApiError` type, the embedded OpenAPI document, the
+//! catalog of its operations and the stateful mock. Pure Rust with no browser crates, so it builds and tests on the
 //! host and on `wasm32-unknown-unknown` alike.
 #![deny(missing_docs)]
 
 pub mod catalog;
 pub mod error;
+pub mod http;
+pub mod mock;
 pub mod model;
 pub mod openapi;
 
 pub use catalog::{Catalog, CatalogError};
 pub use error::{ApiError, ErrorBody};
+pub use http::{Request, Response};
+pub use mock::{Counts, Mock, SnapshotError};
