@@ -1,0 +1,238 @@
+//! The HTTP shell around the core mock: one fallback handler turns an axum request into a core
+//! [`Request`], lets the shared [`Mock`] answer it and turns the core [`Response`] back.
+//!
+//! Routing, validation and every API error live in the core, so the browser mock and this
+//! server answer the same request the same way. The shell only adds what needs a socket: a
+//! cap on how much body it buffers, and CORS.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::header::{CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, ORIGIN, TRANSFER_ENCODING};
+use axum::http::request::Parts;
+use axum::http::{HeaderName, HeaderValue, StatusCode};
+use axum::response::Response as HttpResponse;
+use http_body_util::BodyExt;
+use petstore_core::error::{ApiError, ErrorCode};
+use petstore_core::{Mock, Request, Response};
+
+use crate::cors;
+
+/// The API's body limit (64 KiB); the core answers 413 `payload_too_large` above it.
+pub const BODY_LIMIT: usize = 65_536;
+
+/// How much body the server buffers. A little over [`BODY_LIMIT`], so that the core itself
+/// answers bodies just over the limit (its message names their exact size), while a bigger
+/// body is never held in memory: the server answers the same 413 `Error` object for it.
+pub const READ_CAP: usize = BODY_LIMIT + 4096;
+
+/// Past [`READ_CAP`] the rest of a body is read and dropped, up to this much. Closing a socket
+/// with unread data makes the kernel send a reset, and the client would then see a broken
+/// connection instead of the 413.
+const DRAIN_LIMIT: usize = 8 * 1024 * 1024;
+
+/// The one mock every connection shares. `Mock::handle` is synchronous and quick, so a plain
+/// mutex held only for the call is enough.
+pub type SharedMock = Arc<Mutex<Mock>>;
+
+/// The app: every method and path goes to the mock, wrapped in CORS.
+pub fn router(mock: SharedMock) -> Router {
+    Router::new().fallback(dispatch).with_state(mock)
+}
+
+/// Locks the mock. A poisoned lock still holds a consistent mock (`handle` never panics, and
+/// the state changes only at the end of a handler), so it is used rather than given up.
+pub fn lock(mock: &SharedMock) -> std::sync::MutexGuard<'_, Mock> {
+    mock.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+async fn dispatch(State(mock): State<SharedMock>, request: axum::extract::Request) -> HttpResponse {
+    let (parts, body) = request.into_parts();
+    if let Some(preflight) = cors::preflight(&parts.method, &parts.headers) {
+        return preflight;
+    }
+    let origin = parts.headers.get(ORIGIN).cloned();
+    let mut response = match read_body(&parts, body).await {
+        Ok(bytes) => {
+            let request = to_core(&parts, bytes);
+            let answer = lock(&mock).handle(&request);
+            from_core(answer)
+        }
+        Err(refusal) => error_response(&refusal.into_api_error()),
+    };
+    cors::decorate(response.headers_mut(), origin.as_ref());
+    response
+}
+
+/// Why the body was not handed to the mock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BodyRefusal {
+    /// Over [`READ_CAP`]: `size` bytes, or more when `exact` is false (not read to the end).
+    TooLarge { size: usize, exact: bool },
+    /// The connection broke or the chunked encoding was invalid.
+    Unreadable,
+}
+
+impl BodyRefusal {
+    fn into_api_error(self) -> ApiError {
+        match self {
+            BodyRefusal::TooLarge { size, exact } => {
+                let more = if exact { "" } else { "more than " };
+                ApiError::new(
+                    ErrorCode::PayloadTooLarge,
+                    format!("The body is {more}{size} bytes; the limit is {BODY_LIMIT} bytes."),
+                )
+            }
+            BodyRefusal::Unreadable => {
+                ApiError::new(ErrorCode::MalformedJson, "The body could not be read to its end.")
+            }
+        }
+    }
+}
+
+async fn read_body(parts: &Parts, mut body: Body) -> Result<Vec<u8>, BodyRefusal> {
+    let declared = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<usize>().ok());
+    if let Some(size) = declared.filter(|size| *size > DRAIN_LIMIT) {
+        // Not worth reading: the client gets the 413 and a closed connection.
+        return Err(BodyRefusal::TooLarge { size, exact: true });
+    }
+    let mut bytes = Vec::with_capacity(declared.unwrap_or(0).min(READ_CAP));
+    let mut total = 0_usize;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|_| BodyRefusal::Unreadable)?;
+        let Ok(data) = frame.into_data() else { continue };
+        total = total.saturating_add(data.len());
+        if total <= READ_CAP {
+            bytes.extend_from_slice(&data);
+        } else if total > DRAIN_LIMIT {
+            return Err(BodyRefusal::TooLarge { size: DRAIN_LIMIT, exact: false });
+        }
+    }
+    if total > READ_CAP { Err(BodyRefusal::TooLarge { size: total, exact: true }) } else { Ok(bytes) }
+}
+
+fn to_core(parts: &Parts, body: Vec<u8>) -> Request {
+    let target = parts.uri.path_and_query().map_or("/", |target| target.as_str());
+    let headers = parts
+        .headers
+        .iter()
+        .map(|(name, value)| {
+            let value = match value.to_str() {
+                Ok(text) => text.to_owned(),
+                Err(_) => String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            };
+            (name.as_str().to_owned(), value)
+        })
+        .collect();
+    Request { method: parts.method.as_str().to_owned(), target: target.to_owned(), headers, body }
+}
+
+fn from_core(answer: Response) -> HttpResponse {
+    let mut response = HttpResponse::new(Body::from(answer.body));
+    *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    for (name, value) in answer.headers {
+        let (Ok(name), Ok(value)) = (HeaderName::from_bytes(name.as_bytes()), HeaderValue::from_str(&value))
+        else {
+            continue;
+        };
+        // hyper frames the body itself; a second opinion from the core could only disagree.
+        if name == CONTENT_LENGTH || name == TRANSFER_ENCODING || name == CONNECTION {
+            continue;
+        }
+        headers.append(name, value);
+    }
+    response
+}
+
+fn error_response(error: &ApiError) -> HttpResponse {
+    let body = serde_json::to_vec(&error.body()).map(Bytes::from).unwrap_or_default();
+    let mut response = HttpResponse::new(Body::from(body));
+    *response.status_mut() = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::BAD_REQUEST);
+    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::Method;
+
+    fn parts(method: Method, target: &str, headers: &[(&str, &str)]) -> Parts {
+        let mut builder = axum::http::Request::builder().method(method).uri(target);
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        builder.body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn core_request_keeps_method_target_headers_and_body() {
+        let parts = parts(
+            Method::POST,
+            "/pets?status=available&status=sold",
+            &[("Content-Type", "application/json"), ("X-Trace", "1")],
+        );
+        let request = to_core(&parts, b"{}".to_vec());
+        assert_eq!(request.method, "POST");
+        assert_eq!(request.target, "/pets?status=available&status=sold");
+        assert_eq!(request.header_value("content-type"), Some("application/json"));
+        assert_eq!(request.header_value("x-trace"), Some("1"));
+        assert_eq!(request.body, b"{}");
+    }
+
+    #[test]
+    fn core_response_keeps_status_headers_and_body_but_not_framing() {
+        let answer = Response {
+            status: 201,
+            headers: vec![
+                ("Content-Type".into(), "application/json".into()),
+                ("Location".into(), "/pets/3".into()),
+                ("Content-Length".into(), "999".into()),
+            ],
+            body: b"{\"id\":3}".to_vec(),
+        };
+        let response = from_core(answer);
+        assert_eq!(response.status(), StatusCode::CREATED);
+        assert_eq!(response.headers()["location"], "/pets/3");
+        assert_eq!(response.headers()["content-type"], "application/json");
+        assert!(response.headers().get(CONTENT_LENGTH).is_none());
+    }
+
+    #[tokio::test]
+    async fn body_up_to_the_cap_is_read_whole() {
+        let parts = parts(Method::POST, "/pets", &[]);
+        let body = vec![b'x'; READ_CAP];
+        assert_eq!(read_body(&parts, Body::from(body.clone())).await, Ok(body));
+    }
+
+    #[tokio::test]
+    async fn body_over_the_cap_is_refused_with_its_size() {
+        let parts = parts(Method::POST, "/pets", &[]);
+        let refusal = read_body(&parts, Body::from(vec![b'x'; READ_CAP + 1])).await;
+        assert_eq!(refusal, Err(BodyRefusal::TooLarge { size: READ_CAP + 1, exact: true }));
+        let error = refusal.unwrap_err().into_api_error();
+        assert_eq!(error.status(), 413);
+        assert_eq!(error.message, format!("The body is {} bytes; the limit is 65536 bytes.", READ_CAP + 1));
+    }
+
+    #[tokio::test]
+    async fn huge_declared_length_is_refused_unread() {
+        let parts = parts(Method::POST, "/pets", &[("Content-Length", "100000000")]);
+        let refusal = read_body(&parts, Body::empty()).await;
+        assert_eq!(refusal, Err(BodyRefusal::TooLarge { size: 100_000_000, exact: true }));
+    }
+
+    #[test]
+    fn error_response_is_the_error_object() {
+        let response = error_response(&BodyRefusal::TooLarge { size: 70_000, exact: true }.into_api_error());
+        assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(response.headers()["content-type"], "application/json");
+    }
+}

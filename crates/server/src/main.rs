@@ -1,0 +1,177 @@
+//! `petstore-mock serve`: the stateful Petstore mock over HTTP on this machine.
+
+use std::io::{self, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use petstore_core::Mock;
+use petstore_mock_server::app::lock;
+use petstore_mock_server::{StateFileError, router, state_file};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+/// How long open connections may run on after a stop signal before the state is saved anyway.
+const DRAIN_TIME: Duration = Duration::from_secs(5);
+
+/// The Petstore mock as a local HTTP server.
+#[derive(Debug, Parser)]
+#[command(name = "petstore-mock", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the mock API over HTTP until Ctrl-C or SIGTERM.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// Address to listen on (only this one).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to listen on; 0 picks a free one (the URL printed at start tells which).
+    #[arg(long, default_value_t = 4010)]
+    port: u16,
+    /// Start with the demo data instead of an empty store (unless --state loads a saved one).
+    #[arg(long)]
+    seed: bool,
+    /// Load the state from FILE at start if it exists, save it there at shutdown.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+}
+
+/// Why `serve` stopped with an error.
+#[derive(Debug, thiserror::Error)]
+enum ServeError {
+    #[error(transparent)]
+    State(#[from] StateFileError),
+    #[error(
+        "cannot listen on {host}:{port}: the port is already in use. Stop the program that uses \
+         it, or choose another port with --port (--port 0 picks a free one)."
+    )]
+    PortInUse { host: String, port: u16 },
+    #[error("cannot listen on {host}:{port}: {source}")]
+    Listen { host: String, port: u16, source: io::Error },
+    #[error("cannot wait for Ctrl-C or SIGTERM: {0}")]
+    Signal(io::Error),
+    #[error("the server stopped: {0}")]
+    Serve(io::Error),
+}
+
+fn main() -> ExitCode {
+    let Cli { command: Command::Serve(args) } = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("petstore-mock: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("petstore-mock: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: ServeArgs) -> Result<(), ServeError> {
+    let mock = initial_mock(&args)?;
+    let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|source| {
+        if source.kind() == io::ErrorKind::AddrInUse {
+            ServeError::PortInUse { host: args.host.clone(), port: args.port }
+        } else {
+            ServeError::Listen { host: args.host.clone(), port: args.port, source }
+        }
+    })?;
+    let address = listener.local_addr().map_err(|source| ServeError::Listen {
+        host: args.host.clone(),
+        port: args.port,
+        source,
+    })?;
+    announce(address);
+
+    let shared = Arc::new(Mutex::new(mock));
+    let (stop, stopped) = oneshot::channel::<()>();
+    let server = axum::serve(listener, router(Arc::clone(&shared))).with_graceful_shutdown(async {
+        let _ = stopped.await;
+    });
+    let mut server = tokio::spawn(server.into_future());
+
+    tokio::select! {
+        signal = stop_signal() => {
+            let signal = signal.map_err(ServeError::Signal)?;
+            eprintln!("petstore-mock: {signal} received, stopping");
+            let _ = stop.send(());
+            // Connections finish their requests; one that never does must not cost the state.
+            if tokio::time::timeout(DRAIN_TIME, &mut server).await.is_err() {
+                eprintln!("petstore-mock: connections still open after {DRAIN_TIME:?}, closing them");
+                server.abort();
+            }
+        }
+        finished = &mut server => {
+            // `axum::serve` only returns on shutdown; an error here is the listener's.
+            if let Ok(Err(error)) = finished {
+                return Err(ServeError::Serve(error));
+            }
+        }
+    }
+
+    if let Some(path) = &args.state {
+        let snapshot = lock(&shared).snapshot();
+        state_file::save(path, &snapshot)?;
+        eprintln!("petstore-mock: state saved to {}", path.display());
+    }
+    Ok(())
+}
+
+fn initial_mock(args: &ServeArgs) -> Result<Mock, StateFileError> {
+    if let Some(path) = &args.state {
+        if let Some(mock) = state_file::load(path)? {
+            let counts = mock.counts();
+            eprintln!(
+                "petstore-mock: state loaded from {} ({} pets, {} categories, {} orders){}",
+                path.display(),
+                counts.pets,
+                counts.categories,
+                counts.orders,
+                if args.seed { "; --seed ignored" } else { "" }
+            );
+            return Ok(mock);
+        }
+        eprintln!("petstore-mock: {} does not exist yet; it is written at shutdown", path.display());
+    }
+    Ok(if args.seed { Mock::seeded() } else { Mock::new() })
+}
+
+/// Prints the URL on stdout, the one line a script or test reads to find the port.
+#[expect(clippy::print_stdout, reason = "the listening URL is this command's output")]
+fn announce(address: SocketAddr) {
+    println!("petstore-mock listening on http://{address}");
+    // stdout is a pipe under a test or script, so block-buffered: the line must leave now.
+    let _ = io::stdout().flush();
+}
+
+/// Waits for Ctrl-C or SIGTERM and names the one that came.
+async fn stop_signal() -> io::Result<&'static str> {
+    #[cfg(unix)]
+    {
+        let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            interrupted = tokio::signal::ctrl_c() => interrupted.map(|()| "Ctrl-C"),
+            _ = terminate.recv() => Ok("SIGTERM"),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await.map(|()| "Ctrl-C")
+    }
+}

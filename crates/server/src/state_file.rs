@@ -1,0 +1,165 @@
+//! The `--state FILE`: the mock's snapshot, read at start and written atomically at shutdown.
+//!
+//! A file that cannot be loaded stops the server rather than being replaced by a fresh store:
+//! it may hold someone's work, and the next shutdown would overwrite it.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use petstore_core::{Mock, SnapshotError};
+
+/// Why the state file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StateFileError {
+    /// The file exists but could not be read.
+    #[error("cannot read the state file {}: {source}", path.display())]
+    Read {
+        /// The state file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The file was read but the mock refused it.
+    #[error(
+        "cannot load the state file {}: {source}\nThe file was left as it is: fix it, move it away, \
+         or choose another file with --state.",
+        path.display()
+    )]
+    Invalid {
+        /// The state file.
+        path: PathBuf,
+        /// Why the mock refused it.
+        source: SnapshotError,
+    },
+    /// The directory that would hold the file is missing, so the state could not be saved.
+    #[error("cannot keep state in {}: the directory {} does not exist", path.display(), dir.display())]
+    NoDirectory {
+        /// The state file.
+        path: PathBuf,
+        /// Its directory.
+        dir: PathBuf,
+    },
+    /// Writing, syncing or renaming failed.
+    #[error("cannot save the state to {}: {source}", path.display())]
+    Write {
+        /// The state file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+}
+
+/// The mock saved in `path`, or `None` when there is no such file yet. Checks first that the
+/// file's directory exists, so that a typo in the path stops the server now rather than losing
+/// the state at shutdown.
+///
+/// # Errors
+/// [`StateFileError`] when the directory is missing, or the file is unreadable or not a
+/// snapshot this mock reads.
+pub fn load(path: &Path) -> Result<Option<Mock>, StateFileError> {
+    let dir = directory_of(path);
+    if !dir.is_dir() {
+        return Err(StateFileError::NoDirectory { path: path.to_owned(), dir });
+    }
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(StateFileError::Read { path: path.to_owned(), source }),
+    };
+    Mock::from_snapshot(&text)
+        .map(Some)
+        .map_err(|source| StateFileError::Invalid { path: path.to_owned(), source })
+}
+
+/// Writes `snapshot` to `path` so that a crash at any moment leaves either the old file or the
+/// new one whole: write `FILE.tmp` beside it, sync it, rename it over `FILE`, sync the directory.
+///
+/// # Errors
+/// [`StateFileError::Write`] when any step fails; `FILE` is then untouched.
+pub fn save(path: &Path, snapshot: &str) -> Result<(), StateFileError> {
+    let failed = |source| StateFileError::Write { path: path.to_owned(), source };
+    let temporary = temporary_path(path);
+    let result = (|| {
+        let mut file = File::create(&temporary)?;
+        file.write_all(snapshot.as_bytes())?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if let Err(source) = result {
+        // Best effort: a stale FILE.tmp is harmless, it is overwritten by the next save.
+        let _ = fs::remove_file(&temporary);
+        return Err(failed(source));
+    }
+    // The rename is durable only once the directory entry is on disk.
+    File::open(directory_of(path)).and_then(|dir| dir.sync_all()).map_err(failed)
+}
+
+/// `FILE.tmp` in the same directory: a rename is only atomic within one file system.
+#[must_use]
+pub fn temporary_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map(ToOwned::to_owned).unwrap_or_default();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => PathBuf::from("."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("petstore-state-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn temporary_file_sits_beside_the_state_file() {
+        assert_eq!(temporary_path(Path::new("/data/state.json")), Path::new("/data/state.json.tmp"));
+        assert_eq!(temporary_path(Path::new("state.json")), Path::new("state.json.tmp"));
+    }
+
+    #[test]
+    fn missing_file_is_a_fresh_start() {
+        let dir = scratch("missing");
+        assert!(load(&dir.join("state.json")).unwrap().is_none());
+    }
+
+    #[test]
+    fn missing_directory_is_refused_up_front() {
+        let dir = scratch("nodir");
+        let error = load(&dir.join("no/such/dir/state.json")).unwrap_err();
+        assert!(matches!(error, StateFileError::NoDirectory { .. }), "{error}");
+        assert!(error.to_string().contains("does not exist"), "{error}");
+    }
+
+    #[test]
+    fn save_replaces_the_file_and_leaves_no_temporary() {
+        let dir = scratch("save");
+        let path = dir.join("state.json");
+        fs::write(&path, "old").unwrap();
+        save(&path, "new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert!(!temporary_path(&path).exists());
+    }
+
+    #[test]
+    fn failed_save_leaves_the_old_file() {
+        let dir = scratch("failed");
+        // A directory where the state file should be: the rename over it fails.
+        let path = dir.join("state.json");
+        fs::create_dir(&path).unwrap();
+        let error = save(&path, "new").unwrap_err();
+        assert!(matches!(error, StateFileError::Write { .. }), "{error}");
+        assert!(path.is_dir());
+        assert!(!temporary_path(&path).exists());
+    }
+}
