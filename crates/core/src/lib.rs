@@ -9,6 +9,7 @@ pub mod http;
 pub mod mock;
 pub mod model;
 pub mod openapi;
+mod validate;
 
 pub use catalog::{Catalog, CatalogError};
 pub use error::{ApiError, ErrorBody};
