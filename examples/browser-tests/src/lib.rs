@@ -1,0 +1,1 @@
+//! An example crate whose browser tests (in `tests/`) use `petstore-core` as a dev-dependency.
