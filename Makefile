@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test size build tools
+.PHONY: serve test size build tools bench-mock
 
 ## serve: install what is missing and serve the app on http://127.0.0.1:8080
 serve:
@@ -25,3 +25,7 @@ build:
 ## tools: only install the tools
 tools:
 	scripts/ensure-tools.sh test
+
+## bench-mock: core dispatch times (criterion), then req/s of petstore-mock, Prism and json-server under wrk
+bench-mock:
+	bench/mock/run.sh
