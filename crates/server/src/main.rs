@@ -85,6 +85,9 @@ fn main() -> ExitCode {
 
 async fn serve(args: ServeArgs) -> Result<(), ServeError> {
     let mock = initial_mock(&args)?;
+    // Before the URL is printed: a signal sent as soon as a client sees the URL must already
+    // mean "save and stop", not the default "die at once".
+    let mut signals = StopSignals::install().map_err(ServeError::Signal)?;
     let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|source| {
         if source.kind() == io::ErrorKind::AddrInUse {
             ServeError::PortInUse { host: args.host.clone(), port: args.port }
@@ -107,8 +110,7 @@ async fn serve(args: ServeArgs) -> Result<(), ServeError> {
     let mut server = tokio::spawn(server.into_future());
 
     tokio::select! {
-        signal = stop_signal() => {
-            let signal = signal.map_err(ServeError::Signal)?;
+        signal = signals.recv() => {
             eprintln!("petstore-mock: {signal} received, stopping");
             let _ = stop.send(());
             // Connections finish their requests; one that never does must not cost the state.
@@ -160,18 +162,42 @@ fn announce(address: SocketAddr) {
     let _ = io::stdout().flush();
 }
 
-/// Waits for Ctrl-C or SIGTERM and names the one that came.
-async fn stop_signal() -> io::Result<&'static str> {
+/// Ctrl-C and SIGTERM, handled from the moment [`StopSignals::install`] returns.
+struct StopSignals {
     #[cfg(unix)]
-    {
-        let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    #[cfg(unix)]
+    fn install() -> io::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self { interrupt: signal(SignalKind::interrupt())?, terminate: signal(SignalKind::terminate())? })
+    }
+
+    #[cfg(not(unix))]
+    fn install() -> io::Result<Self> {
+        Ok(Self {})
+    }
+
+    /// Waits for the first of them and names it.
+    #[cfg(unix)]
+    async fn recv(&mut self) -> &'static str {
         tokio::select! {
-            interrupted = tokio::signal::ctrl_c() => interrupted.map(|()| "Ctrl-C"),
-            _ = terminate.recv() => Ok("SIGTERM"),
+            _ = self.interrupt.recv() => "Ctrl-C",
+            _ = self.terminate.recv() => "SIGTERM",
         }
     }
+
+    /// Waits for Ctrl-C (registered on first poll there: no SIGTERM outside Unix).
     #[cfg(not(unix))]
-    {
-        tokio::signal::ctrl_c().await.map(|()| "Ctrl-C")
+    async fn recv(&mut self) -> &'static str {
+        if tokio::signal::ctrl_c().await.is_err() {
+            // No way to be told: serve until killed rather than stop at once.
+            std::future::pending::<()>().await;
+        }
+        "Ctrl-C"
     }
 }
