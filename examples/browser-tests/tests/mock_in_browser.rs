@@ -17,9 +17,11 @@ fn a_created_pet_can_be_ordered_and_its_stock_follows() {
     assert_eq!(created.status, 201);
     let id = created.json().unwrap()["id"].as_i64().unwrap();
 
-    let stock = mock.handle(&Request::new("PUT", format!("/store/inventory/{id}")).json(&json!({"quantity": 2})));
+    let stock =
+        mock.handle(&Request::new("PUT", format!("/store/inventory/{id}")).json(&json!({"quantity": 2})));
     assert_eq!(stock.status, 200);
-    let order = mock.handle(&Request::new("POST", "/store/orders").json(&json!({"petId": id, "quantity": 2})));
+    let order =
+        mock.handle(&Request::new("POST", "/store/orders").json(&json!({"petId": id, "quantity": 2})));
     assert_eq!(order.status, 201);
 
     let item = mock.handle(&Request::new("GET", format!("/store/inventory/{id}"))).json().unwrap();
