@@ -9,6 +9,7 @@ pub mod http;
 pub mod mock;
 pub mod model;
 pub mod openapi;
+pub mod reference;
 pub mod samples;
 mod validate;
 

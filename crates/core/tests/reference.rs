@@ -1,0 +1,188 @@
+//! Operation views: every Petstore operation, the extensions the reference shows, examples that
+//! the mock accepts, recursion, and a third-party document (Swagger's petstore3).
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
+
+use petstore_core::Catalog;
+use petstore_core::catalog::Method;
+use petstore_core::openapi::PETSTORE_JSON;
+use petstore_core::reference::{CodeSamples, OperationView, example_for};
+use petstore_core::{Mock, Request};
+use serde_json::{Value, json};
+
+fn doc() -> Value {
+    serde_json::from_str(PETSTORE_JSON).unwrap()
+}
+
+fn all_operations(doc: &Value) -> Vec<(Method, String)> {
+    let catalog = Catalog::from_json(doc.to_string().as_bytes()).unwrap();
+    catalog
+        .groups
+        .iter()
+        .flat_map(|g| &g.tags)
+        .flat_map(|t| &t.operations)
+        .map(|o| (o.method, o.path.clone()))
+        .collect()
+}
+
+fn view(doc: &Value, id: &str) -> OperationView {
+    all_operations(doc)
+        .into_iter()
+        .map(|(m, p)| OperationView::build(doc, m, &p).unwrap())
+        .find(|v| v.operation_id.as_deref() == Some(id))
+        .unwrap()
+}
+
+#[test]
+fn every_petstore_operation_has_a_view() {
+    let doc = doc();
+    let ops = all_operations(&doc);
+    assert_eq!(ops.len(), 18);
+    for (method, path) in ops {
+        let v = OperationView::build(&doc, method, &path).unwrap();
+        assert!(v.summary.is_some() && v.description.is_some(), "{path}");
+        assert!(v.responses.iter().any(|r| r.status.starts_with('2')), "{path}");
+        assert_eq!(v.servers, ["https://api.petstore.example.com", "http://127.0.0.1:4010"]);
+    }
+}
+
+#[test]
+fn extensions_become_warnings_badges_and_switches() {
+    let doc = doc();
+    let get_pet = view(&doc, "getPet");
+    assert_eq!(
+        get_pet.deprecation_warning().as_deref(),
+        Some("This operation is deprecated and will be sunset on 2027-06-30.")
+    );
+    assert!(view(&doc, "listOrders").hide_try_it);
+    assert!(!view(&doc, "placeOrder").hide_try_it);
+    let CodeSamples::Custom(samples) = view(&doc, "createPet").code_samples else { panic!("custom samples") };
+    let labels: Vec<_> = samples.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(labels, ["cURL", "JavaScript (fetch)", "Python (requests)"]);
+    assert_eq!(view(&doc, "getCategory").code_samples, CodeSamples::Generated);
+    assert_eq!(view(&doc, "deletePet").deprecation_warning(), None);
+}
+
+#[test]
+fn parameters_and_schemas_carry_their_limits() {
+    let doc = doc();
+    let list = view(&doc, "listPets");
+    let names: Vec<_> = list.parameters.iter().map(|p| (p.name.as_str(), p.location.as_str())).collect();
+    assert_eq!(
+        names,
+        [("status", "query"), ("categoryId", "query"), ("limit", "query"), ("offset", "query")]
+    );
+    assert!(list.parameters[0].repeated);
+    assert_eq!(
+        list.parameters[0].schema.items.as_ref().unwrap().enumeration,
+        [json!("available"), json!("pending"), json!("sold")]
+    );
+    assert_eq!(list.parameters[2].schema.constraints, ["1 to 100", "default 20"]);
+    assert_eq!(list.responses[0].headers[0].0, "X-Total-Count");
+
+    let get = view(&doc, "getPet");
+    assert!(get.parameters[0].required && get.parameters[0].location == "path");
+
+    let create = view(&doc, "createPet");
+    let body = create.request_body.unwrap();
+    assert_eq!(body.example, json!({"name": "Rex", "categoryId": 1, "status": "available"}));
+    assert_eq!(body.schema.name.as_deref(), Some("NewPet"));
+    assert!(body.schema.closed);
+    let name = &body.schema.properties[0];
+    assert_eq!((name.name.as_str(), name.required), ("name", true));
+    assert_eq!(name.schema.constraints, ["1 to 100 characters", "pattern \\S"]);
+    let statuses: Vec<_> = create.responses.iter().map(|r| r.status.as_str()).collect();
+    assert_eq!(statuses, ["201", "400", "413", "415", "422"]);
+    assert_eq!(create.responses[4].examples.len(), 2, "named examples are listed");
+}
+
+#[test]
+fn generated_examples_are_accepted_by_the_mock() {
+    // Remove every example and default from the document, so only generation is left.
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.remove("example");
+                m.remove("examples");
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut bare = doc();
+    strip(&mut bare);
+    for (id, method, target) in [
+        ("createPet", "POST", "/pets"),
+        ("updatePet", "PUT", "/pets/1"),
+        ("createCategory", "POST", "/categories"),
+        ("placeOrder", "POST", "/store/orders"),
+        ("setInventory", "PUT", "/store/inventory/1"),
+    ] {
+        let example = view(&bare, id).request_body.unwrap().example;
+        let mut mock = Mock::seeded();
+        let r = mock.handle(&Request::new(method, target).json(&example));
+        assert!(r.status < 300, "{id}: {example} -> {} {}", r.status, String::from_utf8_lossy(&r.body));
+    }
+    let schemas = &bare["components"]["schemas"];
+    assert_eq!(example_for(&bare, &schemas["InventoryUpdate"]), json!({"quantity": 0}));
+    assert_eq!(example_for(&bare, &json!({"$ref": "#/components/schemas/PetStatus"})), json!("available"));
+}
+
+#[test]
+fn recursive_and_broken_schemas_do_not_loop_or_fail_the_view() {
+    let doc = json!({
+        "openapi": "3.0.0", "info": {"title": "T", "version": "1"},
+        "paths": {"/tree": {"get": {
+            "x-codeSamples": false,
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}},
+                          "500": {"description": "broken", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Nope"}}}}}
+        }}},
+        "components": {"schemas": {"Node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}}}}}},
+        "x-hideTryItPanel": true
+    });
+    let v = OperationView::build(&doc, Method::Get, "/tree").unwrap();
+    let node = v.responses[0].schema.as_ref().unwrap();
+    assert_eq!(node.name.as_deref(), Some("Node"));
+    let child = node.properties[0].schema.items.as_ref().unwrap();
+    assert!(child.truncated, "recursion stops at the first repeat");
+    let mut depth = 0;
+    let mut example = &v.responses[0].examples[0].1;
+    while let Some(next) = example.get("children").and_then(|c| c.get(0)) {
+        example = next;
+        depth += 1;
+    }
+    assert!((2..=16).contains(&depth), "the generated example stops after a few levels: {depth}");
+    assert!(
+        v.responses[1]
+            .schema
+            .as_ref()
+            .unwrap()
+            .description
+            .as_ref()
+            .unwrap()
+            .contains("#/components/schemas/Nope")
+    );
+    assert_eq!(v.code_samples, CodeSamples::Hidden);
+    assert!(v.hide_try_it, "x-hideTryItPanel on the document root");
+    assert!(OperationView::build(&doc, Method::Post, "/tree").is_err());
+}
+
+#[test]
+fn swagger_petstore3_renders_every_operation() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/swagger-petstore3.yaml");
+    let Ok(text) = std::fs::read_to_string(path) else {
+        panic!("{path} is missing: the shared fixtures sit beside the repository");
+    };
+    let doc: Value = serde_yaml_ng::from_str(&text).unwrap();
+    let catalog = Catalog::from_json(doc.to_string().as_bytes()).unwrap();
+    let groups: Vec<_> = catalog.groups.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(groups, ["pet", "store", "user"]);
+    let ops = all_operations(&doc);
+    assert_eq!(ops.len(), 19);
+    for (method, path) in ops {
+        let v = OperationView::build(&doc, method, &path).unwrap();
+        assert!(!v.responses.is_empty(), "{path}");
+    }
+    let add = OperationView::build(&doc, Method::Post, "/pet").unwrap();
+    assert_eq!(add.request_body.unwrap().schema.name.as_deref(), Some("Pet"));
+}
