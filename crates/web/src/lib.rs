@@ -1,9 +1,24 @@
-//! The Petstore mock in the browser: [`PersistentMock`] keeps the core mock's state in
-//! localStorage, consistent across tabs; with the `js-api` feature, the `PetstoreMock` class
-//! gives other pages a `fetch`-shaped mock and a `window.fetch` interceptor.
+//! The Petstore mock in the browser: [`PersistentMock`] saves the core mock to `localStorage`
+//! after every change, restores it on load and keeps tabs on one key consistent; with the
+//! `js-api` feature the crate is also the JavaScript module `petstore_mock.js`
+//! (`new PetstoreMock()`, `fetch`, `installFetch`).
+//!
+//! The decisions (what storage held at start, whether another tab's write replaces ours) are
+//! plain functions in [`sync`], tested on the host; [`store::MemoryStore`] stands in for
+//! `localStorage` there.
+#![deny(missing_docs)]
 
-mod persist;
-pub use persist::{KeyValueStore, LocalStorage, MemoryStore, PersistentMock, StoreError};
+pub mod intercept;
+mod persistent;
+pub mod store;
+pub mod sync;
 
-#[cfg(feature = "js-api")]
-mod js_api;
+#[cfg(target_arch = "wasm32")]
+mod browser;
+#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
+pub mod js_api;
+
+#[cfg(target_arch = "wasm32")]
+pub use browser::LocalStorage;
+pub use persistent::{MockOptions, Notice, PersistentMock, Subscription};
+pub use store::{KeyValueStore, MemoryStore, StoreError};

@@ -33,8 +33,10 @@ impl<'a> Saved<'a> {
         let raw = RawValue::from_string(self.snapshot.to_owned())
             .or_else(|_| RawValue::from_string(serde_json::to_string(self.snapshot).unwrap_or_default()));
         match raw {
-            Ok(snapshot) => serde_json::to_string(&Envelope { generation: self.generation, snapshot: &snapshot })
-                .unwrap_or_default(),
+            Ok(snapshot) => {
+                serde_json::to_string(&Envelope { generation: self.generation, snapshot: &snapshot })
+                    .unwrap_or_default()
+            }
             Err(_) => format!(r#"{{"generation":{},"snapshot":null}}"#, self.generation),
         }
     }

@@ -1,0 +1,327 @@
+//! The JavaScript API (cargo feature `js-api`): `new PetstoreMock(options)` with a
+//! `fetch`-shaped `fetch`, `installFetch(prefix)` / `uninstallFetch()` to answer a page's own
+//! `fetch` calls under a URL prefix, and `reset`, `snapshot`, `restore`.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{JsFuture, future_to_promise};
+
+use crate::intercept::{Prefix, is_null_body_status, reason_phrase};
+use crate::persistent::{MockOptions, PersistentMock};
+
+/// The `localStorage` key when the options name none.
+pub const DEFAULT_STORAGE_KEY: &str = "petstore-mock/v1";
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_OPTIONS: &'static str = r#"
+/** Options of `new PetstoreMock(options)`. */
+export interface PetstoreMockOptions {
+  /** Start (and `reset()`) with the demo data (default) or, with `false`, an empty store. */
+  seed?: boolean;
+  /** The localStorage key to save under (default "petstore-mock/v1"); `null` keeps the state in memory only. */
+  storageKey?: string | null;
+}
+/** Something to show the user about where the mock's state is kept. */
+export interface PetstoreMockNotice {
+  kind: "started-fresh" | "storage-unavailable" | "not-saved" | "overwritten";
+  message: string;
+}
+"#;
+
+/// The stateful Petstore mock for JavaScript.
+#[wasm_bindgen(js_name = PetstoreMock)]
+#[derive(Debug)]
+pub struct JsPetstoreMock {
+    mock: PersistentMock,
+    installed: Rc<RefCell<Option<Installed>>>,
+}
+
+/// An installed `fetch` interceptor.
+#[derive(Debug)]
+struct Installed {
+    original: Function,
+    wrapper: Closure<dyn FnMut(JsValue, JsValue) -> Promise>,
+    /// Cleared on uninstall, so a wrapper that someone else still calls passes everything on.
+    active: Rc<Cell<bool>>,
+}
+
+#[wasm_bindgen(js_class = PetstoreMock)]
+impl JsPetstoreMock {
+    /// Opens the mock: restored from `localStorage` when it holds a saved mock.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "PetstoreMockOptions | undefined")] options: JsValue,
+    ) -> Result<JsPetstoreMock, JsValue> {
+        let options = read_options(&options)?;
+        let (mock, _) = PersistentMock::open(&options);
+        Ok(Self { mock, installed: Rc::new(RefCell::new(None)) })
+    }
+
+    /// Answers a request like `window.fetch` would: `input` is a URL string, a `URL` or a
+    /// `Request`, `init` its usual options. Resolves to a real `Response`; rejects where
+    /// `fetch` would (a GET with a body, an aborted signal).
+    #[wasm_bindgen(unchecked_return_type = "Promise<Response>")]
+    pub fn fetch(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RequestInfo | URL")] input: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestInit | undefined")] init: JsValue,
+    ) -> Promise {
+        respond(self.mock.clone(), &input, &init, None)
+    }
+
+    /// Replaces the global `fetch`: requests whose URL starts with `prefix` (a path on this
+    /// origin such as `"/api"`, or an absolute URL) are answered by the mock, with the prefix
+    /// removed (`/api/pets` is the mock's `/pets`); all others go to the original `fetch`.
+    /// Returns a function that undoes it (as does `uninstallFetch()`).
+    #[wasm_bindgen(js_name = installFetch, unchecked_return_type = "() => void")]
+    pub fn install_fetch(&self, prefix: &str) -> Result<Function, JsValue> {
+        let prefix = Prefix::new(prefix).map_err(|e| js_sys::TypeError::new(&e.to_string()))?;
+        uninstall(&self.installed);
+        let global = js_sys::global();
+        let original: Function = Reflect::get(&global, &"fetch".into())?
+            .dyn_into()
+            .map_err(|_| js_sys::TypeError::new("There is no global fetch to replace."))?;
+        let active = Rc::new(Cell::new(true));
+        let wrapper = {
+            let (mock, original, global, active) =
+                (self.mock.clone(), original.clone(), global.clone(), Rc::clone(&active));
+            Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(move |input: JsValue, init: JsValue| {
+                let target = if active.get() { intercepted(&prefix, &input) } else { None };
+                match target {
+                    Some(target) => respond(mock.clone(), &input, &init, Some(target)),
+                    None => match original.call2(&global, &input, &init) {
+                        Ok(promise) => promise.unchecked_into(),
+                        Err(error) => Promise::reject(&error),
+                    },
+                }
+            })
+        };
+        Reflect::set(&global, &"fetch".into(), wrapper.as_ref())?;
+        *self.installed.borrow_mut() = Some(Installed { original, wrapper, active: Rc::clone(&active) });
+
+        let installed = Rc::clone(&self.installed);
+        let undo = Closure::<dyn Fn()>::new(move || {
+            // Only this installation: a later installFetch has its own undo.
+            let current = installed.borrow().as_ref().is_some_and(|i| Rc::ptr_eq(&i.active, &active));
+            if current {
+                uninstall(&installed);
+            }
+        });
+        Ok(undo.into_js_value().unchecked_into())
+    }
+
+    /// Puts the original `fetch` back. Returns whether an interceptor was installed.
+    #[wasm_bindgen(js_name = uninstallFetch)]
+    pub fn uninstall_fetch(&self) -> bool {
+        uninstall(&self.installed)
+    }
+
+    /// Replaces the state with the initial data: the demo data or, with `seed: false`, an
+    /// empty store (default: as the mock was opened). Saved at once.
+    pub fn reset(&self, seed: Option<bool>) {
+        match seed {
+            Some(seed) => self.mock.reset(seed),
+            None => self.mock.reset_to_initial(),
+        }
+    }
+
+    /// The whole state as versioned JSON (for `restore`).
+    pub fn snapshot(&self) -> String {
+        self.mock.snapshot()
+    }
+
+    /// Replaces the state with a snapshot. Throws an `Error` saying why when it is not one;
+    /// the state is then untouched.
+    pub fn restore(&self, snapshot: &str) -> Result<(), JsError> {
+        self.mock.restore(snapshot).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// `{pets, categories, orders, openOrders, stock}`.
+    #[wasm_bindgen(
+        unchecked_return_type = "{pets: number, categories: number, orders: number, openOrders: number, stock: number}"
+    )]
+    pub fn counts(&self) -> Object {
+        let counts = self.mock.counts();
+        let object = Object::new();
+        #[allow(clippy::cast_precision_loss)] // counts stay far below 2^53
+        let fields = [
+            ("pets", counts.pets as f64),
+            ("categories", counts.categories as f64),
+            ("orders", counts.orders as f64),
+            ("openOrders", counts.open_orders as f64),
+            ("stock", counts.stock as f64),
+        ];
+        for (name, value) in fields {
+            let _ = Reflect::set(&object, &name.into(), &value.into());
+        }
+        object
+    }
+
+    /// What the user should know about where the state is kept (storage was unreadable, full,
+    /// unavailable, or another tab's change replaced this one's).
+    #[wasm_bindgen(unchecked_return_type = "PetstoreMockNotice[]")]
+    pub fn notices(&self) -> Array {
+        self.mock
+            .notices()
+            .iter()
+            .map(|notice| {
+                let object = Object::new();
+                let _ = Reflect::set(&object, &"kind".into(), &notice.kind().into());
+                let _ = Reflect::set(&object, &"message".into(), &notice.to_string().into());
+                JsValue::from(object)
+            })
+            .collect()
+    }
+
+    /// Hides the notices that report something past.
+    #[wasm_bindgen(js_name = dismissNotices)]
+    pub fn dismiss_notices(&self) {
+        self.mock.dismiss_notices();
+    }
+
+    /// Calls `callback` after every change of the state or notices, including changes made in
+    /// other tabs. Returns a function that stops it.
+    #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
+    pub fn on_change(&self, callback: Function) -> Function {
+        let subscription = self.mock.subscribe(move || {
+            let _ = callback.call0(&JsValue::UNDEFINED);
+        });
+        let mock = self.mock.clone();
+        Closure::<dyn Fn()>::new(move || mock.unsubscribe(subscription)).into_js_value().unchecked_into()
+    }
+
+    /// The `localStorage` key, or `null` when the state is kept in memory only.
+    #[wasm_bindgen(getter, js_name = storageKey)]
+    pub fn storage_key(&self) -> Option<String> {
+        self.mock.storage_key()
+    }
+}
+
+impl Drop for JsPetstoreMock {
+    fn drop(&mut self) {
+        uninstall(&self.installed);
+    }
+}
+
+fn read_options(options: &JsValue) -> Result<MockOptions, JsValue> {
+    let mut read = MockOptions { seed: true, storage_key: Some(DEFAULT_STORAGE_KEY.to_owned()) };
+    if options.is_undefined() || options.is_null() {
+        return Ok(read);
+    }
+    if !options.is_object() {
+        return Err(js_sys::TypeError::new("PetstoreMock options must be an object.").into());
+    }
+    let seed = Reflect::get(options, &"seed".into())?;
+    if !seed.is_undefined() {
+        read.seed =
+            seed.as_bool().ok_or_else(|| js_sys::TypeError::new("The seed option must be true or false."))?;
+    }
+    let key = Reflect::get(options, &"storageKey".into())?;
+    if key.is_null() {
+        read.storage_key = None;
+    } else if !key.is_undefined() {
+        let key = key.as_string().filter(|k| !k.is_empty()).ok_or_else(|| {
+            js_sys::TypeError::new(
+                "The storageKey option must be a non-empty string, or null for no storage.",
+            )
+        })?;
+        read.storage_key = Some(key);
+    }
+    Ok(read)
+}
+
+/// The mock's target when `fetch(input)` goes to a URL under the prefix.
+fn intercepted(prefix: &Prefix, input: &JsValue) -> Option<String> {
+    let text = if let Some(request) = input.dyn_ref::<web_sys::Request>() {
+        request.url()
+    } else if let Some(text) = input.as_string() {
+        text
+    } else if input.is_object() {
+        String::from(input.unchecked_ref::<Object>().to_string())
+    } else {
+        return None;
+    };
+    let location = Reflect::get(&js_sys::global(), &"location".into()).ok()?;
+    let base = Reflect::get(&location, &"href".into()).ok()?.as_string()?;
+    let origin = Reflect::get(&location, &"origin".into()).ok()?.as_string()?;
+    let url = web_sys::Url::new_with_base(&text, &base).ok()?.href();
+    prefix.target(&url, &origin)
+}
+
+/// A promise of the mock's answer to `new Request(input, init)`; `target` overrides the URL.
+fn respond(mock: PersistentMock, input: &JsValue, init: &JsValue, target: Option<String>) -> Promise {
+    match new_request(input, init) {
+        Ok(request) => {
+            let target = target.unwrap_or_else(|| request.url());
+            future_to_promise(async move { answer(&mock, &request, target).await.map(JsValue::from) })
+        }
+        Err(error) => Promise::reject(&error),
+    }
+}
+
+/// The browser's own `Request` constructor reads every form `fetch` accepts (strings, URLs,
+/// `Request`s, header objects, pairs and `Headers`, string and binary bodies) and throws where
+/// `fetch` would reject.
+fn new_request(input: &JsValue, init: &JsValue) -> Result<web_sys::Request, JsValue> {
+    let constructor: Function = Reflect::get(&js_sys::global(), &"Request".into())?.dyn_into()?;
+    let request = Reflect::construct(&constructor, &Array::of2(input, init))?;
+    request.dyn_into().map_err(|_| js_sys::TypeError::new("Request did not construct a Request.").into())
+}
+
+async fn answer(
+    mock: &PersistentMock,
+    request: &web_sys::Request,
+    target: String,
+) -> Result<web_sys::Response, JsValue> {
+    let signal = request.signal();
+    if signal.aborted() {
+        return Err(signal.reason());
+    }
+    let body = Uint8Array::new(&JsFuture::from(request.array_buffer()?).await?).to_vec();
+    let mut headers = Vec::new();
+    if let Some(entries) = js_sys::try_iter(&request.headers())? {
+        for entry in entries {
+            let pair: Array = entry?.unchecked_into();
+            if let (Some(name), Some(value)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                headers.push((name, value));
+            }
+        }
+    }
+    let request = petstore_core::Request { method: request.method(), target, headers, body };
+    to_response(&mock.handle(&request))
+}
+
+fn to_response(response: &petstore_core::Response) -> Result<web_sys::Response, JsValue> {
+    let headers = web_sys::Headers::new()?;
+    for (name, value) in &response.headers {
+        headers.append(name, value)?;
+    }
+    let init = web_sys::ResponseInit::new();
+    init.set_status(response.status);
+    init.set_status_text(reason_phrase(response.status));
+    init.set_headers(&headers);
+    let mut body = response.body.clone();
+    let body = (!body.is_empty() && !is_null_body_status(response.status)).then_some(body.as_mut_slice());
+    web_sys::Response::new_with_opt_u8_array_and_init(body, &init)
+}
+
+/// Removes an installed interceptor; returns whether there was one.
+fn uninstall(slot: &RefCell<Option<Installed>>) -> bool {
+    let Some(installed) = slot.borrow_mut().take() else { return false };
+    installed.active.set(false);
+    let global = js_sys::global();
+    let ours =
+        Reflect::get(&global, &"fetch".into()).is_ok_and(|current| current == *installed.wrapper.as_ref());
+    if ours {
+        let _ = Reflect::set(&global, &"fetch".into(), &installed.original);
+    } else {
+        // Someone wrapped our wrapper after us and still calls it: keep it alive; it now passes
+        // every request to the original fetch.
+        installed.wrapper.forget();
+    }
+    true
+}

@@ -1,0 +1,422 @@
+//! [`PersistentMock`]: the core mock, saved to a shared store after every change and kept in
+//! step with other tabs that use the same key.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::rc::Rc;
+
+use petstore_core::{Counts, Mock, Request, Response, SnapshotError};
+
+use crate::store::KeyValueStore;
+use crate::sync::{self, Local, Saved, Start, Sync};
+
+/// How to open a [`PersistentMock`] in the browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MockOptions {
+    /// Start (and reset) with the demo data rather than an empty store.
+    pub seed: bool,
+    /// The `localStorage` key to save under; `None` keeps the state in memory only.
+    pub storage_key: Option<String>,
+}
+
+/// Something the user should know about where the mock's state is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// Storage held something that is not a readable saved mock (not JSON, another version,
+    /// inconsistent): the mock started fresh and replaced it.
+    StartedFresh {
+        /// Why the saved state was refused.
+        reason: String,
+    },
+    /// The browser does not let the page use storage: changes last until the page closes.
+    StorageUnavailable {
+        /// What the browser said.
+        reason: String,
+    },
+    /// The last change could not be saved (storage is full): it is kept in memory, and saving
+    /// is tried again on the next change.
+    NotSaved {
+        /// What the store said.
+        reason: String,
+    },
+    /// Another tab changed the mock at the same moment as this one (or while this one could not
+    /// save); this tab took the other tab's state, and its own change is gone.
+    Overwritten,
+}
+
+impl Notice {
+    /// A stable name for the kind of notice (`started-fresh`, `storage-unavailable`,
+    /// `not-saved`, `overwritten`), for styling and for tests.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::StartedFresh { .. } => "started-fresh",
+            Self::StorageUnavailable { .. } => "storage-unavailable",
+            Self::NotSaved { .. } => "not-saved",
+            Self::Overwritten => "overwritten",
+        }
+    }
+
+    /// Whether the notice reports a current problem (rather than something that happened once).
+    #[must_use]
+    pub fn is_problem(&self) -> bool {
+        matches!(self, Self::NotSaved { .. } | Self::StorageUnavailable { .. })
+    }
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::StartedFresh { reason } => {
+                write!(f, "The saved mock data could not be read, so the mock started fresh. {reason}")
+            }
+            Self::StorageUnavailable { reason } => {
+                write!(f, "Changes to the mock are kept only until this page closes: {reason}.")
+            }
+            Self::NotSaved { reason } => write!(
+                f,
+                "Changes to the mock are not being saved: {reason}. They are kept while this page is \
+                 open, and saving is tried again on the next change."
+            ),
+            Self::Overwritten => f.write_str(
+                "Another tab changed the mock at the same moment. This tab now shows that tab's data; \
+                 its own last change was discarded.",
+            ),
+        }
+    }
+}
+
+/// Identifies a callback registered with [`PersistentMock::subscribe`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Subscription(u64);
+
+/// The Petstore mock, saved after every change under one key of a shared store
+/// (`localStorage` in the browser) and restored from it on open.
+///
+/// Tabs stay consistent: before every request, reset or restore the mock re-reads the key, and
+/// takes the stored state when another tab wrote since (so a change is always made on the
+/// latest state); in the browser a `storage` event does the same as soon as another tab writes.
+/// Two writes at the very same moment cannot both win: the tab whose write lost learns it from
+/// the other's write and shows [`Notice::Overwritten`].
+///
+/// A cheap handle: clones share one mock.
+#[derive(Clone)]
+pub struct PersistentMock {
+    inner: Rc<Inner>,
+}
+
+type Callback = Rc<dyn Fn()>;
+
+pub(crate) struct Inner {
+    state: RefCell<State>,
+    subscribers: RefCell<Vec<(u64, Callback)>>,
+    next_subscription: Cell<u64>,
+    #[cfg(target_arch = "wasm32")]
+    listener: RefCell<Option<crate::browser::StorageListener>>,
+}
+
+struct State {
+    mock: Mock,
+    seed: bool,
+    saving: Option<Saving>,
+    start_notice: Option<Notice>,
+    not_saved: Option<String>,
+    overwritten: bool,
+}
+
+struct Saving {
+    store: Box<dyn KeyValueStore>,
+    key: String,
+    local: Local,
+}
+
+impl fmt::Debug for PersistentMock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = self.inner.state.borrow();
+        f.debug_struct("PersistentMock")
+            .field("key", &state.saving.as_ref().map(|s| s.key.as_str()))
+            .field("generation", &state.saving.as_ref().map(|s| s.local.generation))
+            .field("counts", &state.mock.counts())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PersistentMock {
+    /// A mock kept in memory only.
+    #[must_use]
+    pub fn in_memory(seed: bool) -> Self {
+        Self::from_state(State::new(initial(seed), seed, None))
+    }
+
+    /// A mock saved under `key` of `store`: restored from it when it holds a saved mock,
+    /// otherwise started with the initial data. The notice says when the stored value was
+    /// refused (the mock then starts fresh and replaces it) or the store cannot be read.
+    pub fn with_store(
+        store: impl KeyValueStore + 'static,
+        key: impl Into<String>,
+        seed: bool,
+    ) -> (Self, Option<Notice>) {
+        let (state, notice) = State::open(Box::new(store), key.into(), seed);
+        (Self::from_state(state), notice)
+    }
+
+    /// Opens the mock in the browser: saved in `localStorage` under `options.storage_key` and
+    /// following other tabs' writes through `storage` events. Storage that cannot be used
+    /// gives an in-memory mock and [`Notice::StorageUnavailable`].
+    #[cfg(target_arch = "wasm32")]
+    #[must_use]
+    pub fn open(options: &MockOptions) -> (Self, Option<Notice>) {
+        let Some(key) = options.storage_key.clone() else { return (Self::in_memory(options.seed), None) };
+        match crate::browser::LocalStorage::open() {
+            Ok(storage) => {
+                let (mock, notice) = Self::with_store(storage, key.clone(), options.seed);
+                let listener = crate::browser::StorageListener::new(key, Rc::downgrade(&mock.inner));
+                *mock.inner.listener.borrow_mut() = listener;
+                (mock, notice)
+            }
+            Err(error) => {
+                let notice = Notice::StorageUnavailable { reason: error.to_string() };
+                let mut state = State::new(initial(options.seed), options.seed, None);
+                state.start_notice = Some(notice.clone());
+                (Self::from_state(state), Some(notice))
+            }
+        }
+    }
+
+    fn from_state(state: State) -> Self {
+        Self {
+            inner: Rc::new(Inner {
+                state: RefCell::new(state),
+                subscribers: RefCell::new(Vec::new()),
+                next_subscription: Cell::new(0),
+                #[cfg(target_arch = "wasm32")]
+                listener: RefCell::new(None),
+            }),
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn from_inner(inner: Rc<Inner>) -> Self {
+        Self { inner }
+    }
+
+    /// Answers one request, on the latest stored state, and saves when it changed the state.
+    pub fn handle(&self, request: &Request) -> Response {
+        self.change(|mock| {
+            let before = mock.revision();
+            let response = mock.handle(request);
+            let changed = mock.revision() != before;
+            (response, changed)
+        })
+    }
+
+    /// Replaces the state with the initial data (`seed`: the demo data, else empty) and saves.
+    pub fn reset(&self, seed: bool) {
+        self.change(|mock| {
+            mock.reset(seed);
+            ((), true)
+        });
+    }
+
+    /// Resets to the data the mock was opened with (see [`MockOptions::seed`]).
+    pub fn reset_to_initial(&self) {
+        let seed = self.inner.state.borrow().seed;
+        self.reset(seed);
+    }
+
+    /// Replaces the state with a snapshot and saves it.
+    ///
+    /// # Errors
+    /// [`SnapshotError`] when the text is not a snapshot of this mock; the state is untouched.
+    pub fn restore(&self, snapshot: &str) -> Result<(), SnapshotError> {
+        self.change(|mock| match mock.restore(snapshot) {
+            Ok(()) => (Ok(()), true),
+            Err(error) => (Err(error), false),
+        })
+    }
+
+    /// The whole state as versioned JSON, after taking in other tabs' writes.
+    #[must_use]
+    pub fn snapshot(&self) -> String {
+        self.sync();
+        self.inner.state.borrow().mock.snapshot()
+    }
+
+    /// How many of each thing the mock holds now (does not read storage).
+    #[must_use]
+    pub fn counts(&self) -> Counts {
+        self.inner.state.borrow().mock.counts()
+    }
+
+    /// What the user should know now: the notice from opening (until dismissed), a failing
+    /// save (until a save succeeds), a change lost to another tab (until dismissed).
+    #[must_use]
+    pub fn notices(&self) -> Vec<Notice> {
+        let state = self.inner.state.borrow();
+        let mut notices: Vec<Notice> = state.start_notice.iter().cloned().collect();
+        if let Some(reason) = &state.not_saved {
+            notices.push(Notice::NotSaved { reason: reason.clone() });
+        }
+        if state.overwritten {
+            notices.push(Notice::Overwritten);
+        }
+        notices
+    }
+
+    /// Hides the notices that report something past (the one from opening, a lost change).
+    pub fn dismiss_notices(&self) {
+        {
+            let mut state = self.inner.state.borrow_mut();
+            state.start_notice = None;
+            state.overwritten = false;
+        }
+        self.notify();
+    }
+
+    /// The storage key, `None` when the state is kept in memory only.
+    #[must_use]
+    pub fn storage_key(&self) -> Option<String> {
+        self.inner.state.borrow().saving.as_ref().map(|s| s.key.clone())
+    }
+
+    /// The generation of the stored state this tab's state is based on (0 before any write).
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.inner.state.borrow().saving.as_ref().map_or(0, |s| s.local.generation)
+    }
+
+    /// Re-reads storage and takes another tab's newer state. Returns whether the state changed;
+    /// subscribers are told when it did. Runs by itself before every change and on `storage`
+    /// events.
+    pub fn sync(&self) -> bool {
+        let changed = self.inner.state.borrow_mut().sync();
+        if changed {
+            self.notify();
+        }
+        changed
+    }
+
+    /// Calls `callback` after every change of state or notices, whichever tab made it.
+    pub fn subscribe(&self, callback: impl Fn() + 'static) -> Subscription {
+        let id = self.inner.next_subscription.get();
+        self.inner.next_subscription.set(id + 1);
+        self.inner.subscribers.borrow_mut().push((id, Rc::new(callback)));
+        Subscription(id)
+    }
+
+    /// Stops calling a callback registered with [`PersistentMock::subscribe`].
+    pub fn unsubscribe(&self, subscription: Subscription) {
+        self.inner.subscribers.borrow_mut().retain(|(id, _)| *id != subscription.0);
+    }
+
+    /// Syncs, runs `f` on the mock, saves when `f` says it changed the state, then tells the
+    /// subscribers (outside the borrow, so they may read the mock).
+    fn change<T>(&self, f: impl FnOnce(&mut Mock) -> (T, bool)) -> T {
+        let (value, notify) = {
+            let mut state = self.inner.state.borrow_mut();
+            let adopted = state.sync();
+            let (value, changed) = f(&mut state.mock);
+            if changed {
+                state.save();
+            }
+            (value, adopted || changed)
+        };
+        if notify {
+            self.notify();
+        }
+        value
+    }
+
+    fn notify(&self) {
+        let callbacks: Vec<Callback> =
+            self.inner.subscribers.borrow().iter().map(|(_, callback)| Rc::clone(callback)).collect();
+        for callback in callbacks {
+            callback();
+        }
+    }
+}
+
+fn initial(seed: bool) -> Mock {
+    if seed { Mock::seeded() } else { Mock::new() }
+}
+
+impl State {
+    fn new(mock: Mock, seed: bool, saving: Option<Saving>) -> Self {
+        Self { mock, seed, saving, start_notice: None, not_saved: None, overwritten: false }
+    }
+
+    fn open(store: Box<dyn KeyValueStore>, key: String, seed: bool) -> (Self, Option<Notice>) {
+        let stored = match store.get(&key) {
+            Ok(stored) => stored,
+            Err(error) => {
+                let notice = Notice::StorageUnavailable { reason: error.to_string() };
+                let mut state = Self::new(initial(seed), seed, None);
+                state.start_notice = Some(notice.clone());
+                return (state, Some(notice));
+            }
+        };
+        let mut local = Local::default();
+        let (mock, refused) = match sync::start(stored.as_deref()) {
+            Start::Empty => (initial(seed), None),
+            Start::Saved(saved) => match Mock::from_snapshot(saved.snapshot) {
+                Ok(mock) => {
+                    local.generation = saved.generation;
+                    (mock, None)
+                }
+                Err(error) => (initial(seed), Some(error.to_string())),
+            },
+            Start::Unreadable { reason } => (initial(seed), Some(reason)),
+        };
+        local.seen = stored;
+        let mut state = Self::new(mock, seed, Some(Saving { store, key, local }));
+        let notice = refused.map(|reason| Notice::StartedFresh { reason });
+        if notice.is_some() {
+            // Replace the unreadable value so the next start is clean and other tabs follow.
+            state.save();
+        }
+        state.start_notice.clone_from(&notice);
+        (state, notice)
+    }
+
+    /// Takes another tab's write, if any; returns whether the state changed.
+    fn sync(&mut self) -> bool {
+        let Some(saving) = &mut self.saving else { return false };
+        let Ok(stored) = saving.store.get(&saving.key) else { return false };
+        let (generation, discards_ours) = match sync::sync(&saving.local, stored.as_deref()) {
+            Sync::UpToDate => return false,
+            Sync::Unreadable => (None, false),
+            Sync::Adopt { saved, discards_ours } => {
+                let restored = self.mock.restore(saved.snapshot).is_ok();
+                (restored.then_some(saved.generation), discards_ours)
+            }
+        };
+        let Some(generation) = generation else {
+            // Not a state we can take: keep ours; our next write replaces it.
+            saving.local.seen = stored;
+            saving.local.wrote_seen = false;
+            return false;
+        };
+        saving.local = Local { generation, seen: stored, wrote_seen: false, unsaved: false };
+        self.not_saved = None;
+        self.overwritten |= discards_ours;
+        true
+    }
+
+    /// Writes the state under the next generation; on failure keeps it in memory and says so.
+    fn save(&mut self) {
+        let Some(saving) = &mut self.saving else { return };
+        let generation = sync::next_generation(&saving.local);
+        let snapshot = self.mock.snapshot();
+        let text = Saved { generation, snapshot: &snapshot }.encode();
+        match saving.store.set(&saving.key, &text) {
+            Ok(()) => {
+                saving.local = Local { generation, seen: Some(text), wrote_seen: true, unsaved: false };
+                self.not_saved = None;
+            }
+            Err(error) => {
+                saving.local.unsaved = true;
+                self.not_saved = Some(error.to_string());
+            }
+        }
+    }
+}
