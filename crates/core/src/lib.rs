@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod error;
 pub mod http;
+pub mod markdown;
 pub mod mock;
 pub mod model;
 pub mod openapi;
