@@ -1,5 +1,6 @@
 //! Which URLs an installed interceptor answers and what path the mock sees.
 #![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore_web::intercept::{Prefix, is_null_body_status, reason_phrase};
 

@@ -1,6 +1,7 @@
 //! `PersistentMock` on the host, with `MemoryStore` standing in for `localStorage` (clones of
 //! one store are two tabs of one origin).
 #![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use std::cell::Cell;
 use std::rc::Rc;

@@ -1,6 +1,7 @@
 //! The storage decisions as plain functions: the envelope, what a start finds, and whether
 //! another tab's write is taken and reported.
 #![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore_web::sync::{Local, Saved, Start, Sync, next_generation, start, sync};
 

@@ -1,0 +1,275 @@
+//! The JavaScript API (`--features js-api`) in headless Chromium: `fetch` gives real
+//! `Response`s, `installFetch` answers under its prefix and passes the rest on, uninstalling
+//! puts the original back, `restore` throws a readable `Error`.
+#![cfg(all(target_arch = "wasm32", feature = "js-api"))]
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
+
+use js_sys::{Array, Function, JSON, Object, Promise, Reflect, Uint8Array};
+use petstore_web::js_api::JsPetstoreMock;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+use web_sys::Response;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn object(pairs: &[(&str, JsValue)]) -> JsValue {
+    let object = Object::new();
+    for (name, value) in pairs {
+        Reflect::set(&object, &(*name).into(), value).unwrap();
+    }
+    object.into()
+}
+
+fn in_memory() -> JsPetstoreMock {
+    JsPetstoreMock::new(object(&[("storageKey", JsValue::NULL)])).unwrap()
+}
+
+fn json_post(body: &str) -> JsValue {
+    object(&[
+        ("method", "POST".into()),
+        ("headers", object(&[("Content-Type", "application/json".into())])),
+        ("body", body.into()),
+    ])
+}
+
+async fn settle(promise: Promise) -> Result<JsValue, JsValue> {
+    JsFuture::from(promise).await
+}
+
+async fn response(promise: Promise) -> Response {
+    settle(promise).await.unwrap().dyn_into::<Response>().expect("a real Response")
+}
+
+async fn body_json(response: &Response) -> serde_json::Value {
+    let text = settle(response.text().unwrap()).await.unwrap().as_string().unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn global_fetch() -> JsValue {
+    Reflect::get(&js_sys::global(), &"fetch".into()).unwrap()
+}
+
+fn call_global_fetch(input: &str, init: &JsValue) -> Promise {
+    let fetch: Function = global_fetch().unchecked_into();
+    fetch.call2(&JsValue::UNDEFINED, &input.into(), init).unwrap().unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn fetch_lists_pets_as_a_real_response_with_headers_and_json() {
+    let mock = in_memory();
+    let listed = response(mock.fetch("/pets?limit=2".into(), JsValue::UNDEFINED)).await;
+    assert_eq!(listed.status(), 200);
+    assert!(listed.ok());
+    assert_eq!(listed.headers().get("content-type").unwrap().as_deref(), Some("application/json"));
+    let total: usize = listed.headers().get("x-total-count").unwrap().unwrap().parse().unwrap();
+    let pets = body_json(&listed).await;
+    assert_eq!(pets.as_array().unwrap().len(), 2);
+    assert!(total > 2, "the demo data has more than two pets: {total}");
+}
+
+#[wasm_bindgen_test]
+async fn fetch_creates_with_a_string_bytes_or_a_request_and_answers_errors_as_responses() {
+    let mock = in_memory();
+    let created = response(mock.fetch("/pets".into(), json_post(r#"{"name":"Rex","categoryId":1}"#))).await;
+    assert_eq!(created.status(), 201);
+    assert_eq!(created.status_text(), "Created");
+    let location = created.headers().get("location").unwrap().unwrap();
+    let pet = body_json(&created).await;
+    assert_eq!(pet["name"], "Rex");
+    assert_eq!(location, format!("/pets/{}", pet["id"]));
+
+    // A full URL (its origin is ignored) and a body as bytes.
+    let bytes = Uint8Array::from(br#"{"name":"Tom","categoryId":2}"#.as_slice());
+    let init = object(&[
+        ("method", "POST".into()),
+        ("headers", Array::of1(&Array::of2(&"content-type".into(), &"application/json".into())).into()),
+        ("body", bytes.into()),
+    ]);
+    let created = response(mock.fetch("http://petstore.invalid/pets".into(), init)).await;
+    assert_eq!(created.status(), 201);
+
+    // A Request object.
+    let request = web_sys::Request::new_with_str("/pets/1").unwrap();
+    let fetched = response(mock.fetch(request.into(), JsValue::UNDEFINED)).await;
+    assert_eq!(fetched.status(), 200);
+    assert!(fetched.headers().get("deprecation").unwrap().is_some(), "getPet is deprecated");
+
+    // Errors are responses with the Error object, as from a server.
+    let invalid = response(mock.fetch("/pets".into(), json_post(r#"{"name":"","categoryId":1}"#))).await;
+    assert_eq!(invalid.status(), 422);
+    assert_eq!(body_json(&invalid).await["code"], "validation_failed");
+    let malformed = response(mock.fetch("/pets".into(), json_post("{"))).await;
+    assert_eq!(malformed.status(), 400);
+
+    // A 204 has no body.
+    let category =
+        body_json(&response(mock.fetch("/categories".into(), json_post(r#"{"name":"Fish"}"#))).await).await;
+    let delete = object(&[("method", "DELETE".into())]);
+    let deleted = response(mock.fetch(format!("/categories/{}", category["id"]).into(), delete)).await;
+    assert_eq!(deleted.status(), 204);
+    assert!(Reflect::get(&deleted, &"body".into()).unwrap().is_null());
+}
+
+#[wasm_bindgen_test]
+async fn fetch_rejects_where_window_fetch_would() {
+    let mock = in_memory();
+    let get_with_body = object(&[("method", "GET".into()), ("body", "x".into())]);
+    let error = settle(mock.fetch("/pets".into(), get_with_body)).await.unwrap_err();
+    assert!(error.is_instance_of::<js_sys::TypeError>());
+
+    let controller = web_sys::AbortController::new().unwrap();
+    controller.abort();
+    let aborted = object(&[("signal", controller.signal().into())]);
+    let error = settle(mock.fetch("/pets".into(), aborted)).await.unwrap_err();
+    assert_eq!(Reflect::get(&error, &"name".into()).unwrap(), "AbortError");
+}
+
+#[wasm_bindgen_test]
+async fn install_fetch_answers_under_the_prefix_passes_others_through_and_uninstalls() {
+    let real_fetch = global_fetch();
+    // A stand-in for the network: records what reaches it.
+    let passed: Function = Function::new_with_args(
+        "input",
+        "globalThis.__passed = (globalThis.__passed || []).concat([String(input)]); \
+         return Promise.resolve(new Response('from the network', {status: 200}));",
+    );
+    Reflect::set(&js_sys::global(), &"fetch".into(), &passed).unwrap();
+
+    let mock = in_memory();
+    let undo = mock.install_fetch("/api").unwrap();
+    assert_ne!(global_fetch(), JsValue::from(passed.clone()), "fetch is replaced");
+
+    let listed = response(call_global_fetch("/api/pets?limit=1", &JsValue::UNDEFINED)).await;
+    assert_eq!(listed.status(), 200);
+    assert!(listed.headers().get("x-total-count").unwrap().is_some());
+    let created =
+        response(call_global_fetch("/api/pets", &json_post(r#"{"name":"Rex","categoryId":1}"#))).await;
+    assert_eq!(created.status(), 201);
+    let name = body_json(
+        &response(call_global_fetch(
+            &created.headers().get("location").unwrap().unwrap().replace("/pets", "/api/pets"),
+            &JsValue::UNDEFINED,
+        ))
+        .await,
+    )
+    .await["name"]
+        .clone();
+    assert_eq!(name, "Rex");
+
+    for other in ["/apiary", "/pets", "https://example.com/api/pets"] {
+        let answered = response(call_global_fetch(other, &JsValue::UNDEFINED)).await;
+        let text = settle(answered.text().unwrap()).await.unwrap();
+        assert_eq!(text, "from the network", "{other} passes through");
+    }
+    let passed_urls = Reflect::get(&js_sys::global(), &"__passed".into()).unwrap();
+    assert_eq!(
+        JSON::stringify(&passed_urls).unwrap(),
+        r#"["/apiary","/pets","https://example.com/api/pets"]"#
+    );
+
+    assert!(mock.uninstall_fetch());
+    assert_eq!(global_fetch(), JsValue::from(passed.clone()), "the original is back");
+    assert!(!mock.uninstall_fetch(), "nothing left to uninstall");
+
+    // The returned function undoes an installation too; a stale one leaves a newer one alone.
+    mock.install_fetch("http://localhost:4010").unwrap();
+    undo.call0(&JsValue::UNDEFINED).unwrap();
+    assert_ne!(global_fetch(), JsValue::from(passed.clone()), "the old undo does not touch the new one");
+    let remote = response(call_global_fetch("http://localhost:4010/pets/1", &JsValue::UNDEFINED)).await;
+    assert_eq!(remote.status(), 200);
+    drop(mock);
+    assert_eq!(global_fetch(), JsValue::from(passed), "freeing the mock uninstalls it");
+
+    Reflect::set(&js_sys::global(), &"fetch".into(), &real_fetch).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_passed_through_request_reaches_the_real_network() {
+    let mock = in_memory();
+    mock.install_fetch("/api").unwrap();
+    // The test runner's own page, served over HTTP.
+    let href = web_sys::window().unwrap().location().href().unwrap();
+    let page = response(call_global_fetch(&href, &JsValue::UNDEFINED)).await;
+    assert_eq!(page.status(), 200);
+    assert!(page.headers().get("content-type").unwrap().unwrap().contains("text/html"));
+    mock.uninstall_fetch();
+}
+
+#[wasm_bindgen_test]
+fn install_fetch_refuses_an_unusable_prefix() {
+    let mock = in_memory();
+    let error = mock.install_fetch("api").unwrap_err();
+    assert!(error.is_instance_of::<js_sys::TypeError>());
+    let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
+    assert!(message.contains("give a path starting with"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn snapshot_restore_reset_and_counts() {
+    let mock = in_memory();
+    let seeded = mock.snapshot();
+    let pets =
+        |mock: &JsPetstoreMock| Reflect::get(&mock.counts(), &"pets".into()).unwrap().as_f64().unwrap();
+    assert!(pets(&mock) > 0.0);
+
+    mock.reset(Some(false));
+    assert_eq!(pets(&mock), 0.0);
+    mock.restore(&seeded).unwrap();
+    assert_eq!(mock.snapshot(), seeded);
+
+    let error: JsValue = mock.restore("{}").unwrap_err().into();
+    let error: js_sys::Error = error.dyn_into().expect("a JS Error");
+    let message = String::from(error.message());
+    assert!(message.contains("not a Petstore mock snapshot"), "{message}");
+    assert_eq!(mock.snapshot(), seeded, "untouched");
+
+    mock.reset(Some(false));
+    mock.reset(None);
+    assert_eq!(mock.snapshot(), seeded, "reset() goes back to the data it was opened with");
+    assert_eq!(mock.storage_key(), None);
+}
+
+#[wasm_bindgen_test]
+fn options_are_checked_with_readable_errors() {
+    for (options, says) in [
+        (object(&[("seed", "yes".into())]), "seed"),
+        (object(&[("storageKey", 42.into())]), "storageKey"),
+        (object(&[("storageKey", "".into())]), "storageKey"),
+        ("not an object".into(), "object"),
+    ] {
+        let error = JsPetstoreMock::new(options).unwrap_err();
+        let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
+        assert!(message.contains(says), "{message}");
+    }
+    let empty =
+        JsPetstoreMock::new(object(&[("seed", false.into()), ("storageKey", JsValue::NULL)])).unwrap();
+    assert_eq!(Reflect::get(&empty.counts(), &"pets".into()).unwrap(), 0);
+    let default = JsPetstoreMock::new(JsValue::UNDEFINED).unwrap();
+    assert_eq!(default.storage_key().as_deref(), Some(petstore_web::js_api::DEFAULT_STORAGE_KEY));
+}
+
+#[wasm_bindgen_test]
+async fn on_change_hears_changes_and_notices_are_objects() {
+    let key = "petstore-web-test/js-notices";
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.set_item(key, "garbage").unwrap();
+    let mock = JsPetstoreMock::new(object(&[("storageKey", key.into())])).unwrap();
+    let notices = mock.notices();
+    assert_eq!(notices.length(), 1);
+    let notice = notices.get(0);
+    assert_eq!(Reflect::get(&notice, &"kind".into()).unwrap(), "started-fresh");
+    let message = Reflect::get(&notice, &"message".into()).unwrap().as_string().unwrap();
+    assert!(message.contains("started fresh"), "{message}");
+
+    let counter: Function = Function::new_no_args("globalThis.__changes = (globalThis.__changes || 0) + 1;");
+    let stop: Function = mock.on_change(counter);
+    mock.dismiss_notices();
+    assert_eq!(mock.notices().length(), 0);
+    response(mock.fetch("/pets".into(), json_post(r#"{"name":"Rex","categoryId":1}"#))).await;
+    let changes = || Reflect::get(&js_sys::global(), &"__changes".into()).unwrap().as_f64().unwrap();
+    assert_eq!(changes(), 2.0, "the dismissal and the new pet");
+    stop.call0(&JsValue::UNDEFINED).unwrap();
+    mock.reset(None);
+    assert_eq!(changes(), 2.0);
+}
