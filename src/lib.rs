@@ -1,17 +1,36 @@
 //! Petstore Playground: the Leptos app. It renders core values (`petstore_core`) and holds no
-//! API logic of its own.
+//! API logic of its own; the mock it talks to lives in `petstore_web`.
 
+pub mod mock;
 pub mod ui;
 
 use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::openapi::PETSTORE_JSON;
 
-/// The whole page: the reference of the embedded Petstore document.
+use crate::mock::MockState;
+
+/// The whole page: notices about the mock's storage, then the reference of the embedded
+/// Petstore document with the Mock block in its header. Opens the mock once, for every
+/// component below (`MockState::expect()`).
 #[component]
 pub fn App() -> impl IntoView {
-    match Catalog::from_json(PETSTORE_JSON.as_bytes()) {
-        Ok(catalog) => view! { <ui::reference::Reference catalog=catalog /> }.into_any(),
+    let mock = MockState::open(mock::STORAGE_KEY);
+    provide_context(mock);
+    let notices = view! {
+        <ui::mock_notices::MockNotices
+            notices=mock.notices()
+            on_dismiss=Callback::new(move |()| mock.dismiss_notices())
+        />
+    };
+    let page = match Catalog::from_json(PETSTORE_JSON.as_bytes()) {
+        Ok(catalog) => view! {
+            <ui::reference::Reference catalog=catalog>
+                <ui::mock_panel::MockPanel />
+            </ui::reference::Reference>
+        }
+        .into_any(),
         Err(error) => view! { <ui::reference::LoadError error=error.to_string() /> }.into_any(),
-    }
+    };
+    view! { {notices} {page} }
 }

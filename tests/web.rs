@@ -83,3 +83,125 @@ fn the_core_reads_the_embedded_document_on_wasm32() {
     let api = petstore_core::openapi::petstore_document().unwrap();
     assert_eq!(api.paths.paths.len(), 9);
 }
+
+// ---- The Mock block and notices ----
+
+use petstore_core::{Counts, Mock, Request};
+use petstore_playground::mock::{MockState, STORAGE_KEY};
+use petstore_playground::ui::mock_notices::MockNotices;
+use petstore_playground::ui::mock_panel::MockPanel;
+use petstore_web::Notice;
+
+/// Lets Leptos run the effects a change scheduled.
+async fn tick() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().set_timeout_with_callback(&resolve).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+fn storage() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
+fn click(root: &Element, selector: &str) {
+    let element = root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no {selector}"));
+    element.unchecked_into::<HtmlElement>().click();
+}
+
+fn counts_line(counts: Counts) -> String {
+    format!(
+        "{} pets · {} categories · {} orders · {} in stock",
+        counts.pets, counts.categories, counts.orders, counts.stock
+    )
+}
+
+/// The Mock block on its own, on a mock saved under `key` (emptied first).
+fn mount_panel(key: &'static str) -> (HtmlElement, std::rc::Rc<std::cell::Cell<Option<MockState>>>) {
+    storage().remove_item(key).unwrap();
+    let state = std::rc::Rc::new(std::cell::Cell::new(None));
+    let slot = state.clone();
+    let root = mount(move || {
+        let mock = MockState::open(key);
+        slot.set(Some(mock));
+        provide_context(mock);
+        view! { <MockPanel /> }.into_any()
+    });
+    (root, state)
+}
+
+#[wasm_bindgen_test]
+fn the_app_shows_the_mock_block_with_the_demo_data_counted() {
+    storage().remove_item(STORAGE_KEY).unwrap();
+    let root = mount(|| view! { <App /> }.into_any());
+    let panel = root.query_selector("header [data-testid=mock-panel]").unwrap().expect("in the header");
+    assert_eq!(text(&panel, "h2"), "Mock");
+    assert_eq!(text(&root, "[data-testid=mock-counts]"), counts_line(Mock::seeded().counts()));
+    assert!(root.query_selector("[data-testid=mock-notice]").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn counts_follow_changes_and_reset_asks_first() {
+    let (root, state) = mount_panel("petstore-playground-test/panel");
+    let mock = state.get().unwrap();
+    let seeded = counts_line(Mock::seeded().counts());
+    assert_eq!(text(&root, "[data-testid=mock-counts]"), seeded);
+
+    let created = mock
+        .handle(&Request::new("POST", "/pets").json(&serde_json::json!({"name": "Rex", "categoryId": 1})));
+    assert_eq!(created.unwrap().status, 201);
+    tick().await;
+    let mut grown = Mock::seeded().counts();
+    grown.pets += 1;
+    assert_eq!(text(&root, "[data-testid=mock-counts]"), counts_line(grown));
+
+    // Reset asks first; Cancel changes nothing.
+    assert!(root.query_selector("[data-testid=mock-reset-dialog]").unwrap().is_none());
+    click(&root, "[data-testid=mock-reset]");
+    tick().await;
+    assert!(root.query_selector("[data-testid=mock-reset-dialog]").unwrap().is_some());
+    click(&root, "[data-testid=mock-reset-cancel]");
+    tick().await;
+    assert!(root.query_selector("[data-testid=mock-reset-dialog]").unwrap().is_none());
+    assert_eq!(text(&root, "[data-testid=mock-counts]"), counts_line(grown));
+
+    click(&root, "[data-testid=mock-reset]");
+    tick().await;
+    click(&root, "[data-testid=mock-reset-empty]");
+    tick().await;
+    assert_eq!(text(&root, "[data-testid=mock-counts]"), "0 pets · 0 categories · 0 orders · 0 in stock");
+
+    click(&root, "[data-testid=mock-reset]");
+    tick().await;
+    click(&root, "[data-testid=mock-reset-confirm]");
+    tick().await;
+    assert_eq!(text(&root, "[data-testid=mock-counts]"), seeded);
+    assert!(root.query_selector("[data-testid=mock-reset-dialog]").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn unreadable_saved_data_shows_a_notice_that_can_be_dismissed() {
+    storage().set_item(STORAGE_KEY, "{not json").unwrap();
+    let root = mount(|| view! { <App /> }.into_any());
+    let notice = root.query_selector("[data-testid=mock-notice]").unwrap().expect("a notice");
+    assert_eq!(notice.get_attribute("role").unwrap(), "status");
+    assert_eq!(notice.get_attribute("data-kind").unwrap(), "started-fresh");
+    assert!(notice.text_content().unwrap().contains("could not be read, so the mock started fresh"));
+    assert_eq!(text(&root, "[data-testid=mock-counts]"), counts_line(Mock::seeded().counts()));
+
+    click(&root, "[data-testid=mock-notice-dismiss]");
+    tick().await;
+    assert!(root.query_selector("[data-testid=mock-notice]").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+fn a_save_problem_is_an_alert_without_a_dismiss_button() {
+    let notices = Signal::stored(vec![Notice::NotSaved { reason: "the storage is full".into() }]);
+    let root =
+        mount(move || view! { <MockNotices notices=notices on_dismiss=Callback::new(|()| {}) /> }.into_any());
+    let notice = root.query_selector("[data-testid=mock-notice]").unwrap().unwrap();
+    assert_eq!(notice.get_attribute("role").unwrap(), "alert");
+    assert_eq!(notice.get_attribute("data-kind").unwrap(), "not-saved");
+    assert!(notice.text_content().unwrap().contains("not being saved: the storage is full"));
+    assert!(root.query_selector("[data-testid=mock-notice-dismiss]").unwrap().is_none());
+}

@@ -1,4 +1,8 @@
 //! One component per file.
 
+pub mod mock_counts;
+pub mod mock_notices;
+pub mod mock_panel;
+pub mod mock_reset;
 pub mod operation_list;
 pub mod reference;

@@ -5,19 +5,23 @@ use petstore_core::Catalog;
 
 use super::operation_list::OperationList;
 
-/// Header with the document's title and version, then its operations by group and tag.
+/// Header with the document's title and version (and `children` beside them, such as the
+/// Mock block), then its operations by group and tag.
 #[component]
-pub fn Reference(catalog: Catalog) -> impl IntoView {
+pub fn Reference(catalog: Catalog, #[prop(optional)] children: Option<Children>) -> impl IntoView {
     let count = catalog.operation_count();
     view! {
         <header class="doc-header">
-            <h1 data-testid="doc-title">{catalog.title.clone()}</h1>
-            <p class="doc-meta">
-                <span class="version" data-testid="doc-version">{format!("v{}", catalog.version)}</span>
-                <span class="op-count" data-testid="op-count">
-                    {format!("{count} operation{}", if count == 1 { "" } else { "s" })}
-                </span>
-            </p>
+            <div class="doc-heading">
+                <h1 data-testid="doc-title">{catalog.title.clone()}</h1>
+                <p class="doc-meta">
+                    <span class="version" data-testid="doc-version">{format!("v{}", catalog.version)}</span>
+                    <span class="op-count" data-testid="op-count">
+                        {format!("{count} operation{}", if count == 1 { "" } else { "s" })}
+                    </span>
+                </p>
+            </div>
+            {children.map(|children| children())}
         </header>
         <main id="content">
             <OperationList groups=catalog.groups />

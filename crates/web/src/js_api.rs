@@ -187,7 +187,7 @@ impl JsPetstoreMock {
     /// other tabs. Returns a function that stops it.
     #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
     pub fn on_change(&self, callback: Function) -> Function {
-        let subscription = self.mock.subscribe(move || {
+        let subscription = self.mock.subscribe(move |_| {
             let _ = callback.call0(&JsValue::UNDEFINED);
         });
         let mock = self.mock.clone();

@@ -105,7 +105,7 @@ pub struct PersistentMock {
     inner: Rc<Inner>,
 }
 
-type Callback = Rc<dyn Fn()>;
+type Callback = Rc<dyn Fn(&PersistentMock)>;
 
 pub(crate) struct Inner {
     state: RefCell<State>,
@@ -162,18 +162,13 @@ impl PersistentMock {
 
     /// Opens the mock in the browser: saved in `localStorage` under `options.storage_key` and
     /// following other tabs' writes through `storage` events. Storage that cannot be used
-    /// gives an in-memory mock and [`Notice::StorageUnavailable`].
-    #[cfg(target_arch = "wasm32")]
+    /// (and any storage outside wasm32, where there is no browser) gives an in-memory mock and
+    /// [`Notice::StorageUnavailable`].
     #[must_use]
     pub fn open(options: &MockOptions) -> (Self, Option<Notice>) {
         let Some(key) = options.storage_key.clone() else { return (Self::in_memory(options.seed), None) };
-        match crate::browser::LocalStorage::open() {
-            Ok(storage) => {
-                let (mock, notice) = Self::with_store(storage, key.clone(), options.seed);
-                let listener = crate::browser::StorageListener::new(key, Rc::downgrade(&mock.inner));
-                *mock.inner.listener.borrow_mut() = listener;
-                (mock, notice)
-            }
+        match Self::open_local_storage(key, options.seed) {
+            Ok(opened) => opened,
             Err(error) => {
                 let notice = Notice::StorageUnavailable { reason: error.to_string() };
                 let mut state = State::new(initial(options.seed), options.seed, None);
@@ -181,6 +176,20 @@ impl PersistentMock {
                 (Self::from_state(state), Some(notice))
             }
         }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn open_local_storage(key: String, seed: bool) -> Result<(Self, Option<Notice>), crate::StoreError> {
+        let storage = crate::browser::LocalStorage::open()?;
+        let (mock, notice) = Self::with_store(storage, key.clone(), seed);
+        let listener = crate::browser::StorageListener::new(key, Rc::downgrade(&mock.inner));
+        *mock.inner.listener.borrow_mut() = listener;
+        Ok((mock, notice))
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn open_local_storage(_key: String, _seed: bool) -> Result<(Self, Option<Notice>), crate::StoreError> {
+        Err(crate::StoreError::Unavailable("there is no browser storage outside the browser".into()))
     }
 
     fn from_state(state: State) -> Self {
@@ -296,8 +305,10 @@ impl PersistentMock {
         changed
     }
 
-    /// Calls `callback` after every change of state or notices, whichever tab made it.
-    pub fn subscribe(&self, callback: impl Fn() + 'static) -> Subscription {
+    /// Calls `callback` with this mock after every change of state or notices, whichever tab
+    /// made it. The mock does not keep itself alive through its callbacks: read it from the
+    /// argument rather than capturing a clone.
+    pub fn subscribe(&self, callback: impl Fn(&PersistentMock) + 'static) -> Subscription {
         let id = self.inner.next_subscription.get();
         self.inner.next_subscription.set(id + 1);
         self.inner.subscribers.borrow_mut().push((id, Rc::new(callback)));
@@ -331,7 +342,7 @@ impl PersistentMock {
         let callbacks: Vec<Callback> =
             self.inner.subscribers.borrow().iter().map(|(_, callback)| Rc::clone(callback)).collect();
         for callback in callbacks {
-            callback();
+            callback(self);
         }
     }
 }

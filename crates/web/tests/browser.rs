@@ -110,7 +110,7 @@ fn a_storage_event_for_the_key_brings_the_other_tabs_state_in_at_once() {
     let heard = Rc::new(Cell::new(0));
     {
         let heard = Rc::clone(&heard);
-        b.subscribe(move || heard.set(heard.get() + 1));
+        b.subscribe(move |_| heard.set(heard.get() + 1));
     }
     create_pet(&a, "FromA");
     assert_eq!(heard.get(), 0, "B has not looked yet");

@@ -197,10 +197,9 @@ fn subscribers_hear_of_local_and_other_tabs_changes_but_not_of_reads() {
     let heard = Rc::new(Cell::new(0));
     let subscription = {
         let heard = Rc::clone(&heard);
-        let a2 = a.clone();
         // A subscriber may read the mock it listens to.
-        a.subscribe(move || {
-            let _ = a2.counts();
+        a.subscribe(move |mock| {
+            let _ = mock.counts();
             heard.set(heard.get() + 1);
         })
     };
@@ -259,6 +258,17 @@ fn garbage_written_by_someone_else_is_kept_out_and_replaced_by_the_next_change()
     store.remove(KEY);
     assert!(!a.sync());
     assert_eq!(pet_names(&a).len(), Mock::seeded().counts().pets + 2);
+}
+
+#[test]
+fn outside_the_browser_open_keeps_the_mock_in_memory_and_says_so() {
+    use petstore_web::MockOptions;
+    let (mock, notice) = PersistentMock::open(&MockOptions { seed: true, storage_key: Some(KEY.into()) });
+    assert!(matches!(notice, Some(Notice::StorageUnavailable { .. })), "{notice:?}");
+    assert_eq!(mock.notices(), vec![notice.unwrap()]);
+    assert_eq!(mock.storage_key(), None);
+    let (mock, notice) = PersistentMock::open(&MockOptions { seed: false, storage_key: None });
+    assert_eq!((mock.counts().pets, notice), (0, None));
 }
 
 #[test]
