@@ -27,10 +27,10 @@ async function exampleReady(page) {
   await page.locator("body[data-ready=true]").waitFor({ timeout: 15_000 });
 }
 
-const petNames = (page) => page.locator("[data-testid=pet] .pet-name").allTextContents();
+const petNames = (page) => page.locator("[data-testid=pet-name]").allTextContents();
 
 async function addPet(page, name) {
-  await page.locator("[data-testid=pet-name]").fill(name);
+  await page.locator("[data-testid=new-pet-name]").fill(name);
   await page.locator("[data-testid=pet-create]").click();
   await page.locator("[data-testid=status]", { hasText: `Created ${name}` }).waitFor();
 }
@@ -42,7 +42,7 @@ test("the example page answers fetch('/api/pets') from the mock, and a created p
     const seeded = await petNames(page);
     assert.ok(seeded.length > 0, "the demo data is listed");
     assert.equal(await page.locator("[data-testid=pet-total]").textContent(), `(${seeded.length})`);
-    assert.ok((await page.locator("[data-testid=pet-category] option").count()) > 0, "categories are loaded");
+    assert.ok((await page.locator("[data-testid=new-pet-category] option").count()) > 0, "categories are loaded");
 
     await addPet(page, "Rex the e2e dog");
     assert.match(await page.locator("[data-testid=status]").textContent(), /\(201, Location: \/pets\/\d+\)/);
@@ -101,10 +101,10 @@ test("two tabs of the example page stay consistent: each sees the other's new pe
     await exampleReady(second);
 
     await addPet(first, "From the first tab");
-    await second.locator("[data-testid=pet] .pet-name", { hasText: "From the first tab" }).waitFor();
+    await second.locator("[data-testid=pet-name]", { hasText: "From the first tab" }).waitFor();
 
     await addPet(second, "From the second tab");
-    await first.locator("[data-testid=pet] .pet-name", { hasText: "From the second tab" }).waitFor();
+    await first.locator("[data-testid=pet-name]", { hasText: "From the second tab" }).waitFor();
 
     const [a, b] = [await petNames(first), await petNames(second)];
     assert.deepEqual(a, b);

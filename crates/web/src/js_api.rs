@@ -32,6 +32,17 @@ export interface PetstoreMockNotice {
 }
 "#;
 
+#[wasm_bindgen]
+extern "C" {
+    /// `PetstoreMockOptions` (the TypeScript interface above).
+    #[wasm_bindgen(typescript_type = "PetstoreMockOptions")]
+    pub type JsMockOptions;
+
+    /// The `init` argument of `fetch` (TypeScript's `RequestInit`).
+    #[wasm_bindgen(typescript_type = "RequestInit")]
+    pub type JsRequestInit;
+}
+
 /// The stateful Petstore mock for JavaScript.
 #[wasm_bindgen(js_name = PetstoreMock)]
 #[derive(Debug)]
@@ -53,10 +64,8 @@ struct Installed {
 impl JsPetstoreMock {
     /// Opens the mock: restored from `localStorage` when it holds a saved mock.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "PetstoreMockOptions | undefined")] options: JsValue,
-    ) -> Result<JsPetstoreMock, JsValue> {
-        let options = read_options(&options)?;
+    pub fn new(options: Option<JsMockOptions>) -> Result<JsPetstoreMock, JsValue> {
+        let options = read_options(&options.map_or(JsValue::UNDEFINED, JsValue::from))?;
         let (mock, _) = PersistentMock::open(&options);
         Ok(Self { mock, installed: Rc::new(RefCell::new(None)) })
     }
@@ -68,9 +77,9 @@ impl JsPetstoreMock {
     pub fn fetch(
         &self,
         #[wasm_bindgen(unchecked_param_type = "RequestInfo | URL")] input: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestInit | undefined")] init: JsValue,
+        init: Option<JsRequestInit>,
     ) -> Promise {
-        respond(self.mock.clone(), &input, &init, None)
+        respond(self.mock.clone(), &input, &init.map_or(JsValue::UNDEFINED, JsValue::from), None)
     }
 
     /// Replaces the global `fetch`: requests whose URL starts with `prefix` (a path on this

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use js_sys::{Array, Function, JSON, Object, Promise, Reflect, Uint8Array};
-use petstore_web::js_api::JsPetstoreMock;
+use petstore_web::js_api::{JsMockOptions, JsPetstoreMock, JsRequestInit};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -21,12 +21,20 @@ fn object(pairs: &[(&str, JsValue)]) -> JsValue {
     object.into()
 }
 
-fn in_memory() -> JsPetstoreMock {
-    JsPetstoreMock::new(object(&[("storageKey", JsValue::NULL)])).unwrap()
+fn options(pairs: &[(&str, JsValue)]) -> Option<JsMockOptions> {
+    Some(object(pairs).unchecked_into())
 }
 
-fn json_post(body: &str) -> JsValue {
-    object(&[
+fn init(pairs: &[(&str, JsValue)]) -> JsRequestInit {
+    object(pairs).unchecked_into()
+}
+
+fn in_memory() -> JsPetstoreMock {
+    JsPetstoreMock::new(options(&[("storageKey", JsValue::NULL)])).unwrap()
+}
+
+fn json_post(body: &str) -> JsRequestInit {
+    init(&[
         ("method", "POST".into()),
         ("headers", object(&[("Content-Type", "application/json".into())])),
         ("body", body.into()),
@@ -58,7 +66,7 @@ fn call_global_fetch(input: &str, init: &JsValue) -> Promise {
 #[wasm_bindgen_test]
 async fn fetch_lists_pets_as_a_real_response_with_headers_and_json() {
     let mock = in_memory();
-    let listed = response(mock.fetch("/pets?limit=2".into(), JsValue::UNDEFINED)).await;
+    let listed = response(mock.fetch("/pets?limit=2".into(), None)).await;
     assert_eq!(listed.status(), 200);
     assert!(listed.ok());
     assert_eq!(listed.headers().get("content-type").unwrap().as_deref(), Some("application/json"));
@@ -71,7 +79,8 @@ async fn fetch_lists_pets_as_a_real_response_with_headers_and_json() {
 #[wasm_bindgen_test]
 async fn fetch_creates_with_a_string_bytes_or_a_request_and_answers_errors_as_responses() {
     let mock = in_memory();
-    let created = response(mock.fetch("/pets".into(), json_post(r#"{"name":"Rex","categoryId":1}"#))).await;
+    let created =
+        response(mock.fetch("/pets".into(), Some(json_post(r#"{"name":"Rex","categoryId":1}"#)))).await;
     assert_eq!(created.status(), 201);
     assert_eq!(created.status_text(), "Created");
     let location = created.headers().get("location").unwrap().unwrap();
@@ -81,32 +90,34 @@ async fn fetch_creates_with_a_string_bytes_or_a_request_and_answers_errors_as_re
 
     // A full URL (its origin is ignored) and a body as bytes.
     let bytes = Uint8Array::from(br#"{"name":"Tom","categoryId":2}"#.as_slice());
-    let init = object(&[
+    let bytes_init = init(&[
         ("method", "POST".into()),
         ("headers", Array::of1(&Array::of2(&"content-type".into(), &"application/json".into())).into()),
         ("body", bytes.into()),
     ]);
-    let created = response(mock.fetch("http://petstore.invalid/pets".into(), init)).await;
+    let created = response(mock.fetch("http://petstore.invalid/pets".into(), Some(bytes_init))).await;
     assert_eq!(created.status(), 201);
 
     // A Request object.
     let request = web_sys::Request::new_with_str("/pets/1").unwrap();
-    let fetched = response(mock.fetch(request.into(), JsValue::UNDEFINED)).await;
+    let fetched = response(mock.fetch(request.into(), None)).await;
     assert_eq!(fetched.status(), 200);
     assert!(fetched.headers().get("deprecation").unwrap().is_some(), "getPet is deprecated");
 
     // Errors are responses with the Error object, as from a server.
-    let invalid = response(mock.fetch("/pets".into(), json_post(r#"{"name":"","categoryId":1}"#))).await;
+    let invalid =
+        response(mock.fetch("/pets".into(), Some(json_post(r#"{"name":"","categoryId":1}"#)))).await;
     assert_eq!(invalid.status(), 422);
     assert_eq!(body_json(&invalid).await["code"], "validation_failed");
-    let malformed = response(mock.fetch("/pets".into(), json_post("{"))).await;
+    let malformed = response(mock.fetch("/pets".into(), Some(json_post("{")))).await;
     assert_eq!(malformed.status(), 400);
 
     // A 204 has no body.
     let category =
-        body_json(&response(mock.fetch("/categories".into(), json_post(r#"{"name":"Fish"}"#))).await).await;
-    let delete = object(&[("method", "DELETE".into())]);
-    let deleted = response(mock.fetch(format!("/categories/{}", category["id"]).into(), delete)).await;
+        body_json(&response(mock.fetch("/categories".into(), Some(json_post(r#"{"name":"Fish"}"#)))).await)
+            .await;
+    let delete = init(&[("method", "DELETE".into())]);
+    let deleted = response(mock.fetch(format!("/categories/{}", category["id"]).into(), Some(delete))).await;
     assert_eq!(deleted.status(), 204);
     assert!(Reflect::get(&deleted, &"body".into()).unwrap().is_null());
 }
@@ -114,14 +125,14 @@ async fn fetch_creates_with_a_string_bytes_or_a_request_and_answers_errors_as_re
 #[wasm_bindgen_test]
 async fn fetch_rejects_where_window_fetch_would() {
     let mock = in_memory();
-    let get_with_body = object(&[("method", "GET".into()), ("body", "x".into())]);
-    let error = settle(mock.fetch("/pets".into(), get_with_body)).await.unwrap_err();
+    let get_with_body = init(&[("method", "GET".into()), ("body", "x".into())]);
+    let error = settle(mock.fetch("/pets".into(), Some(get_with_body))).await.unwrap_err();
     assert!(error.is_instance_of::<js_sys::TypeError>());
 
     let controller = web_sys::AbortController::new().unwrap();
     controller.abort();
-    let aborted = object(&[("signal", controller.signal().into())]);
-    let error = settle(mock.fetch("/pets".into(), aborted)).await.unwrap_err();
+    let aborted = init(&[("signal", controller.signal().into())]);
+    let error = settle(mock.fetch("/pets".into(), Some(aborted))).await.unwrap_err();
     assert_eq!(Reflect::get(&error, &"name".into()).unwrap(), "AbortError");
 }
 
@@ -238,14 +249,14 @@ fn options_are_checked_with_readable_errors() {
         (object(&[("storageKey", "".into())]), "storageKey"),
         ("not an object".into(), "object"),
     ] {
-        let error = JsPetstoreMock::new(options).unwrap_err();
+        let error = JsPetstoreMock::new(Some(options.unchecked_into())).unwrap_err();
         let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
         assert!(message.contains(says), "{message}");
     }
     let empty =
-        JsPetstoreMock::new(object(&[("seed", false.into()), ("storageKey", JsValue::NULL)])).unwrap();
+        JsPetstoreMock::new(options(&[("seed", false.into()), ("storageKey", JsValue::NULL)])).unwrap();
     assert_eq!(Reflect::get(&empty.counts(), &"pets".into()).unwrap(), 0);
-    let default = JsPetstoreMock::new(JsValue::UNDEFINED).unwrap();
+    let default = JsPetstoreMock::new(None).unwrap();
     assert_eq!(default.storage_key().as_deref(), Some(petstore_web::js_api::DEFAULT_STORAGE_KEY));
 }
 
@@ -254,7 +265,7 @@ async fn on_change_hears_changes_and_notices_are_objects() {
     let key = "petstore-web-test/js-notices";
     let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
     storage.set_item(key, "garbage").unwrap();
-    let mock = JsPetstoreMock::new(object(&[("storageKey", key.into())])).unwrap();
+    let mock = JsPetstoreMock::new(options(&[("storageKey", key.into())])).unwrap();
     let notices = mock.notices();
     assert_eq!(notices.length(), 1);
     let notice = notices.get(0);
@@ -266,7 +277,7 @@ async fn on_change_hears_changes_and_notices_are_objects() {
     let stop: Function = mock.on_change(counter);
     mock.dismiss_notices();
     assert_eq!(mock.notices().length(), 0);
-    response(mock.fetch("/pets".into(), json_post(r#"{"name":"Rex","categoryId":1}"#))).await;
+    response(mock.fetch("/pets".into(), Some(json_post(r#"{"name":"Rex","categoryId":1}"#)))).await;
     let changes = || Reflect::get(&js_sys::global(), &"__changes".into()).unwrap().as_f64().unwrap();
     assert_eq!(changes(), 2.0, "the dismissal and the new pet");
     stop.call0(&JsValue::UNDEFINED).unwrap();
