@@ -26,9 +26,15 @@ impl MockState {
         let counts = RwSignal::new(mock.counts());
         let notices = RwSignal::new(mock.notices());
         mock.subscribe(move |mock| {
-            // The signals outlive the mock only in a torn-down view: nothing to update then.
-            let _ = counts.try_set(mock.counts());
-            let _ = notices.try_set(mock.notices());
+            // Set only what changed, so an alert is not re-announced on every change. The
+            // signals are gone only in a torn-down view: nothing to update then.
+            let (now_counts, now_notices) = (mock.counts(), mock.notices());
+            if counts.try_with_untracked(|c| *c != now_counts).unwrap_or(false) {
+                counts.try_set(now_counts);
+            }
+            if notices.try_with_untracked(|n| *n != now_notices).unwrap_or(false) {
+                notices.try_set(now_notices);
+            }
         });
         Self { mock: StoredValue::new_local(mock), counts, notices }
     }
