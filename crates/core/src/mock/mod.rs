@@ -208,8 +208,8 @@ fn is_json(content_type: &str) -> bool {
 
 /// Reads and checks parameters and body against the operation's description.
 fn read_inputs(
-    spec: &spec::Spec,
-    op: &spec::OpSpec,
+    spec: &'static spec::Spec,
+    op: &'static spec::OpSpec,
     request: &Request,
     path_params: &[(String, String)],
     query: &str,
@@ -247,9 +247,7 @@ fn read_inputs(
             }
             continue;
         }
-        let schema =
-            validator.resolve(&param.schema).map_err(|e| ApiError::new(ErrorCode::InvalidParameter, e))?;
-        let value = parse_param(&validator, schema, &raw, &label)?;
+        let value = parse_param(&validator, &param.schema, &raw, &label)?;
         validator.check(&param.schema, &value, &param.name).map_err(|e| {
             ApiError::new(ErrorCode::InvalidParameter, format!("{} {e}", param.location.label()))
         })?;
@@ -282,29 +280,28 @@ fn read_inputs(
 
 /// Turns the text of a parameter into a JSON value of its schema's type.
 fn parse_param(
-    validator: &crate::validate::Validator<'_>,
-    schema: &openapiv3::Schema,
+    validator: &crate::validate::Validator<'static>,
+    schema: &'static Value,
     raw: &[String],
     label: &str,
 ) -> Result<Value, ApiError> {
-    use openapiv3::{SchemaKind, Type};
     let bad = |m: String| ApiError::new(ErrorCode::InvalidParameter, m);
-    let scalar = |schema: &openapiv3::Schema, text: &str| -> Result<Value, ApiError> {
+    let scalar = |schema: &Value, text: &str| -> Result<Value, ApiError> {
         if text.is_empty() {
             return Err(bad(format!("{label} is empty; give a value or leave it out.")));
         }
-        match &schema.schema_kind {
-            SchemaKind::Type(Type::Integer(_)) => text
+        match schema.get("type").and_then(Value::as_str) {
+            Some("integer") => text
                 .parse::<i64>()
                 .map(Value::from)
                 .map_err(|_| bad(format!("{label} must be a 64-bit integer; got {text:?}."))),
-            SchemaKind::Type(Type::Number(_)) => text
+            Some("number") => text
                 .parse::<f64>()
                 .ok()
                 .and_then(serde_json::Number::from_f64)
                 .map(Value::Number)
                 .ok_or_else(|| bad(format!("{label} must be a number; got {text:?}."))),
-            SchemaKind::Type(Type::Boolean(_)) => match text {
+            Some("boolean") => match text {
                 "true" => Ok(Value::Bool(true)),
                 "false" => Ok(Value::Bool(false)),
                 _ => Err(bad(format!("{label} must be true or false; got {text:?}."))),
@@ -312,8 +309,9 @@ fn parse_param(
             _ => Ok(Value::String(text.to_owned())),
         }
     };
-    if let SchemaKind::Type(Type::Array(array)) = &schema.schema_kind {
-        let items = match &array.items {
+    let schema = validator.resolve(schema).map_err(bad)?;
+    if schema.get("type").and_then(Value::as_str) == Some("array") {
+        let items = match schema.get("items") {
             Some(items) => validator.resolve(items).map_err(bad)?,
             None => return Ok(Value::Array(raw.iter().map(|r| Value::String(r.clone())).collect())),
         };

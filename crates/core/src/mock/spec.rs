@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use openapiv3::{OpenAPI, Parameter, ParameterSchemaOrContent, ReferenceOr, RequestBody, Schema};
 use serde_json::Value;
 
 use crate::openapi::PETSTORE_JSON;
@@ -82,13 +81,13 @@ pub(crate) struct ParamSpec {
     pub name: String,
     pub location: Location,
     pub required: bool,
-    pub schema: ReferenceOr<Schema>,
+    pub schema: Value,
 }
 
 #[derive(Debug)]
 pub(crate) struct BodySpec {
     pub required: bool,
-    pub schema: ReferenceOr<Schema>,
+    pub schema: Value,
 }
 
 #[derive(Debug)]
@@ -116,7 +115,7 @@ impl PathSpec {
 
 #[derive(Debug)]
 pub(crate) struct Spec {
-    pub doc: OpenAPI,
+    pub doc: Value,
     pub router: matchit::Router<usize>,
     pub paths: Vec<PathSpec>,
     patterns: HashMap<String, regex_lite::Regex>,
@@ -136,34 +135,58 @@ pub(crate) fn spec() -> &'static Spec {
     SPEC.get_or_init(|| compile(PETSTORE_JSON).unwrap_or_else(|e| panic!("the embedded document: {e}")))
 }
 
+const METHODS: [(&str, &str); 8] = [
+    ("get", "GET"),
+    ("put", "PUT"),
+    ("post", "POST"),
+    ("delete", "DELETE"),
+    ("options", "OPTIONS"),
+    ("head", "HEAD"),
+    ("patch", "PATCH"),
+    ("trace", "TRACE"),
+];
+
+/// Follows a local `$ref` to its target.
+fn deref<'a>(doc: &'a Value, mut v: &'a Value) -> Result<&'a Value, String> {
+    for _ in 0..32 {
+        match v.get("$ref").and_then(Value::as_str) {
+            None => return Ok(v),
+            Some(r) => {
+                v = r
+                    .strip_prefix('#')
+                    .and_then(|p| doc.pointer(p))
+                    .ok_or_else(|| format!("the reference {r} does not resolve"))?;
+            }
+        }
+    }
+    Err("a chain of more than 32 references".into())
+}
+
 fn compile(json: &str) -> Result<Spec, String> {
-    let raw: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
-    let patterns = compile_patterns(&raw)?;
-    let doc: OpenAPI = serde_json::from_value(raw).map_err(|e| e.to_string())?;
+    let doc: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let patterns = compile_patterns(&doc)?;
     let mut router = matchit::Router::new();
     let mut paths = Vec::new();
-    for (template, item) in &doc.paths.paths {
-        let ReferenceOr::Item(item) = item else { return Err(format!("{template}: path references")) };
+    for (template, item) in doc["paths"].as_object().ok_or("the document has no paths")? {
+        let item = deref(&doc, item)?;
         let mut ops = Vec::new();
-        for (method, operation) in item.iter() {
+        for (key, method) in METHODS {
+            let Some(operation) = item.get(key) else { continue };
             let id =
-                operation.operation_id.as_deref().ok_or_else(|| format!("{template}: no operationId"))?;
+                operation["operationId"].as_str().ok_or_else(|| format!("{template}: no operationId"))?;
             let op = Op::from_operation_id(id).ok_or_else(|| format!("no handler for {id}"))?;
-            let mut params = Vec::new();
-            for p in item.parameters.iter().chain(&operation.parameters) {
-                params.push(param_spec(&doc, p)?);
+            let mut params: Vec<ParamSpec> = Vec::new();
+            let listed = item["parameters"].as_array().into_iter().chain(operation["parameters"].as_array());
+            for p in listed.flatten() {
+                let spec = param_spec(&doc, p)?;
+                params.retain(|q| !(q.name == spec.name && q.location == spec.location));
+                params.push(spec);
             }
-            let body = match &operation.request_body {
+            let body = match operation.get("requestBody") {
                 None => None,
                 Some(b) => Some(body_spec(&doc, b)?),
             };
-            ops.push(OpSpec {
-                method: upper(method),
-                op,
-                params,
-                body,
-                deprecation: deprecation_headers(operation)?,
-            });
+            ops.push(OpSpec { method, op, params, body, deprecation: deprecation_headers(operation)? });
         }
         router.insert(template.clone(), paths.len()).map_err(|e| format!("{template}: {e}"))?;
         paths.push(PathSpec { template: template.clone(), ops });
@@ -171,72 +194,37 @@ fn compile(json: &str) -> Result<Spec, String> {
     Ok(Spec { doc, router, paths, patterns })
 }
 
-fn upper(method: &str) -> &'static str {
-    match method {
-        "get" => "GET",
-        "put" => "PUT",
-        "post" => "POST",
-        "delete" => "DELETE",
-        "options" => "OPTIONS",
-        "head" => "HEAD",
-        "patch" => "PATCH",
-        _ => "TRACE",
-    }
+fn param_spec(doc: &Value, p: &Value) -> Result<ParamSpec, String> {
+    let p = deref(doc, p)?;
+    let name = p["name"].as_str().ok_or("a parameter without a name")?.to_owned();
+    let location = match p["in"].as_str() {
+        Some("path") => Location::Path,
+        Some("query") => Location::Query,
+        Some("header") => Location::Header,
+        other => return Err(format!("parameter {name} is in {other:?}, which the mock does not read")),
+    };
+    let schema = p.get("schema").cloned().ok_or_else(|| format!("parameter {name} has no schema"))?;
+    let required = location == Location::Path || p["required"].as_bool().unwrap_or(false);
+    Ok(ParamSpec { name, location, required, schema })
 }
 
-fn param_spec(doc: &OpenAPI, p: &ReferenceOr<Parameter>) -> Result<ParamSpec, String> {
-    let param = match p {
-        ReferenceOr::Item(p) => p,
-        ReferenceOr::Reference { reference } => {
-            let name = reference.strip_prefix("#/components/parameters/").ok_or("parameter reference")?;
-            match doc.components.as_ref().and_then(|c| c.parameters.get(name)) {
-                Some(ReferenceOr::Item(p)) => p,
-                _ => return Err(format!("parameter {name} is not in the document")),
-            }
-        }
-    };
-    let (location, data) = match param {
-        Parameter::Path { parameter_data, .. } => (Location::Path, parameter_data),
-        Parameter::Query { parameter_data, .. } => (Location::Query, parameter_data),
-        Parameter::Header { parameter_data, .. } => (Location::Header, parameter_data),
-        Parameter::Cookie { parameter_data, .. } => {
-            return Err(format!("cookie parameter {}", parameter_data.name));
-        }
-    };
-    let ParameterSchemaOrContent::Schema(schema) = &data.format else {
-        return Err(format!("parameter {} has content instead of a schema", data.name));
-    };
-    Ok(ParamSpec { name: data.name.clone(), location, required: data.required, schema: schema.clone() })
-}
-
-fn body_spec(doc: &OpenAPI, b: &ReferenceOr<RequestBody>) -> Result<BodySpec, String> {
-    let body = match b {
-        ReferenceOr::Item(b) => b,
-        ReferenceOr::Reference { reference } => {
-            let name =
-                reference.strip_prefix("#/components/requestBodies/").ok_or("request body reference")?;
-            match doc.components.as_ref().and_then(|c| c.request_bodies.get(name)) {
-                Some(ReferenceOr::Item(b)) => b,
-                _ => return Err(format!("request body {name} is not in the document")),
-            }
-        }
-    };
-    let schema = body
-        .content
-        .get("application/json")
-        .and_then(|m| m.schema.clone())
+fn body_spec(doc: &Value, b: &Value) -> Result<BodySpec, String> {
+    let b = deref(doc, b)?;
+    let schema = b["content"]["application/json"]
+        .get("schema")
+        .cloned()
         .ok_or("a request body without an application/json schema")?;
-    Ok(BodySpec { required: body.required, schema })
+    Ok(BodySpec { required: b["required"].as_bool().unwrap_or(false), schema })
 }
 
 /// `Deprecation: @<unix time>` (RFC 9745) from `x-deprecated-since` and `Sunset: <HTTP date>`
 /// (RFC 8594) from `x-deprecated-sunset`, end of that day in UTC.
-fn deprecation_headers(op: &openapiv3::Operation) -> Result<Vec<(String, String)>, String> {
-    if !op.deprecated {
+fn deprecation_headers(op: &Value) -> Result<Vec<(String, String)>, String> {
+    if op["deprecated"].as_bool() != Some(true) {
         return Ok(Vec::new());
     }
     let date = |key: &str| -> Result<Option<time::Date>, String> {
-        let Some(v) = op.extensions.get(key) else { return Ok(None) };
+        let Some(v) = op.get(key) else { return Ok(None) };
         let text = v.as_str().ok_or_else(|| format!("{key} is not a string"))?;
         let format = time::macros::format_description!("[year]-[month]-[day]");
         time::Date::parse(text, &format).map(Some).map_err(|e| format!("{key} {text:?}: {e}"))
