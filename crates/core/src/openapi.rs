@@ -12,3 +12,25 @@ pub const PETSTORE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/petstore
 pub fn petstore_document() -> Result<openapiv3::OpenAPI, serde_json::Error> {
     serde_json::from_str(PETSTORE_JSON)
 }
+
+/// Follows local `$ref`s (`#/...` JSON pointers) from `value` to what they point at.
+///
+/// # Errors
+/// The reference that does not resolve (external ones included), or a chain longer than 32.
+pub fn resolve<'a>(
+    doc: &'a serde_json::Value,
+    mut value: &'a serde_json::Value,
+) -> Result<&'a serde_json::Value, String> {
+    for _ in 0..32 {
+        match value.get("$ref").and_then(serde_json::Value::as_str) {
+            None => return Ok(value),
+            Some(r) => {
+                value = r
+                    .strip_prefix('#')
+                    .and_then(|pointer| doc.pointer(pointer))
+                    .ok_or_else(|| format!("the reference {r} does not resolve"))?;
+            }
+        }
+    }
+    Err("a chain of more than 32 references".into())
+}

@@ -16,8 +16,8 @@ pub enum ViewError {
     /// No operation at this method and path.
     #[error("The document has no operation {0}.")]
     NoOperation(String),
-    /// A `$ref` that points nowhere.
-    #[error("The reference {0} does not resolve.")]
+    /// A `$ref` that points nowhere (the message names it).
+    #[error("The document is broken: {0}.")]
     BrokenRef(String),
 }
 
@@ -321,20 +321,9 @@ fn server_url(url: &str) -> String {
     url.trim_end_matches('/').to_owned()
 }
 
-/// Follows `$ref` (local JSON pointers) until a non-reference value.
-fn resolve<'a>(doc: &'a Value, mut value: &'a Value) -> Result<&'a Value, ViewError> {
-    for _ in 0..32 {
-        match value.get("$ref").and_then(Value::as_str) {
-            Some(r) => {
-                value = r
-                    .strip_prefix('#')
-                    .and_then(|pointer| doc.pointer(pointer))
-                    .ok_or_else(|| ViewError::BrokenRef(r.to_owned()))?;
-            }
-            None => return Ok(value),
-        }
-    }
-    Err(ViewError::BrokenRef("a chain of more than 32 references".into()))
+/// Follows `$ref`s; a broken one is a [`ViewError::BrokenRef`].
+fn resolve<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, ViewError> {
+    crate::openapi::resolve(doc, value).map_err(ViewError::BrokenRef)
 }
 
 /// Prefers JSON (`application/json`, then any `+json`), else the first media type.

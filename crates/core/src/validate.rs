@@ -71,19 +71,8 @@ impl<'a> Validator<'a> {
     }
 
     /// Follows `$ref`s (local JSON pointers) to the schema itself.
-    pub(crate) fn resolve(&self, mut schema: &'a Value) -> Result<&'a Value, String> {
-        for _ in 0..32 {
-            match schema.get("$ref").and_then(Value::as_str) {
-                None => return Ok(schema),
-                Some(r) => {
-                    schema = r
-                        .strip_prefix('#')
-                        .and_then(|p| self.doc.pointer(p))
-                        .ok_or_else(|| format!("the reference {r} does not resolve"))?;
-                }
-            }
-        }
-        Err("a chain of more than 32 references".into())
+    pub(crate) fn resolve(&self, schema: &'a Value) -> Result<&'a Value, String> {
+        crate::openapi::resolve(self.doc, schema)
     }
 
     /// Checks `value` against `schema`; `path` names the value in messages ("" for the body).

@@ -146,21 +146,7 @@ const METHODS: [(&str, &str); 8] = [
     ("trace", "TRACE"),
 ];
 
-/// Follows a local `$ref` to its target.
-fn deref<'a>(doc: &'a Value, mut v: &'a Value) -> Result<&'a Value, String> {
-    for _ in 0..32 {
-        match v.get("$ref").and_then(Value::as_str) {
-            None => return Ok(v),
-            Some(r) => {
-                v = r
-                    .strip_prefix('#')
-                    .and_then(|p| doc.pointer(p))
-                    .ok_or_else(|| format!("the reference {r} does not resolve"))?;
-            }
-        }
-    }
-    Err("a chain of more than 32 references".into())
-}
+use crate::openapi::resolve as deref;
 
 fn compile(json: &str) -> Result<Spec, String> {
     let doc: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
