@@ -143,6 +143,10 @@ impl Catalog {
     pub fn from_json(bytes: &[u8]) -> Result<Self, CatalogError> {
         let raw: RawDoc =
             serde_json::from_slice(bytes).map_err(|e| CatalogError::Malformed(e.to_string()))?;
+        Self::from_raw(raw)
+    }
+
+    fn from_raw(raw: RawDoc) -> Result<Self, CatalogError> {
         match (&raw.openapi, &raw.swagger) {
             (Some(v), _) if v.starts_with("3.") => {}
             (Some(v), _) => return Err(CatalogError::UnsupportedVersion(format!("openapi: {v}"))),
@@ -151,6 +155,15 @@ impl Catalog {
         }
         let info = raw.info.ok_or_else(|| CatalogError::Malformed("the `info` object is missing.".into()))?;
         Ok(Self::build(info, raw.tags, raw.paths))
+    }
+
+    /// Reads a document already parsed to JSON.
+    ///
+    /// # Errors
+    /// As [`Catalog::from_json`].
+    pub fn from_value(doc: &serde_json::Value) -> Result<Self, CatalogError> {
+        let raw = RawDoc::deserialize(doc).map_err(|e| CatalogError::Malformed(e.to_string()))?;
+        Self::from_raw(raw)
     }
 
     /// Every operation, each once, in document order (an operation with two tags is listed
