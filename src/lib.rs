@@ -23,14 +23,17 @@ pub fn App() -> impl IntoView {
             on_dismiss=Callback::new(move |()| mock.dismiss_notices())
         />
     };
-    let page = match Catalog::from_json(PETSTORE_JSON.as_bytes()) {
-        Ok(catalog) => view! {
-            <ui::reference::Reference catalog=catalog>
+    let document: Result<serde_json::Value, String> =
+        serde_json::from_str(PETSTORE_JSON).map_err(|e| e.to_string());
+    let page = match document.and_then(|d| Catalog::from_value(&d).map(|c| (d, c)).map_err(|e| e.to_string()))
+    {
+        Ok((document, catalog)) => view! {
+            <ui::reference::Reference document=std::sync::Arc::new(document) catalog=catalog>
                 <ui::mock_panel::MockPanel />
             </ui::reference::Reference>
         }
         .into_any(),
-        Err(error) => view! { <ui::reference::LoadError error=error.to_string() /> }.into_any(),
+        Err(error) => view! { <ui::reference::LoadError error=error /> }.into_any(),
     };
     view! { {notices} {page} }
 }

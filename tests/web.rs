@@ -67,10 +67,9 @@ fn operation_rows_carry_method_path_and_markers() {
 
 #[wasm_bindgen_test]
 fn a_standalone_tag_is_its_own_group_without_a_repeated_heading() {
-    let doc = br#"{"openapi":"3.0.0","info":{"title":"Other","version":"9"},
-        "paths":{"/pet":{"get":{"tags":["pet"],"summary":"Find"}}}}"#;
-    let catalog = Catalog::from_json(doc).unwrap();
-    let root = mount(move || view! { <Reference catalog=catalog /> }.into_any());
+    let doc = serde_json::json!({"openapi":"3.0.0","info":{"title":"Other","version":"9"},
+        "paths":{"/pet":{"get":{"tags":["pet"],"summary":"Find"}}}});
+    let root = mount_document(doc);
     assert_eq!(all(&root, "[data-testid=group]").len(), 1);
     assert!(root.query_selector(".tag-name").unwrap().is_none());
     assert_eq!(text(&root, ".operation .summary"), "Find");
@@ -204,4 +203,130 @@ fn a_save_problem_is_an_alert_without_a_dismiss_button() {
     assert_eq!(notice.get_attribute("data-kind").unwrap(), "not-saved");
     assert!(notice.text_content().unwrap().contains("not being saved: the storage is full"));
     assert!(root.query_selector("[data-testid=mock-notice-dismiss]").unwrap().is_none());
+}
+
+fn mount_document(doc: serde_json::Value) -> HtmlElement {
+    let catalog = Catalog::from_value(&doc).unwrap();
+    let document = std::sync::Arc::new(doc);
+    mount(move || view! { <Reference document=document catalog=catalog /> }.into_any())
+}
+
+fn set_hash(hash: &str) {
+    web_sys::window().unwrap().location().set_hash(hash).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn the_deep_link_opens_its_operation_with_badges_and_the_sunset_warning() {
+    set_hash("getPet");
+    let root = mount(|| view! { <App /> }.into_any());
+    let detail = root.query_selector("[data-testid=operation-detail]").unwrap().unwrap();
+    assert_eq!(detail.get_attribute("data-operation-id").unwrap(), "getPet");
+    assert_eq!(
+        text(&detail, "[data-testid=deprecation-warning]"),
+        "This operation is deprecated and will be sunset on 2027-06-30."
+    );
+    assert_eq!(text(&detail, "[data-testid=detail-deprecated]"), "Deprecated");
+    assert_eq!(
+        root.query_selector("[data-operation-id=getPet] a")
+            .unwrap()
+            .unwrap()
+            .get_attribute("aria-current")
+            .as_deref(),
+        Some("page")
+    );
+
+    // Following another link (hashchange) swaps the operation.
+    set_hash("completeOrder");
+    tick().await;
+    let detail = root.query_selector("[data-testid=operation-detail]").unwrap().unwrap();
+    assert_eq!(detail.get_attribute("data-operation-id").unwrap(), "completeOrder");
+    assert_eq!(text(&detail, "[data-testid=detail-stability]"), "Experimental");
+    assert!(detail.query_selector("[data-testid=deprecation-warning]").unwrap().is_none());
+
+    set_hash("noSuchOperation");
+    tick().await;
+    assert_eq!(
+        text(&root, "[data-testid=unknown-operation]"),
+        "There is no operation #noSuchOperation in this document."
+    );
+    set_hash("");
+}
+
+#[wasm_bindgen_test]
+async fn samples_come_from_the_document_or_are_generated_and_switch_by_tab() {
+    set_hash("createPet");
+    let root = mount(|| view! { <App /> }.into_any());
+    let tabs: Vec<_> =
+        all(&root, "[data-testid=sample-tab]").iter().map(|t| t.text_content().unwrap()).collect();
+    assert_eq!(tabs, ["cURL", "JavaScript (fetch)", "Python (requests)"]);
+    assert!(
+        text(&root, "[data-testid=sample-source]")
+            .starts_with("curl -s -X POST 'http://127.0.0.1:4010/pets'")
+    );
+    let js_tab: HtmlElement = all(&root, "[data-testid=sample-tab]")[1].clone().unchecked_into();
+    js_tab.click();
+    tick().await;
+    let source = text(&root, "[data-testid=sample-source]");
+    assert!(source.contains("await fetch(\"http://127.0.0.1:4010/pets\""), "{source}");
+
+    set_hash("getCategory");
+    tick().await;
+    let tabs: Vec<_> =
+        all(&root, "[data-testid=sample-tab]").iter().map(|t| t.text_content().unwrap()).collect();
+    assert_eq!(tabs, ["cURL", "JavaScript", "Python"], "generated when the document has none");
+    assert_eq!(
+        text(&root, "[data-testid=sample-source]"),
+        "curl -i 'https://api.petstore.example.com/categories/1'"
+    );
+    set_hash("");
+}
+
+#[wasm_bindgen_test]
+async fn the_operation_view_lists_parameters_body_schema_and_responses() {
+    set_hash("createPet");
+    let root = mount(|| view! { <App /> }.into_any());
+    let body = root.query_selector("[data-testid=request-body]").unwrap().unwrap();
+    let name = body.query_selector("[data-testid=schema-prop][data-name=name]").unwrap().unwrap();
+    assert_eq!(text(&name, "[data-testid=required]"), "required");
+    let limits: Vec<_> =
+        all(&name, "[data-testid=schema-limit]").iter().map(|e| e.text_content().unwrap()).collect();
+    assert_eq!(limits, ["1 to 100 characters", "pattern \\S"]);
+    let statuses: Vec<_> = all(&root, "[data-testid=response]")
+        .iter()
+        .map(|r| r.get_attribute("data-status").unwrap())
+        .collect();
+    assert_eq!(statuses, ["201", "400", "413", "415", "422"]);
+
+    set_hash("listPets");
+    tick().await;
+    let params: Vec<_> =
+        all(&root, "[data-testid=parameter]").iter().map(|p| p.get_attribute("data-name").unwrap()).collect();
+    assert_eq!(params, ["status", "categoryId", "limit", "offset"]);
+    assert!(
+        text(&root, "[data-testid=parameter][data-name=status]").contains("one of available pending sold")
+    );
+    set_hash("");
+}
+
+#[wasm_bindgen_test]
+fn markdown_from_a_hostile_document_is_shown_as_text_and_never_runs() {
+    set_hash("");
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Hostile", "version": "1",
+                 "description": "<script>window.__pwned = 1</script> <img src=x onerror=\"window.__pwned = 2\"> [click](javascript:window.__pwned=3)\n\n**bold** [ok](https://example.com)"},
+        "paths": {"/x": {"get": {"summary": "X", "responses": {"200": {"description": "ok"}}}}}
+    });
+    let root = mount_document(doc);
+    let overview = root.query_selector("[data-testid=overview]").unwrap().unwrap();
+    assert!(
+        overview.query_selector("script, img, [onerror]").unwrap().is_none(),
+        "{}",
+        overview.inner_html()
+    );
+    assert!(overview.query_selector("a[href^=javascript]").unwrap().is_none());
+    assert_eq!(text(&overview, "strong"), "bold");
+    assert!(overview.text_content().unwrap().contains("<script>window.__pwned = 1</script>"));
+    let pwned = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__pwned".into()).unwrap();
+    assert!(pwned.is_undefined());
 }

@@ -1,8 +1,12 @@
 //! One component per file.
 
+pub mod code_samples;
+pub mod markdown;
 pub mod mock_counts;
 pub mod mock_notices;
 pub mod mock_panel;
 pub mod mock_reset;
 pub mod operation_list;
+pub mod operation_view;
 pub mod reference;
+pub mod schema_tree;

@@ -1,15 +1,65 @@
-//! The reference page: document header and the grouped operation list.
+//! The reference page: the document header, the operation list as navigation, and the
+//! operation chosen by the URL's `#operationId` (back and forward follow it).
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use petstore_core::Catalog;
+use petstore_core::catalog::OperationSummary;
+use petstore_core::reference::OperationView;
+use serde_json::Value;
 
+use super::markdown::Markdown;
 use super::operation_list::OperationList;
+use super::operation_view::OperationDetail;
 
-/// Header with the document's title and version (and `children` beside them, such as the
-/// Mock block), then its operations by group and tag.
+fn current_hash() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let anchor = hash.strip_prefix('#').unwrap_or(&hash);
+    let decoded = js_sys::decode_uri_component(anchor).ok().and_then(|s| s.as_string()).unwrap_or_default();
+    (!decoded.is_empty()).then_some(decoded)
+}
+
+/// Header with the document's title and version (and `children` beside them, such as the Mock
+/// block), the operations by group and tag, and the selected operation.
 #[component]
-pub fn Reference(catalog: Catalog, #[prop(optional)] children: Option<Children>) -> impl IntoView {
+pub fn Reference(
+    document: Arc<Value>,
+    catalog: Catalog,
+    #[prop(optional)] children: Option<Children>,
+) -> impl IntoView {
     let count = catalog.operation_count();
+    let operations: Vec<OperationSummary> =
+        catalog.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations).cloned().collect();
+    let selected = RwSignal::new(current_hash());
+    // Only a different operation re-renders: an event for the same hash keeps the view's state
+    // (chosen sample tab, form inputs).
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| {
+        let hash = current_hash();
+        if selected.get_untracked() != hash {
+            selected.set(hash);
+        }
+    });
+    on_cleanup(move || listener.remove());
+
+    let description = catalog.description.clone();
+    let detail = move || {
+        let anchor = selected.get()?;
+        let Some(op) = operations.iter().find(|o| o.anchor() == anchor) else {
+            return Some(
+                view! {
+                    <p class="load-error" role="alert" data-testid="unknown-operation">
+                        {format!("There is no operation #{anchor} in this document.")}
+                    </p>
+                }
+                .into_any(),
+            );
+        };
+        Some(match OperationView::build(&document, op.method, &op.path) {
+            Ok(view) => view! { <OperationDetail view=view /> }.into_any(),
+            Err(e) => view! { <p class="load-error" role="alert">{e.to_string()}</p> }.into_any(),
+        })
+    };
     view! {
         <header class="doc-header">
             <div class="doc-heading">
@@ -23,9 +73,25 @@ pub fn Reference(catalog: Catalog, #[prop(optional)] children: Option<Children>)
             </div>
             {children.map(|children| children())}
         </header>
-        <main id="content">
-            <OperationList groups=catalog.groups />
-        </main>
+        <div class="layout">
+            <aside class="sidebar">
+                <OperationList groups=catalog.groups.clone() selected=selected />
+            </aside>
+            <main id="content">
+                {move || {
+                    detail()
+                        .unwrap_or_else(|| {
+                            view! {
+                                <section class="overview" data-testid="overview">
+                                    {description.clone().map(|d| view! { <Markdown source=d /> })}
+                                    <p class="hint">"Choose an operation to read its reference."</p>
+                                </section>
+                            }
+                            .into_any()
+                        })
+                }}
+            </main>
+        </div>
     }
 }
 

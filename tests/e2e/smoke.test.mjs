@@ -63,3 +63,36 @@ test("light and dark, desktop and phone: the list renders in each (screenshots i
     }
   }
 });
+
+test("a deep link opens its operation; following links and going back and forward work", async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}#getPet`);
+  try {
+    const detail = page.locator("[data-testid=operation-detail]");
+    await detail.waitFor({ timeout: 15_000 });
+    assert.equal(await detail.getAttribute("data-operation-id"), "getPet");
+    assert.equal(
+      await page.locator("[data-testid=deprecation-warning]").textContent(),
+      "This operation is deprecated and will be sunset on 2027-06-30.",
+    );
+    await page.locator("[data-operation-id=createPet] a").click();
+    await page.waitForFunction(() => document.querySelector("[data-testid=operation-detail]")?.dataset.operationId === "createPet");
+    assert.equal(new URL(page.url()).hash, "#createPet");
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector("[data-testid=operation-detail]")?.dataset.operationId === "getPet");
+    await page.goForward();
+    await page.waitForFunction(() => document.querySelector("[data-testid=operation-detail]")?.dataset.operationId === "createPet");
+    await mkdir(ARTIFACTS, { recursive: true });
+    for (const colorScheme of ["light", "dark"]) {
+      for (const [name, viewport] of Object.entries({ desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } })) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize(viewport);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${colorScheme} ${name}: the operation page scrolls sideways by ${overflow}px`);
+        await page.screenshot({ path: join(ARTIFACTS, `operation-${colorScheme}-${name}.png`), fullPage: true });
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

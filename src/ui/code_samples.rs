@@ -1,0 +1,69 @@
+//! Code samples of an operation: the document's `x-codeSamples`, or generated cURL,
+//! JavaScript and Python for its example request; tabs and a copy button.
+
+use leptos::prelude::*;
+use petstore_core::reference::{CodeSamples as Samples, OperationView};
+use petstore_core::samples::{Lang, generate};
+
+/// The samples of one operation; nothing when the document sets `x-codeSamples: false`.
+#[component]
+pub fn CodeSamples(view: OperationView) -> impl IntoView {
+    let tabs: Vec<(String, String)> = match &view.code_samples {
+        Samples::Hidden => return None,
+        Samples::Custom(list) => {
+            list.iter().map(|s| (s.label.clone(), s.source.trim_end().to_owned())).collect()
+        }
+        Samples::Generated => {
+            let base = view.servers.first().cloned().unwrap_or_default();
+            let request = view.example_request(&base);
+            Lang::ALL.iter().map(|&lang| (lang.label().to_owned(), generate(lang, &request))).collect()
+        }
+    };
+    if tabs.is_empty() {
+        return None;
+    }
+    let selected = RwSignal::new(0_usize);
+    let copied = RwSignal::new(false);
+    let sources = StoredValue::new(tabs.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>());
+    let copy = move |_| {
+        let source = sources.with_value(|s| s.get(selected.get_untracked()).cloned().unwrap_or_default());
+        if let Some(window) = web_sys::window() {
+            let _ = window.navigator().clipboard().write_text(&source);
+            copied.set(true);
+        }
+    };
+    Some(view! {
+        <section class="code-samples" data-testid="code-samples" aria-label="Code samples">
+            <h3>"Code samples"</h3>
+            <div class="tabs" role="tablist">
+                {tabs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (label, _))| {
+                        view! {
+                            <button
+                                type="button"
+                                role="tab"
+                                class="tab"
+                                data-testid="sample-tab"
+                                aria-selected=move || (selected.get() == i).to_string()
+                                on:click=move |_| {
+                                    selected.set(i);
+                                    copied.set(false);
+                                }
+                            >
+                                {label.clone()}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+                <button type="button" class="copy" data-testid="sample-copy" on:click=copy>
+                    {move || if copied.get() { "Copied" } else { "Copy" }}
+                </button>
+            </div>
+            <pre class="sample" role="tabpanel" data-testid="sample-source"><code>
+                {move || sources.with_value(|s| s.get(selected.get()).cloned().unwrap_or_default())}
+            </code></pre>
+        </section>
+    })
+}

@@ -1,0 +1,127 @@
+//! One operation in full: method and path, badges, the deprecation warning with its sunset
+//! date, the description, parameters, request body, responses and code samples.
+
+use leptos::prelude::*;
+use petstore_core::catalog::Stability;
+use petstore_core::reference::{OperationView, ResponseView};
+
+use super::code_samples::CodeSamples;
+use super::markdown::Markdown;
+use super::schema_tree::SchemaTree;
+
+fn pretty(value: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// The reference of one operation.
+#[component]
+pub fn OperationDetail(view: OperationView) -> impl IntoView {
+    let method = view.method.as_str();
+    let anchor =
+        view.operation_id.clone().unwrap_or_else(|| format!("{}-{}", method.to_ascii_lowercase(), view.path));
+    let stability = view.stability.map(|s| match s {
+        Stability::Experimental => view! { <span class="badge badge-experimental" data-testid="detail-stability">"Experimental"</span> },
+        Stability::Beta => view! { <span class="badge badge-beta" data-testid="detail-stability">"Beta"</span> },
+    });
+    let parameters = (!view.parameters.is_empty()).then(|| {
+        view! {
+            <section class="parameters" data-testid="parameters">
+                <h3>"Parameters"</h3>
+                <ul class="param-list">
+                    {view
+                        .parameters
+                        .iter()
+                        .map(|p| {
+                            view! {
+                                <li class="param" data-testid="parameter" data-name=p.name.clone()>
+                                    <code class="prop-name">{p.name.clone()}</code>
+                                    <span class="param-in">{format!("in {}", p.location)}</span>
+                                    {p.required.then(|| view! { <span class="required">"required"</span> })}
+                                    {p.deprecated.then(|| view! { <span class="badge badge-deprecated">"Deprecated"</span> })}
+                                    <SchemaTree node=p.schema.clone() />
+                                    {p.description.clone().map(|d| view! { <Markdown source=d /> })}
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+            </section>
+        }
+    });
+    let body = view.request_body.clone().map(|b| {
+        view! {
+            <section class="request-body" data-testid="request-body">
+                <h3>
+                    "Request body "
+                    <span class="media-type">{b.media_type.clone()}</span>
+                    {b.required.then(|| view! { <span class="required">"required"</span> })}
+                </h3>
+                {b.description.clone().map(|d| view! { <Markdown source=d /> })}
+                <SchemaTree node=b.schema.clone() />
+                <h4>"Example"</h4>
+                <pre class="example"><code>{pretty(&b.example)}</code></pre>
+            </section>
+        }
+    });
+    let responses = view.responses.iter().cloned().map(|r| view! { <Response response=r /> }).collect_view();
+    view! {
+        <article class="operation-detail" data-testid="operation-detail" data-operation-id=anchor>
+            <header class="detail-header">
+                <span class=format!("method method-{}", method.to_ascii_lowercase())>{method}</span>
+                <code class="path" class:deprecated=view.deprecated>{view.path.clone()}</code>
+                {view.deprecated.then(|| view! { <span class="badge badge-deprecated" data-testid="detail-deprecated">"Deprecated"</span> })}
+                {stability}
+            </header>
+            <h2 class="detail-summary" tabindex="-1">{view.summary.clone().unwrap_or_else(|| view.path.clone())}</h2>
+            {view
+                .deprecation_warning()
+                .map(|w| view! { <p class="warning" role="note" data-testid="deprecation-warning">{w}</p> })}
+            {view.description.clone().map(|d| view! { <Markdown source=d /> })}
+            {parameters}
+            {body}
+            <section class="responses" data-testid="responses">
+                <h3>"Responses"</h3>
+                {responses}
+            </section>
+            <CodeSamples view=view.clone() />
+        </article>
+    }
+}
+
+#[component]
+fn Response(response: ResponseView) -> impl IntoView {
+    let class = match response.status.chars().next() {
+        Some('2') => "status status-ok",
+        Some('4' | '5') => "status status-error",
+        _ => "status",
+    };
+    view! {
+        <details class="response" data-testid="response" data-status=response.status.clone()>
+            <summary>
+                <span class=class>{response.status.clone()}</span>
+                " "
+                <span class="response-description">{response.description.clone()}</span>
+            </summary>
+            {(!response.headers.is_empty()).then(|| view! {
+                <h4>"Headers"</h4>
+                <ul class="param-list">
+                    {response.headers.iter().map(|(name, description, schema)| view! {
+                        <li class="param">
+                            <code class="prop-name">{name.clone()}</code>
+                            <SchemaTree node=schema.clone() />
+                            {description.clone().map(|d| view! { <Markdown source=d /> })}
+                        </li>
+                    }).collect_view()}
+                </ul>
+            })}
+            {response.schema.clone().map(|s| view! {
+                <h4>"Body " <span class="media-type">{response.media_type.clone()}</span></h4>
+                <SchemaTree node=s />
+            })}
+            {response.examples.iter().map(|(label, value)| view! {
+                <h4>{label.clone()}</h4>
+                <pre class="example" data-testid="response-example"><code>{pretty(value)}</code></pre>
+            }).collect_view()}
+        </details>
+    }
+}
