@@ -330,3 +330,38 @@ fn markdown_from_a_hostile_document_is_shown_as_text_and_never_runs() {
     let pwned = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__pwned".into()).unwrap();
     assert!(pwned.is_undefined());
 }
+
+#[wasm_bindgen_test]
+async fn the_search_box_filters_the_list_and_slash_focuses_it() {
+    set_hash("");
+    let root = mount(|| view! { <App /> }.into_any());
+    let input: web_sys::HtmlInputElement =
+        root.query_selector("[data-testid=search]").unwrap().unwrap().unchecked_into();
+    let search = |text: &str| {
+        input.set_value(text);
+        input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    };
+    search("stock of");
+    tick().await;
+    let ids: Vec<_> = all(&root, "[data-testid=operation]")
+        .iter()
+        .map(|o| o.get_attribute("data-operation-id").unwrap())
+        .collect();
+    assert_eq!(ids, ["getInventoryItem", "setInventory"]);
+    search("zebra");
+    tick().await;
+    assert_eq!(text(&root, "[data-testid=search-empty]"), "No operation matches \u{201c}zebra\u{201d}.");
+    search("");
+    tick().await;
+    assert_eq!(all(&root, "[data-testid=operation]").len(), 18);
+
+    input.blur().unwrap();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("/");
+    init.set_cancelable(true);
+    let event = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    web_sys::window().unwrap().dispatch_event(&event).unwrap();
+    let active = web_sys::window().unwrap().document().unwrap().active_element().unwrap();
+    assert_eq!(active.id(), "operation-search");
+    assert!(event.default_prevented(), "the slash is not typed into the box");
+}

@@ -10,3 +10,4 @@ pub mod operation_list;
 pub mod operation_view;
 pub mod reference;
 pub mod schema_tree;
+pub mod search;

@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::markdown::Markdown;
 use super::operation_list::OperationList;
 use super::operation_view::OperationDetail;
+use super::search::OperationSearch;
 
 fn current_hash() -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
@@ -29,6 +30,8 @@ pub fn Reference(
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
     let count = catalog.operation_count();
+    let title = catalog.title.clone();
+    let version = catalog.version.clone();
     let operations: Vec<OperationSummary> =
         catalog.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations).cloned().collect();
     let selected = RwSignal::new(current_hash());
@@ -43,6 +46,7 @@ pub fn Reference(
     on_cleanup(move || listener.remove());
 
     let description = catalog.description.clone();
+    let query = RwSignal::new(String::new());
     let detail = move || {
         let anchor = selected.get()?;
         let Some(op) = operations.iter().find(|o| o.anchor() == anchor) else {
@@ -63,9 +67,9 @@ pub fn Reference(
     view! {
         <header class="doc-header">
             <div class="doc-heading">
-                <h1 data-testid="doc-title">{catalog.title.clone()}</h1>
+                <h1 data-testid="doc-title">{title}</h1>
                 <p class="doc-meta">
-                    <span class="version" data-testid="doc-version">{format!("v{}", catalog.version)}</span>
+                    <span class="version" data-testid="doc-version">{format!("v{version}")}</span>
                     <span class="op-count" data-testid="op-count">
                         {format!("{count} operation{}", if count == 1 { "" } else { "s" })}
                     </span>
@@ -75,7 +79,21 @@ pub fn Reference(
         </header>
         <div class="layout">
             <aside class="sidebar">
-                <OperationList groups=catalog.groups.clone() selected=selected />
+                <OperationSearch query=query />
+                {move || {
+                    let query = query.get();
+                    let groups = catalog.filter(&query);
+                    if groups.is_empty() {
+                        view! {
+                            <p class="hint" role="status" data-testid="search-empty">
+                                {format!("No operation matches \u{201c}{}\u{201d}.", query.trim())}
+                            </p>
+                        }
+                            .into_any()
+                    } else {
+                        view! { <OperationList groups=groups selected=selected /> }.into_any()
+                    }
+                }}
             </aside>
             <main id="content">
                 {move || {

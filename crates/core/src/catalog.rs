@@ -166,6 +166,43 @@ impl Catalog {
         Self::from_raw(raw)
     }
 
+    /// The groups with only the operations whose path, summary or operationId contains every
+    /// word of `query` (case-insensitive); tags and groups left empty are dropped. An empty
+    /// query keeps everything.
+    #[must_use]
+    pub fn filter(&self, query: &str) -> Vec<Group> {
+        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        if words.is_empty() {
+            return self.groups.clone();
+        }
+        let matches = |op: &OperationSummary| {
+            let haystack = format!(
+                "{} {} {} {}",
+                op.method.as_str(),
+                op.path,
+                op.summary.as_deref().unwrap_or_default(),
+                op.operation_id.as_deref().unwrap_or_default()
+            )
+            .to_lowercase();
+            words.iter().all(|w| haystack.contains(w.as_str()))
+        };
+        self.groups
+            .iter()
+            .filter_map(|g| {
+                let tags: Vec<TagSection> = g
+                    .tags
+                    .iter()
+                    .filter_map(|t| {
+                        let operations: Vec<OperationSummary> =
+                            t.operations.iter().filter(|o| matches(o)).cloned().collect();
+                        (!operations.is_empty()).then(|| TagSection { operations, ..t.clone() })
+                    })
+                    .collect();
+                (!tags.is_empty()).then(|| Group { tags, ..g.clone() })
+            })
+            .collect()
+    }
+
     /// Every operation, each once, in document order (an operation with two tags is listed
     /// twice in [`Catalog::groups`] but once here).
     pub fn operation_count(&self) -> usize {

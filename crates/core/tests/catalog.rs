@@ -102,3 +102,21 @@ fn bad_documents_are_refused_with_the_reason() {
     let wrong_type = catalog(json!({"openapi": "3.0.3", "info": {"title": 5, "version": "1"}})).unwrap_err();
     assert!(matches!(wrong_type, CatalogError::Malformed(_)), "{wrong_type}");
 }
+
+#[test]
+fn search_filters_by_path_summary_and_operation_id_and_drops_empty_sections() {
+    let c = Catalog::from_json(PETSTORE_JSON.as_bytes()).unwrap();
+    let ids = |groups: Vec<petstore_core::catalog::Group>| -> Vec<String> {
+        groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations).map(|o| o.anchor()).collect()
+    };
+    assert_eq!(ids(c.filter("")).len(), 18);
+    assert_eq!(ids(c.filter("  ")).len(), 18);
+    assert_eq!(ids(c.filter("COMPLETE")), ["completeOrder"], "case-insensitive, on the path");
+    assert_eq!(ids(c.filter("stock of")), ["getInventoryItem", "setInventory"], "every word, on the summary");
+    assert_eq!(ids(c.filter("deletecat")), ["deleteCategory"], "on the operationId");
+    assert_eq!(ids(c.filter("put /pets")), ["updatePet"], "the method counts too");
+    let groups = c.filter("inventory");
+    assert_eq!(groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(), ["Store"]);
+    assert_eq!(groups[0].tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["Inventory"]);
+    assert!(c.filter("no such thing").is_empty());
+}
