@@ -6,7 +6,7 @@ pub mod ui;
 
 use leptos::prelude::*;
 use petstore_core::Catalog;
-use petstore_core::openapi::PETSTORE_JSON;
+use petstore_core::openapi::petstore_value;
 
 use crate::mock::MockState;
 
@@ -23,17 +23,15 @@ pub fn App() -> impl IntoView {
             on_dismiss=Callback::new(move |()| mock.dismiss_notices())
         />
     };
-    let document: Result<serde_json::Value, String> =
-        serde_json::from_str(PETSTORE_JSON).map_err(|e| e.to_string());
-    let page = match document.and_then(|d| Catalog::from_value(&d).map(|c| (d, c)).map_err(|e| e.to_string()))
-    {
-        Ok((document, catalog)) => view! {
-            <ui::reference::Reference document=std::sync::Arc::new(document) catalog=catalog>
+    let document = petstore_value();
+    let page = match Catalog::from_value(&document) {
+        Ok(catalog) => view! {
+            <ui::reference::Reference document=document catalog=catalog>
                 <ui::mock_panel::MockPanel />
             </ui::reference::Reference>
         }
         .into_any(),
-        Err(error) => view! { <ui::reference::LoadError error=error /> }.into_any(),
+        Err(error) => view! { <ui::reference::LoadError error=error.to_string() /> }.into_any(),
     };
     view! { {notices} {page} }
 }

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::openapi::PETSTORE_JSON;
+use crate::openapi::petstore_value;
 use crate::validate::{Validator, compile_patterns};
 
 /// The operations the mock implements, one per operationId of the document.
@@ -115,7 +115,7 @@ impl PathSpec {
 
 #[derive(Debug)]
 pub(crate) struct Spec {
-    pub doc: Value,
+    pub doc: std::sync::Arc<Value>,
     pub router: matchit::Router<usize>,
     pub paths: Vec<PathSpec>,
     patterns: HashMap<String, regex_lite::Regex>,
@@ -132,7 +132,7 @@ pub(crate) fn spec() -> &'static Spec {
     static SPEC: OnceLock<Spec> = OnceLock::new();
     // The embedded document is fixed at build time and the tests compile it, so a failure
     // here is a build defect, not a runtime condition.
-    SPEC.get_or_init(|| compile(PETSTORE_JSON).unwrap_or_else(|e| panic!("the embedded document: {e}")))
+    SPEC.get_or_init(|| compile(petstore_value()).unwrap_or_else(|e| panic!("the embedded document: {e}")))
 }
 
 const METHODS: [(&str, &str); 8] = [
@@ -148,8 +148,7 @@ const METHODS: [(&str, &str); 8] = [
 
 use crate::openapi::resolve as deref;
 
-fn compile(json: &str) -> Result<Spec, String> {
-    let doc: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+fn compile(doc: std::sync::Arc<Value>) -> Result<Spec, String> {
     let patterns = compile_patterns(&doc)?;
     let mut router = matchit::Router::new();
     let mut paths = Vec::new();
