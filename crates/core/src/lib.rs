@@ -12,6 +12,7 @@ pub mod model;
 pub mod openapi;
 pub mod reference;
 pub mod samples;
+pub mod tryit;
 mod validate;
 
 pub use catalog::{Catalog, CatalogError};

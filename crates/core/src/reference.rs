@@ -83,6 +83,8 @@ pub struct ParameterView {
     pub example: Option<Value>,
     /// `true` for an array whose values repeat the parameter (`?s=a&s=b`).
     pub repeated: bool,
+    /// The schema with its `$ref` followed: what the try-it form checks input against.
+    pub schema_json: Value,
 }
 
 /// The request body.
@@ -415,6 +417,11 @@ fn parameter(doc: &Value, p: &Value) -> Result<ParameterView, ViewError> {
             .and_then(|e| resolve(doc, e).ok())
             .and_then(|e| e.get("value").cloned())
     });
+    // Resolved one level down too, so an array's item enum is checked by the try-it form.
+    let mut schema_json = resolve(doc, &schema_value).cloned().unwrap_or(Value::Null);
+    if let Some(items) = schema_json.get("items").and_then(|i| resolve(doc, i).ok()).cloned() {
+        schema_json["items"] = items;
+    }
     let repeated = schema.kind == "array" && p.get("explode").and_then(Value::as_bool).unwrap_or(true);
     Ok(ParameterView {
         name: p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
@@ -423,6 +430,7 @@ fn parameter(doc: &Value, p: &Value) -> Result<ParameterView, ViewError> {
         description: p.get("description").and_then(Value::as_str).map(str::to_owned),
         deprecated: p.get("deprecated").and_then(Value::as_bool).unwrap_or(false),
         schema,
+        schema_json,
         example,
         repeated,
     })
