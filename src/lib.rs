@@ -1,5 +1,6 @@
 //! Petstore Playground: the Leptos app. It renders core values (`petstore_core`) and holds no
-//! API logic of its own; the mock it talks to lives in `petstore_web`.
+//! API logic of its own; the mock it talks to is the
+//! `petstore_mock.js` module built from `petstore_web`.
 
 pub mod mock;
 pub mod ui;
@@ -15,7 +16,8 @@ use crate::mock::MockState;
 /// component below (`MockState::expect()`).
 #[component]
 pub fn App() -> impl IntoView {
-    let mock = MockState::open(mock::STORAGE_KEY);
+    // A test may provide its own mock first.
+    let mock = MockState::from_context().unwrap_or_else(|| MockState::open(mock::STORAGE_KEY));
     provide_context(mock);
     let notices = view! {
         <ui::mock_notices::MockNotices
@@ -28,6 +30,7 @@ pub fn App() -> impl IntoView {
         Ok(catalog) => view! {
             <ui::reference::Reference document=document catalog=catalog>
                 <ui::mock_panel::MockPanel />
+                <ui::theme::ThemeToggle />
             </ui::reference::Reference>
         }
         .into_any(),

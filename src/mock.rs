@@ -1,34 +1,195 @@
-//! The app's handle on the in-browser mock: opened once at `App` and provided through context;
-//! its counts and notices are signals that follow every change, whichever tab made it.
+//! The app's handle on the in-browser mock. The page uses the same JavaScript module that
+//! frontend developers import, `mock/petstore_mock.js` (a `PetstoreMock` saved in
+//! `localStorage`, shared by tabs): it is loaded after the reference is on screen, so the
+//! reference's first download stays small. Counts and notices are signals that follow every
+//! change, whichever tab made it.
 
+use js_sys::{Array, Function, Object, Promise, Reflect};
 use leptos::prelude::*;
-use petstore_core::{Counts, Request, Response};
-use petstore_web::{MockOptions, Notice, PersistentMock};
+use petstore_core::Counts;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 
 /// Where the app saves the mock (`localStorage`). Another version of the snapshot format gets
 /// another key, so an old tab never reads a newer format.
 pub const STORAGE_KEY: &str = "petstore-playground/mock/v1";
 
+/// The mock's module, relative to the page.
+pub const MODULE_PATH: &str = "mock/petstore_mock.js";
+
+#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn import_module(url: &str) -> Result<Promise, JsValue>;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A `PetstoreMock` of `petstore_mock.js` (see its `.d.ts`).
+    #[derive(Debug, Clone)]
+    pub type MockHandle;
+
+    #[wasm_bindgen(method, catch)]
+    fn fetch(this: &MockHandle, input: &web_sys::Request) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(method)]
+    fn counts(this: &MockHandle) -> Object;
+    #[wasm_bindgen(method)]
+    fn reset(this: &MockHandle, seed: bool);
+    #[wasm_bindgen(method)]
+    fn snapshot(this: &MockHandle) -> String;
+    #[wasm_bindgen(method, catch)]
+    fn restore(this: &MockHandle, snapshot: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(method)]
+    fn notices(this: &MockHandle) -> Array;
+    #[wasm_bindgen(method, js_name = dismissNotices)]
+    fn dismiss_notices(this: &MockHandle);
+    #[wasm_bindgen(method, js_name = onChange)]
+    fn on_change(this: &MockHandle, callback: &Function) -> Function;
+}
+
+/// Something the user should know about where the mock's state is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    /// `started-fresh`, `storage-unavailable`, `not-saved` or `overwritten`.
+    pub kind: String,
+    /// The sentence to show.
+    pub message: String,
+}
+
+impl Notice {
+    /// A current problem (storage unusable or full), rather than something that happened once.
+    #[must_use]
+    pub fn is_problem(&self) -> bool {
+        matches!(self.kind.as_str(), "not-saved" | "storage-unavailable")
+    }
+}
+
+/// Where the mock is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MockStatus {
+    /// The module is loading.
+    Loading,
+    /// Ready to answer.
+    Ready,
+    /// The module could not be loaded; why.
+    Failed(String),
+}
+
 /// The mock and what the page shows of it. `Copy`: hand it to any component.
 #[derive(Debug, Clone, Copy)]
 pub struct MockState {
-    mock: StoredValue<PersistentMock, LocalStorage>,
+    handle: RwSignal<Option<MockHandle>, LocalStorage>,
+    status: RwSignal<MockStatus>,
     counts: RwSignal<Counts>,
     notices: RwSignal<Vec<Notice>>,
 }
 
+fn message_of(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}
+
+fn read_counts(handle: &MockHandle) -> Counts {
+    let object = handle.counts();
+    let field = |name: &str| {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // small whole numbers
+        let n = Reflect::get(&object, &name.into()).ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
+        n
+    };
+    #[allow(clippy::cast_possible_truncation)]
+    Counts {
+        pets: field("pets") as usize,
+        categories: field("categories") as usize,
+        orders: field("orders") as usize,
+        open_orders: field("openOrders") as usize,
+        stock: field("stock"),
+    }
+}
+
+fn read_notices(handle: &MockHandle) -> Vec<Notice> {
+    handle
+        .notices()
+        .iter()
+        .map(|n| {
+            let text = |key: &str| {
+                Reflect::get(&n, &key.into()).ok().and_then(|v| v.as_string()).unwrap_or_default()
+            };
+            Notice { kind: text("kind"), message: text("message") }
+        })
+        .collect()
+}
+
+async fn load(storage_key: &str) -> Result<MockHandle, String> {
+    let window = web_sys::window().ok_or("there is no window")?;
+    let base = window.document().and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
+    let url = web_sys::Url::new_with_base(MODULE_PATH, &base).map_err(|e| message_of(&e))?.href();
+    let module = JsFuture::from(import_module(&url).map_err(|e| message_of(&e))?)
+        .await
+        .map_err(|e| format!("{url} did not load ({})", message_of(&e)))?;
+    let init: Function =
+        Reflect::get(&module, &"default".into()).map_err(|e| message_of(&e))?.unchecked_into();
+    let started: Promise = init.call0(&JsValue::UNDEFINED).map_err(|e| message_of(&e))?.unchecked_into();
+    JsFuture::from(started)
+        .await
+        .map_err(|e| format!("its WebAssembly did not start ({})", message_of(&e)))?;
+    let class: Function =
+        Reflect::get(&module, &"PetstoreMock".into()).map_err(|e| message_of(&e))?.unchecked_into();
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"seed".into(), &true.into());
+    let _ = Reflect::set(&options, &"storageKey".into(), &storage_key.into());
+    let instance = Reflect::construct(&class, &Array::of1(&options)).map_err(|e| message_of(&e))?;
+    Ok(instance.unchecked_into())
+}
+
 impl MockState {
-    /// Opens the mock saved under `storage_key`, with the demo data on first start.
+    fn empty() -> Self {
+        Self {
+            handle: RwSignal::new_local(None),
+            status: RwSignal::new(MockStatus::Loading),
+            counts: RwSignal::new(Counts::default()),
+            notices: RwSignal::new(Vec::new()),
+        }
+    }
+
+    /// Loads the mock module and opens the mock saved under `storage_key` (the demo data on
+    /// first start). Returns at once; [`MockState::status`] says when it is ready.
     #[must_use]
     pub fn open(storage_key: &str) -> Self {
-        let options = MockOptions { seed: true, storage_key: Some(storage_key.to_owned()) };
-        let (mock, _) = PersistentMock::open(&options);
-        let counts = RwSignal::new(mock.counts());
-        let notices = RwSignal::new(mock.notices());
-        mock.subscribe(move |mock| {
+        let state = Self::empty();
+        let key = storage_key.to_owned();
+        leptos::task::spawn_local(async move {
+            match load(&key).await {
+                Ok(handle) => state.attach(handle),
+                Err(reason) => {
+                    state.status.try_set(MockStatus::Failed(format!(
+                        "The in-browser mock could not be loaded: {reason}. Reload the page, or send \
+                         requests to a server instead."
+                    )));
+                }
+            }
+        });
+        state
+    }
+
+    /// A state around a mock that is already open (tests link the module's Rust side).
+    #[must_use]
+    pub fn from_handle(handle: MockHandle) -> Self {
+        let state = Self::empty();
+        state.attach(handle);
+        state
+    }
+
+    fn attach(self, handle: MockHandle) {
+        let Self { counts, notices, .. } = self;
+        let follow = handle.clone();
+        let callback = Closure::<dyn Fn()>::new(move || {
             // Set only what changed, so an alert is not re-announced on every change. The
             // signals are gone only in a torn-down view: nothing to update then.
-            let (now_counts, now_notices) = (mock.counts(), mock.notices());
+            let (now_counts, now_notices) = (read_counts(&follow), read_notices(&follow));
             if counts.try_with_untracked(|c| *c != now_counts).unwrap_or(false) {
                 counts.try_set(now_counts);
             }
@@ -36,7 +197,19 @@ impl MockState {
                 notices.try_set(now_notices);
             }
         });
-        Self { mock: StoredValue::new_local(mock), counts, notices }
+        let _ = handle.on_change(callback.as_ref().unchecked_ref());
+        // The page keeps its mock until it closes.
+        callback.forget();
+        self.counts.try_set(read_counts(&handle));
+        self.notices.try_set(read_notices(&handle));
+        self.handle.try_set(Some(handle));
+        self.status.try_set(MockStatus::Ready);
+    }
+
+    /// The mock from the context `App` provides, if any.
+    #[must_use]
+    pub fn from_context() -> Option<Self> {
+        use_context::<Self>()
     }
 
     /// The mock from the context `App` provides.
@@ -46,6 +219,12 @@ impl MockState {
     #[must_use]
     pub fn expect() -> Self {
         expect_context::<Self>()
+    }
+
+    /// Loading, ready, or why it failed.
+    #[must_use]
+    pub fn status(&self) -> Signal<MockStatus> {
+        self.status.into()
     }
 
     /// How many of each thing the mock holds.
@@ -60,23 +239,55 @@ impl MockState {
         self.notices.into()
     }
 
-    /// Answers a request (saved, and seen by other tabs, when it changes the state).
-    #[must_use]
-    pub fn handle(&self, request: &Request) -> Option<Response> {
-        self.mock.try_get_value().map(|mock| mock.handle(request))
+    fn with_handle<T>(&self, f: impl FnOnce(&MockHandle) -> T) -> Result<T, String> {
+        match self.status.get_untracked() {
+            MockStatus::Failed(reason) => Err(reason),
+            MockStatus::Loading => {
+                Err("The in-browser mock is still loading; try again in a moment.".to_owned())
+            }
+            MockStatus::Ready => self
+                .handle
+                .try_with_untracked(|h| h.as_ref().map(f))
+                .flatten()
+                .ok_or_else(|| "The in-browser mock is closed.".to_owned()),
+        }
+    }
+
+    /// Answers `request` as `window.fetch` would (saved, and seen by other tabs, when it
+    /// changes the state).
+    ///
+    /// # Errors
+    /// The mock is not loaded, or the request cannot be read (the message says why).
+    pub async fn fetch(&self, request: &web_sys::Request) -> Result<web_sys::Response, String> {
+        let promise = self.with_handle(|h| h.fetch(request))?.map_err(|e| message_of(&e))?;
+        let response = JsFuture::from(promise).await.map_err(|e| message_of(&e))?;
+        response.dyn_into().map_err(|_| "The mock did not answer with a Response.".to_owned())
     }
 
     /// Replaces the data with the demo data (`seed`) or nothing.
     pub fn reset(&self, seed: bool) {
-        if let Some(mock) = self.mock.try_get_value() {
-            mock.reset(seed);
-        }
+        let _ = self.with_handle(|h| h.reset(seed));
+    }
+
+    /// The whole state as versioned JSON.
+    ///
+    /// # Errors
+    /// The mock is not loaded.
+    pub fn snapshot(&self) -> Result<String, String> {
+        self.with_handle(MockHandle::snapshot)
+    }
+
+    /// Replaces the state with a snapshot; a snapshot that cannot be read or is inconsistent
+    /// is refused with the reason, and the state stays as it was.
+    ///
+    /// # Errors
+    /// Why the snapshot was refused.
+    pub fn restore(&self, snapshot: &str) -> Result<(), String> {
+        self.with_handle(|h| h.restore(snapshot))?.map_err(|e| message_of(&e))
     }
 
     /// Hides the notices that report something past.
     pub fn dismiss_notices(&self) {
-        if let Some(mock) = self.mock.try_get_value() {
-            mock.dismiss_notices();
-        }
+        let _ = self.with_handle(MockHandle::dismiss_notices);
     }
 }

@@ -33,7 +33,7 @@ fn text(root: &Element, selector: &str) -> String {
 
 #[wasm_bindgen_test]
 fn app_shows_title_version_and_groups_in_document_order() {
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount_app();
     assert_eq!(text(&root, "[data-testid=doc-title]"), "Petstore API");
     assert_eq!(text(&root, "[data-testid=doc-version]"), "v1.0.0");
     assert_eq!(text(&root, "[data-testid=op-count]"), "18 operations");
@@ -50,7 +50,7 @@ fn app_shows_title_version_and_groups_in_document_order() {
 
 #[wasm_bindgen_test]
 fn operation_rows_carry_method_path_and_markers() {
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount_app();
     let get_pet = root.query_selector("[data-operation-id=getPet]").unwrap().unwrap();
     assert_eq!(text(&get_pet, ".method"), "GET");
     assert_eq!(text(&get_pet, ".path"), "/pets/{petId}");
@@ -85,11 +85,12 @@ fn the_core_reads_the_embedded_document_on_wasm32() {
 
 // ---- The Mock block and notices ----
 
-use petstore_core::{Counts, Mock, Request};
-use petstore_playground::mock::{MockState, STORAGE_KEY};
+use petstore_core::{Counts, Mock};
+use petstore_playground::mock::{MockState, Notice, STORAGE_KEY};
 use petstore_playground::ui::mock_notices::MockNotices;
 use petstore_playground::ui::mock_panel::MockPanel;
-use petstore_web::Notice;
+use petstore_web::js_api::JsPetstoreMock;
+use wasm_bindgen::JsValue;
 
 /// Lets Leptos run the effects a change scheduled.
 async fn tick() {
@@ -115,13 +116,47 @@ fn counts_line(counts: Counts) -> String {
     )
 }
 
+/// The mock module's `PetstoreMock` (its Rust side is linked into this test) saved under `key`,
+/// as the app holds it. Call inside a mount (it makes signals).
+fn open_mock(key: &str) -> MockState {
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"storageKey".into(), &key.into()).unwrap();
+    let mock = JsPetstoreMock::new(Some(options.unchecked_into())).unwrap();
+    MockState::from_handle(JsValue::from(mock).unchecked_into())
+}
+
+/// Mounts the app on the mock saved under `STORAGE_KEY`.
+fn mount_app() -> HtmlElement {
+    for key in ["petstore-playground/try-it/target", "petstore-playground/try-it/base-url"] {
+        storage().remove_item(key).unwrap();
+    }
+    mount(|| {
+        provide_context(open_mock(STORAGE_KEY));
+        view! { <App /> }.into_any()
+    })
+}
+
+/// Sends `method url` with an optional JSON body to `mock`; the status.
+async fn send_to(mock: MockState, method: &str, url: &str, body: Option<serde_json::Value>) -> u16 {
+    let init = web_sys::RequestInit::new();
+    init.set_method(method);
+    if let Some(body) = body {
+        init.set_body(&body.to_string().into());
+        let headers = web_sys::Headers::new().unwrap();
+        headers.set("Content-Type", "application/json").unwrap();
+        init.set_headers(&headers);
+    }
+    let request = web_sys::Request::new_with_str_and_init(url, &init).unwrap();
+    mock.fetch(&request).await.unwrap().status()
+}
+
 /// The Mock block on its own, on a mock saved under `key` (emptied first).
 fn mount_panel(key: &'static str) -> (HtmlElement, std::rc::Rc<std::cell::Cell<Option<MockState>>>) {
     storage().remove_item(key).unwrap();
     let state = std::rc::Rc::new(std::cell::Cell::new(None));
     let slot = state.clone();
     let root = mount(move || {
-        let mock = MockState::open(key);
+        let mock = open_mock(key);
         slot.set(Some(mock));
         provide_context(mock);
         view! { <MockPanel /> }.into_any()
@@ -132,7 +167,7 @@ fn mount_panel(key: &'static str) -> (HtmlElement, std::rc::Rc<std::cell::Cell<O
 #[wasm_bindgen_test]
 fn the_app_shows_the_mock_block_with_the_demo_data_counted() {
     storage().remove_item(STORAGE_KEY).unwrap();
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount_app();
     let panel = root.query_selector("header [data-testid=mock-panel]").unwrap().expect("in the header");
     assert_eq!(text(&panel, "h2"), "Mock");
     assert_eq!(text(&root, "[data-testid=mock-counts]"), counts_line(Mock::seeded().counts()));
@@ -146,9 +181,13 @@ async fn counts_follow_changes_and_reset_asks_first() {
     let seeded = counts_line(Mock::seeded().counts());
     assert_eq!(text(&root, "[data-testid=mock-counts]"), seeded);
 
-    let created = mock
-        .handle(&Request::new("POST", "/pets").json(&serde_json::json!({"name": "Rex", "categoryId": 1})));
-    assert_eq!(created.unwrap().status, 201);
+    let created = send_to(
+        mock,
+        "POST",
+        "http://localhost/pets",
+        Some(serde_json::json!({"name": "Rex", "categoryId": 1})),
+    );
+    assert_eq!(created.await, 201);
     tick().await;
     let mut grown = Mock::seeded().counts();
     grown.pets += 1;
@@ -181,7 +220,7 @@ async fn counts_follow_changes_and_reset_asks_first() {
 #[wasm_bindgen_test]
 async fn unreadable_saved_data_shows_a_notice_that_can_be_dismissed() {
     storage().set_item(STORAGE_KEY, "{not json").unwrap();
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount_app();
     let notice = root.query_selector("[data-testid=mock-notice]").unwrap().expect("a notice");
     assert_eq!(notice.get_attribute("role").unwrap(), "status");
     assert_eq!(notice.get_attribute("data-kind").unwrap(), "started-fresh");
@@ -195,7 +234,8 @@ async fn unreadable_saved_data_shows_a_notice_that_can_be_dismissed() {
 
 #[wasm_bindgen_test]
 fn a_save_problem_is_an_alert_without_a_dismiss_button() {
-    let notices = Signal::stored(vec![Notice::NotSaved { reason: "the storage is full".into() }]);
+    let saved = petstore_web::Notice::NotSaved { reason: "the storage is full".into() };
+    let notices = Signal::stored(vec![Notice { kind: saved.kind().into(), message: saved.to_string() }]);
     let root =
         mount(move || view! { <MockNotices notices=notices on_dismiss=Callback::new(|()| {}) /> }.into_any());
     let notice = root.query_selector("[data-testid=mock-notice]").unwrap().unwrap();
@@ -218,7 +258,7 @@ fn set_hash(hash: &str) {
 #[wasm_bindgen_test]
 async fn the_deep_link_opens_its_operation_with_badges_and_the_sunset_warning() {
     set_hash("getPet");
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount_app();
     let detail = root.query_selector("[data-testid=operation-detail]").unwrap().unwrap();
     assert_eq!(detail.get_attribute("data-operation-id").unwrap(), "getPet");
     assert_eq!(
@@ -255,7 +295,7 @@ async fn the_deep_link_opens_its_operation_with_badges_and_the_sunset_warning() 
 #[wasm_bindgen_test]
 async fn samples_come_from_the_document_or_are_generated_and_switch_by_tab() {
     set_hash("createPet");
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount_app();
     let tabs: Vec<_> =
         all(&root, "[data-testid=sample-tab]").iter().map(|t| t.text_content().unwrap()).collect();
     assert_eq!(tabs, ["cURL", "JavaScript (fetch)", "Python (requests)"]);
@@ -276,7 +316,8 @@ async fn samples_come_from_the_document_or_are_generated_and_switch_by_tab() {
     assert_eq!(tabs, ["cURL", "JavaScript", "Python"], "generated when the document has none");
     assert_eq!(
         text(&root, "[data-testid=sample-source]"),
-        "curl -i 'https://api.petstore.example.com/categories/1'"
+        "curl -i 'http://127.0.0.1:4010/categories/1'",
+        "the in-browser mock's samples aim at the local mock server"
     );
     set_hash("");
 }
@@ -284,7 +325,7 @@ async fn samples_come_from_the_document_or_are_generated_and_switch_by_tab() {
 #[wasm_bindgen_test]
 async fn the_operation_view_lists_parameters_body_schema_and_responses() {
     set_hash("createPet");
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount_app();
     let body = root.query_selector("[data-testid=request-body]").unwrap().unwrap();
     let name = body.query_selector("[data-testid=schema-prop][data-name=name]").unwrap().unwrap();
     assert_eq!(text(&name, "[data-testid=required]"), "required");
@@ -334,7 +375,7 @@ fn markdown_from_a_hostile_document_is_shown_as_text_and_never_runs() {
 #[wasm_bindgen_test]
 async fn the_search_box_filters_the_list_and_slash_focuses_it() {
     set_hash("");
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount_app();
     let input: web_sys::HtmlInputElement =
         root.query_selector("[data-testid=search]").unwrap().unwrap().unchecked_into();
     let search = |text: &str| {
@@ -364,4 +405,148 @@ async fn the_search_box_filters_the_list_and_slash_focuses_it() {
     let active = web_sys::window().unwrap().document().unwrap().active_element().unwrap();
     assert_eq!(active.id(), "operation-search");
     assert!(event.default_prevented(), "the slash is not typed into the box");
+}
+
+// ---- The try-it panel ----
+
+fn input_value(root: &Element, selector: &str, value: &str) {
+    let element = root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no {selector}"));
+    match element.dyn_ref::<web_sys::HtmlInputElement>() {
+        Some(input) => input.set_value(value),
+        None => element.unchecked_ref::<web_sys::HtmlTextAreaElement>().set_value(value),
+    }
+    element.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+}
+
+fn select_value(root: &Element, selector: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = root.query_selector(selector).unwrap().unwrap().unchecked_into();
+    select.set_value(value);
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+}
+
+/// Waits until `selector` is in `root` (the mock answers asynchronously).
+async fn wait_for(root: &Element, selector: &str) -> Element {
+    for _ in 0..100 {
+        if let Some(element) = root.query_selector(selector).unwrap() {
+            return element;
+        }
+        tick().await;
+    }
+    panic!("{selector} never appeared: {}", root.inner_html());
+}
+
+#[wasm_bindgen_test]
+async fn try_it_creates_a_pet_in_the_mock_and_the_list_shows_it() {
+    storage().remove_item(STORAGE_KEY).unwrap();
+    set_hash("createPet");
+    let root = mount_app();
+    let body = text(&root, "[data-testid=try-body]");
+    assert!(body.contains("\"name\": \"Rex\""), "prefilled with the example: {body}");
+    input_value(&root, "[data-testid=try-body]", r#"{"name": "Tryit", "categoryId": 1}"#);
+    click(&root, "[data-testid=try-send]");
+    let answer = wait_for(&root, "[data-testid=try-answer]").await;
+    assert_eq!(answer.get_attribute("data-status").unwrap(), "201");
+    assert_eq!(text(&answer, "[data-testid=try-status]"), "201 Created");
+    assert!(text(&answer, "[data-testid=try-body-view]").contains("\"name\": \"Tryit\""));
+    assert!(answer.query_selector("[data-testid=try-error]").unwrap().is_none());
+
+    set_hash("listPets");
+    tick().await;
+    input_value(&root, "[data-testid=try-param][data-name=limit]", "100");
+    click(&root, "[data-testid=try-send]");
+    let answer = wait_for(&root, "[data-testid=try-answer]").await;
+    assert_eq!(answer.get_attribute("data-status").unwrap(), "200");
+    assert!(text(&answer, "[data-testid=try-body-view]").contains("Tryit"));
+    set_hash("");
+}
+
+#[wasm_bindgen_test]
+async fn an_error_answer_is_shown_as_an_error_and_bad_input_is_not_sent() {
+    storage().remove_item(STORAGE_KEY).unwrap();
+    set_hash("deletePet");
+    let root = mount_app();
+    // A missing path parameter is refused by the form, with the reason, and focused.
+    input_value(&root, "[data-testid=try-param][data-name=petId]", "");
+    click(&root, "[data-testid=try-send]");
+    tick().await;
+    assert!(root.query_selector("[data-testid=try-answer]").unwrap().is_none(), "nothing was sent");
+    let field = root.query_selector("[data-testid=try-param][data-name=petId]").unwrap().unwrap();
+    assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
+    let described = field.get_attribute("aria-describedby").unwrap();
+    let message = web_sys::window().unwrap().document().unwrap().get_element_by_id(&described).unwrap();
+    assert_eq!(message.text_content().unwrap(), "petId is required.");
+    let active = web_sys::window().unwrap().document().unwrap().active_element().unwrap();
+    assert_eq!(active.get_attribute("data-name").as_deref(), Some("petId"), "the field to fix has focus");
+
+    // The mock's Error object is shown as an error.
+    input_value(&root, "[data-testid=try-param][data-name=petId]", "999");
+    click(&root, "[data-testid=try-send]");
+    let answer = wait_for(&root, "[data-testid=try-answer]").await;
+    assert_eq!(answer.get_attribute("data-status").unwrap(), "404");
+    assert_eq!(text(&answer, "[data-testid=try-error]"), "Error not_found: There is no pet with id 999.");
+    set_hash("");
+}
+
+#[wasm_bindgen_test]
+async fn the_samples_follow_the_form_and_the_target() {
+    set_hash("getCategory");
+    let root = mount_app();
+    input_value(&root, "[data-testid=try-param][data-name=categoryId]", "42");
+    tick().await;
+    assert_eq!(text(&root, "[data-testid=sample-source]"), "curl -i 'http://127.0.0.1:4010/categories/42'");
+    select_value(&root, "[data-testid=try-target]", "server:https://api.petstore.example.com");
+    tick().await;
+    assert_eq!(
+        text(&root, "[data-testid=sample-source]"),
+        "curl -i 'https://api.petstore.example.com/categories/42'"
+    );
+
+    // A custom base URL is checked, and remembered once valid.
+    select_value(&root, "[data-testid=try-target]", "custom");
+    tick().await;
+    input_value(&root, "[data-testid=try-base-url]", "ftp://example.com");
+    click(&root, "[data-testid=try-send]");
+    tick().await;
+    assert_eq!(
+        text(&root, "[data-testid=try-base-url-error]"),
+        "Use an http:// or https:// URL; ftp: is not supported."
+    );
+    input_value(&root, "[data-testid=try-base-url]", "http://127.0.0.1:9/api/");
+    tick().await;
+    assert_eq!(text(&root, "[data-testid=try-base-url-error]"), "");
+    assert_eq!(text(&root, "[data-testid=sample-source]"), "curl -i 'http://127.0.0.1:9/api/categories/42'");
+    assert_eq!(
+        storage().get_item("petstore-playground/try-it/base-url").unwrap().as_deref(),
+        Some("http://127.0.0.1:9/api")
+    );
+    assert_eq!(storage().get_item("petstore-playground/try-it/target").unwrap().as_deref(), Some("custom"));
+    set_hash("");
+}
+
+#[wasm_bindgen_test]
+async fn operations_that_hide_try_it_keep_their_samples() {
+    set_hash("listOrders");
+    let root = mount_app();
+    let detail = root.query_selector("[data-testid=operation-detail]").unwrap().unwrap();
+    assert_eq!(detail.get_attribute("data-operation-id").unwrap(), "listOrders");
+    assert!(detail.query_selector("[data-testid=try-it]").unwrap().is_none());
+    assert!(detail.query_selector("[data-testid=code-samples]").unwrap().is_some());
+    set_hash("getOrder");
+    tick().await;
+    assert!(root.query_selector("[data-testid=try-it]").unwrap().is_some());
+    set_hash("");
+}
+
+#[wasm_bindgen_test]
+async fn the_theme_toggle_overrides_the_system_and_is_kept() {
+    let root = mount_app();
+    let html = web_sys::window().unwrap().document().unwrap().document_element().unwrap();
+    select_value(&root, "[data-testid=theme-toggle]", "dark");
+    tick().await;
+    assert_eq!(html.get_attribute("data-theme").as_deref(), Some("dark"));
+    assert_eq!(storage().get_item("petstore-playground/theme").unwrap().as_deref(), Some("dark"));
+    select_value(&root, "[data-testid=theme-toggle]", "system");
+    tick().await;
+    assert_eq!(html.get_attribute("data-theme"), None);
+    assert_eq!(storage().get_item("petstore-playground/theme").unwrap(), None);
 }

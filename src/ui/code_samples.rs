@@ -1,22 +1,34 @@
 //! Code samples of an operation: the document's `x-codeSamples`, or generated cURL,
-//! JavaScript and Python for its example request; tabs and a copy button.
+//! JavaScript and Python for the try-it form's request (or the example request where there is no
+//! try-it panel); tabs and a copy button.
 
 use leptos::prelude::*;
 use petstore_core::reference::{CodeSamples as Samples, OperationView};
-use petstore_core::samples::{Lang, generate};
+use petstore_core::samples::{Lang, SampleRequest, generate};
 
 /// The samples of one operation; nothing when the document sets `x-codeSamples: false`.
+/// Generated samples follow `request` (the try-it form's) when given.
 #[component]
-pub fn CodeSamples(view: OperationView) -> impl IntoView {
-    let tabs: Vec<(String, String)> = match &view.code_samples {
+pub fn CodeSamples(
+    view: OperationView,
+    #[prop(default = None)] request: Option<Signal<SampleRequest>>,
+) -> impl IntoView {
+    let tabs: Vec<(String, Signal<String>)> = match &view.code_samples {
         Samples::Hidden => return None,
         Samples::Custom(list) => {
-            list.iter().map(|s| (s.label.clone(), s.source.trim_end().to_owned())).collect()
+            list.iter().map(|s| (s.label.clone(), Signal::stored(s.source.trim_end().to_owned()))).collect()
         }
         Samples::Generated => {
-            let base = view.servers.first().cloned().unwrap_or_default();
-            let request = view.example_request(&base);
-            Lang::ALL.iter().map(|&lang| (lang.label().to_owned(), generate(lang, &request))).collect()
+            let request = request.unwrap_or_else(|| {
+                let base = view.servers.first().cloned().unwrap_or_default();
+                Signal::stored(view.example_request(&base))
+            });
+            Lang::ALL
+                .iter()
+                .map(|&lang| {
+                    (lang.label().to_owned(), Signal::derive(move || request.with(|r| generate(lang, r))))
+                })
+                .collect()
         }
     };
     if tabs.is_empty() {
@@ -24,9 +36,10 @@ pub fn CodeSamples(view: OperationView) -> impl IntoView {
     }
     let selected = RwSignal::new(0_usize);
     let copied = RwSignal::new(false);
-    let sources = StoredValue::new(tabs.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>());
+    let sources = StoredValue::new(tabs.iter().map(|(_, s)| *s).collect::<Vec<_>>());
     let copy = move |_| {
-        let source = sources.with_value(|s| s.get(selected.get_untracked()).cloned().unwrap_or_default());
+        let source = sources
+            .with_value(|s| s.get(selected.get_untracked()).map(|s| s.get_untracked()).unwrap_or_default());
         if let Some(window) = web_sys::window() {
             let _ = window.navigator().clipboard().write_text(&source);
             copied.set(true);
@@ -62,7 +75,7 @@ pub fn CodeSamples(view: OperationView) -> impl IntoView {
                 </button>
             </div>
             <pre class="sample" role="tabpanel" data-testid="sample-source"><code>
-                {move || sources.with_value(|s| s.get(selected.get()).cloned().unwrap_or_default())}
+                {move || sources.with_value(|s| s.get(selected.get()).map(|s| s.get()).unwrap_or_default())}
             </code></pre>
         </section>
     })

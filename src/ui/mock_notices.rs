@@ -1,8 +1,8 @@
 //! What the user should know about the mock's storage: it started fresh, it is not being saved,
 //! or another tab's change replaced this one's.
 
+use crate::mock::Notice;
 use leptos::prelude::*;
-use petstore_web::Notice;
 
 /// One line per notice; a current problem is an alert, a past event a status with a Dismiss
 /// button (`on_dismiss`).
@@ -10,15 +10,15 @@ use petstore_web::Notice;
 pub fn MockNotices(notices: Signal<Vec<Notice>>, on_dismiss: Callback<()>) -> impl IntoView {
     view! {
         <div class="mock-notices">
-            <For each=move || notices.get() key=|notice| notice.to_string() let:notice>
+            <For each=move || notices.get() key=|notice| notice.message.clone() let:notice>
                 <div
                     class="mock-notice"
                     class:mock-notice-problem=notice.is_problem()
                     role=if notice.is_problem() { "alert" } else { "status" }
                     data-testid="mock-notice"
-                    data-kind=notice.kind()
+                    data-kind=notice.kind.clone()
                 >
-                    <p>{notice.to_string()}</p>
+                    <p>{notice.message.clone()}</p>
                     {(!notice.is_problem()).then(|| view! {
                         <button type="button" class="button button-quiet" data-testid="mock-notice-dismiss" on:click=move |_| on_dismiss.run(())>
                             "Dismiss"

@@ -1,21 +1,36 @@
-//! The "Mock" block: what the in-browser mock holds, and its Reset.
+//! The "Mock" block: what the in-browser mock holds, Reset, Export and Import.
 
 use leptos::prelude::*;
 
 use super::mock_counts::MockCounts;
 use super::mock_reset::MockReset;
-use crate::mock::MockState;
+use super::mock_transfer::MockTransfer;
+use crate::mock::{MockState, MockStatus};
 
-/// Counts and Reset of the mock `App` provides.
+/// Counts and controls of the mock `App` provides, or why it is not there yet.
 #[component]
 pub fn MockPanel() -> impl IntoView {
     let mock = MockState::expect();
+    let status = mock.status();
     view! {
         <section class="mock-panel" aria-labelledby="mock-panel-title" data-testid="mock-panel">
             <h2 id="mock-panel-title" class="mock-panel-title">"Mock"</h2>
             <p class="mock-panel-note">"In this browser, shared by its tabs"</p>
-            <MockCounts counts=mock.counts() />
-            <MockReset on_reset=Callback::new(move |seed| mock.reset(seed)) />
+            {move || match status.get() {
+                MockStatus::Loading => view! {
+                    <p class="mock-counts hint" role="status" data-testid="mock-loading">"Starting the mock…"</p>
+                }.into_any(),
+                MockStatus::Failed(reason) => view! {
+                    <p class="load-error" role="alert" data-testid="mock-failed">{reason}</p>
+                }.into_any(),
+                MockStatus::Ready => view! {
+                    <MockCounts counts=mock.counts() />
+                    <div class="mock-actions">
+                        <MockReset on_reset=Callback::new(move |seed| mock.reset(seed)) />
+                        <MockTransfer />
+                    </div>
+                }.into_any(),
+            }}
         </section>
     }
 }

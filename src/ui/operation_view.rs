@@ -8,6 +8,7 @@ use petstore_core::reference::{OperationView, ResponseView};
 use super::code_samples::CodeSamples;
 use super::markdown::Markdown;
 use super::schema_tree::SchemaTree;
+use super::try_it::{TryIt, TryItForm};
 
 fn pretty(value: &serde_json::Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
@@ -17,7 +18,13 @@ fn pretty(value: &serde_json::Value) -> String {
 /// embedded Petstore one: the try-it panel then offers only real base URLs and says why.
 #[component]
 pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_available: bool) -> impl IntoView {
-    let _ = mock_available;
+    let form = (!view.hide_try_it).then(|| TryItForm::new(&view, mock_available));
+    let sample = form.map(|form| {
+        let view = view.clone();
+        Signal::derive(move || form.sample(&view))
+    });
+    let try_it =
+        form.map(|form| view! { <TryIt view=view.clone() form=form mock_available=mock_available /> });
     let method = view.method.as_str();
     let anchor =
         view.operation_id.clone().unwrap_or_else(|| format!("{}-{}", method.to_ascii_lowercase(), view.path));
@@ -85,7 +92,8 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
                 <h3>"Responses"</h3>
                 {responses}
             </section>
-            <CodeSamples view=view.clone() />
+            {try_it}
+            <CodeSamples view=view.clone() request=sample />
         </article>
     }
 }

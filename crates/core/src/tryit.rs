@@ -43,52 +43,56 @@ fn schema_type(schema: &Value) -> Option<&str> {
 }
 
 fn describe_enum(values: &[Value]) -> String {
-    values.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect::<Vec<_>>().join(", ")
+    values
+        .iter()
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Checks one value (one item of an array) against a scalar schema; `label` names it.
 fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher<'_>) -> Result<(), String> {
-    let number = match schema_type(schema) {
-        Some("integer") => Some(
-            text.parse::<i64>()
-                .map_err(|_| format!("{label} must be a whole number, such as 42; got \u{201c}{text}\u{201d}."))?
-                as f64,
-        ),
-        Some("number") => Some(
-            text.parse::<f64>()
-                .ok()
-                .filter(|n| n.is_finite())
-                .ok_or_else(|| format!("{label} must be a number, such as 1.5; got \u{201c}{text}\u{201d}."))?,
-        ),
-        Some("boolean") if text != "true" && text != "false" => {
-            return Err(format!("{label} must be true or false; got \u{201c}{text}\u{201d}."));
-        }
-        _ => None,
-    };
+    let number =
+        match schema_type(schema) {
+            Some("integer") => Some(text.parse::<i64>().map_err(|_| {
+                format!("{label} must be a whole number, such as 42; got \u{201c}{text}\u{201d}.")
+            })? as f64),
+            Some("number") => Some(text.parse::<f64>().ok().filter(|n| n.is_finite()).ok_or_else(|| {
+                format!("{label} must be a number, such as 1.5; got \u{201c}{text}\u{201d}.")
+            })?),
+            Some("boolean") if text != "true" && text != "false" => {
+                return Err(format!("{label} must be true or false; got \u{201c}{text}\u{201d}."));
+            }
+            _ => None,
+        };
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         let found = values.iter().any(|v| match v {
             Value::String(s) => s == text,
-            Value::Null => false,
-            other => other.to_string() == text,
+            Value::Number(n) => text.parse::<f64>().ok() == n.as_f64(),
+            Value::Bool(b) => text == if *b { "true" } else { "false" },
+            _ => false,
         });
         if !found {
-            return Err(format!("{label} must be one of {}; got \u{201c}{text}\u{201d}.", describe_enum(values)));
+            return Err(format!(
+                "{label} must be one of {}; got \u{201c}{text}\u{201d}.",
+                describe_enum(values)
+            ));
         }
     }
     if let Some(n) = number {
         let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
         let exclusive = |key: &str| schema.get(key).and_then(Value::as_bool).unwrap_or(false);
-        if let Some(min) = bound("minimum") {
-            if n < min || (exclusive("exclusiveMinimum") && n <= min) {
-                let rule = if exclusive("exclusiveMinimum") { "greater than" } else { "at least" };
-                return Err(format!("{label} must be {rule} {min}; got {text}."));
-            }
+        if let Some(min) = bound("minimum")
+            && (n < min || (exclusive("exclusiveMinimum") && n <= min))
+        {
+            let rule = if exclusive("exclusiveMinimum") { "greater than" } else { "at least" };
+            return Err(format!("{label} must be {rule} {min}; got {text}."));
         }
-        if let Some(max) = bound("maximum") {
-            if n > max || (exclusive("exclusiveMaximum") && n >= max) {
-                let rule = if exclusive("exclusiveMaximum") { "less than" } else { "at most" };
-                return Err(format!("{label} must be {rule} {max}; got {text}."));
-            }
+        if let Some(max) = bound("maximum")
+            && (n > max || (exclusive("exclusiveMaximum") && n >= max))
+        {
+            let rule = if exclusive("exclusiveMaximum") { "less than" } else { "at most" };
+            return Err(format!("{label} must be {rule} {max}; got {text}."));
         }
         return Ok(());
     }
@@ -100,10 +104,10 @@ fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher
     if let Some(max) = limit("maxLength").filter(|&m| (length as u64) > m) {
         return Err(format!("{label} must be at most {max} characters long; it has {length}."));
     }
-    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-        if matches(pattern, text) == Some(false) {
-            return Err(format!("{label} must match the pattern {pattern}."));
-        }
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str)
+        && matches(pattern, text) == Some(false)
+    {
+        return Err(format!("{label} must match the pattern {pattern}."));
     }
     Ok(())
 }
@@ -187,7 +191,10 @@ pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
             ));
         }
         let lower = name.to_ascii_lowercase();
-        if FORBIDDEN_HEADERS.contains(&lower.as_str()) || lower.starts_with("sec-") || lower.starts_with("proxy-") {
+        if FORBIDDEN_HEADERS.contains(&lower.as_str())
+            || lower.starts_with("sec-")
+            || lower.starts_with("proxy-")
+        {
             return Err(format!("Line {n}: browsers do not let a page set the {name} header."));
         }
         headers.push((name.to_owned(), value.trim().to_owned()));
@@ -211,7 +218,8 @@ pub fn build_request(
     let mut path = view.path.clone();
     let mut query = form_urlencoded::Serializer::new(String::new());
     let mut headers = Vec::new();
-    for param in view.parameters.iter().filter(|p| matches!(p.location.as_str(), "path" | "query" | "header")) {
+    for param in view.parameters.iter().filter(|p| matches!(p.location.as_str(), "path" | "query" | "header"))
+    {
         let text = params
             .iter()
             .find(|i| i.location == param.location && i.name == param.name)
@@ -359,7 +367,10 @@ mod tests {
     fn headers_are_read_line_by_line_with_reasons() {
         assert_eq!(
             parse_headers("Authorization: Bearer abc\n\n X-Trace :  1 ").unwrap(),
-            vec![("Authorization".to_owned(), "Bearer abc".to_owned()), ("X-Trace".to_owned(), "1".to_owned())]
+            vec![
+                ("Authorization".to_owned(), "Bearer abc".to_owned()),
+                ("X-Trace".to_owned(), "1".to_owned())
+            ]
         );
         assert!(parse_headers("Authorization Bearer").unwrap_err().starts_with("Line 1:"));
         assert!(parse_headers("ok: 1\nbad name: x").unwrap_err().contains("Line 2"));
@@ -386,9 +397,11 @@ mod tests {
         assert!(cors.contains("Access-Control-Allow-Origin: http://127.0.0.1:8080"), "{cors}");
         let down = explain_failure("http://127.0.0.1:9", "http://127.0.0.1:8080", Reachability::Unreachable);
         assert!(down.contains("Nothing answered at http://127.0.0.1:9"), "{down}");
-        let mixed = explain_failure("http://api.example.com", "https://docs.example.com", Reachability::Answered);
+        let mixed =
+            explain_failure("http://api.example.com", "https://docs.example.com", Reachability::Answered);
         assert!(mixed.contains("plain-HTTP"), "{mixed}");
-        let local = explain_failure("http://127.0.0.1:4010", "https://docs.example.com", Reachability::Unreachable);
+        let local =
+            explain_failure("http://127.0.0.1:4010", "https://docs.example.com", Reachability::Unreachable);
         assert!(local.starts_with("Nothing answered"), "{local}");
     }
 }

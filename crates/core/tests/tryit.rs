@@ -34,7 +34,11 @@ fn no_patterns(_: &str, _: &str) -> Option<bool> {
     None
 }
 
-fn build(view: &OperationView, params: &[ParamInput], body: Option<&str>) -> (SampleRequest, Vec<FieldError>) {
+fn build(
+    view: &OperationView,
+    params: &[ParamInput],
+    body: Option<&str>,
+) -> (SampleRequest, Vec<FieldError>) {
     build_request(view, "", params, body, "", &no_patterns)
 }
 
@@ -88,7 +92,8 @@ fn path_parameters_are_required_and_encoded() {
     assert_eq!(initial_text(path_param), "1");
     let (_, errors) = build(&get, &[input("path", "petId", "")], None);
     assert_eq!(messages(&errors), ["path:petId: petId is required."]);
-    let (request, errors) = build_request(&get, "http://127.0.0.1:4010", &[input("path", "petId", "3")], None, "", &no_patterns);
+    let (request, errors) =
+        build_request(&get, "http://127.0.0.1:4010", &[input("path", "petId", "3")], None, "", &no_patterns);
     assert!(errors.is_empty());
     assert_eq!(request.url, "http://127.0.0.1:4010/pets/3");
     assert_eq!(request.method, "GET");
@@ -120,9 +125,13 @@ fn the_body_must_be_json_and_the_built_request_creates_the_pet() {
 fn extra_headers_are_added_after_the_form_and_bad_lines_are_refused() {
     let doc = doc();
     let list = view(&doc, "listPets");
-    let (request, errors) = build_request(&list, "", &[], None, "Authorization: Bearer t\nX-Trace: 7", &no_patterns);
+    let (request, errors) =
+        build_request(&list, "", &[], None, "Authorization: Bearer t\nX-Trace: 7", &no_patterns);
     assert!(errors.is_empty());
-    assert_eq!(request.headers, [("Authorization".into(), "Bearer t".into()), ("X-Trace".into(), "7".into())]);
+    assert_eq!(
+        request.headers,
+        [("Authorization".into(), "Bearer t".into()), ("X-Trace".into(), "7".into())]
+    );
     let (_, errors) = build_request(&list, "", &[], None, "Authorization", &no_patterns);
     assert_eq!(errors[0].field, "headers");
     assert!(errors[0].message.starts_with("Line 1: write a header as Name: value"));
@@ -156,7 +165,11 @@ fn patterns_are_checked_by_the_matcher_the_form_provides() {
     let (_, errors) = build_request(
         &get,
         "",
-        &[input("path", "login", "Octo"), input("header", "X-Mode", "medium"), input("query", "ids", "1,2,3")],
+        &[
+            input("path", "login", "Octo"),
+            input("header", "X-Mode", "medium"),
+            input("query", "ids", "1,2,3"),
+        ],
         None,
         "",
         &lowercase,
