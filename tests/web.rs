@@ -326,6 +326,7 @@ async fn samples_come_from_the_document_or_are_generated_and_switch_by_tab() {
 async fn the_operation_view_lists_parameters_body_schema_and_responses() {
     set_hash("createPet");
     let root = mount_app();
+    tick().await;
     let body = root.query_selector("[data-testid=request-body]").unwrap().unwrap();
     let name = body.query_selector("[data-testid=schema-prop][data-name=name]").unwrap().unwrap();
     assert_eq!(text(&name, "[data-testid=required]"), "required");
@@ -432,7 +433,8 @@ async fn wait_for(root: &Element, selector: &str) -> Element {
         }
         tick().await;
     }
-    panic!("{selector} never appeared: {}", root.inner_html());
+    let result = root.query_selector("[data-testid=try-result]").unwrap().map(|r| r.inner_html());
+    panic!("{selector} never appeared; the try-it result holds {result:?}");
 }
 
 #[wasm_bindgen_test]
@@ -440,7 +442,13 @@ async fn try_it_creates_a_pet_in_the_mock_and_the_list_shows_it() {
     storage().remove_item(STORAGE_KEY).unwrap();
     set_hash("createPet");
     let root = mount_app();
-    let body = text(&root, "[data-testid=try-body]");
+    tick().await;
+    let body = root
+        .query_selector("[data-testid=try-body]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlTextAreaElement>()
+        .value();
     assert!(body.contains("\"name\": \"Rex\""), "prefilled with the example: {body}");
     input_value(&root, "[data-testid=try-body]", r#"{"name": "Tryit", "categoryId": 1}"#);
     click(&root, "[data-testid=try-send]");
@@ -473,7 +481,7 @@ async fn an_error_answer_is_shown_as_an_error_and_bad_input_is_not_sent() {
     let field = root.query_selector("[data-testid=try-param][data-name=petId]").unwrap().unwrap();
     assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
     let described = field.get_attribute("aria-describedby").unwrap();
-    let message = web_sys::window().unwrap().document().unwrap().get_element_by_id(&described).unwrap();
+    let message = root.query_selector(&format!("[id='{described}']")).unwrap().unwrap();
     assert_eq!(message.text_content().unwrap(), "petId is required.");
     let active = web_sys::window().unwrap().document().unwrap().active_element().unwrap();
     assert_eq!(active.get_attribute("data-name").as_deref(), Some("petId"), "the field to fix has focus");
@@ -483,7 +491,7 @@ async fn an_error_answer_is_shown_as_an_error_and_bad_input_is_not_sent() {
     click(&root, "[data-testid=try-send]");
     let answer = wait_for(&root, "[data-testid=try-answer]").await;
     assert_eq!(answer.get_attribute("data-status").unwrap(), "404");
-    assert_eq!(text(&answer, "[data-testid=try-error]"), "Error not_found: There is no pet with id 999.");
+    assert_eq!(text(&answer, "[data-testid=try-error]"), "Error not_found: Pet 999 does not exist.");
     set_hash("");
 }
 

@@ -366,7 +366,7 @@ async fn reachable(origin: &str) -> Reachability {
 async fn exchange(
     request: &SampleRequest,
     body_text: Option<String>,
-    to_mock: bool,
+    mock: Option<MockState>,
     controller: &web_sys::AbortController,
     timed_out: &Cell<bool>,
 ) -> Outcome {
@@ -385,16 +385,14 @@ async fn exchange(
         init.set_body(&JsValue::from_str(body));
     }
     init.set_signal(Some(&controller.signal()));
+    let to_mock = mock.is_some();
     let url = if to_mock { format!("{}{}", page_origin(), request.url) } else { request.url.clone() };
     let web_request = match web_sys::Request::new_with_str_and_init(&url, &init) {
         Ok(r) => r,
         Err(e) => return Outcome::Failure(format!("The request cannot be made: {}.", message_of(&e))),
     };
-    let answer = if to_mock {
-        match MockState::from_context() {
-            Some(mock) => mock.fetch(&web_request).await,
-            None => Err("The in-browser mock is not available on this page.".to_owned()),
-        }
+    let answer = if let Some(mock) = mock {
+        mock.fetch(&web_request).await
     } else {
         match web_sys::window() {
             Some(window) => JsFuture::from(window.fetch_with_request(&web_request))
@@ -460,6 +458,7 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
     let attempted = RwSignal::new(false);
     let pending: RwSignal<Option<web_sys::AbortController>, LocalStorage> = RwSignal::new_local(None);
     let errors = Memo::new(move |_| view.with_value(|v| form.request(v).1));
+    let mock = MockState::from_context();
     let error_for = move |field: String| {
         Signal::derive(move || {
             if !attempted.get() {
@@ -481,7 +480,7 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
                 "base" => id("base"),
                 "body" => id("body"),
                 "headers" => id("headers"),
-                other => id(&format!("param-{other}")),
+                other => id(&format!("param-{}", other.replace(':', "-"))),
             };
             if let Some(el) = web_sys::window()
                 .and_then(|w| w.document())
@@ -518,7 +517,11 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
         let history_key = history_key.get_value();
         leptos::task::spawn_local(async move {
             let started = now_ms();
-            let outcome = exchange(&request, body_text, to_mock, &controller, &timed_out).await;
+            let outcome = if to_mock && mock.is_none() {
+                Outcome::Failure("The in-browser mock is not available on this page.".to_owned())
+            } else {
+                exchange(&request, body_text, mock.filter(|_| to_mock), &controller, &timed_out).await
+            };
             let millis = now_ms() - started;
             if let (Some(window), Some(timer)) = (web_sys::window(), timer) {
                 window.clear_timeout_with_handle(timer);
@@ -627,7 +630,7 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
             .filter(|p| matches!(p.location.as_str(), "path" | "query" | "header"))
             .map(|p| {
                 let key = field_key(&p.location, &p.name);
-                let input_id = id(&format!("param-{key}"));
+                let input_id = id(&format!("param-{}", key.replace(':', "-")));
                 let error_id = format!("{input_id}-error");
                 let error = error_for(key.clone());
                 let (location, name) = (p.location.clone(), p.name.clone());
@@ -743,7 +746,7 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
                     aria-describedby=error_id.clone()
                     prop:value=move || form.body.get()
                     on:input=move |ev| form.body.set(event_target_value(&ev))
-                ></textarea>
+                />
                 <p class="field-error" id=error_id.clone() data-testid="try-body-error">{move || error.get()}</p>
             </div>
         }
@@ -761,8 +764,9 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
                 (form.remember_headers.get_untracked() && !text.trim().is_empty()).then_some(text.as_str()),
             );
         };
+        let has_headers = !form.headers.get_untracked().trim().is_empty();
         view! {
-            <details class="field extra-headers" open=form.headers.get_untracked().trim().len() > 0>
+            <details class="field extra-headers" open=has_headers>
                 <summary>"Extra headers"</summary>
                 <label for=input_id.clone()>"One per line, as Name: value"</label>
                 <textarea
@@ -779,7 +783,7 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
                         form.headers.set(event_target_value(&ev));
                         save();
                     }
-                ></textarea>
+                />
                 <p class="field-error" id=error_id.clone()>{move || error.get()}</p>
                 <label class="check" for=remember_id.clone()>
                     <input
