@@ -1,0 +1,235 @@
+// The try-it panel end to end against the release build: the in-browser mock (the page loads
+// dist/mock/petstore_mock.js), the native mock server started here as a custom base URL, a
+// server without CORS headers, a closed port, export/import of the mock, reload, and axe-core.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const ROOT = resolve(HERE, "../..");
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+let site;
+let browser;
+let mockServer;
+let plainServer;
+
+/** Starts `petstore-mock serve --port 0` (built here when missing); resolves to its base URL. */
+async function startMockServer() {
+  const binary = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "petstore-mock");
+  if (!existsSync(binary)) {
+    const built = spawnSync("cargo", ["build", "-p", "petstore-mock-server"], { cwd: ROOT, stdio: "inherit" });
+    assert.equal(built.status, 0, "cargo build -p petstore-mock-server failed");
+  }
+  const child = spawn(binary, ["serve", "--host", "127.0.0.1", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((ok, fail) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = out.match(/listening on (http:\/\/\S+)/);
+      if (match) ok(match[1]);
+    });
+    child.on("exit", (code) => fail(new Error(`petstore-mock exited with ${code}`)));
+  });
+  return { url, close: () => new Promise((ok) => { child.on("exit", ok); child.kill("SIGTERM"); }) };
+}
+
+/** A JSON server that sends no CORS headers at all. */
+async function startPlainServer() {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify([{ id: 1, name: "Plain" }]));
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+before(async () => {
+  site = await serveStatic();
+  browser = await launch();
+  mockServer = await startMockServer();
+  plainServer = await startPlainServer();
+  await mkdir(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  await mockServer?.close();
+  await plainServer?.close();
+});
+
+/** Opens `#operationId` with the mock started. */
+async function openOperation(id, options) {
+  const opened = await openPage(browser, new URL(`#${id}`, site.url).href, options);
+  await opened.page.locator(`[data-testid=operation-detail][data-operation-id=${id}]`).waitFor();
+  await opened.page.locator("[data-testid=mock-counts]").waitFor({ timeout: 15_000 });
+  return opened;
+}
+
+async function goTo(page, id) {
+  await page.locator(`[data-testid=operation][data-operation-id=${id}] a`).click();
+  await page.locator(`[data-testid=operation-detail][data-operation-id=${id}]`).waitFor();
+}
+
+async function sendAndRead(page) {
+  const before = await page.locator("[data-testid=try-result] > *").count();
+  await page.locator("[data-testid=try-send]").click();
+  const answer = page.locator("[data-testid=try-answer], [data-testid=try-failure]").first();
+  await answer.waitFor({ timeout: 20_000 });
+  await page.locator("[data-testid=try-send]:not([disabled])").waitFor({ timeout: 40_000 });
+  assert.ok(before >= 0);
+  return answer;
+}
+
+test("try-it POST /pets to the in-browser mock shows 201, GET /pets lists the pet, and a reload keeps it", async () => {
+  const { page, context, problems } = await openOperation("createPet");
+  try {
+    await page.locator("[data-testid=try-body]").fill(JSON.stringify({ name: "Biscuit", categoryId: 1 }, null, 2));
+    const answer = await sendAndRead(page);
+    assert.equal(await answer.getAttribute("data-status"), "201");
+    assert.equal(await page.locator("[data-testid=try-status]").textContent(), "201 Created");
+    const created = JSON.parse(await page.locator("[data-testid=try-body-view]").textContent());
+    assert.equal(created.name, "Biscuit");
+    assert.match(await page.locator("[data-testid=mock-counts]").textContent(), /^7 pets/);
+
+    await goTo(page, "listPets");
+    await page.locator("[data-testid=try-param][data-name=limit]").fill("100");
+    // Ctrl+Enter sends from anywhere in the panel.
+    await page.locator("[data-testid=try-param][data-name=limit]").press("Control+Enter");
+    await page.locator("[data-testid=try-answer][data-status='200']").waitFor();
+    const list = JSON.parse(await page.locator("[data-testid=try-body-view]").textContent());
+    assert.ok(list.some((pet) => pet.id === created.id && pet.name === "Biscuit"), JSON.stringify(list));
+
+    await page.reload();
+    await page.locator("[data-testid=operation-detail][data-operation-id=listPets]").waitFor();
+    await goTo(page, "getPet");
+    await page.locator("[data-testid=try-param][data-name=petId]").fill(String(created.id));
+    const again = await sendAndRead(page);
+    assert.equal(await again.getAttribute("data-status"), "200");
+    assert.equal(JSON.parse(await page.locator("[data-testid=try-body-view]").textContent()).name, "Biscuit");
+    const headers = await page.locator("[data-testid=try-response-headers]").textContent();
+    assert.match(headers, /sunset: Wed, 30 Jun 2027/i, "the deprecated operation's Sunset header is shown");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("an Error object from the mock is shown as an error", async () => {
+  const { page, context } = await openOperation("getCategory");
+  try {
+    await page.locator("[data-testid=try-param][data-name=categoryId]").fill("424242");
+    const answer = await sendAndRead(page);
+    assert.equal(await answer.getAttribute("data-status"), "404");
+    assert.match(await page.locator("[data-testid=try-error]").textContent(), /^Error not_found: /);
+  } finally {
+    await context.close();
+  }
+});
+
+test("try-it against the native mock server as a custom base URL shows its answer, and the URL is remembered", async () => {
+  const { page, context, problems } = await openOperation("getPet");
+  try {
+    await page.locator("[data-testid=try-target]").selectOption("custom");
+    await page.locator("[data-testid=try-base-url]").fill(mockServer.url);
+    await page.locator("[data-testid=try-param][data-name=petId]").fill("2");
+    const answer = await sendAndRead(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    assert.match(await page.locator("[data-testid=try-it] .try-meta").first().textContent(), new RegExp(mockServer.url.replace(/[.:/]/g, "\\$&")));
+    const sample = await page.locator("[data-testid=sample-source]").textContent();
+    assert.ok(sample.includes(`${mockServer.url}/pets/2`), sample);
+
+    await page.reload();
+    await page.locator("[data-testid=operation-detail][data-operation-id=getPet]").waitFor();
+    assert.equal(await page.locator("[data-testid=try-target]").inputValue(), "custom");
+    assert.equal(await page.locator("[data-testid=try-base-url]").inputValue(), mockServer.url);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a server without CORS headers, and a closed port, are explained in plain words", async () => {
+  const { page, context } = await openOperation("listPets");
+  try {
+    await page.locator("[data-testid=try-target]").selectOption("custom");
+    await page.locator("[data-testid=try-base-url]").fill(plainServer.url);
+    const failure = await sendAndRead(page);
+    const text = await failure.textContent();
+    assert.match(text, /answered, but it does not allow this page to read its answers/);
+    assert.ok(text.includes(`Access-Control-Allow-Origin: ${new URL(site.url).origin}`), text);
+    assert.doesNotMatch(text, /failed to fetch/i);
+
+    const closed = await new Promise((ok) => {
+      const probe = createServer();
+      probe.listen(0, "127.0.0.1", () => { const { port } = probe.address(); probe.close(() => ok(port)); });
+    });
+    await page.locator("[data-testid=try-base-url]").fill(`http://127.0.0.1:${closed}`);
+    const down = await sendAndRead(page);
+    assert.match(await down.textContent(), new RegExp(`Nothing answered at http://127.0.0.1:${closed}`));
+    assert.equal(await page.locator("[data-testid=try-history] li").count(), 2, "both tries are in the history");
+  } finally {
+    await context.close();
+  }
+});
+
+test("the mock exports its state, refuses a bad import with the reason, and imports a good one", async () => {
+  const { page, context } = await openOperation("listPets");
+  try {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.locator("[data-testid=mock-export]").click()]);
+    const exported = await readFile(await download.path(), "utf8");
+    const state = JSON.parse(exported);
+    const counts = await page.locator("[data-testid=mock-counts]").textContent();
+
+    const bad = join(ARTIFACTS, "bad-state.json");
+    await writeFile(bad, "{\"version\": 1, \"pets\": [");
+    await page.locator("[data-testid=mock-import]").setInputFiles(bad);
+    const refused = page.locator("[data-testid=mock-transfer-result]");
+    await refused.waitFor();
+    assert.match(await refused.textContent(), /bad-state\.json was not imported, and the mock is unchanged: /);
+    assert.equal(await refused.getAttribute("role"), "alert");
+    assert.equal(await page.locator("[data-testid=mock-counts]").textContent(), counts);
+
+    const empty = join(ARTIFACTS, "empty-state.json");
+    await page.locator("[data-testid=mock-reset]").click();
+    await page.locator("[data-testid=mock-reset-empty]").click();
+    await page.locator("[data-testid=mock-counts]", { hasText: "0 pets" }).waitFor();
+    await writeFile(empty, exported);
+    await page.locator("[data-testid=mock-import]").setInputFiles(empty);
+    await page.locator("[data-testid=mock-transfer-result]", { hasText: "Imported empty-state.json." }).waitFor();
+    assert.equal(await page.locator("[data-testid=mock-counts]").textContent(), counts);
+    assert.ok(Array.isArray(state.pets ?? state.state?.pets ?? []), "the export is the snapshot JSON");
+  } finally {
+    await context.close();
+  }
+});
+
+for (const colorScheme of ["light", "dark"]) {
+  test(`axe-core finds no serious or critical violation (${colorScheme}), and the try-it panel looks right`, async () => {
+    for (const [name, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+      const { page, context } = await openOperation("createPet", { colorScheme, viewport });
+      try {
+        await page.locator("[data-testid=try-send]").click();
+        await page.locator("[data-testid=try-answer]").waitFor();
+        await page.addScriptTag({ path: AXE });
+        const results = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ["violations"] }));
+        const bad = results.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+        assert.deepEqual(bad, [], `axe violations at ${name} width`);
+        await page.locator("[data-testid=try-it]").scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(ARTIFACTS, `try-it-${colorScheme}-${name}.png`) });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+}
