@@ -48,33 +48,35 @@ pub fn CodeSamples(
     Some(view! {
         <section class="code-samples" data-testid="code-samples" aria-label="Code samples">
             <h3>"Code samples"</h3>
-            <div class="tabs" role="tablist">
-                {tabs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (label, _))| {
-                        view! {
-                            <button
-                                type="button"
-                                role="tab"
-                                class="tab"
-                                data-testid="sample-tab"
-                                aria-selected=move || (selected.get() == i).to_string()
-                                on:click=move |_| {
-                                    selected.set(i);
-                                    copied.set(false);
-                                }
-                            >
-                                {label.clone()}
-                            </button>
-                        }
-                    })
-                    .collect_view()}
+            <div class="tabs-bar">
+                <div class="tabs" role="tablist" aria-label="Language">
+                    {tabs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (label, _))| {
+                            view! {
+                                <button
+                                    type="button"
+                                    role="tab"
+                                    class="tab"
+                                    data-testid="sample-tab"
+                                    aria-selected=move || (selected.get() == i).to_string()
+                                    on:click=move |_| {
+                                        selected.set(i);
+                                        copied.set(false);
+                                    }
+                                >
+                                    {label.clone()}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
                 <button type="button" class="copy" data-testid="sample-copy" on:click=copy>
                     {move || if copied.get() { "Copied" } else { "Copy" }}
                 </button>
             </div>
-            <pre class="sample" role="tabpanel" data-testid="sample-source"><code>
+            <pre class="sample" role="tabpanel" aria-label="Sample source" tabindex="0" data-testid="sample-source"><code>
                 {move || sources.with_value(|s| s.get(selected.get()).map(|s| s.get()).unwrap_or_default())}
             </code></pre>
         </section>

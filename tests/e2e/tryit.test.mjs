@@ -28,7 +28,7 @@ async function startMockServer() {
     const built = spawnSync("cargo", ["build", "-p", "petstore-mock-server"], { cwd: ROOT, stdio: "inherit" });
     assert.equal(built.status, 0, "cargo build -p petstore-mock-server failed");
   }
-  const child = spawn(binary, ["serve", "--host", "127.0.0.1", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(binary, ["serve", "--host", "127.0.0.1", "--port", "0", "--seed"], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((ok, fail) => {
     let out = "";
     child.stdout.on("data", (chunk) => {
@@ -136,19 +136,19 @@ test("an Error object from the mock is shown as an error", async () => {
 });
 
 test("try-it against the native mock server as a custom base URL shows its answer, and the URL is remembered", async () => {
-  const { page, context, problems } = await openOperation("getPet");
+  const { page, context, problems } = await openOperation("getCategory");
   try {
     await page.locator("[data-testid=try-target]").selectOption("custom");
     await page.locator("[data-testid=try-base-url]").fill(mockServer.url);
-    await page.locator("[data-testid=try-param][data-name=petId]").fill("2");
+    await page.locator("[data-testid=try-param][data-name=categoryId]").fill("2");
     const answer = await sendAndRead(page);
     assert.equal(await answer.getAttribute("data-status"), "200");
     assert.match(await page.locator("[data-testid=try-it] .try-meta").first().textContent(), new RegExp(mockServer.url.replace(/[.:/]/g, "\\$&")));
     const sample = await page.locator("[data-testid=sample-source]").textContent();
-    assert.ok(sample.includes(`${mockServer.url}/pets/2`), sample);
+    assert.ok(sample.includes(`${mockServer.url}/categories/2`), sample);
 
     await page.reload();
-    await page.locator("[data-testid=operation-detail][data-operation-id=getPet]").waitFor();
+    await page.locator("[data-testid=operation-detail][data-operation-id=getCategory]").waitFor();
     assert.equal(await page.locator("[data-testid=try-target]").inputValue(), "custom");
     assert.equal(await page.locator("[data-testid=try-base-url]").inputValue(), mockServer.url);
     assert.deepEqual(problems, []);
