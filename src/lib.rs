@@ -3,6 +3,7 @@
 //! `petstore_mock.js` module built from `petstore_web`.
 
 pub mod mock;
+pub mod modules;
 pub mod ui;
 
 use leptos::prelude::*;
@@ -19,6 +20,7 @@ pub fn App() -> impl IntoView {
     // A test may provide its own mock first.
     let mock = MockState::from_context().unwrap_or_else(|| MockState::open(mock::STORAGE_KEY));
     provide_context(mock);
+    ui::markdown::load_renderer();
     let notices = view! {
         <ui::mock_notices::MockNotices
             notices=mock.notices()

@@ -18,12 +18,6 @@ pub const STORAGE_KEY: &str = "petstore-playground/mock/v1";
 /// The mock's module, relative to the page.
 pub const MODULE_PATH: &str = "mock/petstore_mock.js";
 
-#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
-extern "C" {
-    #[wasm_bindgen(catch)]
-    fn import_module(url: &str) -> Result<Promise, JsValue>;
-}
-
 #[wasm_bindgen]
 extern "C" {
     /// A `PetstoreMock` of `petstore_mock.js` (see its `.d.ts`).
@@ -85,13 +79,7 @@ pub struct MockState {
     notices: RwSignal<Vec<Notice>>,
 }
 
-fn message_of(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| error.as_string())
-        .unwrap_or_else(|| "unknown error".to_owned())
-}
+use crate::modules::message_of;
 
 fn read_counts(handle: &MockHandle) -> Counts {
     let object = handle.counts();
@@ -124,18 +112,7 @@ fn read_notices(handle: &MockHandle) -> Vec<Notice> {
 }
 
 async fn load(storage_key: &str) -> Result<MockHandle, String> {
-    let window = web_sys::window().ok_or("there is no window")?;
-    let base = window.document().and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
-    let url = web_sys::Url::new_with_base(MODULE_PATH, &base).map_err(|e| message_of(&e))?.href();
-    let module = JsFuture::from(import_module(&url).map_err(|e| message_of(&e))?)
-        .await
-        .map_err(|e| format!("{url} did not load ({})", message_of(&e)))?;
-    let init: Function =
-        Reflect::get(&module, &"default".into()).map_err(|e| message_of(&e))?.unchecked_into();
-    let started: Promise = init.call0(&JsValue::UNDEFINED).map_err(|e| message_of(&e))?.unchecked_into();
-    JsFuture::from(started)
-        .await
-        .map_err(|e| format!("its WebAssembly did not start ({})", message_of(&e)))?;
+    let module = crate::modules::load(MODULE_PATH).await?;
     let class: Function =
         Reflect::get(&module, &"PetstoreMock".into()).map_err(|e| message_of(&e))?.unchecked_into();
     let options = Object::new();

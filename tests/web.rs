@@ -15,6 +15,8 @@ use web_sys::{Element, HtmlElement};
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
+    // The page loads the renderer as a module; here the core's renderer is linked in.
+    petstore_playground::ui::markdown::set_renderer(|s| Some(petstore_core::markdown::to_safe_html(s)));
     let document = web_sys::window().unwrap().document().unwrap();
     let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&root).unwrap();

@@ -101,6 +101,8 @@ test("try-it POST /pets to the in-browser mock shows 201, GET /pets lists the pe
     assert.match(await page.locator("[data-testid=mock-counts]").textContent(), /^7 pets/);
 
     await goTo(page, "listPets");
+    // Descriptions are Markdown, rendered once the deferred renderer module has loaded.
+    await page.locator("[data-testid=operation-detail] .markdown code", { hasText: "X-Total-Count" }).waitFor();
     await page.locator("[data-testid=try-param][data-name=limit]").fill("100");
     // Ctrl+Enter sends from anywhere in the panel.
     await page.locator("[data-testid=try-param][data-name=limit]").press("Control+Enter");

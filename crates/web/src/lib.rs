@@ -1,7 +1,8 @@
 //! The Petstore mock in the browser: [`PersistentMock`] saves the core mock to `localStorage`
 //! after every change, restores it on load and keeps tabs on one key consistent; with the
 //! `js-api` feature the crate is also the JavaScript module `petstore_mock.js`
-//! (`new PetstoreMock()`, `fetch`, `installFetch`).
+//! (`new PetstoreMock()`, `fetch`, `installFetch`); with `markdown-api` it is the module
+//! `petstore_markdown.js` (`markdownToHtml`), which the reference loads after its first paint.
 //!
 //! The decisions (what storage held at start, whether another tab's write replaces ours) are
 //! plain functions in [`sync`], tested on the host; [`store::MemoryStore`] stands in for
@@ -17,6 +18,8 @@ pub mod sync;
 mod browser;
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod js_api;
+#[cfg(all(target_arch = "wasm32", feature = "markdown-api"))]
+pub mod markdown_api;
 
 #[cfg(target_arch = "wasm32")]
 pub use browser::LocalStorage;

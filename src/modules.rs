@@ -1,0 +1,43 @@
+//! The page's deferred JavaScript modules (built from crates/web): loaded with a dynamic
+//! `import()` after the first paint, so the first download carries only the reference.
+
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn import_module(url: &str) -> Result<Promise, JsValue>;
+}
+
+/// The text of a JavaScript error or rejection.
+pub fn message_of(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}
+
+/// Imports the wasm-bindgen module at `path` (relative to the page) and starts its WebAssembly;
+/// resolves to the module's namespace.
+///
+/// # Errors
+/// What failed, with the module's URL.
+pub async fn load(path: &str) -> Result<JsValue, String> {
+    let window = web_sys::window().ok_or("there is no window")?;
+    let base = window.document().and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
+    let url = web_sys::Url::new_with_base(path, &base).map_err(|e| message_of(&e))?.href();
+    let module = JsFuture::from(import_module(&url).map_err(|e| message_of(&e))?)
+        .await
+        .map_err(|e| format!("{url} did not load ({})", message_of(&e)))?;
+    let init: Function =
+        Reflect::get(&module, &"default".into()).map_err(|e| message_of(&e))?.unchecked_into();
+    let started: Promise = init.call0(&JsValue::UNDEFINED).map_err(|e| message_of(&e))?.unchecked_into();
+    JsFuture::from(started)
+        .await
+        .map_err(|e| format!("its WebAssembly did not start ({})", message_of(&e)))?;
+    Ok(module)
+}
