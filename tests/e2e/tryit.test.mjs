@@ -44,6 +44,12 @@ async function startMockServer() {
 /** A JSON server that sends no CORS headers at all. */
 async function startPlainServer() {
   const server = createServer((req, res) => {
+    if (req.url.startsWith("/slow/")) {
+      // Answers after the test has cancelled (or never, for the test's purposes).
+      const timer = setTimeout(() => res.end("[]"), 20_000);
+      res.on("close", () => clearTimeout(timer));
+      return;
+    }
     res.writeHead(200, { "Content-Type": "application/json" });
     res.end(JSON.stringify([{ id: 1, name: "Plain" }]));
   });
@@ -178,6 +184,13 @@ test("a server without CORS headers, and a closed port, are explained in plain w
     const down = await sendAndRead(page);
     assert.match(await down.textContent(), new RegExp(`Nothing answered at http://127.0.0.1:${closed}`));
     assert.equal(await page.locator("[data-testid=try-history] li").count(), 2, "both tries are in the history");
+
+    // Cancel stops a request that is taking long.
+    await page.locator("[data-testid=try-base-url]").fill(`${plainServer.url}/slow`);
+    await page.locator("[data-testid=try-send]").click();
+    await page.locator("[data-testid=try-cancel]").click();
+    await page.locator("[data-testid=try-failure]", { hasText: "Cancelled." }).waitFor({ timeout: 5_000 });
+    assert.equal(await page.locator("[data-testid=try-send]").textContent(), "Send");
   } finally {
     await context.close();
   }
