@@ -311,6 +311,20 @@ async fn samples_come_from_the_document_or_are_generated_and_switch_by_tab() {
     let source = text(&root, "[data-testid=sample-source]");
     assert!(source.contains("await fetch(\"http://127.0.0.1:4010/pets\""), "{source}");
 
+    // Arrow keys move between tabs; only the selected one is in the Tab order.
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("ArrowRight");
+    init.set_bubbles(true);
+    let key = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    all(&root, "[data-testid=sample-tab]")[1].dispatch_event(&key).unwrap();
+    tick().await;
+    let tabs = all(&root, "[data-testid=sample-tab]");
+    assert_eq!(tabs[2].get_attribute("aria-selected").as_deref(), Some("true"));
+    assert_eq!(tabs[2].get_attribute("tabindex").as_deref(), Some("0"));
+    assert_eq!(tabs[1].get_attribute("tabindex").as_deref(), Some("-1"));
+    let active = web_sys::window().unwrap().document().unwrap().active_element().unwrap();
+    assert_eq!(active.text_content().unwrap(), "Python (requests)");
+
     set_hash("getCategory");
     tick().await;
     let tabs: Vec<_> =

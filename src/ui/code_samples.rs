@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use petstore_core::reference::{CodeSamples as Samples, OperationView};
 use petstore_core::samples::{Lang, SampleRequest, generate};
+use wasm_bindgen::JsCast;
 
 /// The samples of one operation; nothing when the document sets `x-codeSamples: false`.
 /// Generated samples follow `request` (the try-it form's) when given.
@@ -45,11 +46,35 @@ pub fn CodeSamples(
             copied.set(true);
         }
     };
+    let count = tabs.len();
+    // Arrow keys, Home and End move between tabs (the ARIA tabs pattern); only the selected tab
+    // is in the Tab order.
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let current = selected.get_untracked();
+        let next = match ev.key().as_str() {
+            "ArrowRight" => (current + 1) % count,
+            "ArrowLeft" => (current + count - 1) % count,
+            "Home" => 0,
+            "End" => count - 1,
+            _ => return,
+        };
+        ev.prevent_default();
+        selected.set(next);
+        copied.set(false);
+        let tab = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|list| list.children().item(u32::try_from(next).unwrap_or(0)))
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(tab) = tab {
+            let _ = tab.focus();
+        }
+    };
     Some(view! {
         <section class="code-samples" data-testid="code-samples" aria-label="Code samples">
             <h3>"Code samples"</h3>
             <div class="tabs-bar">
-                <div class="tabs" role="tablist" aria-label="Language">
+                <div class="tabs" role="tablist" aria-label="Language" on:keydown=on_keydown>
                     {tabs
                         .iter()
                         .enumerate()
@@ -61,6 +86,7 @@ pub fn CodeSamples(
                                     class="tab"
                                     data-testid="sample-tab"
                                     aria-selected=move || (selected.get() == i).to_string()
+                                    tabindex=move || if selected.get() == i { "0" } else { "-1" }
                                     on:click=move |_| {
                                         selected.set(i);
                                         copied.set(false);
