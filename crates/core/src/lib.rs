@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod catalog;
+pub mod domains;
 pub mod error;
 pub mod http;
 pub mod markdown;
