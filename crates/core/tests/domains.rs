@@ -375,6 +375,52 @@ mod props {
                 let _ = instructions(&name, TARGET);
             }
         }
+
+        /// Any sequence of actions on a few domains, with DNS records coming and going: no
+        /// panic, the invariants `from_json` checks always hold, and the JSON round-trips.
+        #[test]
+        fn action_sequences_keep_the_dashboard_consistent(
+            ops in proptest::collection::vec((0u8..8, 0usize..4, 0u64..900), 1..40)
+        ) {
+            let names = ["docs.example.com", "example.com", "old.example.net", "bücher.example"];
+            let mut d = Dashboard::new(settings());
+            let mut now = 0;
+            for (op, which, dt) in ops {
+                now += dt;
+                let typed = names[which];
+                let name = normalize_host(typed, &idna).unwrap();
+                let zone = d.zone.clone();
+                match op {
+                    0 => { let _ = d.add(typed, now, &idna); }
+                    1 => { let _ = d.verify(&name, now, &zone); }
+                    2 => { let _ = d.reverify(&name, now, &zone); }
+                    3 => { let _ = d.tick(now, &zone); }
+                    4 => { let _ = d.remove(&name, now); }
+                    5 => { let _ = d.set_primary(&name); }
+                    6 => {
+                        let kind = if is_apex(&name) { RecordKind::Alias } else { RecordKind::Cname };
+                        let _ = d.zone.add(rec(&name, kind, TARGET));
+                    }
+                    _ => {
+                        if !d.zone.records().is_empty() {
+                            let _ = d.zone.remove(which % d.zone.records().len());
+                        }
+                    }
+                }
+                prop_assert_eq!(d.check(), Ok(()));
+                let config = d.config();
+                let attached = d.attached_names();
+                let attached: Vec<&str> = attached.iter().map(String::as_str).collect();
+                prop_assert_eq!(validate_config(&config, &attached), Ok(()));
+            }
+            prop_assert_eq!(Dashboard::from_json(&d.to_json()), Ok(d));
+        }
+
+        #[test]
+        fn saved_state_never_panics(text in "\\PC{0,200}") {
+            let _ = Dashboard::from_json(&text);
+            let _ = parse_answer(&text);
+        }
     }
 }
 
