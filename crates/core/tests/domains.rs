@@ -602,6 +602,38 @@ fn doh_query_urls() {
 }
 
 #[test]
+fn doh_queries_for_verification_and_caa() {
+    use petstore_core::domains::doh::{caa_queries, verification_queries};
+    let q = verification_queries(&instructions("docs.example.com", TARGET));
+    assert_eq!(
+        q,
+        vec![
+            ("docs.example.com".to_owned(), RecordKind::Cname),
+            ("docs.example.com".to_owned(), RecordKind::A),
+            ("docs.example.com".to_owned(), RecordKind::Aaaa),
+        ]
+    );
+    let q = verification_queries(&instructions("example.com", TARGET));
+    assert_eq!(q.len(), 4);
+    assert_eq!(q[2], (TARGET.to_owned(), RecordKind::A));
+    assert_eq!(
+        caa_queries("a.docs.example.com."),
+        vec!["a.docs.example.com", "docs.example.com", "example.com"]
+    );
+    assert_eq!(caa_queries("example.com"), vec!["example.com"]);
+}
+
+#[test]
+fn propagation_note_after_48_hours() {
+    use petstore_core::domains::machine::{DNS_PROPAGATION_MAX_SECS, PROPAGATION_NOTE, propagation_note};
+    assert_eq!(propagation_note(100, 100 + DNS_PROPAGATION_MAX_SECS - 1), PROPAGATION_NOTE);
+    assert!(PROPAGATION_NOTE.contains("up to 48 hours"));
+    assert!(
+        propagation_note(100, 100 + DNS_PROPAGATION_MAX_SECS).starts_with("It has been more than 48 hours")
+    );
+}
+
+#[test]
 fn doh_fixtures() {
     let cname = parse_answer(&fixture("cname_found.json")).unwrap();
     assert_eq!(cname, vec![rec("docs.example.com", RecordKind::Cname, TARGET)]);
@@ -845,6 +877,10 @@ fn corrupt_or_inconsistent_state_is_refused() {
         (edit(&|v| v["dashboard"]["domains"][0]["state"] = "sleeping".into()), "could not be read"),
         (edit(&|v| v["dashboard"]["domains"][1]["name"] = "docs.example.com".into()), "listed twice"),
         (edit(&|v| v["dashboard"]["domains"][1]["name"] = "Bad Name".into()), "is not valid"),
+        (
+            edit(&|v| v["dashboard"]["domains"][1]["name"] = "Docs2.example.com".into()),
+            "is not in normal form",
+        ),
         (edit(&|v| v["dashboard"]["domains"][1]["name"] = "x.docs-host.dev".into()), "platform's own domain"),
         (edit(&|v| v["dashboard"]["domains"][0]["liveAt"] = 5.into()), "times out of order"),
         (edit(&|v| v["dashboard"]["primary"] = "xn--bcher-kva.example".into()), "was never verified"),

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::dns::{DnsRecord, RecordKind};
+use super::dns::{DnsInstruction, DnsRecord, InstructionKind, RecordKind};
 
 /// The `Accept` header value the request must carry.
 pub const DOH_ACCEPT: &str = "application/dns-json";
@@ -88,6 +88,44 @@ pub fn query_url(base: &str, name: &str, kind: RecordKind) -> String {
         .append_pair("type", kind.as_str())
         .finish();
     format!("{base}{separator}{query}")
+}
+
+/// The `(name, type)` questions whose answers, collected into a [`super::RecordSet`], let
+/// [`super::verify`] decide: the domain's CNAME, A and AAAA for a subdomain; for an apex its
+/// A and AAAA and the CNAME target's A and AAAA (an ALIAS shows as the target's addresses).
+#[must_use]
+pub fn verification_queries(instruction: &DnsInstruction) -> Vec<(String, RecordKind)> {
+    let name = instruction.domain.clone();
+    match instruction.kind {
+        InstructionKind::Cname => {
+            vec![(name.clone(), RecordKind::Cname), (name.clone(), RecordKind::A), (name, RecordKind::Aaaa)]
+        }
+        InstructionKind::AliasOrAname => {
+            let target = instruction.value.clone();
+            vec![
+                (name.clone(), RecordKind::A),
+                (name, RecordKind::Aaaa),
+                (target.clone(), RecordKind::A),
+                (target, RecordKind::Aaaa),
+            ]
+        }
+    }
+}
+
+/// The names whose CAA records decide whether the certificate may be issued: the domain and
+/// each parent up to its last two labels (closest first), each to ask with type CAA.
+#[must_use]
+pub fn caa_queries(name: &str) -> Vec<String> {
+    let mut names = vec![name.trim_end_matches('.').to_owned()];
+    let mut current = name.trim_end_matches('.');
+    while let Some((_, parent)) = current.split_once('.') {
+        if !parent.contains('.') {
+            break;
+        }
+        names.push(parent.to_owned());
+        current = parent;
+    }
+    names
 }
 
 fn rcode_label(status: u64) -> &'static str {

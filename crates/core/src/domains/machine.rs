@@ -268,6 +268,17 @@ pub fn certificate_troubleshooting(name: &str, issuer: &str) -> Vec<String> {
 pub const PROPAGATION_NOTE: &str =
     "DNS changes usually propagate within a few minutes but can take up to 48 hours.";
 
+/// What to say while an added domain waits for its DNS record, `added_at` and `now` in
+/// seconds: the propagation note for the first 48 hours, then that the record is probably wrong.
+#[must_use]
+pub fn propagation_note(added_at: u64, now: u64) -> String {
+    if now.saturating_sub(added_at) < DNS_PROPAGATION_MAX_SECS {
+        PROPAGATION_NOTE.to_owned()
+    } else {
+        "It has been more than 48 hours, longer than DNS propagation takes: check the record at your DNS provider against the values shown, and look for a conflicting A or AAAA record.".to_owned()
+    }
+}
+
 /// Whether a verified domain's certificate may be issued at `now`: the delay has passed and no
 /// CAA record blocks it (`blocking_caa` empty).
 #[must_use]

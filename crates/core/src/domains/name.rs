@@ -137,6 +137,14 @@ pub enum NameError {
         /// The platform domain.
         platform: String,
     },
+    /// A stored name that is not in normal form (saved state, settings).
+    #[error(
+        "\u{201c}{name}\u{201d} is not in normal form (lower-case ASCII, punycode for international labels, no trailing dot)."
+    )]
+    NotNormalized {
+        /// The name as stored.
+        name: String,
+    },
     /// The name is already in the project's list.
     #[error("\u{201c}{name}\u{201d} is already attached to this project.")]
     AlreadyAttached {
@@ -253,12 +261,12 @@ fn check_label(label: &str, name: &str) -> Result<(), NameError> {
 /// # Errors
 /// The rule it breaks.
 pub fn check_normalized(name: &str) -> Result<(), NameError> {
-    let fail = |c: char| NameError::InvalidCharacter { label: name.to_owned(), character: c };
-    if let Some(c) = name.chars().find(|c| !c.is_ascii() || c.is_ascii_uppercase()) {
-        return Err(fail(c));
+    let not_normal = || NameError::NotNormalized { name: name.to_owned() };
+    if !name.is_ascii() {
+        return Err(not_normal());
     }
     let normal = normalize_host(name, &|_| Err("not ASCII".to_owned()))?;
-    if normal == name { Ok(()) } else { Err(fail('.')) }
+    if normal == name { Ok(()) } else { Err(not_normal()) }
 }
 
 /// Validates a name typed into "Add domain": [`normalize_host`], then not the platform's own
@@ -360,7 +368,11 @@ mod tests {
             Err(NameError::Port { port: "8080".to_owned() })
         );
         assert_eq!(check_normalized("docs.example.com"), Ok(()));
-        assert!(check_normalized("Docs.example.com").is_err());
+        assert_eq!(
+            check_normalized("Docs.example.com"),
+            Err(NameError::NotNormalized { name: "Docs.example.com".to_owned() })
+        );
+        assert!(matches!(check_normalized("bücher.example"), Err(NameError::NotNormalized { .. })));
         assert!(check_normalized("docs.example.com.").is_err());
     }
 }
