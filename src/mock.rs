@@ -26,6 +26,8 @@ extern "C" {
 
     #[wasm_bindgen(method, catch)]
     fn fetch(this: &MockHandle, input: &web_sys::Request) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = handle)]
+    fn answer(this: &MockHandle, request: &JsValue) -> Result<Object, JsValue>;
     #[wasm_bindgen(method)]
     fn counts(this: &MockHandle) -> Object;
     #[wasm_bindgen(method)]
@@ -57,6 +59,30 @@ impl Notice {
     pub fn is_problem(&self) -> bool {
         matches!(self.kind.as_str(), "not-saved" | "storage-unavailable")
     }
+}
+
+/// A request for [`MockState::answer`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MockRequest {
+    /// HTTP method.
+    pub method: String,
+    /// Path with query, e.g. `/pets?limit=5`.
+    pub url: String,
+    /// Header names and values.
+    pub headers: Vec<(String, String)>,
+    /// The body text, if any.
+    pub body: Option<String>,
+}
+
+/// What the mock answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MockAnswer {
+    /// HTTP status.
+    pub status: u16,
+    /// Header names and values.
+    pub headers: Vec<(String, String)>,
+    /// The body text (JSON, or empty).
+    pub body: String,
 }
 
 /// Where the mock is.
@@ -239,6 +265,35 @@ impl MockState {
         let promise = self.with_handle(|h| h.fetch(request))?.map_err(|e| message_of(&e))?;
         let response = JsFuture::from(promise).await.map_err(|e| message_of(&e))?;
         response.dyn_into().map_err(|_| "The mock did not answer with a Response.".to_owned())
+    }
+
+    /// Answers a request at once (the module's `handle`: no `Request`/`Response` objects, so
+    /// no body stream to wait for); saved, and seen by other tabs, when it changes the state.
+    ///
+    /// # Errors
+    /// The mock is not loaded, or the request cannot be read (the message says why).
+    pub fn answer(&self, request: &MockRequest) -> Result<MockAnswer, String> {
+        let object = Object::new();
+        let headers: Array =
+            request.headers.iter().map(|(n, v)| JsValue::from(Array::of2(&n.into(), &v.into()))).collect();
+        let _ = Reflect::set(&object, &"method".into(), &request.method.as_str().into());
+        let _ = Reflect::set(&object, &"url".into(), &request.url.as_str().into());
+        let _ = Reflect::set(&object, &"headers".into(), &headers);
+        if let Some(body) = &request.body {
+            let _ = Reflect::set(&object, &"body".into(), &body.as_str().into());
+        }
+        let answer = self.with_handle(|h| h.answer(&object))?.map_err(|e| message_of(&e))?;
+        let field = |name: &str| Reflect::get(&answer, &name.into()).unwrap_or(JsValue::UNDEFINED);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // an HTTP status
+        let status = field("status").as_f64().unwrap_or(0.0) as u16;
+        let headers = Array::from(&field("headers"))
+            .iter()
+            .map(|pair| {
+                let pair = Array::from(&pair);
+                (pair.get(0).as_string().unwrap_or_default(), pair.get(1).as_string().unwrap_or_default())
+            })
+            .collect();
+        Ok(MockAnswer { status, headers, body: field("body").as_string().unwrap_or_default() })
     }
 
     /// Replaces the data with the demo data (`seed`) or nothing.

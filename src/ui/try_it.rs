@@ -19,7 +19,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::mock::MockState;
+use crate::mock::{MockRequest, MockState};
 
 /// A request gets no answer after this long is stopped.
 pub const TIMEOUT_MS: i32 = 30_000;
@@ -362,11 +362,34 @@ async fn reachable(origin: &str) -> Reachability {
     }
 }
 
-/// Sends `request` to the mock or the network; `controller` cancels it.
+/// The mock's answer to `request`, at once.
+fn ask_mock(mock: MockState, request: &SampleRequest, body_text: Option<String>) -> Outcome {
+    let asked = MockRequest {
+        method: request.method.clone(),
+        url: request.url.clone(),
+        headers: request.headers.clone(),
+        body: body_text,
+    };
+    match mock.answer(&asked) {
+        Ok(answer) => {
+            let error =
+                serde_json::from_str(&answer.body).ok().and_then(|v| error_summary(answer.status, &v));
+            Outcome::Answer {
+                status: answer.status,
+                status_text: status_text(answer.status).to_owned(),
+                headers: answer.headers,
+                body: pretty_body(&answer.body),
+                error,
+            }
+        }
+        Err(message) => Outcome::Failure(message),
+    }
+}
+
+/// Sends `request` to the network; `controller` cancels it.
 async fn exchange(
     request: &SampleRequest,
     body_text: Option<String>,
-    mock: Option<MockState>,
     controller: &web_sys::AbortController,
     timed_out: &Cell<bool>,
 ) -> Outcome {
@@ -385,22 +408,16 @@ async fn exchange(
         init.set_body(&JsValue::from_str(body));
     }
     init.set_signal(Some(&controller.signal()));
-    let to_mock = mock.is_some();
-    let url = if to_mock { format!("{}{}", page_origin(), request.url) } else { request.url.clone() };
-    let web_request = match web_sys::Request::new_with_str_and_init(&url, &init) {
+    let web_request = match web_sys::Request::new_with_str_and_init(&request.url, &init) {
         Ok(r) => r,
         Err(e) => return Outcome::Failure(format!("The request cannot be made: {}.", message_of(&e))),
     };
-    let answer = if let Some(mock) = mock {
-        mock.fetch(&web_request).await
-    } else {
-        match web_sys::window() {
-            Some(window) => JsFuture::from(window.fetch_with_request(&web_request))
-                .await
-                .and_then(|r| r.dyn_into::<web_sys::Response>())
-                .map_err(|e| if controller.signal().aborted() { String::new() } else { message_of(&e) }),
-            None => Err("There is no window to send from.".to_owned()),
-        }
+    let answer = match web_sys::window() {
+        Some(window) => JsFuture::from(window.fetch_with_request(&web_request))
+            .await
+            .and_then(|r| r.dyn_into::<web_sys::Response>())
+            .map_err(|e| if controller.signal().aborted() { String::new() } else { message_of(&e) }),
+        None => Err("There is no window to send from.".to_owned()),
     };
     let response = match answer {
         Ok(response) => response,
@@ -411,7 +428,6 @@ async fn exchange(
             ));
         }
         Err(_) if controller.signal().aborted() => return Outcome::Failure("Cancelled.".to_owned()),
-        Err(message) if to_mock => return Outcome::Failure(message),
         Err(_) => {
             let target = origin_of(&request.url);
             return Outcome::Failure(explain_failure(&target, &page_origin(), reachable(&target).await));
@@ -517,10 +533,12 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
         let history_key = history_key.get_value();
         leptos::task::spawn_local(async move {
             let started = now_ms();
-            let outcome = if to_mock && mock.is_none() {
-                Outcome::Failure("The in-browser mock is not available on this page.".to_owned())
-            } else {
-                exchange(&request, body_text, mock.filter(|_| to_mock), &controller, &timed_out).await
+            let outcome = match (to_mock, mock) {
+                (true, Some(mock)) => ask_mock(mock, &request, body_text),
+                (true, None) => {
+                    Outcome::Failure("The in-browser mock is not available on this page.".to_owned())
+                }
+                (false, _) => exchange(&request, body_text, &controller, &timed_out).await,
             };
             let millis = now_ms() - started;
             if let (Some(window), Some(timer)) = (web_sys::window(), timer) {

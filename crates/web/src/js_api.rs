@@ -25,6 +25,19 @@ export interface PetstoreMockOptions {
   /** The localStorage key to save under (default "petstore-mock/v1"); `null` keeps the state in memory only. */
   storageKey?: string | null;
 }
+/** A request for `handle()`: `url` is a path such as "/pets?limit=5" or a full URL (its origin is ignored). */
+export interface PetstoreMockRequest {
+  method?: string;
+  url: string;
+  headers?: [string, string][] | Record<string, string>;
+  body?: string;
+}
+/** The answer of `handle()`. */
+export interface PetstoreMockAnswer {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
 /** Something to show the user about where the mock's state is kept. */
 export interface PetstoreMockNotice {
   kind: "started-fresh" | "storage-unavailable" | "not-saved" | "overwritten";
@@ -80,6 +93,61 @@ impl JsPetstoreMock {
         init: Option<JsRequestInit>,
     ) -> Promise {
         respond(self.mock.clone(), &input, &init.map_or(JsValue::UNDEFINED, JsValue::from), None)
+    }
+
+    /// Answers a request at once, without `Request` and `Response` objects (no promise, no
+    /// body stream): what a test suite or a page that only needs the data can call.
+    #[wasm_bindgen(unchecked_return_type = "PetstoreMockAnswer")]
+    pub fn handle(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PetstoreMockRequest")] request: JsValue,
+    ) -> Result<Object, JsError> {
+        let text = |name: &str| Reflect::get(&request, &name.into()).ok().and_then(|v| v.as_string());
+        if !request.is_object() {
+            return Err(JsError::new("handle() takes an object such as {method: \"GET\", url: \"/pets\"}."));
+        }
+        let target = text("url").ok_or_else(|| JsError::new("handle() needs a url, such as \"/pets\"."))?;
+        let mut headers = Vec::new();
+        let given = Reflect::get(&request, &"headers".into()).unwrap_or(JsValue::UNDEFINED);
+        if Array::is_array(&given) {
+            for pair in Array::from(&given).iter() {
+                let pair = Array::from(&pair);
+                match (pair.get(0).as_string(), pair.get(1).as_string()) {
+                    (Some(name), Some(value)) => headers.push((name, value)),
+                    _ => {
+                        return Err(JsError::new(
+                            "handle(): each header is a [name, value] pair of strings.",
+                        ));
+                    }
+                }
+            }
+        } else if given.is_object() {
+            for entry in Object::entries(given.unchecked_ref()).iter() {
+                let pair = Array::from(&entry);
+                match (pair.get(0).as_string(), pair.get(1).as_string()) {
+                    (Some(name), Some(value)) => headers.push((name, value)),
+                    _ => return Err(JsError::new("handle(): header values are strings.")),
+                }
+            }
+        }
+        let request = petstore_core::Request {
+            method: text("method").unwrap_or_else(|| "GET".to_owned()),
+            target,
+            headers,
+            body: text("body").unwrap_or_default().into_bytes(),
+        };
+        let response = self.mock.handle(&request);
+        let answer = Object::new();
+        let pairs: Array = response
+            .headers
+            .iter()
+            .map(|(name, value)| JsValue::from(Array::of2(&name.into(), &value.into())))
+            .collect();
+        let _ = Reflect::set(&answer, &"status".into(), &response.status.into());
+        let _ = Reflect::set(&answer, &"headers".into(), &pairs);
+        let _ =
+            Reflect::set(&answer, &"body".into(), &String::from_utf8_lossy(&response.body).as_ref().into());
+        Ok(answer)
     }
 
     /// Replaces the global `fetch`: requests whose URL starts with `prefix` (a path on this

@@ -284,3 +284,39 @@ async fn on_change_hears_changes_and_notices_are_objects() {
     mock.reset(None);
     assert_eq!(changes(), 2.0);
 }
+
+#[wasm_bindgen_test]
+fn handle_answers_at_once_and_refuses_bad_input_with_a_reason() {
+    let mock = JsPetstoreMock::new(options(&[("storageKey", JsValue::NULL)])).unwrap();
+    let headers = Array::of1(&Array::of2(&"Content-Type".into(), &"application/json".into()));
+    let created = mock
+        .handle(object(&[
+            ("method", "POST".into()),
+            ("url", "http://example.com/pets".into()),
+            ("headers", headers.into()),
+            ("body", r#"{"name":"Handled","categoryId":1}"#.into()),
+        ]))
+        .unwrap();
+    assert_eq!(Reflect::get(&created, &"status".into()).unwrap(), 201);
+    let body = Reflect::get(&created, &"body".into()).unwrap().as_string().unwrap();
+    let pet: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(pet["name"], "Handled");
+    let pairs = Array::from(&Reflect::get(&created, &"headers".into()).unwrap());
+    assert!(pairs.iter().any(|p| Array::from(&p).get(0) == "Content-Type"));
+
+    let id = pet["id"].as_i64().unwrap();
+    let got = mock.handle(object(&[("url", format!("/pets/{id}").into())])).unwrap();
+    assert_eq!(Reflect::get(&got, &"status".into()).unwrap(), 200, "GET by default");
+    let missing = mock.handle(object(&[("url", "/pets/999999".into())])).unwrap();
+    assert_eq!(Reflect::get(&missing, &"status".into()).unwrap(), 404);
+
+    for (request, says) in [
+        (JsValue::from("GET /pets"), "takes an object"),
+        (object(&[("method", "GET".into())]), "needs a url"),
+        (object(&[("url", "/pets".into()), ("headers", Array::of1(&"x".into()).into())]), "[name, value]"),
+    ] {
+        let error = JsValue::from(mock.handle(request).unwrap_err());
+        let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
+        assert!(message.contains(says), "{message}");
+    }
+}
