@@ -896,8 +896,12 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
 
 #[component]
 fn ExchangeView(entry: Exchange) -> impl IntoView {
-    let meta =
-        format!("{} {} · {} · {:.0} ms · {}", entry.method, entry.url, entry.target, entry.millis, entry.at);
+    let millis = if entry.millis < 10.0 {
+        format!("{:.1} ms", entry.millis)
+    } else {
+        format!("{:.0} ms", entry.millis)
+    };
+    let meta = format!("{} {} · {} · {millis} · {}", entry.method, entry.url, entry.target, entry.at);
     match entry.outcome {
         Outcome::Failure(message) => view! {
             <div class="try-failure" role="alert" data-testid="try-failure">
