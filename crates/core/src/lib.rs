@@ -4,12 +4,14 @@
 #![deny(missing_docs)]
 
 pub mod catalog;
+pub mod document;
 pub mod error;
 pub mod http;
 pub mod markdown;
 pub mod mock;
 pub mod model;
 pub mod openapi;
+pub mod outline;
 pub mod reference;
 pub mod samples;
 mod validate;
