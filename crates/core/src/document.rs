@@ -166,7 +166,14 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value, DocumentError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(DocumentError::Empty);
     }
-    serde_json::from_slice(bytes).map_err(|e| {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let before = &bytes[..e.valid_up_to()];
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = before.iter().rev().take_while(|b| **b != b'\n').count() + 1;
+        DocumentError::Json { reason: "the text is not UTF-8".into(), line, column }
+    })?;
+    // `from_str`, as for the embedded document: one JSON reader in the app, not two.
+    serde_json::from_str(text).map_err(|e| {
         let text = e.to_string();
         // serde_json appends " at line L column C"; the variant carries them apart.
         let reason = text.split(" at line ").next().unwrap_or(&text).to_owned();
@@ -221,10 +228,12 @@ fn is_openapi_30(version: &str) -> bool {
 #[must_use]
 pub fn url_from_query(search: &str) -> Option<String> {
     let query = search.strip_prefix('?').unwrap_or(search);
-    form_urlencoded::parse(query.as_bytes())
-        .find(|(key, _)| key == "url")
-        .map(|(_, value)| value.trim().to_owned())
-        .filter(|value| !value.is_empty())
+    let raw = query.split('&').find_map(|pair| pair.strip_prefix("url="))?;
+    // `+` is a space in a query string; `%2B` is a plus.
+    let spaced = raw.replace('+', " ");
+    let value = percent_encoding::percent_decode_str(&spaced).decode_utf8().ok()?;
+    let value = value.trim();
+    (!value.is_empty()).then(|| value.to_owned())
 }
 
 /// Where the shown document came from.

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::catalog::{Group, OperationSummary};
+use crate::catalog::{Group, OperationSummary, Stability};
 
 /// One row of the operation list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,5 +99,73 @@ pub fn scroll_to_show(index: usize, scroll_top: f64, height: f64, row_height: f6
         None
     } else {
         Some((top - (height - row_height) / 2.0).max(0.0))
+    }
+}
+
+/// `text` with `&`, `<`, `>`, `"` and `'` escaped, for HTML text and attribute values.
+#[must_use]
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One row as HTML, every value from the document escaped. Headings are `role="heading"`
+/// (level 2 for groups, 3 for tags); an operation is a link to `#anchor`, marked
+/// `aria-current="page"` when its anchor is `current`. The sidebar's virtual list builds its
+/// rows from this: no view code per row kind in the app, and the rows of a thousand-operation
+/// document are plain strings until they scroll into view.
+#[must_use]
+pub fn row_html(row: &Row, current: Option<&str>) -> String {
+    match row {
+        Row::Group { name } => {
+            let name = escape_html(name);
+            format!(
+                r#"<div class="list-row group-name" role="heading" aria-level="2" data-testid="group" data-group="{name}">{name}</div>"#
+            )
+        }
+        Row::Tag { name, group } => {
+            let (name, group) = (escape_html(name), escape_html(group));
+            format!(
+                r#"<div class="list-row tag-name" role="heading" aria-level="3" data-testid="tag" data-tag="{name}" data-in-group="{group}">{name}</div>"#
+            )
+        }
+        Row::Operation(op) => {
+            let anchor = op.anchor();
+            let marked = if current == Some(anchor.as_str()) { r#" aria-current="page""# } else { "" };
+            let anchor = escape_html(&anchor);
+            let method = op.method.as_str();
+            let lower = method.to_ascii_lowercase();
+            let path = escape_html(&op.path);
+            let deprecated = if op.deprecated { " deprecated" } else { "" };
+            let mut badges = String::new();
+            if op.deprecated {
+                badges.push_str(
+                    r#"<span class="badge badge-deprecated" data-testid="badge-deprecated">Deprecated</span>"#,
+                );
+            }
+            match op.stability {
+                Some(Stability::Experimental) => badges.push_str(
+                    r#"<span class="badge badge-experimental" data-testid="badge-stability">Experimental</span>"#,
+                ),
+                Some(Stability::Beta) => {
+                    badges.push_str(r#"<span class="badge badge-beta" data-testid="badge-stability">Beta</span>"#);
+                }
+                None => {}
+            }
+            let summary = escape_html(op.summary.as_deref().unwrap_or_default());
+            format!(
+                r##"<div class="list-row operation" data-testid="operation" data-operation-id="{anchor}"><a href="#{anchor}" class="operation-link" title="{method} {path}"{marked}><span class="operation-line"><span class="method method-{lower}">{method}</span><code class="path{deprecated}">{path}</code>{badges}</span><span class="summary">{summary}</span></a></div>"##
+            )
+        }
     }
 }

@@ -158,6 +158,8 @@ fn the_url_parameter_is_read_from_the_query_string() {
     assert_eq!(url_from_query("?url="), None);
     assert_eq!(url_from_query(""), None);
     assert_eq!(url_from_query("?urls=x"), None);
+    assert_eq!(url_from_query("?url=a%2Bb%20c"), Some("a+b c".into()));
+    assert_eq!(url_from_query("?url=%FF"), None, "not UTF-8");
 }
 
 #[test]
@@ -235,4 +237,40 @@ fn scrolling_to_a_row_centres_it_only_when_it_is_out_of_view() {
     assert_eq!(scroll_to_show(10, 0.0, 500.0, 50.0), Some(275.0));
     assert_eq!(scroll_to_show(100, 0.0, 500.0, 50.0), Some(4775.0));
     assert_eq!(scroll_to_show(0, 4000.0, 500.0, 50.0), Some(0.0));
+}
+
+#[test]
+fn rows_render_as_escaped_html_with_markers_and_the_current_mark() {
+    use petstore_core::outline::{escape_html, row_html};
+    assert_eq!(
+        escape_html(r#"<a href="x">'&'</a>"#),
+        "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+    );
+    let catalog = Catalog::from_json(PETSTORE_JSON.as_bytes()).unwrap();
+    let rows = rows(&catalog.groups);
+    assert_eq!(
+        row_html(&rows[0], None),
+        r#"<div class="list-row group-name" role="heading" aria-level="2" data-testid="group" data-group="Pets">Pets</div>"#
+    );
+    assert_eq!(
+        row_html(&rows[1], None),
+        r#"<div class="list-row tag-name" role="heading" aria-level="3" data-testid="tag" data-tag="Animals" data-in-group="Pets">Animals</div>"#
+    );
+    let get_pet = &rows[position(&rows, "getPet").unwrap()];
+    let html = row_html(get_pet, Some("getPet"));
+    assert!(html.starts_with(r##"<div class="list-row operation" data-testid="operation" data-operation-id="getPet"><a href="#getPet" class="operation-link" title="GET /pets/{petId}" aria-current="page">"##), "{html}");
+    assert!(html.contains(r#"<code class="path deprecated">/pets/{petId}</code><span class="badge badge-deprecated" data-testid="badge-deprecated">Deprecated</span>"#), "{html}");
+    assert!(!row_html(get_pet, Some("listPets")).contains("aria-current"));
+    let complete = row_html(&rows[position(&rows, "completeOrder").unwrap()], None);
+    assert!(complete.contains(r#"data-testid="badge-stability">Experimental</span>"#), "{complete}");
+
+    // Text from a hostile document stays text.
+    let hostile = Catalog::from_value(&json!({"openapi": "3.0.0", "info": {"title": "T", "version": "1"},
+        "tags": [{"name": "<b>t</b>"}],
+        "paths": {"/x\"><script>": {"get": {"tags": ["<b>t</b>"], "operationId": "a\"b", "summary": "<img src=x onerror=alert(1)>"}}}}))
+    .unwrap();
+    let html: String = rows(&hostile.groups).iter().map(|r| row_html(r, None)).collect();
+    assert!(!html.contains("<script>") && !html.contains("<img") && !html.contains("<b>"), "{html}");
+    assert!(html.contains(r#"data-operation-id="a&quot;b""#), "{html}");
+    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"), "{html}");
 }
