@@ -247,21 +247,21 @@ fn rows_render_as_escaped_html_with_markers_and_the_current_mark() {
         "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
     );
     let catalog = Catalog::from_json(PETSTORE_JSON.as_bytes()).unwrap();
-    let rows = rows(&catalog.groups);
+    let listed = rows(&catalog.groups);
     assert_eq!(
-        row_html(&rows[0], None),
+        row_html(&listed[0], None),
         r#"<div class="list-row group-name" role="heading" aria-level="2" data-testid="group" data-group="Pets">Pets</div>"#
     );
     assert_eq!(
-        row_html(&rows[1], None),
+        row_html(&listed[1], None),
         r#"<div class="list-row tag-name" role="heading" aria-level="3" data-testid="tag" data-tag="Animals" data-in-group="Pets">Animals</div>"#
     );
-    let get_pet = &rows[position(&rows, "getPet").unwrap()];
+    let get_pet = &listed[position(&listed, "getPet").unwrap()];
     let html = row_html(get_pet, Some("getPet"));
     assert!(html.starts_with(r##"<div class="list-row operation" data-testid="operation" data-operation-id="getPet"><a href="#getPet" class="operation-link" title="GET /pets/{petId}" aria-current="page">"##), "{html}");
     assert!(html.contains(r#"<code class="path deprecated">/pets/{petId}</code><span class="badge badge-deprecated" data-testid="badge-deprecated">Deprecated</span>"#), "{html}");
     assert!(!row_html(get_pet, Some("listPets")).contains("aria-current"));
-    let complete = row_html(&rows[position(&rows, "completeOrder").unwrap()], None);
+    let complete = row_html(&listed[position(&listed, "completeOrder").unwrap()], None);
     assert!(complete.contains(r#"data-testid="badge-stability">Experimental</span>"#), "{complete}");
 
     // Text from a hostile document stays text.
