@@ -118,7 +118,7 @@ const rows = [
   ["(a) Petstore: list rendered + detail after a click", ms(median(petstoreRuns)), `<= ${ms(BUDGET.petstoreMs)}`,
     verdict(median(petstoreRuns) <= BUDGET.petstoreMs), petstoreRuns.map(ms).join(", ")],
   ["(b) Initial download wasm+js+css (gzip)", kb(initialGzip), `<= ${kb(BUDGET.initialBytes)}`,
-    verdict(initialGzip <= BUDGET.initialBytes), `${(BUDGET.initialBytes - initialGzip) / 1000} KB left`],
+    verdict(initialGzip <= BUDGET.initialBytes), `${((BUDGET.initialBytes - initialGzip) / 1000).toFixed(1)} KB left`],
   ["(c) GitHub's description via ?url=: list visible", ms(median(githubRuns)), `<= ${ms(BUDGET.githubMs)}`,
     verdict(median(githubRuns) <= BUDGET.githubMs), githubRuns.map(ms).join(", ")],
 ];
