@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test size build tools bench-mock
+.PHONY: serve test size build tools bench-mock budgets
 
 ## serve: install what is missing and serve the app on http://127.0.0.1:8080
 serve:
@@ -16,6 +16,11 @@ test:
 ## size: release build, then the gzip size of the wasm, js and css
 size: build
 	scripts/size.sh
+
+## budgets: timings and initial download of the release build in dist/ (prints a table, builds nothing)
+budgets:
+	scripts/ensure-tools.sh test
+	node scripts/budgets.mjs
 
 ## build: release build into dist/
 build:

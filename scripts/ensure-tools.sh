@@ -6,6 +6,7 @@ set -euo pipefail
 WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=123
+JS_YAML_VERSION=4.1.0
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 mode="${1:-build}"
@@ -42,6 +43,14 @@ if ! "$TOOLS/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "versio
   log "installing binaryen@$BINARYEN_VERSION from npm into .tools/"
   mkdir -p "$TOOLS"
   (cd "$TOOLS" && npm install --no-audit --no-fund --save-exact "binaryen@$BINARYEN_VERSION" >/dev/null)
+fi
+
+# js-yaml: Trunk copies its ES module to dist/vendor/js-yaml.mjs (index.html); the app imports it
+# only when a loaded document is not JSON, so no YAML parser is in the initial download.
+if [ "$(node -p "require('$TOOLS/node_modules/js-yaml/package.json').version" 2>/dev/null || true)" != "$JS_YAML_VERSION" ]; then
+  log "installing js-yaml@$JS_YAML_VERSION from npm into .tools/"
+  mkdir -p "$TOOLS"
+  (cd "$TOOLS" && npm install --no-audit --no-fund --save-exact "js-yaml@$JS_YAML_VERSION" >/dev/null)
 fi
 
 if [ "$mode" = test ]; then

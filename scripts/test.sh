@@ -35,4 +35,5 @@ stage "conformance (schemathesis)" scripts/schemathesis.sh
 stage "browser tests (Chromium)"  cargo test -p petstore-playground -p petstore-browser-tests-example -p petstore-web --features petstore-web/js-api,petstore-web/markdown-api --locked --target wasm32-unknown-unknown
 stage "release build (trunk)"     trunk build --release --offline --locked
 stage "end-to-end (Chromium)"     bash -c 'cd tests/e2e && npm test'
+stage "budgets"                   node scripts/budgets.mjs
 stage "size"                      scripts/size.sh

@@ -2,41 +2,70 @@
 //! API logic of its own; the mock it talks to is the
 //! `petstore_mock.js` module built from `petstore_web`.
 
+pub mod document;
 pub mod mock;
 pub mod modules;
 pub mod ui;
 
+use leptos::either::Either;
 use leptos::prelude::*;
-use petstore_core::Catalog;
-use petstore_core::openapi::petstore_value;
 
+use crate::document::{DocumentState, Status};
 use crate::mock::MockState;
 
-/// The whole page: notices about the mock's storage, then the reference of the embedded
-/// Petstore document with the Mock block in its header. Opens the mock once, for every
-/// component below (`MockState::expect()`).
+/// The whole page: notices about the mock's storage, then the reference of the shown document
+/// (the embedded Petstore one, or the one named by `?url=` or loaded by the reader) with the
+/// document loader and the Mock block in its header. Opens the mock once, for every component
+/// below (`MockState::expect()`), and starts the [`DocumentState`].
 #[component]
 pub fn App() -> impl IntoView {
     // A test may provide its own mock first.
     let mock = MockState::from_context().unwrap_or_else(|| MockState::open(mock::STORAGE_KEY));
     provide_context(mock);
     ui::markdown::load_renderer();
+    let documents = DocumentState::start();
     let notices = view! {
         <ui::mock_notices::MockNotices
             notices=mock.notices()
             on_dismiss=Callback::new(move |()| mock.dismiss_notices())
         />
     };
-    let document = petstore_value();
-    let page = match Catalog::from_value(&document) {
-        Ok(catalog) => view! {
-            <ui::reference::Reference document=document catalog=catalog>
-                <ui::mock_panel::MockPanel />
-                <ui::theme::ThemeToggle />
-            </ui::reference::Reference>
+    // Only a change of document re-renders the reference (not a change of the loader's status).
+    let page = move || match documents.current.get() {
+        Some(loaded) => {
+            let mock_available = loaded.source.is_builtin();
+            Either::Left(view! {
+                <ui::reference::Reference
+                    document=loaded.value
+                    catalog=loaded.catalog
+                    mock_available=mock_available
+                >
+                    {ui::document_loader::document_loader(documents)}
+                    {if mock_available {
+                        Either::Left(view! { <ui::mock_panel::MockPanel /> })
+                    } else {
+                        Either::Right(ui::document_loader::mock_unavailable())
+                    }}
+                    <ui::theme::ThemeToggle />
+                </ui::reference::Reference>
+            })
         }
-        .into_any(),
-        Err(error) => view! { <ui::reference::LoadError error=error.to_string() /> }.into_any(),
+        None => Either::Right(start_page(documents)),
     };
     view! { {notices} {page} }
+}
+
+/// Before the first document is shown: loading the `?url=` one (if it fails, the built-in one
+/// is shown with the error), or why not even the built-in one can be shown.
+fn start_page(documents: DocumentState) -> impl IntoView {
+    let message = move || match documents.status.get() {
+        Status::Loading { what, .. } => what,
+        Status::Failed(error) => format!("The API description could not be loaded: {error}"),
+        Status::Idle => String::new(),
+    };
+    view! {
+        <main id="content">
+            <p class="document-status" role="status" data-testid="document-status">{message}</p>
+        </main>
+    }
 }

@@ -43,9 +43,11 @@ fn app_shows_title_version_and_groups_in_document_order() {
     let groups: Vec<_> =
         all(&root, "[data-testid=group]").iter().map(|g| g.get_attribute("data-group").unwrap()).collect();
     assert_eq!(groups, ["Pets", "Store"]);
-    let pets = root.query_selector("[data-group=Pets]").unwrap().unwrap();
-    let tags: Vec<_> =
-        all(&pets, "[data-testid=tag]").iter().map(|t| t.get_attribute("data-tag").unwrap()).collect();
+    // Flat rows (a virtual list): each tag heading names its group.
+    let tags: Vec<_> = all(&root, "[data-testid=tag][data-in-group=Pets]")
+        .iter()
+        .map(|t| t.get_attribute("data-tag").unwrap())
+        .collect();
     assert_eq!(tags, ["Animals", "Categories"]);
     assert_eq!(all(&root, "[data-testid=operation]").len(), 18);
 }
@@ -573,4 +575,162 @@ async fn the_theme_toggle_overrides_the_system_and_is_kept() {
     tick().await;
     assert_eq!(html.get_attribute("data-theme"), None);
     assert_eq!(storage().get_item("petstore-playground/theme").unwrap(), None);
+}
+
+// ---- Loading other documents, and the virtual list ----
+
+/// Waits (up to about a second) until `ready` holds; loads go through promises and effects.
+async fn until(mut ready: impl FnMut() -> bool) {
+    for _ in 0..100 {
+        if ready() {
+            return;
+        }
+        tick().await;
+    }
+    panic!("the page never reached the expected state");
+}
+
+fn paste(root: &Element, text: &str) {
+    let area: web_sys::HtmlTextAreaElement =
+        root.query_selector("[data-testid=document-text]").unwrap().unwrap().unchecked_into();
+    area.set_value(text);
+    click(root, "[data-testid=document-text-load]");
+}
+
+fn shown(root: &Element, selector: &str) -> bool {
+    root.query_selector(selector).unwrap().is_some_and(|e| !e.has_attribute("hidden"))
+}
+
+#[wasm_bindgen_test]
+async fn a_broken_document_shows_why_and_keeps_the_current_one() {
+    set_hash("");
+    storage().remove_item(STORAGE_KEY).unwrap();
+    let root = mount(|| view! { <App /> }.into_any());
+    assert!(!shown(&root, "[data-testid=document-error]"));
+
+    paste(&root, "{\n  \"openapi\": \"3.0.0\",\n  \"info\": }");
+    until(|| shown(&root, "[data-testid=document-error]")).await;
+    assert_eq!(
+        text(&root, "[data-testid=document-error-message]"),
+        "The document is not valid JSON: expected value (line 3, column 11)."
+    );
+    assert_eq!(
+        root.query_selector("[data-testid=document-error]").unwrap().unwrap().get_attribute("role").unwrap(),
+        "alert"
+    );
+    assert_eq!(text(&root, "[data-testid=doc-title]"), "Petstore API");
+    assert_eq!(all(&root, "[data-testid=operation]").len(), 18);
+    assert!(root.query_selector("[data-testid=mock-panel]").unwrap().is_some());
+
+    paste(&root, r#"{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "paths": {}}"#);
+    until(|| text(&root, "[data-testid=document-error-message]").starts_with("This is a Swagger 2.0")).await;
+    assert_eq!(text(&root, "[data-testid=doc-title]"), "Petstore API");
+
+    paste(&root, r#"{"openapi": "3.1.0", "info": {"title": "New", "version": "1"}, "paths": {}}"#);
+    until(|| text(&root, "[data-testid=document-error-message]").contains("OpenAPI 3.1.0")).await;
+    assert_eq!(
+        text(&root, "[data-testid=document-error-message]"),
+        "This is an OpenAPI 3.1.0 document; this reference reads OpenAPI 3.0 (3.0.0 to 3.0.4) documents only."
+    );
+    paste(&root, r#"[{"openapi": "3.0.0"}]"#);
+    until(|| text(&root, "[data-testid=document-error-message]").ends_with("this one is a list.")).await;
+    paste(&root, r#"{"openapi": "3.0.0", "info": {"title": "No paths", "version": "1"}}"#);
+    until(|| text(&root, "[data-testid=document-error-message]").contains("no `paths` object")).await;
+    assert_eq!(text(&root, "[data-testid=doc-title]"), "Petstore API");
+
+    click(&root, "[data-testid=document-error-dismiss]");
+    until(|| !shown(&root, "[data-testid=document-error]")).await;
+}
+
+#[wasm_bindgen_test]
+async fn another_document_replaces_the_mock_block_with_a_notice_until_back_to_petstore() {
+    set_hash("");
+    let root = mount(|| view! { <App /> }.into_any());
+    assert!(!shown(&root, "[data-testid=document-source]"), "no source line for the built-in document");
+    paste(
+        &root,
+        r#"{"openapi": "3.0.3", "info": {"title": "Zoo", "version": "2.1"},
+            "paths": {"/animals": {"get": {"operationId": "listAnimals", "summary": "List", "tags": ["zoo"],
+                       "responses": {"200": {"description": "ok"}}}}}}"#,
+    );
+    until(|| text(&root, "[data-testid=doc-title]") == "Zoo").await;
+    assert_eq!(text(&root, "[data-testid=doc-version]"), "v2.1");
+    assert_eq!(text(&root, "[data-testid=op-count]"), "1 operation");
+    let ids: Vec<_> = all(&root, "[data-testid=operation]")
+        .iter()
+        .map(|o| o.get_attribute("data-operation-id").unwrap())
+        .collect();
+    assert_eq!(ids, ["listAnimals"]);
+    assert!(root.query_selector("[data-testid=mock-panel]").unwrap().is_none());
+    let notice = text(&root, "[data-testid=mock-unavailable]");
+    assert!(notice.contains("The in-browser mock is not available for this document"), "{notice}");
+    until(|| shown(&root, "[data-testid=document-source]")).await;
+    assert!(text(&root, "[data-testid=document-source]").contains("pasted text"));
+
+    // Its operation opens (the detail is told the mock is unavailable).
+    set_hash("listAnimals");
+    until(|| root.query_selector("[data-testid=operation-detail]").unwrap().is_some()).await;
+    assert_eq!(
+        root.query_selector("[data-testid=operation] a")
+            .unwrap()
+            .unwrap()
+            .get_attribute("aria-current")
+            .as_deref(),
+        Some("page")
+    );
+    set_hash("");
+
+    click(&root, "[data-testid=document-builtin]");
+    until(|| text(&root, "[data-testid=doc-title]") == "Petstore API").await;
+    assert!(root.query_selector("[data-testid=mock-panel]").unwrap().is_some());
+    assert!(root.query_selector("[data-testid=mock-unavailable]").unwrap().is_none());
+    assert_eq!(all(&root, "[data-testid=operation]").len(), 18);
+}
+
+fn large_document(operations: usize) -> serde_json::Value {
+    let mut paths = serde_json::Map::new();
+    for i in 0..operations {
+        paths.insert(
+            format!("/items/{i}"),
+            serde_json::json!({"get": {"operationId": format!("op{i}"), "summary": format!("Item {i}"),
+                "tags": [format!("tag{}", i / 100)], "responses": {"200": {"description": "ok"}}}}),
+        );
+    }
+    serde_json::json!({"openapi": "3.0.0", "info": {"title": "Large", "version": "1"}, "paths": paths})
+}
+
+#[wasm_bindgen_test]
+async fn a_large_list_renders_only_the_rows_in_view_and_scrolls_the_selected_one_into_view() {
+    // The list's box as www/style.css sets it (the test page has no style sheet).
+    let document = web_sys::window().unwrap().document().unwrap();
+    let style = document.create_element("style").unwrap();
+    style.set_text_content(Some(
+        ".list-scroller { height: 400px; overflow-y: auto; } .list-row { height: 52px; overflow: hidden; }",
+    ));
+    document.head().unwrap().append_child(&style).unwrap();
+    set_hash("op700");
+    let root = mount_document(large_document(1000));
+    until(|| root.query_selector("[data-testid=operation][data-operation-id=op700]").unwrap().is_some())
+        .await;
+    let scroller: HtmlElement =
+        root.query_selector("[data-testid=operation-scroller]").unwrap().unwrap().unchecked_into();
+    assert_eq!(
+        scroller.get_attribute("data-rows").as_deref(),
+        Some("1010"),
+        "1000 operations and 10 group headings"
+    );
+    let rendered = all(&root, "[data-testid=operation]").len();
+    assert!(rendered < 100, "{rendered} rows rendered of 1000");
+    let link = root.query_selector("[data-testid=operation][data-operation-id=op700] a").unwrap().unwrap();
+    assert_eq!(link.get_attribute("aria-current").as_deref(), Some("page"));
+    let (row, list) = (link.get_bounding_client_rect(), scroller.get_bounding_client_rect());
+    assert!(row.top() >= list.top() && row.bottom() <= list.bottom(), "the selected row is in view");
+
+    // Scrolling to the top brings the first rows back and drops the others.
+    scroller.set_scroll_top(0);
+    scroller.dispatch_event(&web_sys::Event::new("scroll").unwrap()).unwrap();
+    until(|| root.query_selector("[data-testid=operation][data-operation-id=op0]").unwrap().is_some()).await;
+    assert!(root.query_selector("[data-testid=operation][data-operation-id=op700]").unwrap().is_none());
+    assert_eq!(text(&root, "[data-testid=group]"), "tag0");
+    set_hash("");
 }

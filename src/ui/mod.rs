@@ -1,6 +1,7 @@
 //! One component per file.
 
 pub mod code_samples;
+pub mod document_loader;
 pub mod markdown;
 pub mod mock_counts;
 pub mod mock_notices;

@@ -1,8 +1,32 @@
-//! The operation list: groups (`Pets`, `Store`) as headings, their child tags, and each
-//! operation's method, path, summary and markers.
+//! The operation list: groups (`Pets`, `Store`) and their child tags as heading rows, and each
+//! operation's method, path, summary and markers. A virtual list: every row has the same
+//! height, a spacer as tall as all rows keeps the scroll bar true, and only the rows in view
+//! (plus a few either side) are in the page, so GitHub's thousand operations list at once.
+//!
+//! Leptos renders the frame; the rows inside the spacer are managed here, from the core's
+//! `outline::row_html`: a row that stays in view keeps its element (focus stays on it while
+//! Tab or scrolling moves the window), rows leaving the window are removed, rows entering it
+//! are created. This keeps the initial download small (no view code per row kind) and the
+//! scrolling cheap. The first window is in the page as soon as the list is mounted.
 
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::sync::Arc;
+
+use leptos::html;
 use leptos::prelude::*;
-use petstore_core::catalog::{Group, OperationSummary, Stability, TagSection};
+use petstore_core::catalog::Group;
+use petstore_core::outline::{self, Row};
+
+/// Height of every row, in CSS pixels (`.list-row` in `www/style.css` says the same).
+pub const ROW_PX: usize = 52;
+#[allow(clippy::cast_precision_loss)] // a small constant
+const ROW_HEIGHT: f64 = ROW_PX as f64;
+/// Rows rendered beyond each edge of the view, so scrolling and Tab find them ready.
+const OVERSCAN: usize = 8;
+
+/// The rendered rows, in order: their index in the list and their element.
+type Rendered = VecDeque<(usize, web_sys::Element)>;
 
 /// Every group of the document, in document order.
 #[component]
@@ -12,61 +36,145 @@ pub fn OperationList(
     #[prop(optional, into)]
     selected: Signal<Option<String>>,
 ) -> impl IntoView {
+    let rows = Arc::new(outline::rows(&groups));
+    let len = rows.len();
+    let scroller = NodeRef::<html::Div>::new();
+    let spacer = NodeRef::<html::Div>::new();
+    let scroll_top = RwSignal::new(0.0);
+    // Until measured, assume the list fills the window.
+    let guess =
+        web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(900.0);
+    let height = RwSignal::new(guess);
+    let measure = move || {
+        if let Some(el) = scroller.get_untracked() {
+            scroll_top.set(f64::from(el.scroll_top()));
+            height.set(f64::from(el.client_height()));
+        }
+    };
+
+    // The first window, in the page at once; the effect below adopts its elements.
+    let first = outline::visible_range(0.0, guess, ROW_HEIGHT, len, OVERSCAN);
+    let current = selected.get_untracked();
+    let first_html: String =
+        rows[first.clone()].iter().map(|row| outline::row_html(row, current.as_deref())).collect();
+    let first_style = spacer_style(len, &first);
+
+    // One effect: a new selection scrolls its row into view (deep links, back and forward);
+    // the window follows the scroll position; `aria-current` follows the selection.
+    let mut rendered: Option<Rendered> = None;
+    Effect::new(move |previous: Option<Option<String>>| {
+        let current = selected.get();
+        let (top, view_height) = (scroll_top.get(), height.get());
+        let (Some(list), Some(spacer)) = (scroller.get(), spacer.get()) else { return current };
+        if previous.as_ref() != Some(&current) {
+            let index = current.as_deref().and_then(|a| outline::position(&rows, a));
+            let to = index.and_then(|i| {
+                outline::scroll_to_show(
+                    i,
+                    f64::from(list.scroll_top()),
+                    f64::from(list.client_height()),
+                    ROW_HEIGHT,
+                )
+            });
+            if let Some(to) = to {
+                // Scroll offsets are whole pixels well inside i32.
+                #[allow(clippy::cast_possible_truncation)]
+                list.set_scroll_top(to.round() as i32);
+            }
+            // Measured now the list is laid out (and maybe scrolled): this effect runs again.
+            measure();
+        }
+        let range = outline::visible_range(top, view_height, ROW_HEIGHT, len, OVERSCAN);
+        let _ = spacer.set_attribute("style", &spacer_style(len, &range));
+        let rendered = rendered.get_or_insert_with(|| adopt(&spacer, first.start));
+        sync(&spacer, rendered, &range, &rows, current.as_deref());
+        current
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+
     view! {
         <nav class="operation-list" aria-label="Operations" data-testid="operation-list">
-            {groups.into_iter().map(|group| view! { <GroupView group=group selected=selected /> }).collect_view()}
+            <div
+                class="list-scroller"
+                node_ref=scroller
+                data-testid="operation-scroller"
+                data-rows=len
+                on:scroll=move |_| measure()
+            >
+                <div
+                    class="list-spacer"
+                    node_ref=spacer
+                    style=first_style
+                    inner_html=first_html
+                ></div>
+            </div>
         </nav>
     }
 }
 
-#[component]
-fn GroupView(group: Group, selected: Signal<Option<String>>) -> impl IntoView {
-    // A tag standing alone is its own group: do not repeat its name as a sub-heading.
-    let standalone = group.tags.len() == 1 && group.tags[0].name == group.name;
-    view! {
-        <section class="group" data-testid="group" data-group=group.name.clone()>
-            <h2 class="group-name">{group.name.clone()}</h2>
-            {group.description.map(|d| view! { <p class="group-description">{d}</p> })}
-            {group
-                .tags
-                .into_iter()
-                .map(|tag| view! { <TagView tag=tag show_name=!standalone selected=selected /> })
-                .collect_view()}
-        </section>
-    }
+fn spacer_style(len: usize, range: &Range<usize>) -> String {
+    format!("height:{}px;padding-top:{}px", len * ROW_PX, range.start * ROW_PX)
 }
 
-#[component]
-fn TagView(tag: TagSection, show_name: bool, selected: Signal<Option<String>>) -> impl IntoView {
-    view! {
-        <section class="tag" data-testid="tag" data-tag=tag.name.clone()>
-            {show_name.then(|| view! { <h3 class="tag-name">{tag.name.clone()}</h3> })}
-            {tag.description.map(|d| view! { <p class="tag-description">{d}</p> })}
-            <ul class="operations">
-                {tag.operations.into_iter().map(|op| view! { <OperationRow op=op selected=selected /> }).collect_view()}
-            </ul>
-        </section>
+/// The rows the first render put in the spacer, from index `start`.
+fn adopt(spacer: &web_sys::Element, start: usize) -> Rendered {
+    let mut rendered = Rendered::new();
+    let mut child = spacer.first_element_child();
+    while let Some(element) = child {
+        child = element.next_element_sibling();
+        rendered.push_back((start + rendered.len(), element));
     }
+    rendered
 }
 
-#[component]
-fn OperationRow(op: OperationSummary, selected: Signal<Option<String>>) -> impl IntoView {
-    let method = op.method.as_str();
-    let anchor = op.anchor();
-    let mine = anchor.clone();
-    let current = move || (selected.get().as_deref() == Some(mine.as_str())).then_some("page");
-    view! {
-        <li class="operation" data-testid="operation" data-operation-id=anchor.clone()>
-            <a href=format!("#{anchor}") class="operation-link" aria-current=current>
-                <span class=format!("method method-{}", method.to_ascii_lowercase())>{method}</span>
-                <code class="path" class:deprecated=op.deprecated>{op.path.clone()}</code>
-                <span class="summary">{op.summary.clone()}</span>
-                {op.deprecated.then(|| view! { <span class="badge badge-deprecated" data-testid="badge-deprecated">"Deprecated"</span> })}
-                {op.stability.map(|s| match s {
-                    Stability::Experimental => view! { <span class="badge badge-experimental" data-testid="badge-stability">"Experimental"</span> },
-                    Stability::Beta => view! { <span class="badge badge-beta" data-testid="badge-stability">"Beta"</span> },
-                })}
-            </a>
-        </li>
+fn create(rows: &[Row], index: usize, current: Option<&str>) -> Option<web_sys::Element> {
+    let holder = web_sys::window()?.document()?.create_element("div").ok()?;
+    holder.set_inner_html(&outline::row_html(rows.get(index)?, current));
+    holder.first_element_child()
+}
+
+/// Makes the spacer hold exactly the rows of `range`, keeping the elements of rows that stay,
+/// and marks the `current` operation.
+fn sync(
+    spacer: &web_sys::Element,
+    rendered: &mut Rendered,
+    range: &Range<usize>,
+    rows: &[Row],
+    current: Option<&str>,
+) {
+    while let Some((_, element)) = rendered.front().filter(|(i, _)| !range.contains(i)) {
+        element.remove();
+        rendered.pop_front();
+    }
+    while let Some((_, element)) = rendered.back().filter(|(i, _)| !range.contains(i)) {
+        element.remove();
+        rendered.pop_back();
+    }
+    let (first, end) = match (rendered.front(), rendered.back()) {
+        (Some((first, _)), Some((last, _))) => (*first, last + 1),
+        _ => (range.start, range.start),
+    };
+    for index in (range.start..first).rev() {
+        if let Some(element) = create(rows, index, current) {
+            let next = rendered.front().map(|(_, e)| web_sys::Node::from(e.clone()));
+            let _ = spacer.insert_before(&element, next.as_ref());
+            rendered.push_front((index, element));
+        }
+    }
+    for index in end..range.end {
+        if let Some(element) = create(rows, index, current) {
+            let _ = spacer.append_child(&element);
+            rendered.push_back((index, element));
+        }
+    }
+    for (index, element) in rendered.iter() {
+        if let (Some(Row::Operation(op)), Some(link)) = (rows.get(*index), element.first_element_child()) {
+            let _ = if current == Some(op.anchor().as_str()) {
+                link.set_attribute("aria-current", "page")
+            } else {
+                link.remove_attribute("aria-current")
+            };
+        }
     }
 }

@@ -21,12 +21,16 @@ fn current_hash() -> Option<String> {
     (!decoded.is_empty()).then_some(decoded)
 }
 
-/// Header with the document's title and version (and `children` beside them, such as the Mock
-/// block), the operations by group and tag, and the selected operation.
+/// Header with the document's title and version (and `children` beside them, such as the
+/// document loader and the Mock block), the operations by group and tag (only the rows in view
+/// are rendered), and the selected operation.
 #[component]
 pub fn Reference(
     document: Arc<Value>,
     catalog: Catalog,
+    /// False for documents other than the embedded Petstore one: the mock cannot serve them.
+    #[prop(default = true)]
+    mock_available: bool,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
     let count = catalog.operation_count();
@@ -60,7 +64,7 @@ pub fn Reference(
             );
         };
         Some(match OperationView::build(&document, op.method, &op.path) {
-            Ok(view) => view! { <OperationDetail view=view /> }.into_any(),
+            Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
             Err(e) => view! { <p class="load-error" role="alert">{e.to_string()}</p> }.into_any(),
         })
     };

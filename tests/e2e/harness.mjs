@@ -13,6 +13,7 @@ export const ARTIFACTS = join(HERE, "artifacts");
 const TYPES = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
   ".wasm": "application/wasm",
   ".css": "text/css; charset=utf-8",
   ".svg": "image/svg+xml",
@@ -20,13 +21,30 @@ const TYPES = {
   ".yaml": "application/yaml",
 };
 
-/** Serves `root` on 127.0.0.1 at a free port. */
-export async function serveStatic(root = DIST) {
+/**
+ * Serves `root` on 127.0.0.1 at a free port. `extra` maps more URL paths to files outside
+ * `root` (fixtures), or to `{ status, body, type }` answers.
+ */
+export async function serveStatic(root = DIST, { extra = {} } = {}) {
   await stat(join(root, "index.html")).catch(() => {
     throw new Error(`${root}/index.html is missing: build the site first (trunk build --release --offline)`);
   });
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const mapped = extra[path];
+    if (typeof mapped === "object") {
+      res.writeHead(mapped.status ?? 200, { "Content-Type": mapped.type ?? "text/plain" }).end(mapped.body ?? "");
+      return;
+    }
+    if (typeof mapped === "string") {
+      try {
+        const body = await readFile(mapped);
+        res.writeHead(200, { "Content-Type": TYPES[extname(mapped)] ?? "application/octet-stream" }).end(body);
+      } catch {
+        res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
+      }
+      return;
+    }
     const file = normalize(join(root, path.endsWith("/") ? path + "index.html" : path));
     if (!file.startsWith(root)) {
       res.writeHead(403).end();

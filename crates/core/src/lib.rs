@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod catalog;
+pub mod document;
 pub mod domains;
 pub mod error;
 pub mod http;
@@ -11,6 +12,7 @@ pub mod markdown;
 pub mod mock;
 pub mod model;
 pub mod openapi;
+pub mod outline;
 pub mod reference;
 pub mod samples;
 pub mod tryit;

@@ -1,0 +1,171 @@
+//! The operation list as flat rows of one height (group headings, tag headings, operations),
+//! and which of them a scrolled list shows: the sidebar renders only those, so a document with
+//! a thousand operations lists as fast as one with ten.
+
+use std::ops::Range;
+
+use crate::catalog::{Group, OperationSummary, Stability};
+
+/// One row of the operation list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Row {
+    /// A group heading.
+    Group {
+        /// Group name.
+        name: String,
+    },
+    /// A child tag's heading (not shown for a tag that is its own group).
+    Tag {
+        /// Tag name.
+        name: String,
+        /// The group it belongs to.
+        group: String,
+    },
+    /// An operation.
+    Operation(OperationSummary),
+}
+
+impl Row {
+    /// The deep-link anchor of an operation row.
+    #[must_use]
+    pub fn anchor(&self) -> Option<String> {
+        match self {
+            Row::Operation(op) => Some(op.anchor()),
+            _ => None,
+        }
+    }
+}
+
+/// The rows of `groups` in order: each group's heading, then for each of its tags the tag's
+/// heading (unless the tag stands alone as its own group) and its operations.
+#[must_use]
+pub fn rows(groups: &[Group]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for group in groups {
+        rows.push(Row::Group { name: group.name.clone() });
+        let standalone = group.tags.len() == 1 && group.tags[0].name == group.name;
+        for tag in &group.tags {
+            if !standalone {
+                rows.push(Row::Tag { name: tag.name.clone(), group: group.name.clone() });
+            }
+            rows.extend(tag.operations.iter().cloned().map(Row::Operation));
+        }
+    }
+    rows
+}
+
+/// The index of the first row of the operation with this anchor.
+#[must_use]
+pub fn position(rows: &[Row], anchor: &str) -> Option<usize> {
+    rows.iter().position(|row| matches!(row, Row::Operation(op) if op.anchor() == anchor))
+}
+
+/// Lists of at most this many rows are rendered whole.
+pub const RENDER_ALL_UP_TO: usize = 100;
+
+/// The rows to render for a list scrolled to `scroll_top` and `height` pixels tall, with rows
+/// `row_height` pixels tall: those in view plus `overscan` rows on each side. Lists of up to
+/// [`RENDER_ALL_UP_TO`] rows are rendered whole.
+#[must_use]
+pub fn visible_range(
+    scroll_top: f64,
+    height: f64,
+    row_height: f64,
+    len: usize,
+    overscan: usize,
+) -> Range<usize> {
+    if len <= RENDER_ALL_UP_TO || row_height <= 0.0 {
+        return 0..len;
+    }
+    let index = |px: f64| -> usize {
+        // Pixel offsets are small and non-negative here; the float-to-int cast saturates.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let i = (px.max(0.0) / row_height) as usize;
+        i
+    };
+    let first = index(scroll_top).min(len);
+    let last = (index(scroll_top + height.max(0.0)) + 1).min(len);
+    first.saturating_sub(overscan)..(last + overscan).min(len)
+}
+
+/// The scroll offset that brings row `index` into a list scrolled to `scroll_top` and `height`
+/// pixels tall, or `None` when the row is already fully in view. A row out of view is centred.
+#[must_use]
+pub fn scroll_to_show(index: usize, scroll_top: f64, height: f64, row_height: f64) -> Option<f64> {
+    #[allow(clippy::cast_precision_loss)] // row counts are far below 2^52
+    let top = index as f64 * row_height;
+    let bottom = top + row_height;
+    if top >= scroll_top && bottom <= scroll_top + height {
+        None
+    } else {
+        Some((top - (height - row_height) / 2.0).max(0.0))
+    }
+}
+
+/// `text` with `&`, `<`, `>`, `"` and `'` escaped, for HTML text and attribute values.
+#[must_use]
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One row as HTML, every value from the document escaped. Headings are `role="heading"`
+/// (level 2 for groups, 3 for tags); an operation is a link to `#anchor`, marked
+/// `aria-current="page"` when its anchor is `current`. The sidebar's virtual list builds its
+/// rows from this: no view code per row kind in the app, and the rows of a thousand-operation
+/// document are plain strings until they scroll into view.
+#[must_use]
+pub fn row_html(row: &Row, current: Option<&str>) -> String {
+    match row {
+        Row::Group { name } => {
+            let name = escape_html(name);
+            format!(
+                r#"<div class="list-row group-name" role="heading" aria-level="2" data-testid="group" data-group="{name}">{name}</div>"#
+            )
+        }
+        Row::Tag { name, group } => {
+            let (name, group) = (escape_html(name), escape_html(group));
+            format!(
+                r#"<div class="list-row tag-name" role="heading" aria-level="3" data-testid="tag" data-tag="{name}" data-in-group="{group}">{name}</div>"#
+            )
+        }
+        Row::Operation(op) => {
+            let anchor = op.anchor();
+            let marked = if current == Some(anchor.as_str()) { r#" aria-current="page""# } else { "" };
+            let anchor = escape_html(&anchor);
+            let method = op.method.as_str();
+            let lower = method.to_ascii_lowercase();
+            let path = escape_html(&op.path);
+            let deprecated = if op.deprecated { " deprecated" } else { "" };
+            let mut badges = String::new();
+            if op.deprecated {
+                badges.push_str(
+                    r#"<span class="badge badge-deprecated" data-testid="badge-deprecated">Deprecated</span>"#,
+                );
+            }
+            match op.stability {
+                Some(Stability::Experimental) => badges.push_str(
+                    r#"<span class="badge badge-experimental" data-testid="badge-stability">Experimental</span>"#,
+                ),
+                Some(Stability::Beta) => {
+                    badges.push_str(r#"<span class="badge badge-beta" data-testid="badge-stability">Beta</span>"#);
+                }
+                None => {}
+            }
+            let summary = escape_html(op.summary.as_deref().unwrap_or_default());
+            format!(
+                r##"<div class="list-row operation" data-testid="operation" data-operation-id="{anchor}"><a href="#{anchor}" class="operation-link" title="{method} {path}"{marked}><span class="operation-line"><span class="method method-{lower}">{method}</span><code class="path{deprecated}">{path}</code>{badges}</span><span class="summary">{summary}</span></a></div>"##
+            )
+        }
+    }
+}

@@ -1,0 +1,130 @@
+// Performance budgets of the release build (`make budgets`, and a stage of `make test`). Builds
+// nothing: serves dist/ (and GitHub's REST description from tests/e2e/node_modules) on
+// 127.0.0.1, measures in headless Chromium and prints a table. It reports, it does not fail on
+// slow timings: a busy machine must not break the build. Exit status 1 only when it cannot
+// measure (no dist/, no browser).
+//
+//   (a) Petstore reference interactive after navigation: the operation list rendered and a
+//       click on an operation showing its detail (median of 3 runs);
+//   (b) initial download: gzip bytes of dist/'s wasm, js (with wasm-bindgen's snippets) and
+//       css, computed with node's zlib (level 9, like scripts/size.sh);
+//   (c) GitHub's description (~1,200 operations, 13 MB) via ?url=: until its operation list is
+//       visible (median of 3 runs).
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { createRequire } from "node:module";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const E2E = join(ROOT, "tests/e2e");
+const require = createRequire(join(E2E, "package.json"));
+const { chromium } = require("playwright-core");
+const { CHROMIUM_ARGS, DIST, serveStatic } = await import(join(E2E, "harness.mjs"));
+const GITHUB = join(E2E, "node_modules/@octokit/openapi/generated/api.github.com.json");
+
+const RUNS = 3;
+const BUDGET = { petstoreMs: 1000, initialBytes: 300 * 1000, githubMs: 1500 };
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function files(dir) {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)])),
+  );
+  return nested.flat();
+}
+
+/** The files the page loads at start: dist/*.wasm, *.js, *.css and snippets/ (not mock/, vendor/). */
+async function initialDownload() {
+  const all = await files(DIST);
+  const initial = all.filter((f) => {
+    const rel = relative(DIST, f);
+    const top = !rel.includes("/");
+    return (top && /\.(wasm|js|css)$/.test(rel)) || (rel.startsWith("snippets/") && rel.endsWith(".js"));
+  });
+  const rows = [];
+  for (const file of initial) {
+    const body = await readFile(file);
+    rows.push({ file: relative(DIST, file), raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+  }
+  return rows;
+}
+
+async function timed(browser, url, until) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(url, { waitUntil: "commit" });
+    await until(page);
+    // From the navigation's start (performance.timeOrigin) to now, measured in the page.
+    return await page.evaluate(() => performance.now());
+  } finally {
+    await context.close();
+  }
+}
+
+async function petstoreInteractive(page) {
+  await page.locator("[data-testid=operation]").first().waitFor({ timeout: 30_000 });
+  await page.locator("[data-testid=operation][data-operation-id=createPet] a").click();
+  await page.waitForFunction(
+    () => document.querySelector("[data-testid=operation-detail]")?.dataset.operationId === "createPet",
+    null,
+    { timeout: 30_000, polling: "raf" },
+  );
+}
+
+async function githubListed(page, title) {
+  await page.waitForFunction(
+    (title) =>
+      document.querySelector("[data-testid=doc-title]")?.textContent === title &&
+      document.querySelector("[data-testid=operation]")?.getBoundingClientRect().height > 0,
+    title,
+    { timeout: 60_000, polling: "raf" },
+  );
+}
+
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+const ms = (value) => `${Math.round(value)} ms`;
+const verdict = (ok) => (ok ? "met" : "missed");
+
+const downloads = await initialDownload();
+const initialGzip = downloads.reduce((sum, r) => sum + r.gzip, 0);
+
+const github = JSON.parse(await readFile(GITHUB, "utf8"));
+const site = await serveStatic(DIST, { extra: { "/budgets/github.json": GITHUB } });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+let petstoreRuns;
+let githubRuns;
+try {
+  // One warm-up load (the browser's first start is not the page's cost).
+  await timed(browser, site.url, petstoreInteractive);
+  petstoreRuns = [];
+  for (let i = 0; i < RUNS; i++) petstoreRuns.push(await timed(browser, site.url, petstoreInteractive));
+  githubRuns = [];
+  for (let i = 0; i < RUNS; i++) {
+    githubRuns.push(await timed(browser, `${site.url}?url=budgets/github.json`, (p) => githubListed(p, github.info.title)));
+  }
+} finally {
+  await browser.close();
+  await site.close();
+}
+
+console.log("Initial download (gzip -9, node zlib):");
+for (const r of downloads) console.log(`  ${r.file.padEnd(52)} ${kb(r.raw).padStart(10)} ${kb(r.gzip).padStart(10)}`);
+console.log();
+const rows = [
+  ["(a) Petstore: list rendered + detail after a click", ms(median(petstoreRuns)), `<= ${ms(BUDGET.petstoreMs)}`,
+    verdict(median(petstoreRuns) <= BUDGET.petstoreMs), petstoreRuns.map(ms).join(", ")],
+  ["(b) Initial download wasm+js+css (gzip)", kb(initialGzip), `<= ${kb(BUDGET.initialBytes)}`,
+    verdict(initialGzip <= BUDGET.initialBytes), `${((BUDGET.initialBytes - initialGzip) / 1000).toFixed(1)} KB left`],
+  ["(c) GitHub's description via ?url=: list visible", ms(median(githubRuns)), `<= ${ms(BUDGET.githubMs)}`,
+    verdict(median(githubRuns) <= BUDGET.githubMs), githubRuns.map(ms).join(", ")],
+];
+const header = ["Budget", "Measured", "Target", "Result", "Runs / note"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join("  ");
+console.log(line(header));
+console.log(widths.map((w) => "-".repeat(w)).join("  "));
+for (const r of rows) console.log(line(r));

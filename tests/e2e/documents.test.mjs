@@ -1,0 +1,304 @@
+// Other OpenAPI documents: Swagger's petstore3 (YAML) by ?url=, pasted and as a file; GitHub's
+// REST description (13 MB, ~1,200 operations) by ?url= in the virtual list; broken documents
+// keep the Petstore reference. Fixtures are served by the test's own 127.0.0.1 server.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const REPO = join(HERE, "../..");
+// In CI the repository is cloned with `../shared` beside it.
+const PETSTORE3 = join(REPO, "../shared/fixtures/swagger-petstore3.yaml");
+const GITHUB = join(HERE, "node_modules/@octokit/openapi/generated/api.github.com.json");
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+let site;
+let browser;
+let petstore3Ids;
+let petstore3Text;
+let github;
+
+function operationIds(doc) {
+  return Object.values(doc.paths).flatMap((item) => METHODS.filter((m) => item[m]).map((m) => item[m].operationId));
+}
+
+before(async () => {
+  const yaml = await import(join(REPO, ".tools/node_modules/js-yaml/dist/js-yaml.mjs"));
+  petstore3Text = await readFile(PETSTORE3, "utf8");
+  petstore3Ids = operationIds(yaml.load(petstore3Text));
+  github = JSON.parse(await readFile(GITHUB, "utf8"));
+  site = await serveStatic(undefined, {
+    extra: {
+      "/fixtures/swagger-petstore3.yaml": PETSTORE3,
+      "/fixtures/github.json": GITHUB,
+      "/fixtures/swagger2.json": {
+        type: "application/json",
+        body: JSON.stringify({ swagger: "2.0", info: { title: "Old", version: "1" }, paths: {} }),
+      },
+    },
+  });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const renderedIds = (page) =>
+  page.locator("[data-testid=operation]").evaluateAll((els) => els.map((e) => e.dataset.operationId));
+
+async function expectPetstore3(page) {
+  await page.waitForFunction(
+    () => document.querySelector("[data-testid=doc-title]")?.textContent === "Swagger Petstore - OpenAPI 3.0",
+    null,
+    { timeout: 15_000 },
+  );
+  assert.equal(petstore3Ids.length, 19);
+  assert.equal(await page.locator("[data-testid=op-count]").textContent(), "19 operations");
+  assert.deepEqual((await renderedIds(page)).sort(), [...petstore3Ids].sort());
+  assert.deepEqual(
+    await page.locator("[data-testid=group]").evaluateAll((els) => els.map((e) => e.dataset.group)),
+    ["pet", "store", "user"],
+  );
+  const notice = page.locator("[data-testid=mock-unavailable]");
+  assert.match(await notice.textContent(), /mock is not available for this document/);
+  assert.equal(await page.locator("[data-testid=mock-panel]").count(), 0);
+  // An operation opens with its detail.
+  await page.locator("[data-testid=operation][data-operation-id=findPetsByStatus] a").click();
+  const detail = page.locator("[data-testid=operation-detail]");
+  await detail.waitFor();
+  assert.equal(await detail.getAttribute("data-operation-id"), "findPetsByStatus");
+  assert.equal(await page.locator("[data-testid=parameter][data-name=status]").count(), 1);
+}
+
+test("Swagger's petstore3 YAML by ?url= renders all its operations, and the mock is said to be unavailable", async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/swagger-petstore3.yaml`);
+  try {
+    await expectPetstore3(page);
+    assert.match(await page.locator("[data-testid=document-source]").textContent(), /swagger-petstore3\.yaml/);
+    // Back to the built-in document: the Mock block returns and ?url= leaves the address.
+    await page.locator("[data-testid=document-builtin]").click();
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Petstore API");
+    assert.equal(await page.locator("[data-testid=mock-panel]").count(), 1);
+    assert.equal(await page.locator("[data-testid=mock-unavailable]").count(), 0);
+    assert.equal(await page.locator("[data-testid=operation]").count(), 18);
+    assert.equal(new URL(page.url()).search, "");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the YAML reader is fetched only for YAML: the Petstore page does not download it", async () => {
+  const { page, context, problems } = await openPage(browser, site.url);
+  const requested = [];
+  page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+  try {
+    await page.locator("[data-testid=operation]").first().waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(300);
+    assert.ok(!requested.some((p) => p.includes("js-yaml")), requested.join(", "));
+    // Pasted YAML loads it, and then the pasted document shows.
+    await page.locator("[data-testid=document-loader-toggle]").click();
+    await page.locator("[data-testid=document-text]").fill(petstore3Text);
+    await page.locator("[data-testid=document-text-load]").click();
+    await expectPetstore3(page);
+    assert.ok(requested.includes("/vendor/js-yaml.mjs"), requested.join(", "));
+    assert.equal(await page.locator("[data-testid=document-source]").textContent().then((t) => t.includes("pasted text")), true);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a YAML file chosen with the file input renders", async () => {
+  const { page, context, problems } = await openPage(browser, site.url);
+  try {
+    await page.locator("[data-testid=operation]").first().waitFor({ timeout: 15_000 });
+    await page.locator("[data-testid=document-loader-toggle]").click();
+    await page.locator("[data-testid=document-file]").setInputFiles(PETSTORE3);
+    await expectPetstore3(page);
+    assert.match(await page.locator("[data-testid=document-source]").textContent(), /the file swagger-petstore3\.yaml/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("GitHub's description by ?url= lists its operations virtually; search finds one and it opens", async () => {
+  const ids = operationIds(github);
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/github.json`);
+  try {
+    await page.waitForFunction(
+      (title) => document.querySelector("[data-testid=doc-title]")?.textContent === title,
+      github.info.title,
+      { timeout: 30_000 },
+    );
+    await page.locator("[data-testid=operation]").first().waitFor();
+    assert.equal(await page.locator("[data-testid=op-count]").textContent(), `${ids.length} operations`);
+    // Virtual: the spacer holds every row, only a few are in the page.
+    const rows = Number(await page.locator("[data-testid=operation-scroller]").getAttribute("data-rows"));
+    assert.ok(rows >= ids.length, `${rows} rows for ${ids.length} operations`);
+    const rendered = await page.locator("[data-testid=operation]").count();
+    assert.ok(rendered > 5 && rendered < 80, `${rendered} operation rows in the page`);
+    assert.equal(await page.locator("[data-testid=mock-unavailable]").count(), 1);
+
+    // Scrolled to the end, the last operation is rendered.
+    await page.locator("[data-testid=operation-scroller]").evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    const last = await page.locator("[data-testid=operation]").last();
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector("[data-testid=operation-scroller]");
+        const links = [...el.querySelectorAll("[data-testid=operation]")];
+        const box = el.getBoundingClientRect();
+        return links.length > 0 && links.at(-1).getBoundingClientRect().bottom <= box.bottom + 1;
+      },
+    );
+    assert.ok((await last.getAttribute("data-operation-id")).length > 0);
+
+    // Search, then open the operation.
+    await page.locator("[data-testid=search]").fill("pulls/list-review-comments-for-repo");
+    await page.locator("[data-operation-id='pulls/list-review-comments-for-repo']").waitFor();
+    assert.deepEqual(await renderedIds(page), ["pulls/list-review-comments-for-repo"]);
+    await page.locator("[data-testid=operation][data-operation-id='pulls/list-review-comments-for-repo'] a").click();
+    const detail = page.locator("[data-testid=operation-detail]");
+    await detail.waitFor();
+    assert.equal(await detail.getAttribute("data-operation-id"), "pulls/list-review-comments-for-repo");
+    assert.equal(
+      await page.locator("[data-testid=operation][data-operation-id='pulls/list-review-comments-for-repo'] a").getAttribute("aria-current"),
+      "page",
+    );
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a deep link into GitHub's document scrolls its row into view, marked current; Tab reaches the rows", async () => {
+  const id = "repos/delete-deployment";
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/github.json#${id}`);
+  try {
+    const detail = page.locator("[data-testid=operation-detail]");
+    await detail.waitFor({ timeout: 30_000 });
+    assert.equal(await detail.getAttribute("data-operation-id"), id);
+    const link = page.locator(`[data-testid=operation][data-operation-id='${id}'] a`);
+    await link.waitFor();
+    assert.equal(await link.getAttribute("aria-current"), "page");
+    const inView = await link.evaluate((a) => {
+      const box = a.getBoundingClientRect();
+      const list = document.querySelector("[data-testid=operation-scroller]").getBoundingClientRect();
+      return box.top >= list.top && box.bottom <= list.bottom;
+    });
+    assert.ok(inView, "the selected row is scrolled into view");
+    // Keyboard: from the search box, Tab goes to the first rendered operation link.
+    await page.locator("[data-testid=search]").focus();
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("operation-link")), true);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("broken documents show an error naming the problem and keep the Petstore reference", async () => {
+  const { page, context, problems } = await openPage(browser, site.url);
+  try {
+    await page.locator("[data-testid=operation]").first().waitFor({ timeout: 15_000 });
+    await page.locator("[data-testid=document-loader-toggle]").click();
+    const error = page.locator("[data-testid=document-error-message]");
+    const keepsPetstore = async () => {
+      assert.equal(await page.locator("[data-testid=doc-title]").textContent(), "Petstore API");
+      assert.equal(await page.locator("[data-testid=operation]").count(), 18);
+      assert.equal(await page.locator("[data-testid=mock-panel]").count(), 1);
+    };
+
+    await page.locator("[data-testid=document-text]").fill('{\n  "openapi": "3.0.0",\n  "info": }');
+    await page.locator("[data-testid=document-text-load]").click();
+    await error.waitFor();
+    assert.equal(await error.textContent(), "The document is not valid JSON: expected value (line 3, column 11).");
+    assert.equal(await page.locator("[data-testid=document-error]").getAttribute("role"), "alert");
+    await keepsPetstore();
+
+    await page.locator("[data-testid=document-text]").fill("openapi: 3.0.0\ninfo:\n  title: x\n bad: [");
+    await page.locator("[data-testid=document-text-load]").click();
+    await page.waitForFunction(() =>
+      document.querySelector("[data-testid=document-error-message]")?.textContent.includes("nor valid YAML"),
+    );
+    assert.match(await error.textContent(), /\(line \d+, column \d+\)\.$/);
+    await keepsPetstore();
+
+    await page.locator("[data-testid=document-url]").fill("fixtures/swagger2.json");
+    await page.locator("[data-testid=document-url-load]").click();
+    await page.waitForFunction(() =>
+      document.querySelector("[data-testid=document-error-message]")?.textContent.startsWith("This is a Swagger 2.0"),
+    );
+    assert.match(await error.textContent(), /OpenAPI 3\.0 \(3\.0\.0 to 3\.0\.4\) documents only/);
+    await keepsPetstore();
+
+    await page.locator("[data-testid=document-error-dismiss]").click();
+    assert.equal(await page.locator("[data-testid=document-error]").isHidden(), true);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a ?url= that answers 404 falls back to the Petstore reference and says so", async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/missing.yaml`);
+  try {
+    const error = page.locator("[data-testid=document-error-message]");
+    await error.waitFor({ timeout: 15_000 });
+    assert.equal(
+      await error.textContent(),
+      `The document could not be fetched from ${site.url}fixtures/missing.yaml: the server answered 404 Not Found.`,
+    );
+    assert.equal(await page.locator("[data-testid=doc-title]").textContent(), "Petstore API");
+    assert.equal(await page.locator("[data-testid=operation]").count(), 18);
+    // The failed request itself is the only problem the page reports.
+    assert.deepEqual(
+      problems.filter((p) => !p.includes("fixtures/missing.yaml") && !p.includes("status of 404")),
+      [],
+    );
+  } finally {
+    await context.close();
+  }
+});
+
+test("screenshots of the loader and GitHub's list, light and dark, desktop and phone (artifacts/)", async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const sizes = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
+  for (const colorScheme of ["light", "dark"]) {
+    for (const [name, viewport] of Object.entries(sizes)) {
+      const loader = await openPage(browser, site.url, { colorScheme, viewport });
+      try {
+        await loader.page.locator("[data-testid=operation]").first().waitFor({ timeout: 15_000 });
+        await loader.page.locator("[data-testid=document-loader-toggle]").click();
+        await loader.page.locator("[data-testid=document-text]").fill("{ not json");
+        await loader.page.locator("[data-testid=document-text-load]").click();
+        await loader.page.locator("[data-testid=document-error]").waitFor();
+        const overflow = await loader.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${colorScheme} ${name}: the loader scrolls sideways by ${overflow}px`);
+        await loader.page.screenshot({ path: join(ARTIFACTS, `loader-${colorScheme}-${name}.png`) });
+        assert.deepEqual(loader.problems, []);
+      } finally {
+        await loader.context.close();
+      }
+      const gh = await openPage(browser, `${site.url}?url=fixtures/github.json#pulls/list`, { colorScheme, viewport });
+      try {
+        await gh.page.locator("[data-testid=operation-detail]").waitFor({ timeout: 30_000 });
+        const overflow = await gh.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${colorScheme} ${name}: GitHub's page scrolls sideways by ${overflow}px`);
+        if (name === "phone") await gh.page.locator("[data-testid=operation-list]").scrollIntoViewIfNeeded();
+        await gh.page.screenshot({ path: join(ARTIFACTS, `github-${colorScheme}-${name}.png`) });
+        assert.deepEqual(gh.problems, []);
+      } finally {
+        await gh.context.close();
+      }
+    }
+  }
+});
