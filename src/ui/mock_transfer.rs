@@ -31,7 +31,9 @@ fn download(text: &str) -> Result<(), String> {
 
 async fn read_file(file: web_sys::File) -> Result<String, String> {
     if file.size() > MAX_IMPORT_BYTES {
-        return Err(format!("{} is {:.1} MB; a saved mock is a few KB.", file.name(), file.size() / 1e6));
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a file size
+        let megabytes = (file.size() / 1e6) as u64;
+        return Err(format!("{} is {megabytes} MB or more; a saved mock is a few KB.", file.name()));
     }
     let text =
         JsFuture::from(file.text()).await.map_err(|_| format!("{} could not be read.", file.name()))?;

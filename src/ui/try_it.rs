@@ -896,10 +896,13 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
 
 #[component]
 fn ExchangeView(entry: Exchange) -> impl IntoView {
-    let millis = if entry.millis < 10.0 {
-        format!("{:.1} ms", entry.millis)
+    // Whole tenths of a millisecond, formatted as integers (no float formatting in the app).
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a short duration
+    let tenths = (entry.millis * 10.0).round().max(0.0) as u64;
+    let millis = if tenths < 100 {
+        format!("{}.{} ms", tenths / 10, tenths % 10)
     } else {
-        format!("{:.0} ms", entry.millis)
+        format!("{} ms", (tenths + 5) / 10)
     };
     let meta = format!("{} {} · {} · {millis} · {}", entry.method, entry.url, entry.target, entry.at);
     match entry.outcome {

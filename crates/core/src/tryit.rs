@@ -57,9 +57,12 @@ fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher
             Some("integer") => Some(text.parse::<i64>().map_err(|_| {
                 format!("{label} must be a whole number, such as 42; got \u{201c}{text}\u{201d}.")
             })? as f64),
-            Some("number") => Some(text.parse::<f64>().ok().filter(|n| n.is_finite()).ok_or_else(|| {
-                format!("{label} must be a number, such as 1.5; got \u{201c}{text}\u{201d}.")
-            })?),
+            // serde_json's number reader: the app already carries it (no second float parser).
+            Some("number") => {
+                Some(serde_json::from_str::<f64>(text).ok().filter(|n| n.is_finite()).ok_or_else(|| {
+                    format!("{label} must be a number, such as 1.5; got \u{201c}{text}\u{201d}.")
+                })?)
+            }
             Some("boolean") if text != "true" && text != "false" => {
                 return Err(format!("{label} must be true or false; got \u{201c}{text}\u{201d}."));
             }
@@ -68,7 +71,7 @@ fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         let found = values.iter().any(|v| match v {
             Value::String(s) => s == text,
-            Value::Number(n) => text.parse::<f64>().ok() == n.as_f64(),
+            Value::Number(n) => serde_json::from_str::<f64>(text).ok() == n.as_f64(),
             Value::Bool(b) => text == if *b { "true" } else { "false" },
             _ => false,
         });
@@ -82,17 +85,19 @@ fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher
     if let Some(n) = number {
         let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
         let exclusive = |key: &str| schema.get(key).and_then(Value::as_bool).unwrap_or(false);
+        // Bounds are shown as the document writes them (no float formatting in the app).
+        let shown = |key: &str| schema.get(key).map(Value::to_string).unwrap_or_default();
         if let Some(min) = bound("minimum")
             && (n < min || (exclusive("exclusiveMinimum") && n <= min))
         {
             let rule = if exclusive("exclusiveMinimum") { "greater than" } else { "at least" };
-            return Err(format!("{label} must be {rule} {min}; got {text}."));
+            return Err(format!("{label} must be {rule} {}; got {text}.", shown("minimum")));
         }
         if let Some(max) = bound("maximum")
             && (n > max || (exclusive("exclusiveMaximum") && n >= max))
         {
             let rule = if exclusive("exclusiveMaximum") { "less than" } else { "at most" };
-            return Err(format!("{label} must be {rule} {max}; got {text}."));
+            return Err(format!("{label} must be {rule} {}; got {text}.", shown("maximum")));
         }
         return Ok(());
     }
