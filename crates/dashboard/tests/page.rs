@@ -235,8 +235,8 @@ async fn names_are_checked_and_internationalised_names_become_punycode() {
 
     add_domain(&root, "Bücher.Example.com").await;
     assert_eq!(text(&root, "[data-testid=add-error]"), "");
-    let card = card(&root, "xn--bcher-kva.example.com");
-    assert_eq!(text(&card, "[data-testid=instr-name]"), "xn--bcher-kva");
+    let idn = card(&root, "xn--bcher-kva.example.com");
+    assert_eq!(text(&idn, "[data-testid=instr-name]"), "xn--bcher-kva");
     add_domain(&root, "bücher.example.com").await;
     assert!(text(&root, "[data-testid=add-error]").contains("already attached"));
 

@@ -43,7 +43,11 @@ fn CopyButton(value: String, what: &'static str, status: RwSignal<String>) -> im
     }
 }
 
-fn instruction_table(instruction: &DnsInstruction, copied: RwSignal<String>) -> impl IntoView + use<> {
+fn instruction_table(
+    instruction: &DnsInstruction,
+    waiting: bool,
+    copied: RwSignal<String>,
+) -> impl IntoView + use<> {
     let apex = instruction.kind == InstructionKind::AliasOrAname;
     let kind = instruction.kind.label();
     let name = instruction.name.clone();
@@ -63,7 +67,13 @@ fn instruction_table(instruction: &DnsInstruction, copied: RwSignal<String>) -> 
     view! {
         <div class="table-wrap">
             <table class="records" data-testid="instructions">
-                <caption>{format!("Create this record at the DNS provider of {full}")}</caption>
+                <caption>
+                    {if waiting {
+                        format!("Create this record at the DNS provider of {full}")
+                    } else {
+                        format!("The DNS record of {full}: keep it in place while the domain is attached")
+                    }}
+                </caption>
                 <thead>
                     <tr>
                         <th scope="col">"Type"</th>
@@ -218,7 +228,10 @@ pub fn DomainCard(
                 <li class=move || step_class(2) aria-current=move || current(2)>"2. DNS record verified"</li>
                 <li class=move || step_class(3) aria-current=move || current(3)>"3. Certificate issued: live"</li>
             </ol>
-            {move || instruction.get().map(|i| instruction_table(&i, copied))}
+            {move || {
+                let waiting = matches!(state.get(), DomainState::Added { .. });
+                instruction.get().map(|i| instruction_table(&i, waiting, copied))
+            }}
             <p role="status" class="muted copy-status" data-testid="copy-status">{move || copied.get()}</p>
             {move || match state.get() {
                 DomainState::Added { added_at } => Some(view! {
