@@ -314,8 +314,13 @@ for (const colorScheme of ["light", "dark"]) {
           .filter((v) => v.impact === "serious" || v.impact === "critical")
           .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
         assert.deepEqual(bad, [], `axe violations at ${name} width`);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `no horizontal scrolling at ${name} width (${width}px)`);
+        const wide = await page.evaluate((w) =>
+          [...document.querySelectorAll("body *")]
+            .filter((e) => e.getBoundingClientRect().right > w + 1)
+            .slice(0, 5)
+            .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)}px)`),
+          viewport.width);
+        assert.deepEqual(wide, [], `no horizontal scrolling at ${name} width`);
         await page.screenshot({ path: join(ARTIFACTS, `domains-${colorScheme}-${name}.png`), fullPage: true });
         assert.deepEqual(problems, []);
       } finally {
