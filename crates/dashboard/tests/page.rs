@@ -346,3 +346,40 @@ async fn settings_and_configurations_are_refused_with_the_reason() {
         "This configuration is valid for the attached domains."
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_certificate_missing_after_30_minutes_shows_the_troubleshooting_steps() {
+    use petstore_core::domains::{DnsRecord, RecordKind, Settings};
+    let key = "test/domains/overdue";
+    let now = (js_sys::Date::now() / 1000.0) as u64;
+    let mut dashboard = Dashboard::new(Settings { certificate_delay_secs: 100_000, ..Settings::example() });
+    let no_idna = |_: &str| -> Result<String, String> { Err("ASCII only here".to_owned()) };
+    dashboard.add("docs.example.com", now - 3600, &no_idna).unwrap();
+    dashboard
+        .zone
+        .add(DnsRecord::new("docs.example.com", RecordKind::Cname, "cname.docs-host.dev", 3600))
+        .unwrap();
+    let zone = dashboard.zone.clone();
+    dashboard.verify("docs.example.com", now - 31 * 60, &zone).unwrap();
+    storage().set_item(key, &dashboard.to_json()).unwrap();
+
+    let root = mount(key);
+    tick().await;
+    let docs = card(&root, "docs.example.com");
+    assert_eq!(docs.get_attribute("data-state").unwrap(), "verified");
+    let certificate = find(&docs, "[data-testid=certificate]");
+    assert_eq!(certificate.get_attribute("data-status").unwrap(), "overdue");
+    assert!(certificate.text_content().unwrap().contains("30 minutes"));
+    let steps = all(&docs, "[data-testid=troubleshooting] li");
+    assert_eq!(steps.len(), 5);
+    assert!(steps[1].text_content().unwrap().contains("CAA"));
+    assert!(steps[2].text_content().unwrap().contains("Re-verify"));
+
+    // Re-verify is a fresh attempt: verified again, the certificate is being issued.
+    click(&docs, "[data-testid=reverify]").await;
+    assert!(
+        text(&docs, "[data-testid=domain-result-text]")
+            .contains("A fresh verification of docs.example.com passed")
+    );
+    assert_eq!(find(&docs, "[data-testid=certificate]").get_attribute("data-status").unwrap(), "issuing");
+}
