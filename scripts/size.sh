@@ -3,7 +3,8 @@
 set -euo pipefail
 DIST="${1:-$(cd "$(dirname "$0")/.." && pwd)/dist}"
 shopt -s nullglob
-files=("$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css)
+# The reference page's own files (not the deferred modules or the other pages' CSS).
+files=("$DIST"/petstore-playground-*.wasm "$DIST"/petstore-playground-*.js "$DIST"/style-*.css)
 [ ${#files[@]} -gt 0 ] || { echo "no build in $DIST: run trunk build --release --offline" >&2; exit 1; }
 for f in "${files[@]}"; do
   printf '%s %s %s\n' "${f##*.}" "$(stat -c %s "$f")" "$(gzip -9 -c "$f" | wc -c)"

@@ -46,7 +46,10 @@ pub fn App() -> impl IntoView {
                     } else {
                         Either::Right(ui::document_loader::mock_unavailable())
                     }}
-                    <ui::theme::ThemeToggle />
+                    <nav class="header-nav" aria-label="Project">
+                        <a href="domains.html" data-testid="domains-link">"Project settings › Domains"</a>
+                        <ui::theme::ThemeToggle />
+                    </nav>
                 </ui::reference::Reference>
             })
         }

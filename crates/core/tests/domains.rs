@@ -6,7 +6,7 @@ use petstore_core::domains::doh::{DOH_ACCEPT, type_code};
 use petstore_core::domains::machine::{
     CERTIFICATE_TROUBLESHOOT_AFTER_SECS, certificate_status, certificate_troubleshooting,
 };
-use petstore_core::domains::name::{is_apex, registrable_zone};
+use petstore_core::domains::name::registrable_zone;
 use petstore_core::domains::redirects::REDIRECT_STATUS;
 use petstore_core::domains::*;
 
@@ -355,8 +355,11 @@ fn the_injected_converter_is_used_and_its_errors_shown() {
     assert!(matches!(normalize_host("bücher.example", &bad_output), Err(NameError::InvalidCharacter { .. })));
 }
 
+// proptest is a host-only dev-dependency (no wasm32 RNG backend enabled).
+#[cfg(not(target_arch = "wasm32"))]
 mod props {
     use super::*;
+    use petstore_core::domains::name::is_apex;
     use proptest::prelude::*;
 
     proptest! {

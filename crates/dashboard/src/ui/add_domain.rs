@@ -1,0 +1,61 @@
+//! Add a domain: a labelled input and a button; a refusal is shown under it with its reason.
+
+use leptos::prelude::*;
+
+use crate::state::Ctx;
+
+/// The Add domain form.
+#[component]
+pub fn AddDomain() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let input = RwSignal::new(String::new());
+    let result = RwSignal::new(None::<Result<String, String>>);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let outcome = ctx.add(&input.get_untracked());
+        if outcome.is_ok() {
+            input.set(String::new());
+        }
+        result.set(Some(outcome));
+    };
+    view! {
+        <section class="section" aria-labelledby="add-title">
+            <h2 id="add-title">"Add a domain"</h2>
+            <form class="add-form" data-testid="add-form" on:submit=submit>
+                <label class="field add-field">
+                    <span class="field-label">"Domain or subdomain"</span>
+                    <input
+                        type="text"
+                        inputmode="url"
+                        autocomplete="off"
+                        autocapitalize="none"
+                        spellcheck="false"
+                        placeholder="docs.example.com"
+                        data-testid="add-input"
+                        aria-invalid=move || matches!(result.get(), Some(Err(_))).to_string()
+                        prop:value=move || input.get()
+                        on:input=move |ev| input.set(event_target_value(&ev))
+                    />
+                </label>
+                <button type="submit" class="button button-primary" data-testid="add-button">
+                    "Add domain"
+                </button>
+            </form>
+            <p class="field-hint">
+                "You need a paid plan (Pro or above), a successful deploy, and access to the DNS settings at your domain registrar."
+            </p>
+            <p role="alert" class="error" data-testid="add-error">
+                {move || match result.get() {
+                    Some(Err(message)) => message,
+                    _ => String::new(),
+                }}
+            </p>
+            <p role="status" class="ok" data-testid="add-status">
+                {move || match result.get() {
+                    Some(Ok(message)) => message,
+                    _ => String::new(),
+                }}
+            </p>
+        </section>
+    }
+}
