@@ -227,6 +227,18 @@ test("the mock exports its state, refuses a bad import with the reason, and impo
   }
 });
 
+test("the reference links to Project settings > Domains, which loads its own module", async () => {
+  const { page, context, problems } = await openOperation("listPets");
+  try {
+    await page.locator("[data-testid=domains-link]").click();
+    await page.locator("[data-testid=domains-page]").waitFor({ timeout: 15_000 });
+    assert.match(page.url(), /domains\.html$/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 for (const colorScheme of ["light", "dark"]) {
   test(`axe-core finds no serious or critical violation (${colorScheme}), and the try-it panel looks right`, async () => {
     for (const [name, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
