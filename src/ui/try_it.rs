@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use leptos::prelude::*;
+use petstore_core::http::reason_phrase;
 use petstore_core::reference::OperationView;
 use petstore_core::samples::SampleRequest;
 use petstore_core::tryit::{
@@ -322,30 +323,6 @@ fn pretty_body(body: &str) -> String {
         .unwrap_or_else(|| body.to_owned())
 }
 
-fn status_text(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        201 => "Created",
-        204 => "No Content",
-        301 => "Moved Permanently",
-        304 => "Not Modified",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        409 => "Conflict",
-        413 => "Payload Too Large",
-        415 => "Unsupported Media Type",
-        422 => "Unprocessable Entity",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        502 => "Bad Gateway",
-        503 => "Service Unavailable",
-        _ => "",
-    }
-}
-
 /// Whether anything answers at `origin` when CORS does not matter (an opaque request).
 async fn reachable(origin: &str) -> Reachability {
     let Some(window) = web_sys::window() else { return Reachability::Unreachable };
@@ -376,7 +353,7 @@ fn ask_mock(mock: MockState, request: &SampleRequest, body_text: Option<String>)
                 serde_json::from_str(&answer.body).ok().and_then(|v| error_summary(answer.status, &v));
             Outcome::Answer {
                 status: answer.status,
-                status_text: status_text(answer.status).to_owned(),
+                status_text: reason_phrase(answer.status).to_owned(),
                 headers: answer.headers,
                 body: pretty_body(&answer.body),
                 error,
@@ -452,7 +429,7 @@ async fn exchange(
     let text = response.status_text();
     Outcome::Answer {
         status,
-        status_text: if text.is_empty() { status_text(status).to_owned() } else { text },
+        status_text: if text.is_empty() { reason_phrase(status).to_owned() } else { text },
         headers: header_list,
         body: pretty_body(&body),
         error,

@@ -126,24 +126,8 @@ fn position(line: usize, column: usize) -> String {
 
 fn status_words(status: u16, text: &str) -> String {
     let text = text.trim();
-    let text = if text.is_empty() { reason_phrase(status) } else { text };
+    let text = if text.is_empty() { crate::http::reason_phrase(status) } else { text };
     if text.is_empty() { String::new() } else { format!(" {text}") }
-}
-
-fn reason_phrase(status: u16) -> &'static str {
-    match status {
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        410 => "Gone",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        502 => "Bad Gateway",
-        503 => "Service Unavailable",
-        504 => "Gateway Timeout",
-        _ => "",
-    }
 }
 
 fn kind(value: &Value) -> &'static str {

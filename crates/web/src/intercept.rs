@@ -56,32 +56,7 @@ impl Prefix {
     }
 }
 
-/// The standard reason phrase of an HTTP status (empty for an unknown one).
-#[must_use]
-pub fn reason_phrase(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        201 => "Created",
-        202 => "Accepted",
-        204 => "No Content",
-        301 => "Moved Permanently",
-        304 => "Not Modified",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        409 => "Conflict",
-        413 => "Content Too Large",
-        415 => "Unsupported Media Type",
-        422 => "Unprocessable Content",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        501 => "Not Implemented",
-        503 => "Service Unavailable",
-        _ => "",
-    }
-}
+pub use petstore_core::http::reason_phrase;
 
 /// Whether a response with this status must not have a body (the `Response` constructor
 /// throws on one).
