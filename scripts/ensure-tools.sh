@@ -54,11 +54,16 @@ if [ "$(node -p "require('$TOOLS/node_modules/js-yaml/package.json').version" 2>
 fi
 
 if [ "$mode" = test ]; then
-  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-    log "installing chromium and chromium-driver from Debian"
+  # Debian packages: Chromium and its driver for the browser and end-to-end tests; openssl makes
+  # the certificate of the local HTTPS resolver in tests/e2e/domains.test.mjs.
+  packages=()
+  { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || packages+=(chromium chromium-driver)
+  command -v openssl >/dev/null || packages+=(openssl)
+  if [ ${#packages[@]} -gt 0 ]; then
+    log "installing ${packages[*]} from Debian"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${packages[@]}" >/dev/null
   fi
   # Node packages the end-to-end tests use (playwright-core drives /usr/bin/chromium).
   if [ ! -d "$ROOT/tests/e2e/node_modules/playwright-core" ] \
