@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test size build tools bench-mock budgets
+.PHONY: serve test size build tools bench bench-mock budgets
 
 ## serve: install what is missing and serve the app on http://127.0.0.1:8080
 serve:
@@ -30,6 +30,11 @@ build:
 ## tools: only install the tools
 tools:
 	scripts/ensure-tools.sh test
+
+## bench: side by side with Swagger UI, Redoc, Scalar, Elements, MSW, Prism and json-server in
+## one run (installs what it needs, builds, prints Markdown, writes bench/RESULTS.md)
+bench:
+	bench/run.sh
 
 ## bench-mock: core dispatch times (criterion), then req/s of petstore-mock, Prism and json-server under wrk
 bench-mock:

@@ -45,7 +45,7 @@ if ! "$TOOLS/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "versio
   (cd "$TOOLS" && npm install --no-audit --no-fund --save-exact "binaryen@$BINARYEN_VERSION" >/dev/null)
 fi
 
-# js-yaml: Trunk copies its ES module to dist/vendor/js-yaml.mjs (index.html); the app imports it
+# js-yaml: Trunk copies its minified build to dist/vendor/js-yaml.min.js (index.html); the app loads it
 # only when a loaded document is not JSON, so no YAML parser is in the initial download.
 if [ "$(node -p "require('$TOOLS/node_modules/js-yaml/package.json').version" 2>/dev/null || true)" != "$JS_YAML_VERSION" ]; then
   log "installing js-yaml@$JS_YAML_VERSION from npm into .tools/"

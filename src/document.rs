@@ -1,7 +1,7 @@
 //! The document the reference shows, and loading another one: by URL (also `?url=` at start),
 //! from a file or from pasted text, JSON or YAML. The checks and messages are the core's
 //! (`petstore_core::document`); this module fetches and reads bytes, has YAML converted by
-//! js-yaml (imported from `vendor/js-yaml.mjs` only when a document is not JSON), and swaps
+//! js-yaml (`vendor/js-yaml.min.js`, loaded only when a document is not JSON), and swaps
 //! the document only when the new one is valid, so a failed load keeps the current one.
 
 use std::sync::Arc;
@@ -99,10 +99,21 @@ export function showLoader(root, source, loading, error) {
   show("[data-testid=document-status]", null, loading);
   show("[data-testid=document-error]", "[data-testid=document-error-message]", error);
 }
+// js-yaml's minified build (13 KB gzip, half its ES module) defines the global `jsyaml`.
+function loadYaml() {
+  if (globalThis.jsyaml) return Promise.resolve(globalThis.jsyaml);
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = new URL("vendor/js-yaml.min.js", document.baseURI).href;
+    script.onload = () => (globalThis.jsyaml ? resolve(globalThis.jsyaml) : reject(new Error(`${script.src} did not define jsyaml`)));
+    script.onerror = () => reject(new Error(`${script.src} did not load`));
+    document.head.append(script);
+  });
+}
 export async function yamlToJson(bytes) {
   let yaml;
   try {
-    yaml = await import(new URL("vendor/js-yaml.mjs", document.baseURI).href);
+    yaml = await loadYaml();
   } catch (e) {
     return { unavailable: String((e && e.message) || e) };
   }

@@ -19,10 +19,10 @@ use crate::mock::MockState;
 /// below (`MockState::expect()`), and starts the [`DocumentState`].
 #[component]
 pub fn App() -> impl IntoView {
-    // A test may provide its own mock first.
-    let mock = MockState::from_context().unwrap_or_else(|| MockState::open(mock::STORAGE_KEY));
+    // A test may provide its own mock first. Otherwise the mock module is loaded only when the
+    // built-in document is shown (after its first paint): another document cannot use it.
+    let mock = MockState::from_context().unwrap_or_else(MockState::deferred);
     provide_context(mock);
-    ui::markdown::load_renderer();
     let documents = DocumentState::start();
     let notices = view! {
         <ui::mock_notices::MockNotices
@@ -34,6 +34,9 @@ pub fn App() -> impl IntoView {
     let page = move || match documents.current.get() {
         Some(loaded) => {
             let mock_available = loaded.source.is_builtin();
+            if mock_available {
+                mock.ensure_open(mock::STORAGE_KEY);
+            }
             Either::Left(view! {
                 <ui::reference::Reference
                     document=loaded.value

@@ -103,6 +103,8 @@ pub struct MockState {
     status: RwSignal<MockStatus>,
     counts: RwSignal<Counts>,
     notices: RwSignal<Vec<Notice>>,
+    /// Whether loading the module has started (or a mock was attached).
+    started: RwSignal<bool>,
 }
 
 use crate::modules::message_of;
@@ -155,7 +157,15 @@ impl MockState {
             status: RwSignal::new(MockStatus::Loading),
             counts: RwSignal::new(Counts::default()),
             notices: RwSignal::new(Vec::new()),
+            started: RwSignal::new(false),
         }
+    }
+
+    /// A mock not loaded yet: [`MockState::ensure_open`] loads it when a page needs it, so a
+    /// page showing another document never downloads the mock.
+    #[must_use]
+    pub fn deferred() -> Self {
+        Self::empty()
     }
 
     /// Loads the mock module and opens the mock saved under `storage_key` (the demo data on
@@ -163,6 +173,17 @@ impl MockState {
     #[must_use]
     pub fn open(storage_key: &str) -> Self {
         let state = Self::empty();
+        state.ensure_open(storage_key);
+        state
+    }
+
+    /// Starts loading the mock (as [`MockState::open`]) unless it is loading, open or failed.
+    pub fn ensure_open(&self, storage_key: &str) {
+        if self.started.get_untracked() {
+            return;
+        }
+        self.started.set(true);
+        let state = *self;
         let key = storage_key.to_owned();
         leptos::task::spawn_local(async move {
             match load(&key).await {
@@ -175,7 +196,6 @@ impl MockState {
                 }
             }
         });
-        state
     }
 
     /// A state around a mock that is already open (tests link the module's Rust side).
@@ -205,6 +225,7 @@ impl MockState {
         callback.forget();
         self.counts.try_set(read_counts(&handle));
         self.notices.try_set(read_notices(&handle));
+        self.started.try_set(true);
         self.handle.try_set(Some(handle));
         self.status.try_set(MockStatus::Ready);
     }

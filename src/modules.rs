@@ -6,10 +6,16 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
+#[wasm_bindgen(inline_js = r#"
+export function import_module(url) { return import(url); }
+export function after_paint() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+"#)]
 extern "C" {
     #[wasm_bindgen(catch)]
     fn import_module(url: &str) -> Result<Promise, JsValue>;
+    fn after_paint() -> Promise;
 }
 
 /// The text of a JavaScript error or rejection.
@@ -21,12 +27,14 @@ pub fn message_of(error: &JsValue) -> String {
         .unwrap_or_else(|| "unknown error".to_owned())
 }
 
-/// Imports the wasm-bindgen module at `path` (relative to the page) and starts its WebAssembly;
-/// resolves to the module's namespace.
+/// Waits for the next paint, then imports the wasm-bindgen module at `path` (relative to the
+/// page) and starts its WebAssembly; resolves to the module's namespace.
 ///
 /// # Errors
 /// What failed, with the module's URL.
 pub async fn load(path: &str) -> Result<JsValue, String> {
+    // What the caller just rendered is painted before the module's download and compilation.
+    let _ = JsFuture::from(after_paint()).await;
     let window = web_sys::window().ok_or("there is no window")?;
     let base = window.document().and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
     let url = web_sys::Url::new_with_base(path, &base).map_err(|e| message_of(&e))?.href();

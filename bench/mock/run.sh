@@ -11,11 +11,13 @@
 # machine and on what else runs on it.
 #
 # Installs what is missing: wrk (Debian package), Prism and json-server (pinned in
-# bench/mock/package.json, into bench/mock/node_modules).
-# Environment: WRK_THREADS (2), WRK_CONNECTIONS (32), WRK_DURATION (10s), WRK_WARMUP (2s).
+# bench/package.json, into bench/node_modules).
+# Environment: WRK_THREADS (2), WRK_CONNECTIONS (32), WRK_DURATION (10s), WRK_WARMUP (2s);
+# BENCH_MOCK_CRITERION=0 skips part 1 (`make bench` does); BENCH_MOCK_JSON=FILE also writes the
+# requests per second as JSON (for bench/bench.mjs).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-BENCH="$ROOT/bench/mock"
+BENCH="$ROOT/bench"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 THREADS="${WRK_THREADS:-2}"
 CONNECTIONS="${WRK_CONNECTIONS:-32}"
@@ -33,7 +35,7 @@ fi
 installed_version() { node -p "require('$BENCH/node_modules/$1/package.json').version" 2>/dev/null || true; }
 if [[ "$(installed_version @stoplight/prism-cli)" != "$PRISM_VERSION" ||
       "$(installed_version json-server)" != "$JSON_SERVER_VERSION" ]]; then
-  echo "Installing Prism $PRISM_VERSION and json-server $JSON_SERVER_VERSION into bench/mock/node_modules"
+  echo "Installing the benchmark's npm packages into bench/node_modules"
   (cd "$BENCH" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
@@ -57,9 +59,13 @@ stop_all() {
 trap stop_all EXIT
 
 # --- 1. core dispatch -------------------------------------------------------------------------
-echo "==> criterion: core dispatch"
-cargo "${PROFILE[@]}" bench --locked --profile native-bench -p petstore-mock-server --bench dispatch \
-  | tee "$work/criterion.txt"
+if [[ "${BENCH_MOCK_CRITERION:-1}" != 0 ]]; then
+  echo "==> criterion: core dispatch"
+  cargo "${PROFILE[@]}" bench --locked --profile native-bench -p petstore-mock-server --bench dispatch \
+    | tee "$work/criterion.txt"
+else
+  : >"$work/criterion.txt"
+fi
 
 # --- 2. HTTP servers --------------------------------------------------------------------------
 echo "==> building petstore-mock"
@@ -171,12 +177,14 @@ mkdir -p "$(dirname "$report")"
 {
   echo "## Mock benchmark ($sha, $(nproc) cores, wrk -t$THREADS -c$CONNECTIONS -d$DURATION after a $WARMUP warm-up)"
   echo
-  echo "Core dispatch, one \`Mock::handle\` call (criterion estimate):"
-  echo
-  echo "| Request | Time per call |"
-  echo "|---|---|"
-  criterion_rows
-  echo
+  if [[ -s "$work/criterion.txt" ]]; then
+    echo "Core dispatch, one \`Mock::handle\` call (criterion estimate):"
+    echo
+    echo "| Request | Time per call |"
+    echo "|---|---|"
+    criterion_rows
+    echo
+  fi
   echo "HTTP requests per second:"
   echo
   echo "| Request | petstore-mock | Prism $PRISM_VERSION | json-server $JSON_SERVER_VERSION | vs Prism | vs json-server |"
@@ -196,3 +204,15 @@ mkdir -p "$(dirname "$report")"
 } | tee "$report"
 echo
 echo "Saved to ${report#"$ROOT"/}"
+if [[ -n "${BENCH_MOCK_JSON:-}" ]]; then
+  cat >"$BENCH_MOCK_JSON" <<JSON
+{
+  "threads": $THREADS, "connections": $CONNECTIONS, "duration": "$DURATION", "warmup": "$WARMUP",
+  "versions": { "prism": "$PRISM_VERSION", "jsonServer": "$JSON_SERVER_VERSION" },
+  "rows": [
+    { "request": "GET /pets/1", "native": ${rps[native-one]}, "prism": ${rps[prism-one]}, "jsonServer": ${rps[json-one]} },
+    { "request": "GET /pets?limit=20 (json-server: ?_limit=20)", "native": ${rps[native-page]}, "prism": ${rps[prism-page]}, "jsonServer": ${rps[json-page]} }
+  ]
+}
+JSON
+fi

@@ -1,7 +1,8 @@
 //! Markdown from the document, rendered into HTML with no executable content by the core's
-//! renderer. The renderer is the deferred module `markdown/petstore_markdown.js`: until it is
-//! loaded (a few tens of milliseconds after the first paint) a description shows as plain text,
-//! then every description on the page switches to its rendered form.
+//! renderer. The renderer is the deferred module `markdown/petstore_markdown.js`, loaded after
+//! the first description has been painted: until then (a few tens of milliseconds) a
+//! description shows as plain text, then every description on the page switches to its
+//! rendered form.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -20,6 +21,8 @@ thread_local! {
     static RENDERER: RefCell<Option<Renderer>> = const { RefCell::new(None) };
     /// Bumped when a renderer is set, so descriptions already on screen render again.
     static GENERATION: ArcRwSignal<u32> = ArcRwSignal::new(0);
+    /// Whether the module was asked for already.
+    static REQUESTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Renders Markdown with `render` from now on (tests link the core's renderer directly).
@@ -28,9 +31,12 @@ pub fn set_renderer(render: impl Fn(&str) -> Option<String> + 'static) {
     GENERATION.with(|g| g.update(|n| *n += 1));
 }
 
-/// Loads the renderer's module in the background; on failure descriptions stay plain text and
-/// the reason goes to the console.
+/// Loads the renderer's module in the background, once, unless a renderer is set already; on
+/// failure descriptions stay plain text and the reason goes to the console.
 pub fn load_renderer() {
+    if REQUESTED.with(|r| r.replace(true)) || RENDERER.with_borrow(Option::is_some) {
+        return;
+    }
     leptos::task::spawn_local(async {
         let loaded = crate::modules::load(MODULE_PATH).await.and_then(|module| {
             Reflect::get(&module, &"markdownToHtml".into())
@@ -56,6 +62,7 @@ pub fn load_renderer() {
 #[component]
 pub fn Markdown(#[prop(into)] source: String) -> impl IntoView {
     let generation = GENERATION.with(Clone::clone);
+    load_renderer();
     move || {
         generation.track();
         match RENDERER.with_borrow(|r| r.clone()).and_then(|render| render(&source)) {

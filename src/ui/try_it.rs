@@ -882,9 +882,11 @@ fn ExchangeView(entry: Exchange) -> impl IntoView {
         format!("{} ms", (tenths + 5) / 10)
     };
     let meta = format!("{} {} · {} · {millis} · {}", entry.method, entry.url, entry.target, entry.at);
+    // Which exchange is shown: the view is patched in place when another answer replaces it.
+    let exchange = entry.id.to_string();
     match entry.outcome {
         Outcome::Failure(message) => view! {
-            <div class="try-failure" role="alert" data-testid="try-failure">
+            <div class="try-failure" role="alert" data-testid="try-failure" data-exchange=exchange>
                 <p class="try-meta">{meta}</p>
                 <p>{message}</p>
             </div>
@@ -893,7 +895,7 @@ fn ExchangeView(entry: Exchange) -> impl IntoView {
         Outcome::Answer { status, status_text, headers, body, error } => {
             let class = if status >= 400 { "status status-error" } else { "status status-ok" };
             view! {
-                <div class="try-answer" data-testid="try-answer" data-status=status.to_string()>
+                <div class="try-answer" data-testid="try-answer" data-status=status.to_string() data-exchange=exchange>
                     <p class="try-status">
                         <span class=class data-testid="try-status">{format!("{status} {status_text}")}</span>
                         <span class="try-meta">{meta}</span>

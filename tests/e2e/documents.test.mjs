@@ -106,7 +106,7 @@ test("the YAML reader is fetched only for YAML: the Petstore page does not downl
     await page.locator("[data-testid=document-text]").fill(petstore3Text);
     await page.locator("[data-testid=document-text-load]").click();
     await expectPetstore3(page);
-    assert.ok(requested.includes("/vendor/js-yaml.mjs"), requested.join(", "));
+    assert.ok(requested.includes("/vendor/js-yaml.min.js"), requested.join(", "));
     assert.equal(await page.locator("[data-testid=document-source]").textContent().then((t) => t.includes("pasted text")), true);
     assert.deepEqual(problems, []);
   } finally {

@@ -1,0 +1,169 @@
+// The reference renderers compared by `make bench`: how each is served, and the DOM conditions
+// that say "the operation list is visible" and "the first operation is interactive".
+//
+// Every tool is opened the way its documentation says, with its online features off (see the
+// pages in bench/pages/). The conditions are checked on every animation frame, so a figure is
+// the first frame at which the condition held, counted from the navigation's start.
+import { join } from "node:path";
+
+/** A DOM condition, checked in the page: the first element matching `selector` has a box. */
+const visible = (selector) => `(() => {
+  const element = document.querySelector(${JSON.stringify(selector)});
+  if (!element) return false;
+  const box = element.getBoundingClientRect();
+  return box.width > 0 && box.height > 0;
+})()`;
+
+/** Checked in the page: the element with id `id`, or a heading with `text`, is in the viewport. */
+const inViewport = ({ id, text, selector = "h1, h2, h3" }) => `(() => {
+  const shown = (e) => { const b = e.getBoundingClientRect(); return b.height > 0 && b.bottom > 0 && b.top < innerHeight; };
+  ${id ? `const byId = document.getElementById(${JSON.stringify(id)}); if (byId) return shown(byId);` : ""}
+  return [...document.querySelectorAll(${JSON.stringify(selector)})]
+    .some((e) => e.textContent.trim() === ${JSON.stringify(text ?? "")} && shown(e));
+})()`;
+
+async function waitFrame(page, condition, timeout) {
+  const handle = await page.waitForFunction(
+    (source) => {
+      // eslint-disable-next-line no-eval
+      if (!(0, eval)(source)) return false;
+      return performance.now();
+    },
+    condition,
+    { polling: "raf", timeout },
+  );
+  return handle.jsonValue();
+}
+
+/** Clicks the first visible element matching `selector`; returns its trimmed text. */
+async function clickFirst(page, selector, timeout) {
+  const target = page.locator(selector).filter({ visible: true }).first();
+  await target.waitFor({ timeout });
+  const text = (await target.innerText()).trim();
+  await target.click({ timeout });
+  return text;
+}
+
+/**
+ * Each tool: `page(site, doc)` is the URL to open, `list` the condition for the operation list,
+ * `open(page, timeout)` opens the first operation as a reader would and resolves with the
+ * time (performance.now()) of the first frame showing it; `describe` says both conditions.
+ */
+export function renderers({ dist, nodeModules, redoc3, pages }) {
+  // A peer's page (bench/pages/), its package under /vendor/ and the documents under /docs/.
+  const peer = (dir) => (docs) => ({ ...docs, "/vendor/": dir + "/", "/": pages + "/" });
+  return {
+    "Petstore Playground": {
+      routes: (docs) => ({ ...docs, "/": `${dist}/` }),
+      index: "index.html",
+      url: (site, doc) => (doc.builtin ? site : `${site}?url=${encodeURIComponent(doc.path)}`),
+      list: (doc) => `(() => {
+        const title = document.querySelector("[data-testid=doc-title]")?.textContent;
+        return title === ${JSON.stringify(doc.title)} && ${visible("[data-testid=operation]")};
+      })()`,
+      async open(page, timeout) {
+        const link = page.locator("[data-testid=operation] a").first();
+        const id = await page.locator("[data-testid=operation]").first().getAttribute("data-operation-id");
+        await link.click({ timeout });
+        return waitFrame(page, visible(`[data-testid=operation-detail][data-operation-id="${id}"]`), timeout);
+      },
+      describe: {
+        list: "the document's title and the first row of the operation list (`[data-testid=operation]`) have a box",
+        open: "click the first row; its detail (`[data-testid=operation-detail]`) has a box",
+      },
+    },
+    "Swagger UI": {
+      version: "swagger-ui-dist",
+      routes: peer(join(nodeModules, "swagger-ui-dist")),
+      index: "swagger-ui.html",
+      list: () => visible(".opblock .opblock-summary"),
+      async open(page, timeout) {
+        await clickFirst(page, ".opblock .opblock-summary-control", timeout);
+        return waitFrame(page, visible(".opblock.is-open .opblock-body"), timeout);
+      },
+      describe: {
+        list: "the first operation bar (`.opblock-summary`) has a box (tags start expanded)",
+        open: "click it; its body (`.opblock.is-open .opblock-body`) has a box",
+      },
+    },
+    "Redoc 2": {
+      version: "redoc",
+      routes: peer(join(nodeModules, "redoc")),
+      index: "redoc.html",
+      list: () => visible("[role=menu] li[role=menuitem][data-item-id]"),
+      async open(page, timeout) {
+        // Operations sit under collapsed tags in the menu: expand the first operation's tag.
+        const item = page.locator("li[role=menuitem][data-item-id*='operation/']").first();
+        await item.waitFor({ state: "attached", timeout });
+        const id = await item.getAttribute("data-item-id");
+        if (!(await item.isVisible())) {
+          await page.locator(`li[role=menuitem]:has(> ul li[data-item-id="${id}"]) > label`).first().click({ timeout });
+        }
+        await item.locator(":scope > label").click({ timeout });
+        return waitFrame(page, inViewport({ id }), timeout);
+      },
+      describe: {
+        list: "the first menu entry (`li[role=menuitem]`) has a box (Redoc renders the whole page first)",
+        open: "click the first operation's tag, then the operation; its section is in the viewport",
+      },
+    },
+    ...(redoc3
+      ? {
+          "Redoc 3": {
+            version: "redoc@3",
+            routes: peer(redoc3),
+            index: "redoc3.html",
+            list: () => visible("[data-component-name='Menu/MenuItem']"),
+            async open(page, timeout) {
+              await clickFirst(page, ".menu-item-type-group a", timeout);
+              const text = await clickFirst(page, ".menu-item-type-operation a", timeout);
+              return waitFrame(page, inViewport({ text: text.split("\n")[0].trim() }), timeout);
+            },
+            describe: {
+              list: "the first menu entry (`Menu/MenuItem`) has a box",
+              open: "click the first group, then its first operation; the operation's heading is in the viewport",
+            },
+          },
+        }
+      : {}),
+    Scalar: {
+      version: "@scalar/api-reference",
+      routes: peer(join(nodeModules, "@scalar/api-reference")),
+      index: "scalar.html",
+      list: () => visible("li[data-sidebar-id*='/tag/']"),
+      async open(page, timeout) {
+        // Tags with operations carry a chevron; operations are `.../tag/<tag>/<METHOD>/<path>`.
+        await clickFirst(page, "li[data-sidebar-id*='/tag/']:has(svg) > a, li[data-sidebar-id*='/tag/']:has(svg) > button, li[data-sidebar-id*='/tag/']:has(svg) > div", timeout);
+        const operation = page
+          .locator("li[data-sidebar-id]")
+          .filter({ has: page.locator(":scope > a[href*='/GET/'], :scope > a[href*='/POST/'], :scope > a[href*='/PUT/'], :scope > a[href*='/DELETE/'], :scope > a[href*='/PATCH/']") })
+          .filter({ visible: true })
+          .first();
+        await operation.waitFor({ timeout });
+        const id = await operation.getAttribute("data-sidebar-id");
+        await operation.locator(":scope > a").click({ timeout });
+        return waitFrame(page, inViewport({ id }), timeout);
+      },
+      describe: {
+        list: "the first tag of the sidebar (`li[data-sidebar-id*='/tag/']`) has a box",
+        open: "click the first tag with operations, then its first operation; its `section` is in the viewport",
+      },
+    },
+    Elements: {
+      version: "@stoplight/elements",
+      routes: peer(join(nodeModules, "@stoplight/elements")),
+      index: "elements.html",
+      list: () => visible("a.ElementsTableOfContentsItem, [id^='sl-toc-']"),
+      async open(page, timeout) {
+        // Endpoint groups are collapsed: open the first one that has a chevron.
+        await clickFirst(page, "[id^='sl-toc-']:has(svg[data-icon=chevron-right]), div:has(> svg[data-icon=chevron-right])", timeout);
+        const text = await clickFirst(page, "a[href^='#/operations/']", timeout);
+        return waitFrame(page, inViewport({ text: text.split("\n")[0].trim(), selector: "h1" }), timeout);
+      },
+      describe: {
+        list: "the first entry of the table of contents has a box",
+        open: "click the first endpoint group, then its first operation; the operation's `h1` is in the viewport",
+      },
+    },
+  };
+}

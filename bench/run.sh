@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# `make bench`: Petstore Playground side by side with the reference renderers and mocks people
+# use today, in one run on this machine (see bench/bench.mjs for what is measured and how).
+# Installs what is missing (the project's tools and Chromium, the pinned npm packages into
+# bench/node_modules, redoc@3.0.1's bundle), builds the release site, then:
+#   1. requests per second of the native mock server, Prism and json-server (bench/mock/run.sh);
+#   2. the renderers and the in-page mocks in headless Chromium (bench/bench.mjs).
+# Prints Markdown and writes bench/RESULTS.md. Prints how long each stage took.
+# Environment: BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_SKIP_SERVERS=1 skips stage 1;
+# and bench/bench.mjs's own (BENCH_RUNS, BENCH_TOOLS, BENCH_DOCS, BENCH_SENDS).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BENCH="$ROOT/bench"
+REDOC3_VERSION=3.0.1
+export PATH="$ROOT/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+cd "$ROOT"
+
+stage_start=0
+stage() { stage_start=$(date +%s); echo "==> $*"; }
+stage_done() { echo "    ($(( $(date +%s) - stage_start )) s)"; }
+
+stage "tools"
+scripts/ensure-tools.sh test
+# Installed again only when package-lock.json changed.
+if ! cmp -s "$BENCH/package-lock.json" "$BENCH/node_modules/.package-lock.json.copy" 2>/dev/null; then
+  echo "Installing the benchmark's npm packages into bench/node_modules (several minutes)"
+  (cd "$BENCH" && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.package-lock.json.copy)
+fi
+# redoc@3.0.1 cannot be installed by npm (a dependency it names is not published); its
+# standalone bundle needs none of them, so it is unpacked from the package itself.
+redoc3="$BENCH/node_modules/.redoc-$REDOC3_VERSION/package"
+if [[ ! -f "$redoc3/bundles/redoc.standalone.js" ]]; then
+  echo "Unpacking redoc@$REDOC3_VERSION's bundle"
+  rm -rf "${redoc3%/package}" && mkdir -p "${redoc3%/package}"
+  (cd "${redoc3%/package}" && npm pack --silent "redoc@$REDOC3_VERSION" >/dev/null && tar xzf "redoc-$REDOC3_VERSION.tgz")
+fi
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+stage_done
+
+if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
+  stage "release build (trunk)"
+  trunk build --release --offline
+  stage_done
+fi
+
+mock_json=""
+if [[ "${BENCH_SKIP_SERVERS:-0}" != 1 ]]; then
+  stage "mock servers under wrk (bench/mock/run.sh)"
+  mkdir -p "$ROOT/target/bench"
+  mock_json="$ROOT/target/bench/mock.json"
+  rm -f "$mock_json"
+  BENCH_MOCK_CRITERION=0 BENCH_MOCK_JSON="$mock_json" bench/mock/run.sh
+  stage_done
+fi
+
+stage "renderers and in-page mocks in Chromium (bench/bench.mjs)"
+BENCH_REDOC3="$redoc3" BENCH_MOCK_RESULTS="$mock_json" node "$BENCH/bench.mjs"
+stage_done
