@@ -4,21 +4,20 @@
 //! js-yaml (`vendor/js-yaml.min.js`, loaded only when a document is not JSON), and swaps
 //! the document only when the new one is valid, so a failed load keeps the current one.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::document::{self, DocumentError, Format, Source};
+use petstore_core::indexed::AnyDocument;
 use petstore_core::openapi::petstore_value;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 /// A document ready to show: parsed, checked and listed.
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    /// The whole document (operation views are built from it on demand).
-    pub value: Arc<Value>,
+    /// The document (operation views are built from it on demand): the embedded one parsed
+    /// whole, a loaded one indexed (`petstore_core::indexed`).
+    pub value: AnyDocument,
     /// Its operation list.
     pub catalog: Catalog,
     /// Where it came from.
@@ -33,7 +32,7 @@ impl Loaded {
     pub fn builtin() -> Result<Self, DocumentError> {
         let value = petstore_value();
         let catalog = Catalog::from_value(&value).map_err(|e| DocumentError::Shape(e.to_string()))?;
-        Ok(Self { value, catalog, source: Source::Builtin })
+        Ok(Self { value: AnyDocument::Whole(value), catalog, source: Source::Builtin })
     }
 
     /// Parses JSON or YAML bytes and checks the document.
@@ -41,18 +40,17 @@ impl Loaded {
     /// # Errors
     /// Any [`DocumentError`] about the text or the document's shape.
     pub async fn parse(bytes: Vec<u8>, source: Source) -> Result<Self, DocumentError> {
-        let value = match document::detect_format(&bytes) {
-            Format::Json => document::parse_json(&bytes)?,
+        let json = match document::detect_format(&bytes) {
+            Format::Json => bytes,
             Format::Yaml => {
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     return Err(DocumentError::Empty);
                 }
-                let json = yaml_to_json(&bytes).await?;
-                document::parse_json(&json)?
+                yaml_to_json(&bytes).await?
             }
         };
-        let catalog = document::validate(&value)?;
-        Ok(Self { value: Arc::new(value), catalog, source })
+        let (value, catalog) = document::load_json(json)?;
+        Ok(Self { value, catalog, source })
     }
 }
 
@@ -77,9 +75,20 @@ export async function readDocument(kind, input) {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return { error: "bad-url" };
   try {
-    const response = await fetch(url.href);
-    if (!response.ok) return { error: "http", url: url.href, status: response.status, statusText: response.statusText };
-    return { bytes: new Uint8Array(await response.arrayBuffer()), label: url.href };
+    // index.html starts downloading the ?url= document before the app runs; taken once.
+    const early = globalThis.__petstoreEarlyDocument;
+    let answer;
+    if (early && early.href === url.href) {
+      globalThis.__petstoreEarlyDocument = undefined;
+      answer = await early.answer;
+    } else {
+      const response = await fetch(url.href);
+      answer = response.ok
+        ? { ok: true, body: await response.arrayBuffer() }
+        : { ok: false, status: response.status, statusText: response.statusText };
+    }
+    if (!answer.ok) return { error: "http", url: url.href, status: answer.status, statusText: answer.statusText };
+    return { bytes: new Uint8Array(answer.body), label: url.href };
   } catch (e) {
     return { error: "network", url: url.href };
   }

@@ -251,7 +251,7 @@ fn a_save_problem_is_an_alert_without_a_dismiss_button() {
 
 fn mount_document(doc: serde_json::Value) -> HtmlElement {
     let catalog = Catalog::from_value(&doc).unwrap();
-    let document = std::sync::Arc::new(doc);
+    let document = petstore_core::indexed::AnyDocument::whole(doc);
     mount(move || view! { <Reference document=document catalog=catalog /> }.into_any())
 }
 

@@ -1,13 +1,11 @@
 //! The reference page: the document header, the operation list as navigation, and the
 //! operation chosen by the URL's `#operationId` (back and forward follow it).
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::catalog::OperationSummary;
-use petstore_core::reference::OperationView;
-use serde_json::Value;
+
+use petstore_core::indexed::AnyDocument;
 
 use super::markdown::Markdown;
 use super::operation_list::OperationList;
@@ -26,7 +24,7 @@ fn current_hash() -> Option<String> {
 /// are rendered), and the selected operation.
 #[component]
 pub fn Reference(
-    document: Arc<Value>,
+    document: AnyDocument,
     catalog: Catalog,
     /// False for documents other than the embedded Petstore one: the mock cannot serve them.
     #[prop(default = true)]
@@ -63,7 +61,7 @@ pub fn Reference(
                 .into_any(),
             );
         };
-        Some(match OperationView::build(&document, op.method, &op.path) {
+        Some(match document.operation_view(op.method, &op.path) {
             Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
             Err(e) => view! { <p class="load-error" role="alert">{e.to_string()}</p> }.into_any(),
         })

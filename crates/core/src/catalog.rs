@@ -146,6 +146,35 @@ impl Catalog {
         Self::from_raw(raw)
     }
 
+    /// Lists a document given as its root fields and the JSON text of each path item (see
+    /// [`crate::indexed::IndexedDocument`]); unknown fields of an operation are skipped, not kept.
+    ///
+    /// # Errors
+    /// As [`Catalog::from_value`].
+    pub fn from_parts<'a>(
+        root: &serde_json::Map<String, serde_json::Value>,
+        items: impl Iterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, CatalogError> {
+        #[derive(Deserialize)]
+        struct RawRoot {
+            openapi: Option<String>,
+            swagger: Option<String>,
+            info: Option<RawInfo>,
+            #[serde(default)]
+            tags: Vec<RawTag>,
+        }
+        let malformed = |e: serde_json::Error| CatalogError::Malformed(e.to_string());
+        let RawRoot { openapi, swagger, info, tags } =
+            RawRoot::deserialize(serde_json::Value::Object(root.clone())).map_err(malformed)?;
+        let mut paths = IndexMap::new();
+        for (path, text) in items {
+            let item: RawPathItem = serde_json::from_str(text)
+                .map_err(|e| CatalogError::Malformed(format!("paths[\"{path}\"]: {e}")))?;
+            paths.insert(path.to_owned(), item);
+        }
+        Self::from_raw(RawDoc { openapi, swagger, info, tags, paths })
+    }
+
     fn from_raw(raw: RawDoc) -> Result<Self, CatalogError> {
         match (&raw.openapi, &raw.swagger) {
             (Some(v), _) if v.starts_with("3.") => {}

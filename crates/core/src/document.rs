@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use crate::indexed::{AnyDocument, IndexedDocument};
+
 use crate::catalog::Catalog;
 
 /// The syntax of a document's text.
@@ -174,6 +176,58 @@ pub fn validate(doc: &Value) -> Result<Catalog, DocumentError> {
     let Value::Object(fields) = doc else {
         return Err(DocumentError::NotAnObject(kind(doc)));
     };
+    check_root(fields)?;
+    if !fields.get("paths").is_some_and(Value::is_object) {
+        return Err(DocumentError::MissingPaths);
+    }
+    Catalog::from_value(doc).map_err(|e| DocumentError::Shape(e.to_string()))
+}
+
+/// Reads a JSON document (a byte order mark is skipped) into an [`IndexedDocument`] (see
+/// there: the list without parsing everything), checks it as [`validate`] does, and lists it.
+///
+/// # Errors
+/// The errors of [`parse_json`] and [`validate`], with the same messages.
+pub fn load_json(mut bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(DocumentError::Empty);
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => return Err(parse_json(e.as_bytes()).err().unwrap_or(DocumentError::Empty)),
+    };
+    let indexed = match IndexedDocument::parse(text) {
+        Ok(indexed) => indexed,
+        // Not an object, or `paths` not one (rare, and a failure anyway): parsing it whole
+        // gives the same message as [`validate`].
+        Err((e, text)) if e.is_data() => return Err(whole_value_error(&text)),
+        Err((e, _)) => {
+            let text = e.to_string();
+            let reason = text.split(" at line ").next().unwrap_or(&text).to_owned();
+            return Err(DocumentError::Json { reason, line: e.line(), column: e.column() });
+        }
+    };
+    check_root(indexed.root())?;
+    if !indexed.has_paths() {
+        return Err(DocumentError::MissingPaths);
+    }
+    let catalog = indexed.catalog().map_err(|e| DocumentError::Shape(e.to_string()))?;
+    Ok((AnyDocument::Indexed(std::sync::Arc::new(indexed)), catalog))
+}
+
+/// The error [`validate`] gives for a document that is not an object, or whose `paths` is not.
+fn whole_value_error(text: &str) -> DocumentError {
+    match parse_json(text.as_bytes()).and_then(|value| validate(&value)) {
+        Err(error) => error,
+        Ok(_) => DocumentError::MissingPaths,
+    }
+}
+
+/// The checks of the root fields: an OpenAPI 3.0 version, and `info` with title and version.
+fn check_root(fields: &serde_json::Map<String, Value>) -> Result<(), DocumentError> {
     match (fields.get("openapi"), fields.get("swagger")) {
         (Some(Value::String(v)), _) if is_openapi_30(v) => {}
         (Some(Value::String(v)), _) => return Err(DocumentError::UnsupportedVersion(v.clone())),
@@ -197,10 +251,7 @@ pub fn validate(doc: &Value) -> Result<Catalog, DocumentError> {
             return Err(DocumentError::MissingInfoField(field));
         }
     }
-    if !fields.get("paths").is_some_and(Value::is_object) {
-        return Err(DocumentError::MissingPaths);
-    }
-    Catalog::from_value(doc).map_err(|e| DocumentError::Shape(e.to_string()))
+    Ok(())
 }
 
 fn is_openapi_30(version: &str) -> bool {
