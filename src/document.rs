@@ -35,11 +35,13 @@ impl Loaded {
         Ok(Self { value: AnyDocument::Whole(value), catalog, source: Source::Builtin })
     }
 
-    /// Parses JSON or YAML bytes and checks the document.
+    /// Parses JSON or YAML bytes and checks the document. With `listing`, reading stops once
+    /// the operation list can be shown (`petstore_core::document::list_json`): the caller
+    /// completes it (`value.complete()`) after the list is painted.
     ///
     /// # Errors
     /// Any [`DocumentError`] about the text or the document's shape.
-    pub async fn parse(bytes: Vec<u8>, source: Source) -> Result<Self, DocumentError> {
+    pub async fn parse(bytes: Vec<u8>, source: Source, listing: bool) -> Result<Self, DocumentError> {
         let json = match document::detect_format(&bytes) {
             Format::Json => bytes,
             Format::Yaml => {
@@ -49,7 +51,7 @@ impl Loaded {
                 yaml_to_json(&bytes).await?
             }
         };
-        let (value, catalog) = document::load_json(json)?;
+        let (value, catalog) = if listing { document::list_json(json)? } else { document::load_json(json)? };
         Ok(Self { value, catalog, source })
     }
 }
@@ -176,8 +178,9 @@ fn bytes(object: &JsValue) -> Option<Vec<u8>> {
     field(object, "bytes").dyn_ref::<js_sys::Uint8Array>().map(js_sys::Uint8Array::to_vec)
 }
 
-/// How a document is read: `kind` is `url` (input: the address), `file` (a `File`) or `text`.
-async fn read(kind: &'static str, input: JsValue) -> Result<Loaded, DocumentError> {
+/// How a document is read: `kind` is `url` (input: the address), `file` (a `File`) or `text`;
+/// `listing` as for [`Loaded::parse`].
+async fn read(kind: &'static str, input: JsValue, listing: bool) -> Result<Loaded, DocumentError> {
     let result = JsFuture::from(read_document_js(kind, &input)).await.unwrap_or(JsValue::UNDEFINED);
     let url = text(&result, "url");
     let Some(bytes) = bytes(&result) else {
@@ -198,7 +201,7 @@ async fn read(kind: &'static str, input: JsValue) -> Result<Loaded, DocumentErro
         "file" => Source::File(label),
         _ => Source::Pasted,
     };
-    Loaded::parse(bytes, source).await
+    Loaded::parse(bytes, source, listing).await
 }
 
 /// YAML text to JSON bytes, by js-yaml (core schema: dates stay text).
@@ -306,6 +309,12 @@ impl DocumentState {
     /// Reads a document (see [`read`]) and shows it if it is valid and still the latest load.
     /// `page_url`: `None` leaves the page's address as it is (the start); `Some(..)` sets
     /// `?url=` (or none) and drops the `#operation` of the previous document.
+    ///
+    /// The first document (`?url=`, nothing shown yet) is listed as soon as its list can be:
+    /// the rest of it (components, the syntax of everything) is read after the list is
+    /// painted, and a problem found then shows the built-in document with the message, as a
+    /// problem found at once does. A document loaded over a shown one is read whole first, so
+    /// that a broken one never replaces it.
     fn run(self, kind: &'static str, input: JsValue, page_url: Option<Option<String>>) {
         let load = LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let what = match kind {
@@ -314,12 +323,10 @@ impl DocumentState {
             _ => "Reading the pasted document\u{2026}".to_owned(),
         };
         self.status.set(Status::Loading { load, what });
+        let listing = self.current.with_untracked(Option::is_none);
         leptos::task::spawn_local(async move {
-            let result = read(kind, input).await;
-            let latest = self
-                .status
-                .try_with_untracked(|s| matches!(s, Status::Loading { load: l, .. } if *l == load));
-            if latest != Some(true) {
+            let result = read(kind, input, listing).await;
+            if !self.is_latest(load) {
                 return; // a newer load (or Back) replaced this one, or the page is gone
             }
             match result {
@@ -327,18 +334,51 @@ impl DocumentState {
                     if let Some(page_url) = page_url {
                         set_page_url(page_url.as_deref());
                     }
+                    let document = loaded.value.clone();
                     self.current.set(Some(loaded));
-                    self.status.set(Status::Idle);
+                    if document.is_complete() {
+                        self.status.set(Status::Idle);
+                    } else {
+                        self.complete_after_paint(load, document);
+                    }
                 }
                 Err(e) => {
-                    if self.current.get_untracked().is_none() {
-                        // The `?url=` document failed at start: show the built-in one.
-                        self.show_builtin();
-                    }
-                    self.status.set(Status::Failed(e.to_string()));
+                    let shown = self.current.with_untracked(Option::is_some);
+                    self.fail(e, !shown);
                 }
             }
         });
+    }
+
+    /// Whether load number `load` is the one under way (no newer load or Back replaced it).
+    fn is_latest(self, load: u64) -> bool {
+        self.status.try_with_untracked(|s| matches!(s, Status::Loading { load: l, .. } if *l == load))
+            == Some(true)
+    }
+
+    /// Once the list of `document` (shown by load number `load`) is painted, reads the rest of
+    /// it; the load stays under way until then.
+    fn complete_after_paint(self, load: u64, document: AnyDocument) {
+        leptos::task::spawn_local(async move {
+            crate::modules::after_paint().await;
+            let result = document.complete();
+            if !self.is_latest(load) {
+                return;
+            }
+            match result {
+                Ok(()) => self.status.set(Status::Idle),
+                Err(e) => self.fail(e, true),
+            }
+        });
+    }
+
+    /// A load failed: the message and, with `show_builtin` (the `?url=` document failed at
+    /// start, at once or when its rest was read), the built-in document.
+    fn fail(self, error: DocumentError, show_builtin: bool) {
+        if show_builtin {
+            self.show_builtin();
+        }
+        self.status.set(Status::Failed(error.to_string()));
     }
 }
 

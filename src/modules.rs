@@ -15,7 +15,13 @@ export function after_paint() {
 extern "C" {
     #[wasm_bindgen(catch)]
     fn import_module(url: &str) -> Result<Promise, JsValue>;
-    fn after_paint() -> Promise;
+    #[wasm_bindgen(js_name = after_paint)]
+    fn after_paint_js() -> Promise;
+}
+
+/// Resolves after the next paint: what was rendered before the call is on screen.
+pub async fn after_paint() {
+    let _ = JsFuture::from(after_paint_js()).await;
 }
 
 /// The text of a JavaScript error or rejection.
@@ -34,7 +40,7 @@ pub fn message_of(error: &JsValue) -> String {
 /// What failed, with the module's URL.
 pub async fn load(path: &str) -> Result<JsValue, String> {
     // What the caller just rendered is painted before the module's download and compilation.
-    let _ = JsFuture::from(after_paint()).await;
+    after_paint().await;
     let window = web_sys::window().ok_or("there is no window")?;
     let base = window.document().and_then(|d| d.base_uri().ok().flatten()).unwrap_or_default();
     let url = web_sys::Url::new_with_base(path, &base).map_err(|e| message_of(&e))?.href();

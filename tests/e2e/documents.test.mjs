@@ -34,6 +34,16 @@ before(async () => {
     extra: {
       "/fixtures/swagger-petstore3.yaml": PETSTORE3,
       "/fixtures/github.json": GITHUB,
+      // Listed before its components are read (openapi, info, tags, paths first); a missing
+      // comma in the components is found after the list is painted.
+      "/fixtures/broken-components.json": {
+        type: "application/json",
+        body: [
+          '{"openapi": "3.0.3", "info": {"title": "Late error", "version": "1"}, "tags": [],',
+          ' "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}},',
+          ' "components": {"schemas": {"A": {"type": "string" "format": "x"}}}}',
+        ].join("\n"),
+      },
       "/fixtures/swagger2.json": {
         type: "application/json",
         body: JSON.stringify({ swagger: "2.0", info: { title: "Old", version: "1" }, paths: {} }),
@@ -264,6 +274,21 @@ test("a ?url= that answers 404 falls back to the Petstore reference and says so"
       problems.filter((p) => !p.includes("fixtures/missing.yaml") && !p.includes("status of 404")),
       [],
     );
+  } finally {
+    await context.close();
+  }
+});
+
+test("a ?url= document with a syntax error after its list falls back to the Petstore reference and says where", async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/broken-components.json`);
+  try {
+    const error = page.locator("[data-testid=document-error-message]");
+    await error.waitFor({ timeout: 15_000 });
+    assert.equal(await error.textContent(), "The document is not valid JSON: expected `,` or `}` (line 3, column 52).");
+    assert.equal(await page.locator("[data-testid=doc-title]").textContent(), "Petstore API");
+    assert.equal(await page.locator("[data-testid=operation]").count(), 18);
+    assert.equal(await page.locator("[data-testid=mock-panel]").count(), 1);
+    assert.deepEqual(problems, []);
   } finally {
     await context.close();
   }

@@ -188,7 +188,24 @@ pub fn validate(doc: &Value) -> Result<Catalog, DocumentError> {
 ///
 /// # Errors
 /// The errors of [`parse_json`] and [`validate`], with the same messages.
-pub fn load_json(mut bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
+pub fn load_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
+    read_json(bytes, IndexedDocument::parse)
+}
+
+/// As [`load_json`], but the list comes before the components are read (see
+/// [`IndexedDocument::parse_listing`]): call [`AnyDocument::complete`] once the list is on
+/// screen. Until then, a syntax error after the list's fields is not known; `complete` gives
+/// it with the message [`load_json`] would have given.
+///
+/// # Errors
+/// As [`load_json`], for the part of the text read.
+pub fn list_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
+    read_json(bytes, IndexedDocument::parse_listing)
+}
+
+type Indexer = fn(String) -> Result<IndexedDocument, (serde_json::Error, String)>;
+
+fn read_json(mut bytes: Vec<u8>, indexer: Indexer) -> Result<(AnyDocument, Catalog), DocumentError> {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }
@@ -199,23 +216,25 @@ pub fn load_json(mut bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentE
         Ok(text) => text,
         Err(e) => return Err(parse_json(e.as_bytes()).err().unwrap_or(DocumentError::Empty)),
     };
-    let indexed = match IndexedDocument::parse(text) {
-        Ok(indexed) => indexed,
-        // Not an object, or `paths` not one (rare, and a failure anyway): parsing it whole
-        // gives the same message as [`validate`].
-        Err((e, text)) if e.is_data() => return Err(whole_value_error(&text)),
-        Err((e, _)) => {
-            let text = e.to_string();
-            let reason = text.split(" at line ").next().unwrap_or(&text).to_owned();
-            return Err(DocumentError::Json { reason, line: e.line(), column: e.column() });
-        }
-    };
+    let indexed = indexer(text).map_err(|(e, text)| index_error(&e, &text))?;
     check_root(indexed.root())?;
     if !indexed.has_paths() {
         return Err(DocumentError::MissingPaths);
     }
     let catalog = indexed.catalog().map_err(|e| DocumentError::Shape(e.to_string()))?;
     Ok((AnyDocument::Indexed(std::sync::Arc::new(indexed)), catalog))
+}
+
+/// What indexing `text` failed on, in [`validate`]'s and [`parse_json`]'s words: not an object,
+/// or `paths` not one (rare, and a failure anyway: parsing it whole gives the same message),
+/// or a syntax error with its line and column.
+pub(crate) fn index_error(error: &serde_json::Error, text: &str) -> DocumentError {
+    if error.is_data() {
+        return whole_value_error(text);
+    }
+    let message = error.to_string();
+    let reason = message.split(" at line ").next().unwrap_or(&message).to_owned();
+    DocumentError::Json { reason, line: error.line(), column: error.column() }
 }
 
 /// The error [`validate`] gives for a document that is not an object, or whose `paths` is not.
@@ -227,7 +246,7 @@ fn whole_value_error(text: &str) -> DocumentError {
 }
 
 /// The checks of the root fields: an OpenAPI 3.0 version, and `info` with title and version.
-fn check_root(fields: &serde_json::Map<String, Value>) -> Result<(), DocumentError> {
+pub(crate) fn check_root(fields: &serde_json::Map<String, Value>) -> Result<(), DocumentError> {
     match (fields.get("openapi"), fields.get("swagger")) {
         (Some(Value::String(v)), _) if is_openapi_30(v) => {}
         (Some(Value::String(v)), _) => return Err(DocumentError::UnsupportedVersion(v.clone())),

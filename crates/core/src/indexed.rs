@@ -7,10 +7,16 @@
 //! the list is built from those slices (unknown fields skipped, nothing kept); and the shown
 //! operation gets a small document of its own: the root fields, its path item and the
 //! components it refers to, directly or through other components, parsed when it is opened.
+//!
+//! The list can come sooner still: [`IndexedDocument::parse_listing`] stops reading once it has
+//! the fields the list needs (`openapi`, `info`, `tags` and `paths`, which most documents put
+//! before their components), and [`IndexedDocument::complete`] reads the rest (components,
+//! later root fields, and the syntax of everything) when the list is on screen, or when the
+//! first operation is opened, whichever comes first.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use indexmap::IndexMap;
 use serde::Deserialize;
@@ -20,22 +26,38 @@ use serde_json::{Map, Value};
 
 use crate::catalog::Method;
 use crate::catalog::{Catalog, CatalogError};
+use crate::document::DocumentError;
 use crate::reference::{OperationView, ViewError};
 
 /// Root fields kept as text, like `paths` and `components`: they can be large and no view of
 /// an operation reads them.
 const KEPT_AS_TEXT: [&str; 4] = ["paths", "components", "webhooks", "x-webhooks"];
 
+/// The root fields the operation list reads besides `paths` (see `Catalog::from_parts`).
+const LISTED_ROOT_FIELDS: [&str; 3] = ["openapi", "info", "tags"];
+
+/// What one pass over the text found.
+#[derive(Debug, Default)]
+struct Parts {
+    /// The root fields other than the large ones.
+    root: Map<String, Value>,
+    /// Where each path item is; `None` when the document has no `paths` object.
+    paths: Option<IndexMap<String, Range<usize>>>,
+    /// Kind (`schemas`, `parameters`, ...) to name to text.
+    components: HashMap<String, HashMap<String, Range<usize>>>,
+}
+
 /// The JSON text of a document, its root fields other than the large ones, and where each path
 /// item and component is in the text.
 #[derive(Debug)]
 pub struct IndexedDocument {
     text: String,
-    root: Map<String, Value>,
-    /// `None` when the document has no `paths` object.
-    paths: Option<IndexMap<String, Range<usize>>>,
-    /// Kind (`schemas`, `parameters`, ...) to name to text.
-    components: HashMap<String, HashMap<String, Range<usize>>>,
+    /// What the first pass found: everything, or (see [`Self::parse_listing`]) what comes
+    /// before the point where the list had all it needs.
+    first: Parts,
+    /// The rest of the reading, once done: `Ok(None)` when the first pass read everything,
+    /// `Ok(Some(..))` the whole index, or why the text cannot be read after all.
+    rest: OnceLock<Result<Option<Parts>, DocumentError>>,
 }
 
 /// Where `part` (a slice of `text`) starts and ends in `text`.
@@ -53,40 +75,74 @@ impl IndexedDocument {
     /// serde_json's error, with the text given back: a syntax error with its line and column,
     /// or a data error when the text is not an object or `paths` is not one.
     pub fn parse(text: String) -> Result<Self, (serde_json::Error, String)> {
-        match Self::index(&text) {
-            Ok((root, paths, components)) => Ok(Self { text, root, paths, components }),
+        Self::read(text, false)
+    }
+
+    /// As [`Self::parse`], but stops reading once `openapi`, `info`, `tags` and `paths` have
+    /// been read, which is all [`Self::catalog`] needs: a document that lists them first is
+    /// listed without reading its components. [`Self::complete`] reads the rest; until then,
+    /// [`Self::root`] has only the root fields before that point, and a syntax error after it
+    /// is not known yet.
+    ///
+    /// # Errors
+    /// As [`Self::parse`], for the part of the text read.
+    pub fn parse_listing(text: String) -> Result<Self, (serde_json::Error, String)> {
+        Self::read(text, true)
+    }
+
+    fn read(text: String, listing: bool) -> Result<Self, (serde_json::Error, String)> {
+        if listing && let Some(first) = listing_prefix(&text) {
+            return Ok(Self { text, first, rest: OnceLock::new() });
+        }
+        match index(&text) {
+            Ok(first) => Ok(Self { text, first, rest: OnceLock::from(Ok(None)) }),
             Err(error) => Err((error, text)),
         }
     }
 
-    #[allow(clippy::type_complexity)] // the three parts of `Self` besides the text
-    fn index(
-        text: &str,
-    ) -> Result<
-        (
-            Map<String, Value>,
-            Option<IndexMap<String, Range<usize>>>,
-            HashMap<String, HashMap<String, Range<usize>>>,
-        ),
-        serde_json::Error,
-    > {
-        // One pass over the text: large values are noted as slices, checked but not built.
-        let mut reader = serde_json::Deserializer::from_str(text);
-        let root = Root { text }.deserialize(&mut reader)?;
-        reader.end()?;
-        Ok(root)
+    /// Whether the whole text has been read (see [`Self::parse_listing`]).
+    #[must_use]
+    pub fn is_complete(&self) -> bool {
+        self.rest.get().is_some()
     }
 
-    /// The root fields other than `paths`, `components` and webhooks.
+    /// Reads what [`Self::parse_listing`] left (at most once; later calls give the same
+    /// answer at once): the components, the root fields after `paths`, and the syntax of the
+    /// whole text.
+    ///
+    /// # Errors
+    /// What [`crate::document::load_json`] would have said of the whole text: a syntax error
+    /// with its line and column, or a problem with a root field read only now.
+    pub fn complete(&self) -> Result<(), DocumentError> {
+        let rest = self.rest.get_or_init(|| {
+            let parts = index(&self.text).map_err(|e| crate::document::index_error(&e, &self.text))?;
+            crate::document::check_root(&parts.root)?;
+            if parts.paths.is_none() {
+                return Err(DocumentError::MissingPaths);
+            }
+            Ok(Some(parts))
+        });
+        rest.as_ref().map(|_| ()).map_err(Clone::clone)
+    }
+
+    /// The index read so far: the whole one once [`Self::complete`] succeeded.
+    fn parts(&self) -> &Parts {
+        match self.rest.get() {
+            Some(Ok(Some(whole))) => whole,
+            _ => &self.first,
+        }
+    }
+
+    /// The root fields other than `paths`, `components` and webhooks (those read so far).
     #[must_use]
     pub fn root(&self) -> &Map<String, Value> {
-        &self.root
+        &self.parts().root
     }
 
     /// Whether the document has a `paths` object.
     #[must_use]
     pub fn has_paths(&self) -> bool {
-        self.paths.is_some()
+        self.parts().paths.is_some()
     }
 
     /// The operation list.
@@ -94,18 +150,23 @@ impl IndexedDocument {
     /// # Errors
     /// As [`Catalog::from_value`].
     pub fn catalog(&self) -> Result<Catalog, CatalogError> {
+        let parts = self.parts();
         let items =
-            self.paths.iter().flatten().map(|(path, range)| (path.as_str(), &self.text[range.clone()]));
-        Catalog::from_parts(&self.root, items)
+            parts.paths.iter().flatten().map(|(path, range)| (path.as_str(), &self.text[range.clone()]));
+        Catalog::from_parts(&parts.root, items)
     }
 
     /// A document with the root fields, the path item of `path` and every component it refers
-    /// to, directly or through other components: enough to show its operations.
+    /// to, directly or through other components: enough to show its operations. Reads the
+    /// rest of the text first when [`Self::parse_listing`] left some.
     ///
     /// # Errors
-    /// [`ViewError::NoOperation`] for a path the document does not have.
+    /// [`ViewError::NoOperation`] for a path the document does not have;
+    /// [`ViewError::Unreadable`] when the rest of the text cannot be read.
     pub fn operation_document(&self, path: &str) -> Result<Value, ViewError> {
-        let range = self
+        self.complete().map_err(|e| ViewError::Unreadable(e.to_string()))?;
+        let parts = self.parts();
+        let range = parts
             .paths
             .as_ref()
             .and_then(|p| p.get(path))
@@ -122,7 +183,7 @@ impl IndexedDocument {
                 continue;
             }
             // A reference that does not resolve is left out: the view names it.
-            let Some(range) = self.components.get(&kind).and_then(|k| k.get(&name)) else { continue };
+            let Some(range) = parts.components.get(&kind).and_then(|k| k.get(&name)) else { continue };
             let value: Value = serde_json::from_str(&self.text[range.clone()]).unwrap_or(Value::Null);
             references(&value, &mut pending);
             if let Value::Object(entries) =
@@ -131,7 +192,7 @@ impl IndexedDocument {
                 entries.insert(name, value);
             }
         }
-        let mut doc = self.root.clone();
+        let mut doc = parts.root.clone();
         let mut paths = Map::new();
         paths.insert(path.to_owned(), item);
         doc.insert("paths".to_owned(), Value::Object(paths));
@@ -140,16 +201,73 @@ impl IndexedDocument {
     }
 }
 
+/// One pass over `text`: large values are noted as slices, checked but not built.
+fn index(text: &str) -> Result<Parts, serde_json::Error> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let parts = Root { text }.deserialize(&mut reader)?;
+    reader.end()?;
+    Ok(parts)
+}
+
+/// The root fields up to the point where the list has all it needs (`paths` and
+/// [`LISTED_ROOT_FIELDS`]), read entry by entry, each value by serde_json; the text after that
+/// point is not read. `None` when that point is not reached before the end, a large field
+/// other than `paths` comes first, or anything is wrong on the way: then the whole pass gives
+/// the index, or the error with its line and column.
+fn listing_prefix(text: &str) -> Option<Parts> {
+    let mut parts = Parts::default();
+    let mut at = expect(text, skip_space(text, 0), b'{')?;
+    loop {
+        let (key, end) = value_at::<String>(text, skip_space(text, at))?;
+        at = skip_space(text, expect(text, skip_space(text, end), b':')?);
+        at = match key.as_str() {
+            "paths" => {
+                let (items, end) = value_at::<IndexMap<String, &RawValue>>(text, at)?;
+                parts.paths =
+                    Some(items.into_iter().map(|(path, item)| (path, range_in(text, item.get()))).collect());
+                end
+            }
+            "components" => return None,
+            other if KEPT_AS_TEXT.contains(&other) => return None,
+            _ => {
+                let (value, end) = value_at::<Value>(text, at)?;
+                parts.root.insert(key, value);
+                end
+            }
+        };
+        if parts.paths.is_some() && LISTED_ROOT_FIELDS.iter().all(|field| parts.root.contains_key(*field)) {
+            return Some(parts);
+        }
+        at = expect(text, skip_space(text, at), b',')?;
+    }
+}
+
+/// The JSON value that starts at byte `at` of `text`, and the byte after it.
+fn value_at<'t, T: Deserialize<'t>>(text: &'t str, at: usize) -> Option<(T, usize)> {
+    let mut values = serde_json::Deserializer::from_str(text.get(at..)?).into_iter::<T>();
+    let value = values.next()?.ok()?;
+    Some((value, at + values.byte_offset()))
+}
+
+/// The first byte at or after `at` that is not JSON white space.
+fn skip_space(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = at;
+    while bytes.get(at).is_some_and(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')) {
+        at += 1;
+    }
+    at
+}
+
+/// The byte after `byte`, which must be at `at`.
+fn expect(text: &str, at: usize, byte: u8) -> Option<usize> {
+    (text.as_bytes().get(at) == Some(&byte)).then_some(at + 1)
+}
+
 /// The root object: small fields as values, `paths` and `components` as slices by name.
 struct Root<'t> {
     text: &'t str,
 }
-
-type Parts = (
-    Map<String, Value>,
-    Option<IndexMap<String, Range<usize>>>,
-    HashMap<String, HashMap<String, Range<usize>>>,
-);
 
 impl<'de> DeserializeSeed<'de> for Root<'de> {
     type Value = Parts;
@@ -168,14 +286,12 @@ impl<'de> Visitor<'de> for Root<'de> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Parts, A::Error> {
         let text = self.text;
-        let mut root = Map::new();
-        let mut paths = None;
-        let mut components = HashMap::new();
+        let mut parts = Parts::default();
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "paths" => {
                     let items: IndexMap<String, &RawValue> = map.next_value()?;
-                    paths = Some(
+                    parts.paths = Some(
                         items.into_iter().map(|(path, item)| (path, range_in(text, item.get()))).collect(),
                     );
                 }
@@ -184,18 +300,18 @@ impl<'de> Visitor<'de> for Root<'de> {
                     for (kind, Entries(entries)) in kinds {
                         let entries =
                             entries.into_iter().map(|(name, raw)| (name, range_in(text, raw.get())));
-                        components.insert(kind, entries.collect());
+                        parts.components.insert(kind, entries.collect());
                     }
                 }
                 other if KEPT_AS_TEXT.contains(&other) => {
                     map.next_value::<&RawValue>()?;
                 }
                 _ => {
-                    root.insert(key, map.next_value()?);
+                    parts.root.insert(key, map.next_value()?);
                 }
             }
         }
-        Ok((root, paths, components))
+        Ok(parts)
     }
 }
 
@@ -298,10 +414,32 @@ impl AnyDocument {
         Self::Whole(Arc::new(value))
     }
 
+    /// Reads what a listing left unread (see [`IndexedDocument::complete`]); nothing to do for
+    /// a document parsed whole.
+    ///
+    /// # Errors
+    /// As [`IndexedDocument::complete`].
+    pub fn complete(&self) -> Result<(), DocumentError> {
+        match self {
+            Self::Whole(_) => Ok(()),
+            Self::Indexed(doc) => doc.complete(),
+        }
+    }
+
+    /// Whether the whole text has been read.
+    #[must_use]
+    pub fn is_complete(&self) -> bool {
+        match self {
+            Self::Whole(_) => true,
+            Self::Indexed(doc) => doc.is_complete(),
+        }
+    }
+
     /// The view of one operation.
     ///
     /// # Errors
-    /// As [`OperationView::build`].
+    /// As [`OperationView::build`], and [`ViewError::Unreadable`] (see
+    /// [`IndexedDocument::operation_document`]).
     pub fn operation_view(&self, method: Method, path: &str) -> Result<OperationView, ViewError> {
         match self {
             Self::Whole(doc) => OperationView::build(doc, method, path),

@@ -19,6 +19,9 @@ pub enum ViewError {
     /// A `$ref` that points nowhere (the message names it).
     #[error("The document is broken: {0}.")]
     BrokenRef(String),
+    /// The part of the document read after its list cannot be read (the message says why).
+    #[error("{0}")]
+    Unreadable(String),
 }
 
 /// A schema as a tree for display.
