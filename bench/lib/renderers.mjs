@@ -22,32 +22,15 @@ const inViewport = ({ id, text, selector = "h1, h2, h3" }) => `(() => {
     .some((e) => e.textContent.trim() === ${JSON.stringify(text ?? "")} && shown(e));
 })()`;
 
-async function waitFrame(page, condition, timeout) {
-  const handle = await page.waitForFunction(
-    (source) => {
-      // eslint-disable-next-line no-eval
-      if (!(0, eval)(source)) return false;
-      return performance.now();
-    },
-    condition,
-    { polling: "raf", timeout },
-  );
-  return handle.jsonValue();
-}
-
-/** Clicks the first visible element matching `selector`; returns its trimmed text. */
-async function clickFirst(page, selector, timeout) {
-  const target = page.locator(selector).filter({ visible: true }).first();
-  await target.waitFor({ timeout });
-  const text = (await target.innerText()).trim();
-  await target.click({ timeout });
-  return text;
-}
+/** Source of a function (for the page) that finds the first visible element matching `selector`. */
+const firstVisible = (selector, filter = "() => true") => `() => [...document.querySelectorAll(${JSON.stringify(selector)})]
+  .find((e) => { const b = e.getBoundingClientRect(); return b.width > 0 && b.height > 0 && getComputedStyle(e).visibility !== "hidden" && (${filter})(e); }) ?? null`;
 
 /**
- * Each tool: `page(site, doc)` is the URL to open, `list` the condition for the operation list,
- * `open(page, timeout)` opens the first operation as a reader would and resolves with the
- * time (performance.now()) of the first frame showing it; `describe` says both conditions.
+ * Each tool: `url(site, doc)` is the URL to open, `list` the condition for the operation list,
+ * `open(page, timeout)` opens the first operation as a reader would, with mouse clicks (`page`
+ * from lib/cdp.mjs), and resolves with the time (performance.now()) of the first frame showing
+ * it; `describe` says both conditions.
  */
 export function renderers({ dist, nodeModules, redoc3, pages }) {
   // A peer's page (bench/pages/), its package under /vendor/ and the documents under /docs/.
@@ -62,10 +45,8 @@ export function renderers({ dist, nodeModules, redoc3, pages }) {
         return title === ${JSON.stringify(doc.title)} && ${visible("[data-testid=operation]")};
       })()`,
       async open(page, timeout) {
-        const link = page.locator("[data-testid=operation] a").first();
-        const id = await page.locator("[data-testid=operation]").first().getAttribute("data-operation-id");
-        await link.click({ timeout });
-        return waitFrame(page, visible(`[data-testid=operation-detail][data-operation-id="${id}"]`), timeout);
+        const id = await page.click(firstVisible("[data-testid=operation] a"), timeout, "(e) => e.closest('[data-testid=operation]').dataset.operationId");
+        return page.waitFrame(visible(`[data-testid=operation-detail][data-operation-id="${id}"]`), timeout);
       },
       describe: {
         list: "the document's title and the first row of the operation list (`[data-testid=operation]`) have a box",
@@ -78,8 +59,8 @@ export function renderers({ dist, nodeModules, redoc3, pages }) {
       index: "swagger-ui.html",
       list: () => visible(".opblock .opblock-summary"),
       async open(page, timeout) {
-        await clickFirst(page, ".opblock .opblock-summary-control", timeout);
-        return waitFrame(page, visible(".opblock.is-open .opblock-body"), timeout);
+        await page.click(firstVisible(".opblock .opblock-summary-control"), timeout);
+        return page.waitFrame(visible(".opblock.is-open .opblock-body"), timeout);
       },
       describe: {
         list: "the first operation bar (`.opblock-summary`) has a box (tags start expanded)",
@@ -93,14 +74,12 @@ export function renderers({ dist, nodeModules, redoc3, pages }) {
       list: () => visible("[role=menu] li[role=menuitem][data-item-id]"),
       async open(page, timeout) {
         // Operations sit under collapsed tags in the menu: expand the first operation's tag.
-        const item = page.locator("li[role=menuitem][data-item-id*='operation/']").first();
-        await item.waitFor({ state: "attached", timeout });
-        const id = await item.getAttribute("data-item-id");
-        if (!(await item.isVisible())) {
-          await page.locator(`li[role=menuitem]:has(> ul li[data-item-id="${id}"]) > label`).first().click({ timeout });
-        }
-        await item.locator(":scope > label").click({ timeout });
-        return waitFrame(page, inViewport({ id }), timeout);
+        const id = await page.poll(`document.querySelector("li[role=menuitem][data-item-id*='operation/']")?.dataset.itemId`, timeout, "no operation in the menu");
+        const item = `li[role=menuitem][data-item-id="${id}"] > label`;
+        const shown = await page.evaluate(`(${firstVisible(item)})() !== null`);
+        if (!shown) await page.click(firstVisible(`li[role=menuitem]:has(> ul li[data-item-id="${id}"]) > label`), timeout);
+        await page.click(firstVisible(item), timeout);
+        return page.waitFrame(inViewport({ id }), timeout);
       },
       describe: {
         list: "the first menu entry (`li[role=menuitem]`) has a box (Redoc renders the whole page first)",
@@ -115,9 +94,9 @@ export function renderers({ dist, nodeModules, redoc3, pages }) {
             index: "redoc3.html",
             list: () => visible("[data-component-name='Menu/MenuItem']"),
             async open(page, timeout) {
-              await clickFirst(page, ".menu-item-type-group a", timeout);
-              const text = await clickFirst(page, ".menu-item-type-operation a", timeout);
-              return waitFrame(page, inViewport({ text: text.split("\n")[0].trim() }), timeout);
+              await page.click(firstVisible(".menu-item-type-group a"), timeout);
+              const text = await page.click(firstVisible(".menu-item-type-operation a"), timeout);
+              return page.waitFrame(inViewport({ text: text.split("\n")[0].trim() }), timeout);
             },
             describe: {
               list: "the first menu entry (`Menu/MenuItem`) has a box",
@@ -133,16 +112,10 @@ export function renderers({ dist, nodeModules, redoc3, pages }) {
       list: () => visible("li[data-sidebar-id*='/tag/']"),
       async open(page, timeout) {
         // Tags with operations carry a chevron; operations are `.../tag/<tag>/<METHOD>/<path>`.
-        await clickFirst(page, "li[data-sidebar-id*='/tag/']:has(svg) > a, li[data-sidebar-id*='/tag/']:has(svg) > button, li[data-sidebar-id*='/tag/']:has(svg) > div", timeout);
-        const operation = page
-          .locator("li[data-sidebar-id]")
-          .filter({ has: page.locator(":scope > a[href*='/GET/'], :scope > a[href*='/POST/'], :scope > a[href*='/PUT/'], :scope > a[href*='/DELETE/'], :scope > a[href*='/PATCH/']") })
-          .filter({ visible: true })
-          .first();
-        await operation.waitFor({ timeout });
-        const id = await operation.getAttribute("data-sidebar-id");
-        await operation.locator(":scope > a").click({ timeout });
-        return waitFrame(page, inViewport({ id }), timeout);
+        await page.click(firstVisible("li[data-sidebar-id*='/tag/']:has(svg) > a, li[data-sidebar-id*='/tag/']:has(svg) > button, li[data-sidebar-id*='/tag/']:has(svg) > div"), timeout);
+        const operation = ["GET", "POST", "PUT", "DELETE", "PATCH"].map((m) => `li[data-sidebar-id]:has(> a[href*='/${m}/']) > a`).join(", ");
+        const id = await page.click(firstVisible(operation), timeout, "(e) => e.parentElement.dataset.sidebarId");
+        return page.waitFrame(inViewport({ id }), timeout);
       },
       describe: {
         list: "the first tag of the sidebar (`li[data-sidebar-id*='/tag/']`) has a box",
@@ -156,9 +129,9 @@ export function renderers({ dist, nodeModules, redoc3, pages }) {
       list: () => visible("a.ElementsTableOfContentsItem, [id^='sl-toc-']"),
       async open(page, timeout) {
         // Endpoint groups are collapsed: open the first one that has a chevron.
-        await clickFirst(page, "[id^='sl-toc-']:has(svg[data-icon=chevron-right]), div:has(> svg[data-icon=chevron-right])", timeout);
-        const text = await clickFirst(page, "a[href^='#/operations/']", timeout);
-        return waitFrame(page, inViewport({ text: text.split("\n")[0].trim(), selector: "h1" }), timeout);
+        await page.click(firstVisible("[id^='sl-toc-']:has(svg[data-icon=chevron-right]), div:has(> svg[data-icon=chevron-right])"), timeout);
+        const text = await page.click(firstVisible("a[href^='#/operations/']"), timeout);
+        return page.waitFrame(inViewport({ text: text.split("\n")[0].trim(), selector: "h1" }), timeout);
       },
       describe: {
         list: "the first entry of the table of contents has a box",
