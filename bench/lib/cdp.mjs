@@ -25,6 +25,7 @@ export async function launch(executable, args) {
   let nextId = 0;
   let buffered = Buffer.alloc(0);
   let exited = null;
+  const gone = new Promise((ok) => child.once("exit", ok));
   child.on("exit", (code, signal) => {
     exited = new Error(`Chromium exited (${signal ?? code})`);
     for (const { reject } of pending.values()) reject(exited);
@@ -65,7 +66,8 @@ export async function launch(executable, args) {
     async close() {
       await Promise.race([send("Browser.close").catch(() => {}), new Promise((ok) => setTimeout(ok, 5000))]);
       if (!exited) child.kill("SIGKILL");
-      await rm(profile, { recursive: true, force: true });
+      await gone;
+      await rm(profile, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }
@@ -119,8 +121,9 @@ export async function openPage(browser, { viewport, scripts = [], blocked = new 
     navigate: (url) => send("Page.navigate", { url }),
     /**
      * Waits until `find` (the source of a function returning an element or null) finds an
-     * element whose box stays the same for two animation frames (menus animate), scrolled into
-     * view, and clicks its centre with the mouse; resolves to `read(element)` (source of a
+     * element whose box stays the same for two animation frames (menus animate) and that is
+     * the element at its centre (nothing covers it), scrolled into view, and clicks there with
+     * the mouse; resolves to `read(element)` (source of a
      * function; the element's text when absent).
      */
     async click(find, timeout, read = "(e) => e.innerText.trim()") {
@@ -133,7 +136,10 @@ export async function openPage(browser, { viewport, scripts = [], blocked = new 
             e.scrollIntoViewIfNeeded(true);
             const b = e.getBoundingClientRect();
             const box = [b.left, b.top, b.width, b.height].join();
-            if (box === last) return resolve({ x: b.left + b.width / 2, y: b.top + b.height / 2, value: (${read})(e) });
+            const x = b.left + b.width / 2;
+            const y = b.top + b.height / 2;
+            const hit = document.elementFromPoint(x, y);
+            if (box === last && hit && (hit === e || e.contains(hit))) return resolve({ x, y, value: (${read})(e) });
             last = box;
           } else {
             last = null;
