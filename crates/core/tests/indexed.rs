@@ -27,20 +27,10 @@ fn assert_same_as_whole(text: &str) {
     let mut seen = 0;
     for op in catalog.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations) {
         let expected = whole.operation_view(op.method, &op.path);
-        assert_eq!(
-            indexed.operation_view(op.method, &op.path),
-            expected,
-            "{} {}",
-            op.method.as_str(),
-            op.path
-        );
-        assert_eq!(
-            listed.operation_view(op.method, &op.path),
-            expected,
-            "listed: {} {}",
-            op.method.as_str(),
-            op.path
-        );
+        for (how, doc) in [("loaded", &indexed), ("listed", &listed)] {
+            let got = doc.operation_view(op.method, &op.path);
+            assert_eq!(got, expected, "{how}: {} {}", op.method.as_str(), op.path);
+        }
         seen += 1;
     }
     assert!(seen >= 18, "{seen} operations compared");
