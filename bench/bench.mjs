@@ -24,7 +24,7 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { serve } from "./lib/server.mjs";
 import { renderers } from "./lib/renderers.mjs";
-import { launch as launchCdp, openPage } from "./lib/cdp.mjs";
+import { firstFrame, launch as launchCdp, openPage } from "./lib/cdp.mjs";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const ROOT = join(HERE, "..");
@@ -134,16 +134,11 @@ async function sizeOf(file) {
 }
 
 /** Run in the page from its start: notes the first animation frame at which `condition` holds. */
-const listWatcher = (condition) => `(() => {
-  if (window !== window.top) return;
-  const tick = () => {
-    let ok = false;
-    try { ok = ${condition}; } catch {}
-    if (ok) globalThis.__benchListed = { t: performance.now(), resources: performance.getEntriesByType("resource").map((e) => e.name) };
-    else requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-})();`;
+const listWatcher = (condition) => `if (window === window.top) {
+  ${firstFrame(condition)}.then((t) => {
+    globalThis.__benchListed = { t, resources: performance.getEntriesByType("resource").map((e) => e.name) };
+  });
+}`;
 
 /** One load of `doc` in `name`: timings, memory, code before the list, blocked requests. */
 async function measureLoad(browser, servers, name, doc) {

@@ -73,6 +73,22 @@ export async function launch(executable, args) {
 }
 
 /**
+ * Source of a promise, for the page, of performance.now() at the first animation frame at
+ * which `condition` (an expression) holds; rejected after `timeout` ms when given.
+ */
+export const firstFrame = (condition, timeout = undefined) => `new Promise((resolve, reject) => {
+  const until = ${timeout === undefined ? "Infinity" : `performance.now() + ${timeout}`};
+  const tick = () => {
+    let ok = false;
+    try { ok = ${condition}; } catch {}
+    if (ok) resolve(performance.now());
+    else if (performance.now() > until) reject(new Error("condition not met within ${(timeout ?? 0) / 1000} s"));
+    else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})`;
+
+/**
  * A fresh browser context (empty cache and storage) with one page of `viewport`, where every
  * request that does not go to 127.0.0.1 fails (its origin is added to `blocked`), and `scripts`
  * run at the start of every document. Resolves to the page: `evaluate(expression)`,
@@ -156,18 +172,7 @@ export async function openPage(browser, { viewport, scripts = [], blocked = new 
       return target.value;
     },
     /** Resolves to performance.now() of the first animation frame at which `condition` (an expression) holds. */
-    waitFrame: (condition, timeout) =>
-      evaluate(`new Promise((resolve, reject) => {
-        const until = performance.now() + ${timeout};
-        const tick = () => {
-          let ok = false;
-          try { ok = ${condition}; } catch {}
-          if (ok) resolve(performance.now());
-          else if (performance.now() > until) reject(new Error("condition not met within ${timeout / 1000} s"));
-          else requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      })`),
+    waitFrame: (condition, timeout) => evaluate(firstFrame(condition, timeout)),
     async close() {
       stop();
       await browser.send("Target.disposeBrowserContext", { browserContextId }).catch(() => {});

@@ -23,8 +23,8 @@ const inViewport = ({ id, text, selector = "h1, h2, h3" }) => `(() => {
 })()`;
 
 /** Source of a function (for the page) that finds the first visible element matching `selector`. */
-const firstVisible = (selector, filter = "() => true") => `() => [...document.querySelectorAll(${JSON.stringify(selector)})]
-  .find((e) => { const b = e.getBoundingClientRect(); return b.width > 0 && b.height > 0 && getComputedStyle(e).visibility !== "hidden" && (${filter})(e); }) ?? null`;
+const firstVisible = (selector) => `() => [...document.querySelectorAll(${JSON.stringify(selector)})]
+  .find((e) => { const b = e.getBoundingClientRect(); return b.width > 0 && b.height > 0 && getComputedStyle(e).visibility !== "hidden"; }) ?? null`;
 
 /**
  * Each tool: `url(site, doc)` is the URL to open, `list` the condition for the operation list,

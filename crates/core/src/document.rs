@@ -217,10 +217,7 @@ fn read_json(mut bytes: Vec<u8>, indexer: Indexer) -> Result<(AnyDocument, Catal
         Err(e) => return Err(parse_json(e.as_bytes()).err().unwrap_or(DocumentError::Empty)),
     };
     let indexed = indexer(text).map_err(|(e, text)| index_error(&e, &text))?;
-    check_root(indexed.root())?;
-    if !indexed.has_paths() {
-        return Err(DocumentError::MissingPaths);
-    }
+    check_index(indexed.root(), indexed.has_paths())?;
     let catalog = indexed.catalog().map_err(|e| DocumentError::Shape(e.to_string()))?;
     Ok((AnyDocument::Indexed(std::sync::Arc::new(indexed)), catalog))
 }
@@ -245,8 +242,17 @@ fn whole_value_error(text: &str) -> DocumentError {
     }
 }
 
+/// The checks of an indexed document's root fields (see [`check_root`]) and that it has `paths`.
+pub(crate) fn check_index(
+    root: &serde_json::Map<String, Value>,
+    has_paths: bool,
+) -> Result<(), DocumentError> {
+    check_root(root)?;
+    if has_paths { Ok(()) } else { Err(DocumentError::MissingPaths) }
+}
+
 /// The checks of the root fields: an OpenAPI 3.0 version, and `info` with title and version.
-pub(crate) fn check_root(fields: &serde_json::Map<String, Value>) -> Result<(), DocumentError> {
+fn check_root(fields: &serde_json::Map<String, Value>) -> Result<(), DocumentError> {
     match (fields.get("openapi"), fields.get("swagger")) {
         (Some(Value::String(v)), _) if is_openapi_30(v) => {}
         (Some(Value::String(v)), _) => return Err(DocumentError::UnsupportedVersion(v.clone())),

@@ -66,6 +66,11 @@ fn range_in(text: &str, part: &str) -> Range<usize> {
     start..start + part.len()
 }
 
+/// The `paths` object's items (slices of `text`) as ranges of `text`.
+fn path_ranges(text: &str, items: IndexMap<String, &RawValue>) -> IndexMap<String, Range<usize>> {
+    items.into_iter().map(|(path, item)| (path, range_in(text, item.get()))).collect()
+}
+
 impl IndexedDocument {
     /// Reads `text`, which must be a JSON object. The whole text is checked for JSON syntax;
     /// `paths` must be an object when present, and so must `components` and each kind in it
@@ -116,10 +121,7 @@ impl IndexedDocument {
     pub fn complete(&self) -> Result<(), DocumentError> {
         let rest = self.rest.get_or_init(|| {
             let parts = index(&self.text).map_err(|e| crate::document::index_error(&e, &self.text))?;
-            crate::document::check_root(&parts.root)?;
-            if parts.paths.is_none() {
-                return Err(DocumentError::MissingPaths);
-            }
+            crate::document::check_index(&parts.root, parts.paths.is_some())?;
             Ok(Some(parts))
         });
         rest.as_ref().map(|_| ()).map_err(Clone::clone)
@@ -222,12 +224,10 @@ fn listing_prefix(text: &str) -> Option<Parts> {
         at = skip_space(text, expect(text, skip_space(text, end), b':')?);
         at = match key.as_str() {
             "paths" => {
-                let (items, end) = value_at::<IndexMap<String, &RawValue>>(text, at)?;
-                parts.paths =
-                    Some(items.into_iter().map(|(path, item)| (path, range_in(text, item.get()))).collect());
+                let (items, end) = value_at(text, at)?;
+                parts.paths = Some(path_ranges(text, items));
                 end
             }
-            "components" => return None,
             other if KEPT_AS_TEXT.contains(&other) => return None,
             _ => {
                 let (value, end) = value_at::<Value>(text, at)?;
@@ -290,10 +290,7 @@ impl<'de> Visitor<'de> for Root<'de> {
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "paths" => {
-                    let items: IndexMap<String, &RawValue> = map.next_value()?;
-                    parts.paths = Some(
-                        items.into_iter().map(|(path, item)| (path, range_in(text, item.get()))).collect(),
-                    );
+                    parts.paths = Some(path_ranges(text, map.next_value()?));
                 }
                 "components" => {
                     let Entries(kinds) = map.next_value::<Entries<Entries<&'de RawValue>>>()?;
