@@ -5,7 +5,6 @@
 
 pub mod catalog;
 pub mod document;
-pub mod domains;
 pub mod error;
 pub mod http;
 pub mod indexed;

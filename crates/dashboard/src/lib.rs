@@ -3,7 +3,7 @@
 //! as its own JavaScript module (`dist/dashboard/petstore_dashboard.js`, `mountDomains`) so the
 //! API reference's first download does not carry it.
 //!
-//! The page only renders [`petstore_core::domains::Dashboard`] and sends the owner's intent back
+//! The page only renders [`petstore_domains::Dashboard`] and sends the owner's intent back
 //! as its calls. Three things are injected from the browser: the time (`Date.now()`), IDNA (the
 //! URL parser) and DNS (the simulated zone, or DNS-over-HTTPS answers fetched first).
 #![deny(missing_docs)]

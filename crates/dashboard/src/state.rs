@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use leptos::prelude::*;
-use petstore_core::domains::{
-    Dashboard, DnsRecord, DomainState, RecordKind, RecordSet, Refusal, Settings, VerifyFailure, doh,
+use petstore_domains::{
+    CertificateStatus, Dashboard, DnsInstruction, DnsRecord, DomainState, Event, Outcome, RecordKind,
+    RecordSet, RemovalWarning, Settings, doh,
 };
 
 use crate::browser;
@@ -62,35 +63,31 @@ impl ResolverChoice {
     }
 }
 
-/// What the last action on a domain gave, shown on its card.
+/// What one domain's card shows, read from the page's state.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
-    /// Whether it went through.
-    pub ok: bool,
-    /// The sentence to show.
-    pub message: String,
-    /// For a record that points elsewhere: (the value shown, the value found).
-    pub differs: Option<(String, String)>,
+pub struct DomainView {
+    /// Its lifecycle state (`None` once removed).
+    pub state: DomainState,
+    /// The DNS record it asks for, while attached.
+    pub instruction: Option<DnsInstruction>,
+    /// Whether the project is published at it.
+    pub primary: bool,
+    /// Whether its DNS-over-HTTPS check is running.
+    pub checking: bool,
+    /// The last outcome of its actions.
+    pub outcome: Option<Outcome>,
+    /// The time (seconds) as of the last tick or action.
+    pub now: u64,
+    /// Where its certificate stands.
+    pub certificate: CertificateStatus,
+    /// The certificate authority CAA records must allow.
+    pub authority: String,
+    /// What to say before removing it, when removal stops traffic.
+    pub removal: Option<RemovalWarning>,
 }
 
-impl Outcome {
-    fn ok(message: String) -> Outcome {
-        Outcome { ok: true, message, differs: None }
-    }
-
-    fn refused(refusal: &Refusal) -> Outcome {
-        let differs = match refusal {
-            Refusal::VerificationFailed {
-                cause: VerifyFailure::ValueDiffers { expected, found, .. },
-                ..
-            } => Some((expected.clone(), found.clone())),
-            _ => None,
-        };
-        Outcome { ok: false, message: refusal.to_string(), differs }
-    }
-}
-
-/// The page's state, shared through context (every field is a cheap handle).
+/// The page's state (every field is a cheap handle). The page holds it and hands each
+/// section only the signals and callbacks it needs.
 #[derive(Debug, Clone, Copy)]
 pub struct Ctx {
     /// The core dashboard: settings, domains, primary, simulated zone.
@@ -213,6 +210,26 @@ impl Ctx {
         }
     }
 
+    /// What the card of `name` shows now.
+    #[must_use]
+    pub fn domain_view(&self, name: &str) -> DomainView {
+        let records = self.records();
+        let now = self.now.get();
+        let checking = self.checking.with(|c| c.as_deref() == Some(name));
+        let outcome = self.outcomes.with(|o| o.get(name).cloned());
+        self.dash.with(|d| DomainView {
+            state: d.domain(name).map_or(DomainState::None, |x| x.state),
+            instruction: d.instructions(name).ok(),
+            primary: d.published_address() == name,
+            checking,
+            outcome,
+            now,
+            certificate: d.certificate(name, now, &records),
+            authority: d.settings.certificate_authority.clone(),
+            removal: d.removal_warning(name),
+        })
+    }
+
     fn set_outcome(&self, name: &str, outcome: Outcome) {
         self.outcomes.update(|o| {
             o.insert(name.to_owned(), outcome);
@@ -228,10 +245,8 @@ impl Ctx {
         if !issued.is_empty() {
             self.dash.set(dashboard);
             for name in issued {
-                let message = format!(
-                    "The SSL certificate of {name} has been issued: {name} is live and serves the project over HTTPS."
-                );
-                self.set_outcome(&name, Outcome::ok(message));
+                let outcome = Outcome::done(&Event::CertificateIssued { name: name.clone() });
+                self.set_outcome(&name, outcome);
             }
         }
     }
@@ -251,10 +266,7 @@ impl Ctx {
             o.remove(&name);
         });
         self.announcement.set(String::new());
-        Ok(format!(
-            "{name} was added. Create the {} record shown below at your DNS provider, then select Verify.",
-            instruction.kind.label()
-        ))
+        Ok(Event::Added { name, kind: instruction.kind }.to_string())
     }
 
     /// Verify (`again` false) or Re-verify (`again` true) `name`: against the simulated zone
@@ -291,7 +303,7 @@ impl Ctx {
                 let records = untrack(|| self.records());
                 self.finish_check(name, again, &records);
             }
-            Err(message) => self.set_outcome(name, Outcome { ok: false, message, differs: None }),
+            Err(message) => self.set_outcome(name, Outcome::failed(message)),
         }
     }
 
@@ -302,22 +314,9 @@ impl Ctx {
             if again { dashboard.reverify(name, now, records) } else { dashboard.verify(name, now, records) };
         let outcome = match result {
             Ok(_) => {
-                let issued = dashboard.tick(now, records);
-                let live = issued.iter().any(|n| n == name);
-                let first = if again {
-                    format!("A fresh verification of {name} passed: its DNS record matches.")
-                } else {
-                    format!("{name} is verified: its DNS record matches.")
-                };
-                let rest = if live {
-                    format!(
-                        " Its SSL certificate has been issued: {name} is live and serves the project over HTTPS."
-                    )
-                } else {
-                    " Its SSL certificate is now issued automatically, usually within a couple of minutes; there is nothing to install or renew.".to_owned()
-                };
+                let live = dashboard.tick(now, records).iter().any(|n| n == name);
                 self.dash.set(dashboard);
-                Outcome::ok(format!("{first}{rest}"))
+                Outcome::done(&Event::Verified { name: name.to_owned(), again, live })
             }
             Err(refusal) => Outcome::refused(&refusal),
         };
@@ -330,9 +329,7 @@ impl Ctx {
         let outcome = match dashboard.set_primary(name) {
             Ok(()) => {
                 self.dash.set(dashboard);
-                Outcome::ok(format!(
-                    "{name} is now the primary domain; every other domain redirects to it with 301."
-                ))
+                Outcome::done(&Event::MadePrimary { name: name.to_owned() })
             }
             Err(refusal) => Outcome::refused(&refusal),
         };
@@ -351,12 +348,8 @@ impl Ctx {
             return;
         }
         self.dash.set(dashboard);
-        self.set_outcome(
-            name,
-            Outcome::ok(format!(
-                "{name} stays attached and now redirects to {target} with 301, so inbound links keep working (see the domain configuration). Remove it later, once the links have moved."
-            )),
-        );
+        let event = Event::KeptAsRedirect { name: name.to_owned(), target: target.to_owned() };
+        self.set_outcome(name, Outcome::done(&event));
     }
 
     /// Remove: detaches `name`.
@@ -376,24 +369,18 @@ impl Ctx {
         self.doh_answers.update(|a| {
             a.remove(name);
         });
-        let message = if was_live {
-            format!(
-                "{name} was removed and no longer serves the project. The project is published at {published}."
-            )
-        } else {
-            format!("{name} was removed. You can delete its DNS record at your DNS provider.")
-        };
+        let message = Event::Removed { name: name.to_owned(), was_live, published }.to_string();
         self.announcement.set(message.clone());
         Ok(message)
     }
 
-    /// Changes the settings if the result is valid with the attached domains.
+    /// Replaces the settings if they are valid with the attached domains.
     ///
     /// # Errors
     /// What is wrong, naming the setting; nothing is changed.
-    pub fn update_settings(&self, change: impl FnOnce(&mut Settings)) -> Result<(), String> {
+    pub fn update_settings(&self, settings: Settings) -> Result<(), String> {
         let mut candidate = self.dash.get_untracked();
-        change(&mut candidate.settings);
+        candidate.settings = settings;
         candidate.check().map_err(|e| format!("Not saved: {e}"))?;
         self.dash.set(candidate);
         self.tick();

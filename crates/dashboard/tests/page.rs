@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use petstore_core::domains::Dashboard;
 use petstore_dashboard::{PageOptions, mount_domains_with};
+use petstore_domains::Dashboard;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -349,7 +349,7 @@ async fn settings_and_configurations_are_refused_with_the_reason() {
 
 #[wasm_bindgen_test]
 async fn a_certificate_missing_after_30_minutes_shows_the_troubleshooting_steps() {
-    use petstore_core::domains::{DnsRecord, RecordKind, Settings};
+    use petstore_domains::{DnsRecord, RecordKind, Settings};
     let key = "test/domains/overdue";
     let now = (js_sys::Date::now() / 1000.0) as u64;
     let mut dashboard = Dashboard::new(Settings { certificate_delay_secs: 100_000, ..Settings::example() });

@@ -2,17 +2,20 @@
 
 use leptos::prelude::*;
 
-use crate::state::Ctx;
+use super::parts::{FormResult, ResultLines};
 
 /// The Add domain form.
 #[component]
-pub fn AddDomain() -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
+pub fn AddDomain(
+    /// Adds the typed name: what to say, or why not.
+    #[prop(into)]
+    on_add: Callback<String, Result<String, String>>,
+) -> impl IntoView {
     let input = RwSignal::new(String::new());
-    let result = RwSignal::new(None::<Result<String, String>>);
+    let result = RwSignal::new(FormResult::None);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let outcome = ctx.add(&input.get_untracked());
+        let outcome = on_add.run(input.get_untracked());
         if outcome.is_ok() {
             input.set(String::new());
         }
@@ -44,18 +47,7 @@ pub fn AddDomain() -> impl IntoView {
             <p class="field-hint">
                 "You need a paid plan (Pro or above), a successful deploy, and access to the DNS settings at your domain registrar."
             </p>
-            <p role="alert" class="error" data-testid="add-error">
-                {move || match result.get() {
-                    Some(Err(message)) => message,
-                    _ => String::new(),
-                }}
-            </p>
-            <p role="status" class="ok" data-testid="add-status">
-                {move || match result.get() {
-                    Some(Ok(message)) => message,
-                    _ => String::new(),
-                }}
-            </p>
+            <ResultLines result=result prefix="add" />
         </section>
     }
 }

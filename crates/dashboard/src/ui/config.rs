@@ -2,10 +2,9 @@
 //! JSON, and a checker that refuses an edited configuration with the reason.
 
 use leptos::prelude::*;
-use petstore_core::domains::{DomainConfig, validate_config};
+use petstore_domains::{DomainConfig, validate_config};
 
 use crate::browser;
-use crate::state::Ctx;
 
 /// The file name of the downloaded configuration.
 pub const CONFIG_FILE_NAME: &str = "domains.json";
@@ -27,16 +26,21 @@ pub fn check_config(text: &str, attached: &[String]) -> Result<(), String> {
 
 /// The configuration section.
 #[component]
-pub fn ConfigView() -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
-    let json = Memo::new(move |_| ctx.dash.with(|d| pretty(&d.config())));
+pub fn ConfigView(
+    /// The configuration of the attached domains.
+    #[prop(into)]
+    config: Signal<DomainConfig>,
+    /// Every address the project answers to, what an edited configuration is checked against.
+    #[prop(into)]
+    attached: Signal<Vec<String>>,
+) -> impl IntoView {
+    let json = Memo::new(move |_| config.with(pretty));
     let download_error = RwSignal::new(String::new());
     let draft = RwSignal::new(String::new());
     let checked = RwSignal::new(None::<Result<(), String>>);
     let check = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let attached = ctx.dash.with_untracked(|d| d.attached_names());
-        checked.set(Some(check_config(&draft.get_untracked(), &attached)));
+        checked.set(Some(attached.with_untracked(|names| check_config(&draft.get_untracked(), names))));
     };
     view! {
         <section class="section" aria-labelledby="config-title" data-testid="config">

@@ -1,8 +1,12 @@
-//! The page's components, one per file; each reads the [`crate::state::Ctx`] from context.
+//! The page's components, one section per file. The page holds the [`crate::state::Ctx`] and
+//! hands each section only the signals it reads and `on_*` callbacks for what it does.
 
 pub mod add_domain;
+pub mod certificate;
 pub mod config;
 pub mod domain_card;
+pub mod instructions;
 pub mod page;
+pub mod parts;
 pub mod settings;
 pub mod zone;

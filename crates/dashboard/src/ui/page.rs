@@ -2,13 +2,31 @@
 //! cards, the simulated zone and the configuration. It keeps time passing and saves changes.
 
 use leptos::prelude::*;
+use petstore_domains::{Dashboard, DnsRecord, Settings};
 
 use super::add_domain::AddDomain;
 use super::config::ConfigView;
 use super::domain_card::DomainCard;
 use super::settings::SettingsForm;
 use super::zone::ZoneEditor;
-use crate::state::{Ctx, PageOptions};
+use crate::state::{Ctx, PageOptions, ResolverChoice};
+
+/// The card of `name`, wired to the page's state and actions.
+fn domain_card(ctx: Ctx, name: String) -> impl IntoView {
+    let key = StoredValue::new(name.clone());
+    view! {
+        <DomainCard
+            name=name
+            domain=Memo::new(move |_| ctx.domain_view(&key.read_value()))
+            on_check=move |again: bool| ctx.check(&key.read_value(), again)
+            on_make_primary=move |()| ctx.set_primary(&key.read_value())
+            on_keep_as_redirect=move |target: String| ctx.keep_as_redirect(&key.read_value(), &target)
+            on_remove=move |()| {
+                let _ = ctx.remove(&key.read_value());
+            }
+        />
+    }
+}
 
 /// Project settings > Domains.
 #[component]
@@ -17,7 +35,6 @@ pub fn DomainsPage(
     options: PageOptions,
 ) -> impl IntoView {
     let ctx = Ctx::new(&options.storage_key);
-    provide_context(ctx);
 
     // Saves after every change (and once at start, which replaces an unreadable value).
     Effect::new(move |_| {
@@ -59,8 +76,13 @@ pub fn DomainsPage(
                 <strong data-testid="published-address">{published}</strong>
                 {move || if is_default() { " (the default address)." } else { "." }}
             </p>
-            <SettingsForm />
-            <AddDomain />
+            <SettingsForm
+                settings=Signal::derive(move || ctx.dash.with(|d| d.settings.clone()))
+                resolver=ctx.resolver
+                on_change=move |settings: Settings| ctx.update_settings(settings)
+                on_resolver=move |choice: ResolverChoice| ctx.set_resolver(choice)
+            />
+            <AddDomain on_add=move |input: String| ctx.add(&input) />
             <section class="section" aria-labelledby="domains-title">
                 <h2 id="domains-title">"Your domains"</h2>
                 <p role="status" class="ok" data-testid="announcement">{move || ctx.announcement.get()}</p>
@@ -70,13 +92,21 @@ pub fn DomainsPage(
                 >
                     <div class="domain-list">
                         <For each=names key=|n| n.clone() let:name>
-                            <DomainCard name=name />
+                            {domain_card(ctx, name)}
                         </For>
                     </div>
                 </Show>
             </section>
-            <ZoneEditor />
-            <ConfigView />
+            <ZoneEditor
+                records=Signal::derive(move || ctx.dash.with(|d| d.zone.records().to_vec()))
+                over_doh=Signal::derive(move || ctx.resolver.get() == ResolverChoice::Doh)
+                on_save=move |(index, record): (Option<usize>, DnsRecord)| ctx.save_record(index, record)
+                on_remove=move |index: usize| ctx.remove_record(index)
+            />
+            <ConfigView
+                config=Signal::derive(move || ctx.dash.with(Dashboard::config))
+                attached=Signal::derive(move || ctx.dash.with(Dashboard::attached_names))
+            />
         </div>
     }
 }

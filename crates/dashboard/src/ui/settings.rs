@@ -2,32 +2,61 @@
 //! delay, the DNS-over-HTTPS resolver and where DNS answers come from. A change that would make
 //! the dashboard inconsistent is refused with the reason.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use leptos::prelude::*;
-use petstore_core::domains::{Plan, Settings};
+use petstore_domains::{Plan, Settings};
 
-use crate::state::{Ctx, ResolverChoice};
-
-/// A fresh suffix for the radio group's `name`, so two pages in one document stay apart.
-fn group_name() -> String {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    format!("resolver-{}", NEXT.fetch_add(1, Ordering::Relaxed))
-}
+use crate::state::ResolverChoice;
 
 fn host(value: &str) -> String {
     value.trim().trim_end_matches('.').to_ascii_lowercase()
 }
 
-/// One text setting: label, hint, how to read it and how to apply what was typed.
+fn project_label(value: &str) -> String {
+    value.trim().to_ascii_lowercase()
+}
+
+fn url(value: &str) -> String {
+    value.trim().to_owned()
+}
+
+/// How typed text becomes a setting.
+#[derive(Clone, Copy)]
+enum Store {
+    /// A text setting: where it is read, where it is written, and how typed text is cleaned.
+    Text(fn(&Settings) -> &String, fn(&mut Settings) -> &mut String, fn(&str) -> String),
+    /// The certificate delay, a whole number of seconds.
+    DelaySecs,
+}
+
+/// One typed setting: label, hint, input and where the value goes.
 #[derive(Clone, Copy)]
 struct Field {
     label: &'static str,
     hint: &'static str,
     testid: &'static str,
     input_type: &'static str,
-    get: fn(&Settings) -> String,
-    set: fn(&mut Settings, &str) -> Result<(), String>,
+    store: Store,
+}
+
+impl Field {
+    fn value(self, settings: &Settings) -> String {
+        match self.store {
+            Store::Text(read, _, _) => read(settings).clone(),
+            Store::DelaySecs => settings.certificate_delay_secs.to_string(),
+        }
+    }
+
+    fn apply(self, settings: &mut Settings, typed: &str) -> Result<(), String> {
+        match self.store {
+            Store::Text(_, write, clean) => *write(settings) = clean(typed),
+            Store::DelaySecs => {
+                settings.certificate_delay_secs = typed.trim().parse().map_err(|_| {
+                    format!("Not saved: the certificate delay \u{201c}{typed}\u{201d} must be a whole number of seconds, 0 or more.")
+                })?;
+            }
+        }
+        Ok(())
+    }
 }
 
 const FIELDS: [Field; 5] = [
@@ -36,81 +65,69 @@ const FIELDS: [Field; 5] = [
         hint: "The first label of the default address.",
         testid: "setting-project",
         input_type: "text",
-        get: |s| s.project.clone(),
-        set: |s, v| {
-            s.project = v.trim().to_ascii_lowercase();
-            Ok(())
-        },
+        store: Store::Text(|s| &s.project, |s| &mut s.project, project_label),
     },
     Field {
         label: "Platform domain",
         hint: "The hosting platform's domain.",
         testid: "setting-platform",
         input_type: "text",
-        get: |s| s.platform_domain.clone(),
-        set: |s, v| {
-            s.platform_domain = host(v);
-            Ok(())
-        },
+        store: Store::Text(|s| &s.platform_domain, |s| &mut s.platform_domain, host),
     },
     Field {
         label: "CNAME target",
         hint: "Where custom domains point their record.",
         testid: "setting-cname",
         input_type: "text",
-        get: |s| s.cname_target.clone(),
-        set: |s, v| {
-            s.cname_target = host(v);
-            Ok(())
-        },
+        store: Store::Text(|s| &s.cname_target, |s| &mut s.cname_target, host),
     },
     Field {
         label: "Certificate delay (seconds)",
         hint: "How long the simulated certificate takes after verification; 0 issues it at once.",
         testid: "setting-delay",
         input_type: "number",
-        get: |s| s.certificate_delay_secs.to_string(),
-        set: |s, v| {
-            s.certificate_delay_secs = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("Not saved: the certificate delay \u{201c}{v}\u{201d} must be a whole number of seconds, 0 or more."))?;
-            Ok(())
-        },
+        store: Store::DelaySecs,
     },
     Field {
         label: "DNS-over-HTTPS resolver URL",
         hint: "A resolver that serves the JSON API (application/dns-json).",
         testid: "setting-doh",
         input_type: "url",
-        get: |s| s.doh_resolver.clone(),
-        set: |s, v| {
-            s.doh_resolver = v.trim().to_owned();
-            Ok(())
-        },
+        store: Store::Text(|s| &s.doh_resolver, |s| &mut s.doh_resolver, url),
     },
 ];
 
-/// The Settings section.
+/// The Settings section. Its controls sit in their own form, so the resolver radios of two
+/// pages in one document stay apart without unique names.
 #[component]
-pub fn SettingsForm() -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
+pub fn SettingsForm(
+    /// The current settings.
+    #[prop(into)]
+    settings: Signal<Settings>,
+    /// Where DNS answers come from.
+    #[prop(into)]
+    resolver: Signal<ResolverChoice>,
+    /// Saves changed settings, or says why they are refused (nothing is changed then).
+    #[prop(into)]
+    on_change: Callback<Settings, Result<(), String>>,
+    /// Chooses where DNS answers come from.
+    #[prop(into)]
+    on_resolver: Callback<ResolverChoice>,
+) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let apply = move |set: &dyn Fn(&mut Settings) -> Result<(), String>| {
-        let mut candidate = ctx.dash.get_untracked().settings;
-        let result = set(&mut candidate).and_then(|()| ctx.update_settings(|s| *s = candidate));
+        let mut candidate = settings.get_untracked();
+        let result = set(&mut candidate).and_then(|()| on_change.run(candidate));
         error.set(result.err());
     };
-    let radio_group = group_name();
     let summary = move || {
-        ctx.dash.with(|d| {
-            let s = &d.settings;
+        settings.with(|s| {
             format!(
                 "{} on the {} plan, {}; DNS from {}",
                 s.project,
                 s.plan,
                 if s.deploy_succeeded { "deployed" } else { "not deployed yet" },
-                match ctx.resolver.get() {
+                match resolver.get() {
                     ResolverChoice::Simulated => "the simulated zone",
                     ResolverChoice::Doh => "DNS-over-HTTPS",
                 }
@@ -131,10 +148,10 @@ pub fn SettingsForm() -> impl IntoView {
                         data-testid=field.testid
                         autocomplete="off"
                         spellcheck="false"
-                        prop:value=move || ctx.dash.with(|d| (field.get)(&d.settings))
+                        prop:value=move || settings.with(|s| field.value(s))
                         on:change=move |ev| {
                             let value = event_target_value(&ev);
-                            apply(&|s| (field.set)(s, &value));
+                            apply(&|s| field.apply(s, &value));
                         }
                     />
                     <span class="field-hint">{field.hint}</span>
@@ -149,13 +166,13 @@ pub fn SettingsForm() -> impl IntoView {
                 <h2 class="settings-title">"Settings"</h2>
                 <span class="muted" data-testid="settings-summary">{summary}</span>
             </summary>
-            <div class="settings-grid">
+            <form class="settings-grid" on:submit=|ev| ev.prevent_default()>
                 {text_fields}
                 <label class="field">
                     <span class="field-label">"Plan"</span>
                     <select
                         data-testid="setting-plan"
-                        prop:value=move || ctx.dash.with(|d| d.settings.plan.as_str().to_owned())
+                        prop:value=move || settings.with(|s| s.plan.as_str().to_owned())
                         on:change=move |ev| {
                             let value = event_target_value(&ev);
                             apply(&|s| {
@@ -178,7 +195,7 @@ pub fn SettingsForm() -> impl IntoView {
                     <input
                         type="checkbox"
                         data-testid="setting-deployed"
-                        prop:checked=move || ctx.dash.with(|d| d.settings.deploy_succeeded)
+                        prop:checked=move || settings.with(|s| s.deploy_succeeded)
                         on:change=move |ev| {
                             let checked = event_target_checked(&ev);
                             apply(&|s| {
@@ -194,30 +211,30 @@ pub fn SettingsForm() -> impl IntoView {
                     <label class="field-check">
                         <input
                             type="radio"
-                            name=radio_group.clone()
+                            name="resolver"
                             value="simulated"
                             data-testid="resolver-simulated"
-                            prop:checked=move || ctx.resolver.get() == ResolverChoice::Simulated
-                            on:change=move |_| ctx.set_resolver(ResolverChoice::Simulated)
+                            prop:checked=move || resolver.get() == ResolverChoice::Simulated
+                            on:change=move |_| on_resolver.run(ResolverChoice::Simulated)
                         />
                         "The simulated zone below (works offline)"
                     </label>
                     <label class="field-check">
                         <input
                             type="radio"
-                            name=radio_group
+                            name="resolver"
                             value="doh"
                             data-testid="resolver-doh"
-                            prop:checked=move || ctx.resolver.get() == ResolverChoice::Doh
-                            on:change=move |_| ctx.set_resolver(ResolverChoice::Doh)
+                            prop:checked=move || resolver.get() == ResolverChoice::Doh
+                            on:change=move |_| on_resolver.run(ResolverChoice::Doh)
                         />
                         "DNS-over-HTTPS (real DNS, needs a connection)"
                     </label>
                 </fieldset>
-            </div>
+            </form>
             <p class="muted">
                 "Default address: "
-                <code data-testid="default-address">{move || ctx.dash.with(|d| d.default_address())}</code>
+                <code data-testid="default-address">{move || settings.with(Settings::default_address)}</code>
             </p>
             <p class="error" role="alert" data-testid="settings-error">{move || error.get()}</p>
         </details>

@@ -3,13 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::dns::{DnsInstruction, Resolver, SimulatedZone, caa_blocking, instructions, verify};
-use super::machine::{
+use crate::dns::{DnsInstruction, Resolver, SimulatedZone, caa_blocking, instructions, verify};
+use crate::machine::{
     Action, CertificateStatus, DomainState, Refusal, certificate_due, certificate_status, step,
 };
-use super::name::{ToAscii, check_normalized, is_under, validate_new_domain};
-use super::redirects::{DomainConfig, build_config};
-use super::settings::Settings;
+use crate::name::{ToAscii, check_normalized, is_under, validate_new_domain};
+use crate::redirects::{DomainConfig, build_config};
+use crate::settings::Settings;
 
 /// Version of the saved JSON; another version is refused.
 pub const STATE_VERSION: u64 = 1;
@@ -135,7 +135,7 @@ impl Dashboard {
     /// domain in state `added` and returns the DNS record to configure.
     ///
     /// # Errors
-    /// The plan, the deploy, or the name's [`super::NameError`].
+    /// The plan, the deploy, or the name's [`crate::NameError`].
     pub fn add(&mut self, input: &str, now: u64, to_ascii: ToAscii<'_>) -> Result<DnsInstruction, Refusal> {
         if !self.settings.plan.allows_custom_domains() {
             return Err(Refusal::PlanRequired { plan: self.settings.plan });
@@ -165,7 +165,7 @@ impl Dashboard {
         &self,
         name: &str,
         resolver: &dyn Resolver,
-    ) -> Result<super::DnsRecord, super::VerifyFailure> {
+    ) -> Result<crate::DnsRecord, crate::VerifyFailure> {
         verify(&instructions(name, &self.settings.cname_target), resolver)
     }
 
@@ -281,7 +281,7 @@ impl Dashboard {
     }
 
     /// Every address the project answers to: the attached domains and the default address
-    /// (what [`super::validate_config`] takes as `attached`).
+    /// (what [`crate::validate_config`] takes as `attached`).
     #[must_use]
     pub fn attached_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.domains.iter().map(|d| d.name.clone()).collect();

@@ -5,9 +5,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::doh::DEFAULT_DOH_RESOLVER;
-use super::machine::DEFAULT_CERTIFICATE_DELAY_SECS;
-use super::name::check_normalized;
+use crate::doh::DEFAULT_DOH_RESOLVER;
+use crate::machine::DEFAULT_CERTIFICATE_DELAY_SECS;
+use crate::name::check_normalized;
 
 /// The project's plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Plan;
-use super::dns::{DnsRecord, VerifyFailure};
-use super::name::NameError;
+use crate::Plan;
+use crate::dns::{DnsRecord, VerifyFailure};
+use crate::name::NameError;
 
 /// Wait after verification before the missing certificate gets troubleshooting (30 minutes).
 pub const CERTIFICATE_TROUBLESHOOT_AFTER_SECS: u64 = 30 * 60;

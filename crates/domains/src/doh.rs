@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::dns::{DnsInstruction, DnsRecord, InstructionKind, RecordKind};
+use crate::dns::{DnsInstruction, DnsRecord, InstructionKind, RecordKind};
 
 /// The `Accept` header value the request must carry.
 pub const DOH_ACCEPT: &str = "application/dns-json";
@@ -90,8 +90,8 @@ pub fn query_url(base: &str, name: &str, kind: RecordKind) -> String {
     format!("{base}{separator}{query}")
 }
 
-/// The `(name, type)` questions whose answers, collected into a [`super::RecordSet`], let
-/// [`super::verify`] decide: the domain's CNAME, A and AAAA for a subdomain; for an apex its
+/// The `(name, type)` questions whose answers, collected into a [`crate::RecordSet`], let
+/// [`crate::verify`] decide: the domain's CNAME, A and AAAA for a subdomain; for an apex its
 /// A and AAAA and the CNAME target's A and AAAA (an ALIAS shows as the target's addresses).
 #[must_use]
 pub fn verification_queries(instruction: &DnsInstruction) -> Vec<(String, RecordKind)> {

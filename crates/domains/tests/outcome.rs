@@ -1,0 +1,96 @@
+//! What the page says after each action: the sentences of events and the outcomes of refusals.
+
+mod common;
+
+use petstore_domains::*;
+
+use common::*;
+
+#[test]
+fn event_sentences() {
+    let name = || "docs.example.com".to_owned();
+    let cases = [
+        (
+            Event::Added { name: name(), kind: InstructionKind::Cname },
+            "docs.example.com was added. Create the CNAME record shown below at your DNS provider, then select Verify.",
+        ),
+        (
+            Event::Added { name: "example.com".to_owned(), kind: InstructionKind::AliasOrAname },
+            "example.com was added. Create the ALIAS or ANAME record shown below at your DNS provider, then select Verify.",
+        ),
+        (
+            Event::Verified { name: name(), again: false, live: false },
+            "docs.example.com is verified: its DNS record matches. Its SSL certificate is now issued automatically, usually within a couple of minutes; there is nothing to install or renew.",
+        ),
+        (
+            Event::Verified { name: name(), again: false, live: true },
+            "docs.example.com is verified: its DNS record matches. Its SSL certificate has been issued: docs.example.com is live and serves the project over HTTPS.",
+        ),
+        (
+            Event::Verified { name: name(), again: true, live: false },
+            "A fresh verification of docs.example.com passed: its DNS record matches. Its SSL certificate is now issued automatically, usually within a couple of minutes; there is nothing to install or renew.",
+        ),
+        (
+            Event::Verified { name: name(), again: true, live: true },
+            "A fresh verification of docs.example.com passed: its DNS record matches. Its SSL certificate has been issued: docs.example.com is live and serves the project over HTTPS.",
+        ),
+        (
+            Event::CertificateIssued { name: name() },
+            "The SSL certificate of docs.example.com has been issued: docs.example.com is live and serves the project over HTTPS.",
+        ),
+        (
+            Event::MadePrimary { name: name() },
+            "docs.example.com is now the primary domain; every other domain redirects to it with 301.",
+        ),
+        (
+            Event::KeptAsRedirect { name: name(), target: "www.example.com".to_owned() },
+            "docs.example.com stays attached and now redirects to www.example.com with 301, so inbound links keep working (see the domain configuration). Remove it later, once the links have moved.",
+        ),
+        (
+            Event::Removed { name: name(), was_live: true, published: "petstore.docs-host.dev".to_owned() },
+            "docs.example.com was removed and no longer serves the project. The project is published at petstore.docs-host.dev.",
+        ),
+        (
+            Event::Removed { name: name(), was_live: false, published: "petstore.docs-host.dev".to_owned() },
+            "docs.example.com was removed. You can delete its DNS record at your DNS provider.",
+        ),
+    ];
+    for (event, sentence) in cases {
+        assert_eq!(event.to_string(), sentence, "{event:?}");
+        assert_eq!(Outcome::done(&event), Outcome { ok: true, message: sentence.to_owned(), differs: None });
+    }
+}
+
+#[test]
+fn a_record_that_points_elsewhere_gives_both_values() {
+    let mut d = Dashboard::new(settings());
+    d.add("docs.example.com", 0, &idna).unwrap();
+    let mut zone = SimulatedZone::new();
+    zone.add(rec("docs.example.com", RecordKind::Cname, "elsewhere.example.net.")).unwrap();
+    let refusal = d.verify("docs.example.com", 10, &zone).unwrap_err();
+    let outcome = Outcome::refused(&refusal);
+    assert!(!outcome.ok);
+    assert_eq!(outcome.message, refusal.to_string());
+    assert!(outcome.message.contains("points to elsewhere.example.net"), "{}", outcome.message);
+    assert_eq!(outcome.differs, Some((TARGET.to_owned(), "elsewhere.example.net".to_owned())));
+}
+
+#[test]
+fn other_refusals_and_failures_give_the_sentence_alone() {
+    let mut d = Dashboard::new(settings());
+    d.add("docs.example.com", 0, &idna).unwrap();
+    let refusal = d.verify("docs.example.com", 10, &SimulatedZone::new()).unwrap_err();
+    let outcome = Outcome::refused(&refusal);
+    assert_eq!((outcome.ok, outcome.differs), (false, None));
+    assert!(outcome.message.starts_with("docs.example.com could not be verified. No CNAME record"));
+    let refusal = d.set_primary("docs.example.com").unwrap_err();
+    assert_eq!(
+        Outcome::refused(&refusal).message,
+        "docs.example.com is not live yet; only a live domain can be the primary."
+    );
+    let failed = Outcome::failed("The resolver could not be reached.".to_owned());
+    assert_eq!(
+        failed,
+        Outcome { ok: false, message: "The resolver could not be reached.".to_owned(), differs: None }
+    );
+}
