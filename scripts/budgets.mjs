@@ -36,13 +36,18 @@ async function files(dir) {
   return nested.flat();
 }
 
-/** The files the page loads at start: dist/*.wasm, *.js, *.css and snippets/ (not mock/, vendor/). */
+/** Stylesheets copied for the Domains page (domains.html), which the reference does not load. */
+const OTHER_PAGES = new Set(["domains.css", "theme.css"]);
+
+/** The files the page loads at start: dist/*.wasm, *.js, *.css and snippets/ (not mock/, vendor/,
+ *  nor the Domains page's stylesheets). */
 async function initialDownload() {
   const all = await files(DIST);
   const initial = all.filter((f) => {
     const rel = relative(DIST, f);
     const top = !rel.includes("/");
-    return (top && /\.(wasm|js|css)$/.test(rel)) || (rel.startsWith("snippets/") && rel.endsWith(".js"));
+    const own = top && /\.(wasm|js|css)$/.test(rel) && !OTHER_PAGES.has(rel);
+    return own || (rel.startsWith("snippets/") && rel.endsWith(".js"));
   });
   const rows = [];
   for (const file of initial) {
