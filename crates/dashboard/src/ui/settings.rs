@@ -208,28 +208,25 @@ pub fn SettingsForm(
                 </label>
                 <fieldset class="field resolver-choice">
                     <legend class="field-label">"DNS answers come from"</legend>
-                    <label class="field-check">
-                        <input
-                            type="radio"
-                            name="resolver"
-                            value="simulated"
-                            data-testid="resolver-simulated"
-                            prop:checked=move || resolver.get() == ResolverChoice::Simulated
-                            on:change=move |_| on_resolver.run(ResolverChoice::Simulated)
-                        />
-                        "The simulated zone below (works offline)"
-                    </label>
-                    <label class="field-check">
-                        <input
-                            type="radio"
-                            name="resolver"
-                            value="doh"
-                            data-testid="resolver-doh"
-                            prop:checked=move || resolver.get() == ResolverChoice::Doh
-                            on:change=move |_| on_resolver.run(ResolverChoice::Doh)
-                        />
-                        "DNS-over-HTTPS (real DNS, needs a connection)"
-                    </label>
+                    {[
+                        (ResolverChoice::Simulated, "The simulated zone below (works offline)"),
+                        (ResolverChoice::Doh, "DNS-over-HTTPS (real DNS, needs a connection)"),
+                    ]
+                        .into_iter()
+                        .map(|(choice, label)| view! {
+                            <label class="field-check">
+                                <input
+                                    type="radio"
+                                    name="resolver"
+                                    value=choice.as_str()
+                                    data-testid=format!("resolver-{}", choice.as_str())
+                                    prop:checked=move || resolver.get() == choice
+                                    on:change=move |_| on_resolver.run(choice)
+                                />
+                                {label}
+                            </label>
+                        })
+                        .collect_view()}
                 </fieldset>
             </form>
             <p class="muted">
