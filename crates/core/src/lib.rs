@@ -8,7 +8,6 @@ pub mod document;
 pub mod domains;
 pub mod error;
 pub mod http;
-pub mod indexed;
 pub mod markdown;
 pub mod mock;
 pub mod model;
