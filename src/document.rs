@@ -6,8 +6,7 @@
 
 use leptos::prelude::*;
 use petstore_core::Catalog;
-use petstore_core::document::{self, DocumentError, Format, Source};
-use petstore_core::indexed::AnyDocument;
+use petstore_core::document::{self, AnyDocument, DocumentError, Format, Source};
 use petstore_core::openapi::petstore_value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -16,7 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The document (operation views are built from it on demand): the embedded one parsed
-    /// whole, a loaded one indexed (`petstore_core::indexed`).
+    /// whole, a loaded one indexed (`petstore_core::document::IndexedDocument`).
     pub value: AnyDocument,
     /// Its operation list.
     pub catalog: Catalog,
@@ -29,7 +28,7 @@ impl Loaded {
     ///
     /// # Errors
     /// Only if the embedded document stopped being listable, which the core tests rule out.
-    pub fn builtin() -> Result<Self, DocumentError> {
+    fn builtin() -> Result<Self, DocumentError> {
         let value = petstore_value();
         let catalog = Catalog::from_value(&value).map_err(|e| DocumentError::Shape(e.to_string()))?;
         Ok(Self { value: AnyDocument::Whole(value), catalog, source: Source::Builtin })
@@ -41,7 +40,7 @@ impl Loaded {
     ///
     /// # Errors
     /// Any [`DocumentError`] about the text or the document's shape.
-    pub async fn parse(bytes: Vec<u8>, source: Source, listing: bool) -> Result<Self, DocumentError> {
+    async fn parse(bytes: Vec<u8>, source: Source, listing: bool) -> Result<Self, DocumentError> {
         let json = match document::detect_format(&bytes) {
             Format::Json => bytes,
             Format::Yaml => {
@@ -178,14 +177,40 @@ fn bytes(object: &JsValue) -> Option<Vec<u8>> {
     field(object, "bytes").dyn_ref::<js_sys::Uint8Array>().map(js_sys::Uint8Array::to_vec)
 }
 
-/// How a document is read: `kind` is `url` (input: the address), `file` (a `File`) or `text`;
-/// `listing` as for [`Loaded::parse`].
-async fn read(kind: &'static str, input: JsValue, listing: bool) -> Result<Loaded, DocumentError> {
-    let result = JsFuture::from(read_document_js(kind, &input)).await.unwrap_or(JsValue::UNDEFINED);
+/// A document to read.
+#[derive(Debug, Clone)]
+enum Input {
+    /// An address, relative to the page or absolute.
+    Url(String),
+    /// A file the reader chose.
+    File(web_sys::File),
+    /// Pasted text.
+    Text(String),
+}
+
+impl Input {
+    /// What is read, in words, for the loader's status.
+    fn describe(&self) -> String {
+        match self {
+            Input::Url(address) => format!("Loading {address}\u{2026}"),
+            Input::File(_) => "Reading the file\u{2026}".to_owned(),
+            Input::Text(_) => "Reading the pasted document\u{2026}".to_owned(),
+        }
+    }
+}
+
+/// Reads a document; `listing` as for [`Loaded::parse`].
+async fn read(input: &Input, listing: bool) -> Result<Loaded, DocumentError> {
+    let (kind, value) = match input {
+        Input::Url(address) => ("url", JsValue::from_str(address)),
+        Input::File(file) => ("file", file.into()),
+        Input::Text(text) => ("text", JsValue::from_str(text)),
+    };
+    let result = JsFuture::from(read_document_js(kind, &value)).await.unwrap_or(JsValue::UNDEFINED);
     let url = text(&result, "url");
     let Some(bytes) = bytes(&result) else {
         return Err(match text(&result, "error").as_str() {
-            "bad-url" => DocumentError::BadUrl(input.as_string().unwrap_or_default()),
+            "bad-url" => DocumentError::BadUrl(value.as_string().unwrap_or_default()),
             "http" => DocumentError::Http {
                 url,
                 status: u16::try_from(number(&result, "status")).unwrap_or_default(),
@@ -196,10 +221,10 @@ async fn read(kind: &'static str, input: JsValue, listing: bool) -> Result<Loade
         });
     };
     let label = text(&result, "label");
-    let source = match kind {
-        "url" => Source::Url(label),
-        "file" => Source::File(label),
-        _ => Source::Pasted,
+    let source = match input {
+        Input::Url(_) => Source::Url(label),
+        Input::File(_) => Source::File(label),
+        Input::Text(_) => Source::Pasted,
     };
     Loaded::parse(bytes, source, listing).await
 }
@@ -227,158 +252,177 @@ async fn yaml_to_json(yaml: &[u8]) -> Result<Vec<u8>, DocumentError> {
 pub enum Status {
     /// Nothing under way.
     Idle,
-    /// Load number `load` is under way; `what` says what it reads, in words.
-    Loading {
-        /// Which load (each has its own number): only the one in the status may finish.
-        load: u64,
-        /// What is read, e.g. "Loading https://…".
-        what: String,
-    },
+    /// A load is under way; what it reads, in words, e.g. "Loading https://…".
+    Loading(String),
     /// The last load failed; the message says why. The document shown did not change.
     Failed(String),
 }
 
-/// The shown document and the loader's status. `Copy`: hand it to any component.
-#[derive(Debug, Clone, Copy)]
-pub struct DocumentState {
-    /// The document shown; `None` only while the first one (`?url=`) loads.
-    pub current: RwSignal<Option<Loaded>>,
-    /// What the loader is doing.
-    pub status: RwSignal<Status>,
+/// One load: what to read, and whether the page's address stays as it is (the `?url=` load
+/// at the start) or follows the document (`?url=<address>`, or no query for a file or text).
+#[derive(Debug, Clone)]
+struct Load {
+    input: Input,
+    keep_address: bool,
 }
 
-/// Numbers the loads of every state on the page.
-static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// What the page shows: the document, and why the last load failed.
+#[derive(Debug, Clone, Copy)]
+struct Shown {
+    current: RwSignal<Option<Loaded>>,
+    failed: RwSignal<Option<String>>,
+}
 
-impl DocumentState {
-    /// The embedded document, or the one named by the page's `?url=`, loading it.
-    #[must_use]
-    pub fn start() -> Self {
-        let state = Self { current: RwSignal::new(None), status: RwSignal::new(Status::Idle) };
-        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-        match document::url_from_query(&search) {
-            Some(address) => state.load_url_keeping_page(&address),
-            None => state.show_builtin(),
-        }
-        state
-    }
-
-    /// A state that shows `loaded` (for tests and embedding).
-    #[must_use]
-    pub fn showing(loaded: Loaded) -> Self {
-        Self { current: RwSignal::new(Some(loaded)), status: RwSignal::new(Status::Idle) }
-    }
-
-    /// Shows the embedded Petstore document again and drops `?url=` from the address.
-    pub fn back_to_builtin(self) {
-        set_page_url(None);
-        self.show_builtin();
-    }
-
-    fn show_builtin(self) {
+impl Shown {
+    fn builtin(self) {
         match Loaded::builtin() {
             Ok(loaded) => {
                 self.current.set(Some(loaded));
-                self.status.set(Status::Idle);
+                self.failed.set(None);
             }
-            Err(e) => self.status.set(Status::Failed(e.to_string())),
+            Err(e) => self.failed.set(Some(e.to_string())),
         }
     }
 
-    /// Loads the document at `address` (relative to the page, or absolute); on success the
-    /// page's address becomes `?url=<address>` so it can be bookmarked.
-    pub fn load_url(self, address: &str) {
-        let address = address.trim().to_owned();
-        self.run("url", JsValue::from_str(&address), Some(Some(address)));
-    }
-
-    fn load_url_keeping_page(self, address: &str) {
-        self.run("url", JsValue::from_str(address), None);
-    }
-
-    /// Loads a file the reader chose.
-    pub fn load_file(self, file: web_sys::File) {
-        self.run("file", file.into(), Some(None));
-    }
-
-    /// Loads pasted text.
-    pub fn load_text(self, text: String) {
-        self.run("text", JsValue::from_str(&text), Some(None));
-    }
-
-    /// Reads a document (see [`read`]) and shows it if it is valid and still the latest load.
-    /// `page_url`: `None` leaves the page's address as it is (the start); `Some(..)` sets
-    /// `?url=` (or none) and drops the `#operation` of the previous document.
-    ///
-    /// The first document (`?url=`, nothing shown yet) is listed as soon as its list can be:
-    /// the rest of it (components, the syntax of everything) is read after the list is
-    /// painted, and a problem found then shows the built-in document with the message, as a
-    /// problem found at once does. A document loaded over a shown one is read whole first, so
-    /// that a broken one never replaces it.
-    fn run(self, kind: &'static str, input: JsValue, page_url: Option<Option<String>>) {
-        let load = LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let what = match kind {
-            "url" => format!("Loading {}\u{2026}", input.as_string().unwrap_or_default()),
-            "file" => "Reading the file\u{2026}".to_owned(),
-            _ => "Reading the pasted document\u{2026}".to_owned(),
+    /// Reads a document and shows it if it is valid. With `listing` (nothing is shown yet: the
+    /// `?url=` document at the start) it is listed as soon as its list can be: the rest of it
+    /// (components, the syntax of everything) is read after the list is painted, and a problem
+    /// found then shows the built-in document with the message, as a problem found at once
+    /// does. A document loaded over a shown one is read whole first, so that a broken one never
+    /// replaces it.
+    async fn load(self, load: Load, listing: bool) {
+        let loaded = match read(&load.input, listing).await {
+            Ok(loaded) => loaded,
+            Err(e) => return self.fail(e, listing),
         };
-        self.status.set(Status::Loading { load, what });
-        let listing = self.current.with_untracked(Option::is_none);
-        leptos::task::spawn_local(async move {
-            let result = read(kind, input, listing).await;
-            if !self.is_latest(load) {
-                return; // a newer load (or Back) replaced this one, or the page is gone
-            }
-            match result {
-                Ok(loaded) => {
-                    if let Some(page_url) = page_url {
-                        set_page_url(page_url.as_deref());
-                    }
-                    let document = loaded.value.clone();
-                    self.current.set(Some(loaded));
-                    if document.is_complete() {
-                        self.status.set(Status::Idle);
-                    } else {
-                        self.complete_after_paint(load, document);
-                    }
-                }
-                Err(e) => {
-                    let shown = self.current.with_untracked(Option::is_some);
-                    self.fail(e, !shown);
-                }
-            }
-        });
-    }
-
-    /// Whether load number `load` is the one under way (no newer load or Back replaced it).
-    fn is_latest(self, load: u64) -> bool {
-        self.status.try_with_untracked(|s| matches!(s, Status::Loading { load: l, .. } if *l == load))
-            == Some(true)
-    }
-
-    /// Once the list of `document` (shown by load number `load`) is painted, reads the rest of
-    /// it; the load stays under way until then.
-    fn complete_after_paint(self, load: u64, document: AnyDocument) {
-        leptos::task::spawn_local(async move {
+        if !load.keep_address {
+            set_page_url(match &load.input {
+                Input::Url(address) => Some(address.as_str()),
+                Input::File(_) | Input::Text(_) => None,
+            });
+        }
+        let document = loaded.value.clone();
+        self.current.set(Some(loaded));
+        if !document.is_complete() {
             crate::modules::after_paint().await;
-            let result = document.complete();
-            if !self.is_latest(load) {
-                return;
+            if let Err(e) = document.complete() {
+                self.fail(e, true);
             }
-            match result {
-                Ok(()) => self.status.set(Status::Idle),
-                Err(e) => self.fail(e, true),
-            }
-        });
+        }
     }
 
     /// A load failed: the message and, with `show_builtin` (the `?url=` document failed at
     /// start, at once or when its rest was read), the built-in document.
     fn fail(self, error: DocumentError, show_builtin: bool) {
         if show_builtin {
-            self.show_builtin();
+            self.builtin();
         }
-        self.status.set(Status::Failed(error.to_string()));
+        self.failed.set(Some(error.to_string()));
+    }
+}
+
+/// The shown document and its loads, scoped to the mount. `Copy`: hand it to any component.
+#[derive(Clone, Copy)]
+pub struct DocumentState {
+    /// The document shown; `None` only while the first one (`?url=`) loads.
+    pub current: RwSignal<Option<Loaded>>,
+    failed: RwSignal<Option<String>>,
+    /// Reads and shows a document. It stays pending, with its input, until the document is read
+    /// whole (after the list is painted, for the first one).
+    load: Action<Load, ()>,
+    loading: MappedSignal<Option<Load>>,
+    /// The load under way. Replacing the handle aborts that load, so a newer load or Back
+    /// supersedes it and its result is never shown; the mount going away drops it too.
+    under_way: StoredValue<Option<ActionAbortHandle>>,
+}
+
+impl std::fmt::Debug for DocumentState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DocumentState")
+            .field("current", &self.current)
+            .field("failed", &self.failed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DocumentState {
+    /// The embedded document, or the one named by the page's `?url=`, loading it.
+    #[must_use]
+    pub fn start() -> Self {
+        let shown = Shown { current: RwSignal::new(None), failed: RwSignal::new(None) };
+        let load = Action::new_local(move |load: &Load| {
+            shown.load(load.clone(), shown.current.with_untracked(Option::is_none))
+        });
+        let state = Self {
+            current: shown.current,
+            failed: shown.failed,
+            load,
+            loading: load.input(),
+            under_way: StoredValue::new(None),
+        };
+        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+        match document::url_from_query(&search) {
+            Some(address) => state.dispatch(Load { input: Input::Url(address), keep_address: true }),
+            None => shown.builtin(),
+        }
+        state
+    }
+
+    fn shown(self) -> Shown {
+        Shown { current: self.current, failed: self.failed }
+    }
+
+    /// What the loader is doing (tracked).
+    #[must_use]
+    pub fn status(self) -> Status {
+        match self.loading.with(|load| load.as_ref().map(|load| load.input.describe())) {
+            Some(what) => Status::Loading(what),
+            None => self.failed.get().map_or(Status::Idle, Status::Failed),
+        }
+    }
+
+    /// Hides the last load's error.
+    pub fn dismiss(self) {
+        self.failed.set(None);
+    }
+
+    /// Shows the embedded Petstore document again and drops `?url=` from the address.
+    pub fn back_to_builtin(self) {
+        self.supersede(None);
+        set_page_url(None);
+        self.shown().builtin();
+    }
+
+    /// Loads the document at `address` (relative to the page, or absolute); on success the
+    /// page's address becomes `?url=<address>` so it can be bookmarked.
+    pub fn load_url(self, address: &str) {
+        let address = address.trim().to_owned();
+        self.dispatch(Load { input: Input::Url(address), keep_address: false });
+    }
+
+    /// Loads a file the reader chose.
+    pub fn load_file(self, file: web_sys::File) {
+        self.dispatch(Load { input: Input::File(file), keep_address: false });
+    }
+
+    /// Loads pasted text.
+    pub fn load_text(self, text: String) {
+        self.dispatch(Load { input: Input::Text(text), keep_address: false });
+    }
+
+    fn dispatch(self, load: Load) {
+        self.failed.set(None);
+        let handle = self.load.dispatch_local(load);
+        self.supersede(Some(handle));
+    }
+
+    /// Makes `handle` the load under way; the one it replaces is aborted.
+    fn supersede(self, handle: Option<ActionAbortHandle>) {
+        if let Some(Some(previous)) =
+            self.under_way.try_update_value(|under_way| std::mem::replace(under_way, handle))
+        {
+            previous.abort();
+        }
     }
 }
 

@@ -15,14 +15,17 @@ use crate::mock::MockState;
 
 /// The whole page: notices about the mock's storage, then the reference of the shown document
 /// (the embedded Petstore one, or the one named by `?url=` or loaded by the reader) with the
-/// document loader and the Mock block in its header. Opens the mock once, for every component
-/// below (`MockState::expect()`), and starts the [`DocumentState`].
+/// document loader and the Mock block in its header. Opens the mock once and the Markdown
+/// renderer, for every component below (a test may provide either first), and starts the
+/// [`DocumentState`].
 #[component]
 pub fn App() -> impl IntoView {
     // A test may provide its own mock first. Otherwise the mock module is loaded only when the
     // built-in document is shown (after its first paint): another document cannot use it.
     let mock = MockState::from_context().unwrap_or_else(MockState::deferred);
     provide_context(mock);
+    let markdown = use_context().unwrap_or_else(ui::markdown::MarkdownRenderer::deferred);
+    provide_context(markdown);
     let documents = DocumentState::start();
     let notices = view! {
         <ui::mock_notices::MockNotices
@@ -64,8 +67,8 @@ pub fn App() -> impl IntoView {
 /// Before the first document is shown: loading the `?url=` one (if it fails, the built-in one
 /// is shown with the error), or why not even the built-in one can be shown.
 fn start_page(documents: DocumentState) -> impl IntoView {
-    let message = move || match documents.status.get() {
-        Status::Loading { what, .. } => what,
+    let message = move || match documents.status() {
+        Status::Loading(what) => what,
         Status::Failed(error) => format!("The API description could not be loaded: {error}"),
         Status::Idle => String::new(),
     };

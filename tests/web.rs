@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::openapi::PETSTORE_JSON;
 use petstore_playground::App;
+use petstore_playground::ui::markdown::MarkdownRenderer;
 use petstore_playground::ui::reference::Reference;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -15,12 +16,15 @@ use web_sys::{Element, HtmlElement};
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
-    // The page loads the renderer as a module; here the core's renderer is linked in.
-    petstore_playground::ui::markdown::set_renderer(|s| Some(petstore_core::markdown::to_safe_html(s)));
     let document = web_sys::window().unwrap().document().unwrap();
     let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&root).unwrap();
-    leptos::mount::mount_to(root.clone(), f).forget();
+    leptos::mount::mount_to(root.clone(), move || {
+        // The page loads the renderer as a module; here the core's renderer is linked in.
+        provide_context(MarkdownRenderer::ready(|s| Some(petstore_core::markdown::to_safe_html(s))));
+        f()
+    })
+    .forget();
     root
 }
 
@@ -251,7 +255,7 @@ fn a_save_problem_is_an_alert_without_a_dismiss_button() {
 
 fn mount_document(doc: serde_json::Value) -> HtmlElement {
     let catalog = Catalog::from_value(&doc).unwrap();
-    let document = petstore_core::indexed::AnyDocument::whole(doc);
+    let document = petstore_core::document::AnyDocument::whole(doc);
     mount(move || view! { <Reference document=document catalog=catalog /> }.into_any())
 }
 
@@ -685,6 +689,31 @@ async fn another_document_replaces_the_mock_block_with_a_notice_until_back_to_pe
     assert!(root.query_selector("[data-testid=mock-panel]").unwrap().is_some());
     assert!(root.query_selector("[data-testid=mock-unavailable]").unwrap().is_none());
     assert_eq!(all(&root, "[data-testid=operation]").len(), 18);
+}
+
+#[wasm_bindgen_test]
+async fn a_newer_load_or_back_supersedes_the_load_under_way() {
+    set_hash("");
+    let root = mount(|| view! { <App /> }.into_any());
+    let titled = |title: &str| {
+        format!(r#"{{"openapi": "3.0.3", "info": {{"title": "{title}", "version": "1"}}, "paths": {{}}}}"#)
+    };
+    // A broken document, then at once a good one: only the second one's result is shown.
+    paste(&root, "{ not json");
+    paste(&root, &titled("Zoo"));
+    until(|| text(&root, "[data-testid=doc-title]") == "Zoo").await;
+    assert!(!shown(&root, "[data-testid=document-error]"));
+
+    // A load, then Back at once: the Petstore document, and the load never lands.
+    paste(&root, &titled("Aviary"));
+    click(&root, "[data-testid=document-builtin]");
+    until(|| text(&root, "[data-testid=doc-title]") == "Petstore API").await;
+    for _ in 0..10 {
+        tick().await;
+    }
+    assert_eq!(text(&root, "[data-testid=doc-title]"), "Petstore API");
+    assert!(!shown(&root, "[data-testid=document-status]"));
+    assert!(!shown(&root, "[data-testid=document-error]"));
 }
 
 fn large_document(operations: usize) -> serde_json::Value {

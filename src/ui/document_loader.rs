@@ -37,14 +37,14 @@ fn target(ev: &Event) -> Option<web_sys::Element> {
 pub fn document_loader(documents: DocumentState) -> impl IntoView {
     let root = NodeRef::<html::Div>::new();
     Effect::new(move |_| {
-        let status = documents.status.get();
+        let status = documents.status();
         let source = documents
             .current
             .with(|c| c.as_ref().filter(|c| !c.source.is_builtin()).map(|c| c.source.describe()));
         let Some(root) = root.get() else { return };
         let (loading, failed) = match &status {
             Status::Idle => (None, None),
-            Status::Loading { what, .. } => (Some(what.as_str()), None),
+            Status::Loading(what) => (Some(what.as_str()), None),
             Status::Failed(message) => (None, Some(message.as_str())),
         };
         show_loader(&root, source.as_deref(), loading, failed);
@@ -74,7 +74,7 @@ pub fn document_loader(documents: DocumentState) -> impl IntoView {
             .and_then(|el| el.get_attribute("data-action"));
         match action.as_deref() {
             Some("builtin") => documents.back_to_builtin(),
-            Some("dismiss") => documents.status.set(Status::Idle),
+            Some("dismiss") => documents.dismiss(),
             _ => {}
         }
     };

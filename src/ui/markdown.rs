@@ -4,7 +4,6 @@
 //! description shows as plain text, then every description on the page switches to its
 //! rendered form.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Function, Reflect};
@@ -13,61 +12,101 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
 /// The renderer's module, relative to the page.
-pub const MODULE_PATH: &str = "markdown/petstore_markdown.js";
+const MODULE_PATH: &str = "markdown/petstore_markdown.js";
 
-type Renderer = Rc<dyn Fn(&str) -> Option<String>>;
+type Render = Rc<dyn Fn(&str) -> Option<String>>;
 
-thread_local! {
-    static RENDERER: RefCell<Option<Renderer>> = const { RefCell::new(None) };
-    /// Bumped when a renderer is set, so descriptions already on screen render again.
-    static GENERATION: ArcRwSignal<u32> = ArcRwSignal::new(0);
-    /// Whether the module was asked for already.
-    static REQUESTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+/// Where the page's renderer is.
+#[derive(Clone, Default)]
+enum Renderer {
+    /// No description has been shown yet, so the module was not asked for.
+    #[default]
+    NotRequested,
+    /// The module is loading, or did not load (descriptions stay plain text).
+    Requested,
+    /// Renders Markdown.
+    Ready(Render),
 }
 
-/// Renders Markdown with `render` from now on (tests link the core's renderer directly).
-pub fn set_renderer(render: impl Fn(&str) -> Option<String> + 'static) {
-    RENDERER.with_borrow_mut(|r| *r = Some(Rc::new(render)));
-    GENERATION.with(|g| g.update(|n| *n += 1));
-}
+/// The page's Markdown renderer, provided once at [`crate::App`] for every description below.
+/// `Copy`; setting it renders every description on the page again.
+#[derive(Clone, Copy)]
+pub struct MarkdownRenderer(RwSignal<Renderer, LocalStorage>);
 
-/// Loads the renderer's module in the background, once, unless a renderer is set already; on
-/// failure descriptions stay plain text and the reason goes to the console.
-pub fn load_renderer() {
-    if REQUESTED.with(|r| r.replace(true)) || RENDERER.with_borrow(Option::is_some) {
-        return;
+impl std::fmt::Debug for MarkdownRenderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ready = self.0.try_with_untracked(|r| matches!(r, Renderer::Ready(_))).unwrap_or(false);
+        f.debug_struct("MarkdownRenderer").field("ready", &ready).finish()
     }
-    leptos::task::spawn_local(async {
-        let loaded = crate::modules::load(MODULE_PATH).await.and_then(|module| {
-            Reflect::get(&module, &"markdownToHtml".into())
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok())
-                .ok_or_else(|| "markdownToHtml is missing".to_owned())
-        });
-        match loaded {
-            Ok(render) => set_renderer(move |source| {
-                render
-                    .call1(&JsValue::NULL, &JsValue::from_str(source))
-                    .ok()
-                    .and_then(|html| html.as_string())
-            }),
-            Err(reason) => {
-                web_sys::console::warn_1(&format!("Descriptions stay plain text: {reason}").into());
-            }
-        }
-    });
 }
 
-/// A description rendered from Markdown.
+impl MarkdownRenderer {
+    /// A renderer whose module loads once the first description is on screen.
+    #[must_use]
+    pub fn deferred() -> Self {
+        Self(RwSignal::new_local(Renderer::NotRequested))
+    }
+
+    /// A renderer that renders with `render` at once (tests link the core's renderer directly).
+    #[must_use]
+    pub fn ready(render: impl Fn(&str) -> Option<String> + 'static) -> Self {
+        Self(RwSignal::new_local(Renderer::Ready(Rc::new(render))))
+    }
+
+    /// Loads the module in the background, the first time only; on failure descriptions stay
+    /// plain text and the reason goes to the console.
+    fn request(self) {
+        let first = self.0.try_update_untracked(|renderer| {
+            let first = matches!(renderer, Renderer::NotRequested);
+            if first {
+                *renderer = Renderer::Requested;
+            }
+            first
+        });
+        if first != Some(true) {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let loaded = crate::modules::load(MODULE_PATH).await.and_then(|module| {
+                Reflect::get(&module, &"markdownToHtml".into())
+                    .ok()
+                    .and_then(|f| f.dyn_into::<Function>().ok())
+                    .ok_or_else(|| "markdownToHtml is missing".to_owned())
+            });
+            match loaded {
+                Ok(render) => self.0.set(Renderer::Ready(Rc::new(move |source| {
+                    render
+                        .call1(&JsValue::NULL, &JsValue::from_str(source))
+                        .ok()
+                        .and_then(|html| html.as_string())
+                }))),
+                Err(reason) => {
+                    web_sys::console::warn_1(&format!("Descriptions stay plain text: {reason}").into());
+                }
+            }
+        });
+    }
+
+    /// `source` as HTML, once the renderer is ready (tracked).
+    fn render(self, source: &str) -> Option<String> {
+        let render = self.0.with(|renderer| match renderer {
+            Renderer::Ready(render) => Some(Rc::clone(render)),
+            Renderer::NotRequested | Renderer::Requested => None,
+        });
+        render.and_then(|render| render(source))
+    }
+}
+
+/// A description rendered from Markdown (plain text until the page's renderer is ready, and
+/// outside an [`crate::App`], which provides it).
 #[component]
 pub fn Markdown(#[prop(into)] source: String) -> impl IntoView {
-    let generation = GENERATION.with(Clone::clone);
-    load_renderer();
-    move || {
-        generation.track();
-        match RENDERER.with_borrow(|r| r.clone()).and_then(|render| render(&source)) {
-            Some(html) => view! { <div class="markdown" inner_html=html></div> }.into_any(),
-            None => view! { <div class="markdown markdown-plain">{source.clone()}</div> }.into_any(),
-        }
+    let renderer = use_context::<MarkdownRenderer>();
+    if let Some(renderer) = renderer {
+        renderer.request();
+    }
+    move || match renderer.and_then(|renderer| renderer.render(&source)) {
+        Some(html) => view! { <div class="markdown" inner_html=html></div> }.into_any(),
+        None => view! { <div class="markdown markdown-plain">{source.clone()}</div> }.into_any(),
     }
 }

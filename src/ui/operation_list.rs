@@ -19,7 +19,7 @@ use petstore_core::catalog::Group;
 use petstore_core::outline::{self, Row};
 
 /// Height of every row, in CSS pixels (`.list-row` in `www/style.css` says the same).
-pub const ROW_PX: usize = 52;
+const ROW_PX: usize = 52;
 #[allow(clippy::cast_precision_loss)] // a small constant
 const ROW_HEIGHT: f64 = ROW_PX as f64;
 /// Rows rendered beyond each edge of the view, so scrolling and Tab find them ready.

@@ -26,8 +26,7 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
     let try_it =
         form.map(|form| view! { <TryIt view=view.clone() form=form mock_available=mock_available /> });
     let method = view.method.as_str();
-    let anchor =
-        view.operation_id.clone().unwrap_or_else(|| format!("{}-{}", method.to_ascii_lowercase(), view.path));
+    let anchor = view.anchor();
     let stability = view.stability.map(|s| match s {
         Stability::Experimental => view! { <span class="badge badge-experimental" data-testid="detail-stability">"Experimental"</span> },
         Stability::Beta => view! { <span class="badge badge-beta" data-testid="detail-stability">"Beta"</span> },

@@ -4,8 +4,7 @@
 use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::catalog::OperationSummary;
-
-use petstore_core::indexed::AnyDocument;
+use petstore_core::document::AnyDocument;
 
 use super::markdown::Markdown;
 use super::operation_list::OperationList;
@@ -112,18 +111,5 @@ pub fn Reference(
                 }}
             </main>
         </div>
-    }
-}
-
-/// Shown instead of the reference when the document cannot be read.
-#[component]
-pub fn LoadError(error: String) -> impl IntoView {
-    view! {
-        <main id="content">
-            <div class="load-error" role="alert" data-testid="load-error">
-                <h1>"The API description could not be loaded"</h1>
-                <p>{error}</p>
-            </div>
-        </main>
     }
 }

@@ -45,6 +45,17 @@ impl Method {
     }
 }
 
+/// The deep-link anchor of an operation (`#anchor`): its operationId, or the method in lower
+/// case and the path (`get-/pets`) when it has none. The list, the deep links and the shown
+/// operation all use this one.
+#[must_use]
+pub fn anchor(operation_id: Option<&str>, method: Method, path: &str) -> String {
+    match operation_id {
+        Some(id) => id.to_owned(),
+        None => format!("{}-{path}", method.as_str().to_ascii_lowercase()),
+    }
+}
+
 /// The `x-stability` marker; other values are ignored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stability {
@@ -52,6 +63,36 @@ pub enum Stability {
     Experimental,
     /// `x-stability: beta`
     Beta,
+}
+
+impl Stability {
+    /// The marker of an `x-stability` value; `None` for any other value.
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "experimental" => Some(Self::Experimental),
+            "beta" => Some(Self::Beta),
+            _ => None,
+        }
+    }
+
+    /// The value as the document writes it (`experimental`, `beta`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Experimental => "experimental",
+            Self::Beta => "beta",
+        }
+    }
+
+    /// The badge text (`Experimental`, `Beta`).
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Self::Experimental => "Experimental",
+            Self::Beta => "Beta",
+        }
+    }
 }
 
 /// One operation as the navigation shows it.
@@ -74,13 +115,10 @@ pub struct OperationSummary {
 }
 
 impl OperationSummary {
-    /// A stable anchor for deep links: the operationId, or method and path when it has none.
+    /// Its deep-link anchor (see [`anchor`]).
     #[must_use]
     pub fn anchor(&self) -> String {
-        match &self.operation_id {
-            Some(id) => id.clone(),
-            None => format!("{}-{}", self.method.as_str().to_ascii_lowercase(), self.path),
-        }
+        anchor(self.operation_id.as_deref(), self.method, &self.path)
     }
 }
 
@@ -146,8 +184,8 @@ impl Catalog {
         Self::from_raw(raw)
     }
 
-    /// Lists a document given as its root fields and the JSON text of each path item (see
-    /// [`crate::indexed::IndexedDocument`]); unknown fields of an operation are skipped, not kept.
+    /// Lists a document given as its root fields and the JSON text of each path item (how an
+    /// indexed document is listed); unknown fields of an operation are skipped, not kept.
     ///
     /// # Errors
     /// As [`Catalog::from_value`].
@@ -255,11 +293,7 @@ impl Catalog {
                     operation_id: op.operation_id,
                     summary: op.summary.filter(|s| !s.trim().is_empty()),
                     deprecated: op.deprecated,
-                    stability: match op.stability.as_deref() {
-                        Some("experimental") => Some(Stability::Experimental),
-                        Some("beta") => Some(Stability::Beta),
-                        _ => None,
-                    },
+                    stability: op.stability.as_deref().and_then(Stability::parse),
                     hide_try_it: op.hide_try_it,
                 };
                 let tags = if op.tags.is_empty() { vec![UNTAGGED.to_owned()] } else { op.tags };

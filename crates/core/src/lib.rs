@@ -7,7 +7,6 @@ pub mod catalog;
 pub mod document;
 pub mod error;
 pub mod http;
-pub mod indexed;
 pub mod markdown;
 pub mod mock;
 pub mod model;

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::catalog::{Group, OperationSummary, Stability};
+use crate::catalog::{Group, OperationSummary};
 
 /// One row of the operation list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,17 +23,6 @@ pub enum Row {
     },
     /// An operation.
     Operation(OperationSummary),
-}
-
-impl Row {
-    /// The deep-link anchor of an operation row.
-    #[must_use]
-    pub fn anchor(&self) -> Option<String> {
-        match self {
-            Row::Operation(op) => Some(op.anchor()),
-            _ => None,
-        }
-    }
 }
 
 /// The rows of `groups` in order: each group's heading, then for each of its tags the tag's
@@ -153,14 +142,11 @@ pub fn row_html(row: &Row, current: Option<&str>) -> String {
                     r#"<span class="badge badge-deprecated" data-testid="badge-deprecated">Deprecated</span>"#,
                 );
             }
-            match op.stability {
-                Some(Stability::Experimental) => badges.push_str(
-                    r#"<span class="badge badge-experimental" data-testid="badge-stability">Experimental</span>"#,
-                ),
-                Some(Stability::Beta) => {
-                    badges.push_str(r#"<span class="badge badge-beta" data-testid="badge-stability">Beta</span>"#);
-                }
-                None => {}
+            if let Some(stability) = op.stability {
+                let (value, label) = (stability.as_str(), stability.label());
+                badges.push_str(&format!(
+                    r#"<span class="badge badge-{value}" data-testid="badge-stability">{label}</span>"#
+                ));
             }
             let summary = escape_html(op.summary.as_deref().unwrap_or_default());
             format!(

@@ -178,6 +178,12 @@ pub struct OperationView {
 }
 
 impl OperationView {
+    /// Its deep-link anchor (see [`crate::catalog::anchor`]), the same as its row's in the list.
+    #[must_use]
+    pub fn anchor(&self) -> String {
+        crate::catalog::anchor(self.operation_id.as_deref(), self.method, &self.path)
+    }
+
     /// The request the examples describe, against `base` (a server URL without trailing
     /// slash): path parameters filled with their examples, required query and header
     /// parameters too, and the example body.
@@ -356,11 +362,7 @@ impl OperationView {
             description: text(op, "description"),
             deprecated,
             sunset: if deprecated { text(op, "x-deprecated-sunset") } else { None },
-            stability: match op.get("x-stability").and_then(Value::as_str) {
-                Some("experimental") => Some(Stability::Experimental),
-                Some("beta") => Some(Stability::Beta),
-                _ => None,
-            },
+            stability: op.get("x-stability").and_then(Value::as_str).and_then(Stability::parse),
             hide_try_it: flag(op, "x-hideTryItPanel") || flag(doc, "x-hideTryItPanel"),
             parameters,
             request_body,
@@ -371,8 +373,8 @@ impl OperationView {
     }
 }
 
-/// A server URL with its `{variables}` replaced by their defaults is left to the caller; a
-/// trailing slash is dropped so paths can be appended.
+/// A server URL as the document writes it, `{variables}` included (nothing substitutes their
+/// defaults), without a trailing slash so paths can be appended.
 fn server_url(url: &str) -> String {
     url.trim_end_matches('/').to_owned()
 }
@@ -442,7 +444,7 @@ fn parameter(doc: &Value, p: &Value) -> Result<ParameterView, ViewError> {
 /// The schema at `value` as a display tree; `stack` holds the component names being expanded,
 /// to stop at recursion.
 #[must_use]
-pub fn schema_node(doc: &Value, value: &Value, stack: &mut Vec<String>) -> SchemaNode {
+fn schema_node(doc: &Value, value: &Value, stack: &mut Vec<String>) -> SchemaNode {
     let mut node = SchemaNode::default();
     let mut value = value;
     if let Some(r) = value.get("$ref").and_then(Value::as_str) {

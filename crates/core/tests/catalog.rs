@@ -1,7 +1,7 @@
 //! Catalog tests: grouping rules on small documents, and the Petstore document's navigation.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::catalog::{Catalog, CatalogError, Method, Stability, UNTAGGED};
+use petstore_core::catalog::{Catalog, CatalogError, Method, Stability, UNTAGGED, anchor};
 use petstore_core::openapi::PETSTORE_JSON;
 use serde_json::json;
 
@@ -119,4 +119,37 @@ fn search_filters_by_path_summary_and_operation_id_and_drops_empty_sections() {
     assert_eq!(groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(), ["Store"]);
     assert_eq!(groups[0].tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["Inventory"]);
     assert!(c.filter("no such thing").is_empty());
+}
+
+#[test]
+fn an_anchor_is_the_operation_id_or_the_lower_case_method_and_the_path() {
+    let cases: &[(Option<&str>, Method, &str, &str)] = &[
+        (Some("getPet"), Method::Get, "/pets/{petId}", "getPet"),
+        (Some("pulls/list"), Method::Get, "/repos/{owner}/pulls", "pulls/list"),
+        (None, Method::Delete, "/b", "delete-/b"),
+        (None, Method::Patch, "/pets/{petId}", "patch-/pets/{petId}"),
+        (None, Method::Options, "/", "options-/"),
+    ];
+    for (id, method, path, expected) in cases {
+        assert_eq!(anchor(*id, *method, path), *expected, "{id:?} {method:?} {path}");
+    }
+}
+
+#[test]
+fn x_stability_reads_experimental_and_beta_only() {
+    let cases: &[(&str, Option<Stability>)] = &[
+        ("experimental", Some(Stability::Experimental)),
+        ("beta", Some(Stability::Beta)),
+        ("Beta", None),
+        ("gamma", None),
+        ("", None),
+        (" beta", None),
+    ];
+    for (value, expected) in cases {
+        assert_eq!(Stability::parse(value), *expected, "{value:?}");
+    }
+    for stability in [Stability::Experimental, Stability::Beta] {
+        assert_eq!(Stability::parse(stability.as_str()), Some(stability));
+    }
+    assert_eq!((Stability::Experimental.label(), Stability::Beta.label()), ("Experimental", "Beta"));
 }

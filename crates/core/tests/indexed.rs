@@ -1,10 +1,9 @@
-//! The indexed document (`petstore_core::indexed`), which loaded documents go through: it
+//! The indexed document (`petstore_core::document::IndexedDocument`), which loaded documents go through: it
 //! lists and shows exactly what parsing the whole document does, and refuses bad documents
 //! with the same messages.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::document::{self, DocumentError};
-use petstore_core::indexed::{AnyDocument, IndexedDocument};
+use petstore_core::document::{self, AnyDocument, DocumentError, IndexedDocument};
 use petstore_core::openapi::PETSTORE_JSON;
 use serde_json::{Value, json};
 
@@ -122,7 +121,7 @@ fn swagger_petstore3_lists_and_shows_every_operation_as_parsed_whole() {
 #[test]
 fn an_operation_document_holds_only_the_components_it_reaches() {
     let indexed = IndexedDocument::parse(PETSTORE_JSON.to_owned()).unwrap();
-    let doc = indexed.operation_document("/pets").unwrap();
+    let doc = indexed.operation_document("/pets").unwrap().unwrap();
     let schemas = doc["components"]["schemas"].as_object().unwrap();
     // GET /pets answers `Pets` (a list of `Pet`, whose status is a `PetStatus`), and every
     // error is an `Error`; nothing about orders or the inventory.
@@ -133,10 +132,14 @@ fn an_operation_document_holds_only_the_components_it_reaches() {
     assert!(!schemas.contains_key("InventoryItem"));
     assert_eq!(doc["paths"].as_object().unwrap().len(), 1);
     assert_eq!(doc["info"]["title"], "Petstore API");
-    assert!(matches!(
-        indexed.operation_document("/nowhere"),
-        Err(petstore_core::reference::ViewError::NoOperation(_))
-    ));
+    assert_eq!(indexed.operation_document("/nowhere"), Ok(None));
+    let whole = AnyDocument::whole(serde_json::from_str(PETSTORE_JSON).unwrap());
+    for doc in [AnyDocument::Indexed(std::sync::Arc::new(indexed)), whole] {
+        assert!(matches!(
+            doc.operation_view(petstore_core::catalog::Method::Get, "/nowhere"),
+            Err(petstore_core::reference::ViewError::NoOperation(_))
+        ));
+    }
 }
 
 #[test]

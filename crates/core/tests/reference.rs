@@ -46,6 +46,27 @@ fn every_petstore_operation_has_a_view() {
 }
 
 #[test]
+fn a_view_has_the_anchor_and_stability_of_its_row_in_the_list() {
+    let doc = json!({
+        "openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+        "paths": {"/a/{id}": {
+            "get": {"operationId": "getA", "x-stability": "beta", "responses": {}},
+            "put": {"x-stability": "experimental", "responses": {}},
+            "delete": {"x-stability": "gamma", "responses": {}}
+        }}
+    });
+    let catalog = Catalog::from_value(&doc).unwrap();
+    let rows: Vec<_> = catalog.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations).collect();
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        let view = OperationView::build(&doc, row.method, &row.path).unwrap();
+        assert_eq!(view.anchor(), row.anchor());
+        assert_eq!(view.stability, row.stability, "{}", row.anchor());
+    }
+    assert_eq!(view(&doc, "getA").anchor(), "getA");
+}
+
+#[test]
 fn extensions_become_warnings_badges_and_switches() {
     let doc = doc();
     let get_pet = view(&doc, "getPet");

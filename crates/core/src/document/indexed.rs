@@ -1,22 +1,8 @@
 //! A large document kept as its JSON text with an index, parsed piece by piece.
-//!
-//! Turning all of GitHub's 13 MB description into a `serde_json::Value` takes hundreds of
-//! milliseconds in WebAssembly and about 50 MB of memory, yet the operation list needs only a
-//! few fields of each operation, and a page shows one operation at a time. So the text is read
-//! once, checking its syntax, to note where each path item and each component starts and ends;
-//! the list is built from those slices (unknown fields skipped, nothing kept); and the shown
-//! operation gets a small document of its own: the root fields, its path item and the
-//! components it refers to, directly or through other components, parsed when it is opened.
-//!
-//! The list can come sooner still: [`IndexedDocument::parse_listing`] stops reading once it has
-//! the fields the list needs (`openapi`, `info`, `tags` and `paths`, which most documents put
-//! before their components), and [`IndexedDocument::complete`] reads the rest (components,
-//! later root fields, and the syntax of everything) when the list is on screen, or when the
-//! first operation is opened, whichever comes first.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use indexmap::IndexMap;
 use serde::Deserialize;
@@ -24,10 +10,9 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::catalog::Method;
+use super::checks::{check_index, index_error};
+use super::error::DocumentError;
 use crate::catalog::{Catalog, CatalogError};
-use crate::document::DocumentError;
-use crate::reference::{OperationView, ViewError};
 
 /// Root fields kept as text, like `paths` and `components`: they can be large and no view of
 /// an operation reads them.
@@ -49,6 +34,20 @@ struct Parts {
 
 /// The JSON text of a document, its root fields other than the large ones, and where each path
 /// item and component is in the text.
+///
+/// Turning all of GitHub's 13 MB description into a `serde_json::Value` takes hundreds of
+/// milliseconds in WebAssembly and about 50 MB of memory, yet the operation list needs only a
+/// few fields of each operation, and a page shows one operation at a time. So the text is read
+/// once, checking its syntax, to note where each path item and each component starts and ends;
+/// the list is built from those slices (unknown fields skipped, nothing kept); and the shown
+/// operation gets a small document of its own: the root fields, its path item and the
+/// components it refers to, directly or through other components, parsed when it is opened.
+///
+/// The list can come sooner still: [`IndexedDocument::parse_listing`] stops reading once it has
+/// the fields the list needs (`openapi`, `info`, `tags` and `paths`, which most documents put
+/// before their components), and [`IndexedDocument::complete`] reads the rest (components,
+/// later root fields, and the syntax of everything) when the list is on screen, or when the
+/// first operation is opened, whichever comes first.
 #[derive(Debug)]
 pub struct IndexedDocument {
     text: String,
@@ -116,12 +115,12 @@ impl IndexedDocument {
     /// whole text.
     ///
     /// # Errors
-    /// What [`crate::document::load_json`] would have said of the whole text: a syntax error
+    /// What [`super::load_json`] would have said of the whole text: a syntax error
     /// with its line and column, or a problem with a root field read only now.
     pub fn complete(&self) -> Result<(), DocumentError> {
         let rest = self.rest.get_or_init(|| {
-            let parts = index(&self.text).map_err(|e| crate::document::index_error(&e, &self.text))?;
-            crate::document::check_index(&parts.root, parts.paths.is_some())?;
+            let parts = index(&self.text).map_err(|e| index_error(&e, &self.text))?;
+            check_index(&parts.root, parts.paths.is_some())?;
             Ok(Some(parts))
         });
         rest.as_ref().map(|_| ()).map_err(Clone::clone)
@@ -143,7 +142,7 @@ impl IndexedDocument {
 
     /// Whether the document has a `paths` object.
     #[must_use]
-    pub fn has_paths(&self) -> bool {
+    pub(super) fn has_paths(&self) -> bool {
         self.parts().paths.is_some()
     }
 
@@ -159,20 +158,16 @@ impl IndexedDocument {
     }
 
     /// A document with the root fields, the path item of `path` and every component it refers
-    /// to, directly or through other components: enough to show its operations. Reads the
-    /// rest of the text first when [`Self::parse_listing`] left some.
+    /// to, directly or through other components: enough to show its operations; `None` for a
+    /// path the document does not have. Reads the rest of the text first when
+    /// [`Self::parse_listing`] left some.
     ///
     /// # Errors
-    /// [`ViewError::NoOperation`] for a path the document does not have;
-    /// [`ViewError::Unreadable`] when the rest of the text cannot be read.
-    pub fn operation_document(&self, path: &str) -> Result<Value, ViewError> {
-        self.complete().map_err(|e| ViewError::Unreadable(e.to_string()))?;
+    /// As [`Self::complete`], when the rest of the text cannot be read.
+    pub fn operation_document(&self, path: &str) -> Result<Option<Value>, DocumentError> {
+        self.complete()?;
         let parts = self.parts();
-        let range = parts
-            .paths
-            .as_ref()
-            .and_then(|p| p.get(path))
-            .ok_or_else(|| ViewError::NoOperation(path.to_owned()))?;
+        let Some(range) = parts.paths.as_ref().and_then(|p| p.get(path)) else { return Ok(None) };
         // The text was checked when it was indexed: each slice is valid JSON.
         let item: Value = serde_json::from_str(&self.text[range.clone()]).unwrap_or(Value::Null);
         let mut components: Map<String, Value> = Map::new();
@@ -199,7 +194,7 @@ impl IndexedDocument {
         paths.insert(path.to_owned(), item);
         doc.insert("paths".to_owned(), Value::Object(paths));
         doc.insert("components".to_owned(), Value::Object(components));
-        Ok(Value::Object(doc))
+        Ok(Some(Value::Object(doc)))
     }
 }
 
@@ -393,54 +388,4 @@ fn component_of(reference: &str) -> Option<(String, String)> {
     let kind = unescape(parts.next()?);
     let name = unescape(parts.next()?);
     Some((kind, name))
-}
-
-/// A document the reference shows: whole (the embedded one) or indexed (a loaded one).
-#[derive(Debug, Clone)]
-pub enum AnyDocument {
-    /// Parsed whole.
-    Whole(Arc<Value>),
-    /// Kept as indexed text.
-    Indexed(Arc<IndexedDocument>),
-}
-
-impl AnyDocument {
-    /// A document parsed whole.
-    #[must_use]
-    pub fn whole(value: Value) -> Self {
-        Self::Whole(Arc::new(value))
-    }
-
-    /// Reads what a listing left unread (see [`IndexedDocument::complete`]); nothing to do for
-    /// a document parsed whole.
-    ///
-    /// # Errors
-    /// As [`IndexedDocument::complete`].
-    pub fn complete(&self) -> Result<(), DocumentError> {
-        match self {
-            Self::Whole(_) => Ok(()),
-            Self::Indexed(doc) => doc.complete(),
-        }
-    }
-
-    /// Whether the whole text has been read.
-    #[must_use]
-    pub fn is_complete(&self) -> bool {
-        match self {
-            Self::Whole(_) => true,
-            Self::Indexed(doc) => doc.is_complete(),
-        }
-    }
-
-    /// The view of one operation.
-    ///
-    /// # Errors
-    /// As [`OperationView::build`], and [`ViewError::Unreadable`] (see
-    /// [`IndexedDocument::operation_document`]).
-    pub fn operation_view(&self, method: Method, path: &str) -> Result<OperationView, ViewError> {
-        match self {
-            Self::Whole(doc) => OperationView::build(doc, method, path),
-            Self::Indexed(doc) => OperationView::build(&doc.operation_document(path)?, method, path),
-        }
-    }
 }

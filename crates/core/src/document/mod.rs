@@ -1,0 +1,182 @@
+//! Reading an OpenAPI document other than the embedded one, and the document the reference shows.
+//!
+//! Whether the text is JSON or YAML (the app has YAML converted to JSON by a parser loaded on
+//! demand; it fetches or reads the bytes, everything else happens here), whether it has the
+//! shape of an OpenAPI 3.0 document (`checks`, with the reader's messages in `error`), and the
+//! text kept with an index rather than parsed whole (`indexed`). Imports go one way: `indexed`
+//! uses `checks`, which uses `error`; this module puts them together.
+
+mod checks;
+mod error;
+mod indexed;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+pub use checks::{parse_json, validate};
+pub use error::{DocumentError, SUPPORTED_VERSIONS};
+pub use indexed::IndexedDocument;
+
+use crate::catalog::{Catalog, Method};
+use crate::reference::{OperationView, ViewError};
+
+/// The syntax of a document's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Starts with `{` or `[` (after white space and a byte order mark).
+    Json,
+    /// Anything else.
+    Yaml,
+}
+
+/// Guesses the syntax from the first significant character: JSON documents start with `{`
+/// or `[`; everything else is read as YAML (of which JSON is a subset).
+#[must_use]
+pub fn detect_format(bytes: &[u8]) -> Format {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{' | b'[') => Format::Json,
+        _ => Format::Yaml,
+    }
+}
+
+/// Reads a JSON document (a byte order mark is skipped) into an [`IndexedDocument`] (see
+/// there: the list without parsing everything), checks it as [`validate`] does, and lists it.
+///
+/// # Errors
+/// The errors of [`parse_json`] and [`validate`], with the same messages.
+pub fn load_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
+    read_json(bytes, IndexedDocument::parse)
+}
+
+/// As [`load_json`], but the list comes before the components are read (see
+/// [`IndexedDocument::parse_listing`]): call [`AnyDocument::complete`] once the list is on
+/// screen. Until then, a syntax error after the list's fields is not known; `complete` gives
+/// it with the message [`load_json`] would have given.
+///
+/// # Errors
+/// As [`load_json`], for the part of the text read.
+pub fn list_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
+    read_json(bytes, IndexedDocument::parse_listing)
+}
+
+type Indexer = fn(String) -> Result<IndexedDocument, (serde_json::Error, String)>;
+
+fn read_json(mut bytes: Vec<u8>, indexer: Indexer) -> Result<(AnyDocument, Catalog), DocumentError> {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(DocumentError::Empty);
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => return Err(parse_json(e.as_bytes()).err().unwrap_or(DocumentError::Empty)),
+    };
+    let indexed = indexer(text).map_err(|(e, text)| checks::index_error(&e, &text))?;
+    checks::check_index(indexed.root(), indexed.has_paths())?;
+    let catalog = indexed.catalog().map_err(|e| DocumentError::Shape(e.to_string()))?;
+    Ok((AnyDocument::Indexed(Arc::new(indexed)), catalog))
+}
+
+/// A document the reference shows: whole (the embedded one) or indexed (a loaded one).
+#[derive(Debug, Clone)]
+pub enum AnyDocument {
+    /// Parsed whole.
+    Whole(Arc<Value>),
+    /// Kept as indexed text.
+    Indexed(Arc<IndexedDocument>),
+}
+
+impl AnyDocument {
+    /// A document parsed whole.
+    #[must_use]
+    pub fn whole(value: Value) -> Self {
+        Self::Whole(Arc::new(value))
+    }
+
+    /// Reads what a listing left unread (see [`IndexedDocument::complete`]); nothing to do for
+    /// a document parsed whole.
+    ///
+    /// # Errors
+    /// As [`IndexedDocument::complete`].
+    pub fn complete(&self) -> Result<(), DocumentError> {
+        match self {
+            Self::Whole(_) => Ok(()),
+            Self::Indexed(doc) => doc.complete(),
+        }
+    }
+
+    /// Whether the whole text has been read.
+    #[must_use]
+    pub fn is_complete(&self) -> bool {
+        match self {
+            Self::Whole(_) => true,
+            Self::Indexed(doc) => doc.is_complete(),
+        }
+    }
+
+    /// The view of one operation.
+    ///
+    /// # Errors
+    /// As [`OperationView::build`]; [`ViewError::NoOperation`] for a path the document does not
+    /// have, and [`ViewError::Unreadable`] when the rest of an indexed document cannot be read
+    /// (see [`IndexedDocument::operation_document`]).
+    pub fn operation_view(&self, method: Method, path: &str) -> Result<OperationView, ViewError> {
+        match self {
+            Self::Whole(doc) => OperationView::build(doc, method, path),
+            Self::Indexed(doc) => match doc.operation_document(path) {
+                Ok(Some(part)) => OperationView::build(&part, method, path),
+                Ok(None) => Err(ViewError::NoOperation(path.to_owned())),
+                Err(e) => Err(ViewError::Unreadable(e.to_string())),
+            },
+        }
+    }
+}
+
+/// The document address given in a page's query string (`?url=<address>`), like Swagger UI's
+/// `url` parameter; `None` when absent or empty.
+#[must_use]
+pub fn url_from_query(search: &str) -> Option<String> {
+    let query = search.strip_prefix('?').unwrap_or(search);
+    let raw = query.split('&').find_map(|pair| pair.strip_prefix("url="))?;
+    // `+` is a space in a query string; `%2B` is a plus.
+    let spaced = raw.replace('+', " ");
+    let value = percent_encoding::percent_decode_str(&spaced).decode_utf8().ok()?;
+    let value = value.trim();
+    (!value.is_empty()).then(|| value.to_owned())
+}
+
+/// Where the shown document came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The embedded Petstore document (the mock serves it).
+    Builtin,
+    /// Fetched from this address.
+    Url(String),
+    /// Read from a file with this name.
+    File(String),
+    /// Pasted text.
+    Pasted,
+}
+
+impl Source {
+    /// True for the embedded Petstore document, the only one the in-browser mock serves.
+    #[must_use]
+    pub fn is_builtin(&self) -> bool {
+        matches!(self, Source::Builtin)
+    }
+
+    /// Where the document came from, in words ("the built-in Petstore document", "the file
+    /// petstore.yaml", ...).
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Source::Builtin => "the built-in Petstore document".to_owned(),
+            Source::Url(url) => url.clone(),
+            Source::File(name) => format!("the file {name}"),
+            Source::Pasted => "pasted text".to_owned(),
+        }
+    }
+}
