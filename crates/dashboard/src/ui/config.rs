@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 use petstore_core::domains::{DomainConfig, validate_config};
 
-use crate::browser;
 use crate::state::Ctx;
 
 /// The file name of the downloaded configuration.
@@ -51,7 +50,7 @@ pub fn ConfigView() -> impl IntoView {
                     class="button"
                     data-testid="config-download"
                     on:click=move |_| {
-                        download_error.set(browser::download_json(CONFIG_FILE_NAME, &json.get_untracked()).err().unwrap_or_default());
+                        download_error.set(petstore_browser::download_json(CONFIG_FILE_NAME, &json.get_untracked()).err().map(|e| e.to_string()).unwrap_or_default());
                     }
                 >
                     "Download JSON"
