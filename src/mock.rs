@@ -4,12 +4,16 @@
 //! reference's first download stays small. Counts and notices are signals that follow every
 //! change, whichever tab made it.
 
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Function, Promise, Reflect};
 use leptos::prelude::*;
-use petstore_core::Counts;
+use petstore_core::mock::MockNotice;
+use petstore_core::{Counts, Request, Response};
+use serde::Serialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
+
+use crate::modules::message_of;
 
 /// Where the app saves the mock (`localStorage`). Another version of the snapshot format gets
 /// another key, so an old tab never reads a newer format.
@@ -27,9 +31,9 @@ extern "C" {
     #[wasm_bindgen(method, catch)]
     fn fetch(this: &MockHandle, input: &web_sys::Request) -> Result<Promise, JsValue>;
     #[wasm_bindgen(method, catch, js_name = handle)]
-    fn answer(this: &MockHandle, request: &JsValue) -> Result<Object, JsValue>;
+    fn answer(this: &MockHandle, request: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method)]
-    fn counts(this: &MockHandle) -> Object;
+    fn counts(this: &MockHandle) -> JsValue;
     #[wasm_bindgen(method)]
     fn reset(this: &MockHandle, seed: bool);
     #[wasm_bindgen(method)]
@@ -37,52 +41,19 @@ extern "C" {
     #[wasm_bindgen(method, catch)]
     fn restore(this: &MockHandle, snapshot: &str) -> Result<(), JsValue>;
     #[wasm_bindgen(method)]
-    fn notices(this: &MockHandle) -> Array;
+    fn notices(this: &MockHandle) -> JsValue;
     #[wasm_bindgen(method, js_name = dismissNotices)]
     fn dismiss_notices(this: &MockHandle);
     #[wasm_bindgen(method, js_name = onChange)]
     fn on_change(this: &MockHandle, callback: &Function) -> Function;
 }
 
-/// Something the user should know about where the mock's state is kept.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
-    /// `started-fresh`, `storage-unavailable`, `not-saved` or `overwritten`.
-    pub kind: String,
-    /// The sentence to show.
-    pub message: String,
-}
-
-impl Notice {
-    /// A current problem (storage unusable or full), rather than something that happened once.
-    #[must_use]
-    pub fn is_problem(&self) -> bool {
-        matches!(self.kind.as_str(), "not-saved" | "storage-unavailable")
-    }
-}
-
-/// A request for [`MockState::answer`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MockRequest {
-    /// HTTP method.
-    pub method: String,
-    /// Path with query, e.g. `/pets?limit=5`.
-    pub url: String,
-    /// Header names and values.
-    pub headers: Vec<(String, String)>,
-    /// The body text, if any.
-    pub body: Option<String>,
-}
-
-/// What the mock answered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MockAnswer {
-    /// HTTP status.
-    pub status: u16,
-    /// Header names and values.
-    pub headers: Vec<(String, String)>,
-    /// The body text (JSON, or empty).
-    pub body: String,
+/// The options of `new PetstoreMock(options)` the app opens its mock with.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Options<'a> {
+    seed: bool,
+    storage_key: &'a str,
 }
 
 /// Where the mock is.
@@ -102,56 +73,34 @@ pub struct MockState {
     handle: RwSignal<Option<MockHandle>, LocalStorage>,
     status: RwSignal<MockStatus>,
     counts: RwSignal<Counts>,
-    notices: RwSignal<Vec<Notice>>,
+    notices: RwSignal<Vec<MockNotice>>,
     /// Whether loading the module has started (or a mock was attached).
     started: RwSignal<bool>,
 }
 
-use crate::modules::message_of;
-
 fn read_counts(handle: &MockHandle) -> Counts {
-    let object = handle.counts();
-    let field = |name: &str| {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // small whole numbers
-        let n = Reflect::get(&object, &name.into()).ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
-        n
-    };
-    #[allow(clippy::cast_possible_truncation)]
-    Counts {
-        pets: field("pets") as usize,
-        categories: field("categories") as usize,
-        orders: field("orders") as usize,
-        open_orders: field("openOrders") as usize,
-        stock: field("stock"),
-    }
+    serde_wasm_bindgen::from_value(handle.counts()).unwrap_or_default()
 }
 
-fn read_notices(handle: &MockHandle) -> Vec<Notice> {
-    handle
-        .notices()
-        .iter()
-        .map(|n| {
-            let text = |key: &str| {
-                Reflect::get(&n, &key.into()).ok().and_then(|v| v.as_string()).unwrap_or_default()
-            };
-            Notice { kind: text("kind"), message: text("message") }
-        })
-        .collect()
+fn read_notices(handle: &MockHandle) -> Vec<MockNotice> {
+    serde_wasm_bindgen::from_value(handle.notices()).unwrap_or_default()
 }
 
 async fn load(storage_key: &str) -> Result<MockHandle, String> {
     let module = crate::modules::load(MODULE_PATH).await?;
     let class: Function =
         Reflect::get(&module, &"PetstoreMock".into()).map_err(|e| message_of(&e))?.unchecked_into();
-    let options = Object::new();
-    let _ = Reflect::set(&options, &"seed".into(), &true.into());
-    let _ = Reflect::set(&options, &"storageKey".into(), &storage_key.into());
+    let options = serde_wasm_bindgen::to_value(&Options { seed: true, storage_key })
+        .map_err(|e| message_of(&e.into()))?;
     let instance = Reflect::construct(&class, &Array::of1(&options)).map_err(|e| message_of(&e))?;
     Ok(instance.unchecked_into())
 }
 
 impl MockState {
-    fn empty() -> Self {
+    /// A mock not loaded yet: [`MockState::ensure_open`] loads it when a page needs it, so a
+    /// page showing another document never downloads the mock.
+    #[must_use]
+    pub fn deferred() -> Self {
         Self {
             handle: RwSignal::new_local(None),
             status: RwSignal::new(MockStatus::Loading),
@@ -161,23 +110,9 @@ impl MockState {
         }
     }
 
-    /// A mock not loaded yet: [`MockState::ensure_open`] loads it when a page needs it, so a
-    /// page showing another document never downloads the mock.
-    #[must_use]
-    pub fn deferred() -> Self {
-        Self::empty()
-    }
-
     /// Loads the mock module and opens the mock saved under `storage_key` (the demo data on
-    /// first start). Returns at once; [`MockState::status`] says when it is ready.
-    #[must_use]
-    pub fn open(storage_key: &str) -> Self {
-        let state = Self::empty();
-        state.ensure_open(storage_key);
-        state
-    }
-
-    /// Starts loading the mock (as [`MockState::open`]) unless it is loading, open or failed.
+    /// first start), unless it is loading, open or failed. Returns at once;
+    /// [`MockState::status`] says when it is ready.
     pub fn ensure_open(&self, storage_key: &str) {
         if self.started.get_untracked() {
             return;
@@ -201,7 +136,7 @@ impl MockState {
     /// A state around a mock that is already open (tests link the module's Rust side).
     #[must_use]
     pub fn from_handle(handle: MockHandle) -> Self {
-        let state = Self::empty();
+        let state = Self::deferred();
         state.attach(handle);
         state
     }
@@ -259,7 +194,7 @@ impl MockState {
 
     /// What the user should know about where the mock's state is kept.
     #[must_use]
-    pub fn notices(&self) -> Signal<Vec<Notice>> {
+    pub fn notices(&self) -> Signal<Vec<MockNotice>> {
         self.notices.into()
     }
 
@@ -293,28 +228,11 @@ impl MockState {
     ///
     /// # Errors
     /// The mock is not loaded, or the request cannot be read (the message says why).
-    pub fn answer(&self, request: &MockRequest) -> Result<MockAnswer, String> {
-        let object = Object::new();
-        let headers: Array =
-            request.headers.iter().map(|(n, v)| JsValue::from(Array::of2(&n.into(), &v.into()))).collect();
-        let _ = Reflect::set(&object, &"method".into(), &request.method.as_str().into());
-        let _ = Reflect::set(&object, &"url".into(), &request.url.as_str().into());
-        let _ = Reflect::set(&object, &"headers".into(), &headers);
-        if let Some(body) = &request.body {
-            let _ = Reflect::set(&object, &"body".into(), &body.as_str().into());
-        }
-        let answer = self.with_handle(|h| h.answer(&object))?.map_err(|e| message_of(&e))?;
-        let field = |name: &str| Reflect::get(&answer, &name.into()).unwrap_or(JsValue::UNDEFINED);
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // an HTTP status
-        let status = field("status").as_f64().unwrap_or(0.0) as u16;
-        let headers = Array::from(&field("headers"))
-            .iter()
-            .map(|pair| {
-                let pair = Array::from(&pair);
-                (pair.get(0).as_string().unwrap_or_default(), pair.get(1).as_string().unwrap_or_default())
-            })
-            .collect();
-        Ok(MockAnswer { status, headers, body: field("body").as_string().unwrap_or_default() })
+    pub fn answer(&self, request: &Request) -> Result<Response, String> {
+        let asked = serde_wasm_bindgen::to_value(request).map_err(|e| message_of(&e.into()))?;
+        let answer = self.with_handle(|h| h.answer(&asked))?.map_err(|e| message_of(&e))?;
+        serde_wasm_bindgen::from_value(answer)
+            .map_err(|e| format!("The mock's answer could not be read: {}.", message_of(&e.into())))
     }
 
     /// Replaces the data with the demo data (`seed`) or nothing.

@@ -93,8 +93,9 @@ fn the_core_reads_the_embedded_document_on_wasm32() {
 
 // ---- The Mock block and notices ----
 
+use petstore_core::mock::MockNotice;
 use petstore_core::{Counts, Mock};
-use petstore_playground::mock::{MockState, Notice, STORAGE_KEY};
+use petstore_playground::mock::{MockState, STORAGE_KEY};
 use petstore_playground::ui::mock_notices::MockNotices;
 use petstore_playground::ui::mock_panel::MockPanel;
 use petstore_web::js_api::JsPetstoreMock;
@@ -243,7 +244,7 @@ async fn unreadable_saved_data_shows_a_notice_that_can_be_dismissed() {
 #[wasm_bindgen_test]
 fn a_save_problem_is_an_alert_without_a_dismiss_button() {
     let saved = petstore_web::Notice::NotSaved { reason: "the storage is full".into() };
-    let notices = Signal::stored(vec![Notice { kind: saved.kind().into(), message: saved.to_string() }]);
+    let notices = Signal::stored(vec![MockNotice::from(&saved)]);
     let root =
         mount(move || view! { <MockNotices notices=notices on_dismiss=Callback::new(|()| {}) /> }.into_any());
     let notice = root.query_selector("[data-testid=mock-notice]").unwrap().unwrap();

@@ -1,13 +1,13 @@
 //! What the user should know about the mock's storage: it started fresh, it is not being saved,
 //! or another tab's change replaced this one's.
 
-use crate::mock::Notice;
 use leptos::prelude::*;
+use petstore_core::mock::MockNotice;
 
 /// One line per notice; a current problem is an alert, a past event a status with a Dismiss
 /// button (`on_dismiss`).
 #[component]
-pub fn MockNotices(notices: Signal<Vec<Notice>>, on_dismiss: Callback<()>) -> impl IntoView {
+pub fn MockNotices(notices: Signal<Vec<MockNotice>>, on_dismiss: Callback<()>) -> impl IntoView {
     view! {
         <div class="mock-notices">
             <For each=move || notices.get() key=|notice| notice.message.clone() let:notice>
@@ -16,7 +16,7 @@ pub fn MockNotices(notices: Signal<Vec<Notice>>, on_dismiss: Callback<()>) -> im
                     class:mock-notice-problem=notice.is_problem()
                     role=if notice.is_problem() { "alert" } else { "status" }
                     data-testid="mock-notice"
-                    data-kind=notice.kind.clone()
+                    data-kind=notice.kind.as_str()
                 >
                     <p>{notice.message.clone()}</p>
                     {(!notice.is_problem()).then(|| view! {

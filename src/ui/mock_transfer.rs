@@ -13,22 +13,6 @@ pub const EXPORT_FILE_NAME: &str = "petstore-mock-state.json";
 /// Files larger than this are refused before they are read (a saved mock is a few KB).
 const MAX_IMPORT_BYTES: f64 = 5_000_000.0;
 
-fn download(text: &str) -> Result<(), String> {
-    let fail = |_| "The browser refused to save the file.".to_owned();
-    let parts = js_sys::Array::of1(&text.into());
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("There is no page to save from.")?;
-    let link: web_sys::HtmlAnchorElement = document.create_element("a").map_err(fail)?.unchecked_into();
-    link.set_href(&url);
-    link.set_download(EXPORT_FILE_NAME);
-    link.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
-    Ok(())
-}
-
 async fn read_file(file: web_sys::File) -> Result<String, String> {
     if file.size() > MAX_IMPORT_BYTES {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a file size
@@ -47,7 +31,9 @@ pub fn MockTransfer() -> impl IntoView {
     // The outcome of the last import or export: (is an error, text).
     let outcome = RwSignal::new(None::<(bool, String)>);
     let export = move |_| {
-        let result = mock.snapshot().and_then(|text| download(&text));
+        let result = mock.snapshot().and_then(|text| {
+            petstore_browser::download_json(EXPORT_FILE_NAME, &text).map_err(|e| e.to_string())
+        });
         outcome.set(result.err().map(|e| (true, e)));
     };
     let import = move |ev: leptos::ev::Event| {

@@ -20,7 +20,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::mock::{MockRequest, MockState};
+use crate::mock::MockState;
 
 /// A request gets no answer after this long is stopped.
 pub const TIMEOUT_MS: i32 = 30_000;
@@ -341,21 +341,21 @@ async fn reachable(origin: &str) -> Reachability {
 
 /// The mock's answer to `request`, at once.
 fn ask_mock(mock: MockState, request: &SampleRequest, body_text: Option<String>) -> Outcome {
-    let asked = MockRequest {
+    let asked = petstore_core::Request {
         method: request.method.clone(),
-        url: request.url.clone(),
+        target: request.url.clone(),
         headers: request.headers.clone(),
-        body: body_text,
+        body: body_text.unwrap_or_default().into_bytes(),
     };
     match mock.answer(&asked) {
         Ok(answer) => {
-            let error =
-                serde_json::from_str(&answer.body).ok().and_then(|v| error_summary(answer.status, &v));
+            let body = String::from_utf8_lossy(&answer.body);
+            let error = serde_json::from_str(&body).ok().and_then(|v| error_summary(answer.status, &v));
             Outcome::Answer {
                 status: answer.status,
                 status_text: reason_phrase(answer.status).to_owned(),
+                body: pretty_body(&body),
                 headers: answer.headers,
-                body: pretty_body(&answer.body),
                 error,
             }
         }

@@ -1,17 +1,27 @@
 //! Request and response values: what the mock takes and returns, with no network and no
 //! framework types, so the browser, the native server and tests all drive it the same way.
 
+use serde::{Deserialize, Serialize};
+
 /// An HTTP request as the mock sees it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// Its serde form is the request of the mock module's `handle()`: `{method, url, headers,
+/// body}`, the headers as `[name, value]` pairs (a `{name: value}` object is read too) and the
+/// body as text. A missing or null method reads as `GET`, a missing url as an empty one.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Request {
     /// Method in any case (`get` and `GET` are the same).
+    #[serde(default = "wire::get", deserialize_with = "wire::method")]
     pub method: String,
     /// Path with optional query string, e.g. `/pets?status=available&limit=5`. A full URL
     /// (`http://host/pets`) is accepted too; its origin is ignored.
+    #[serde(rename = "url", default)]
     pub target: String,
     /// Header names and values, names in any case.
+    #[serde(default, deserialize_with = "wire::headers")]
     pub headers: Vec<(String, String)>,
     /// Raw body bytes (empty for none).
+    #[serde(default, with = "wire::text")]
     pub body: Vec<u8>,
 }
 
@@ -49,13 +59,17 @@ impl Request {
 }
 
 /// An HTTP response from the mock.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Its serde form is the answer of the mock module's `handle()`: `{status, headers: [[name,
+/// value]], body}`, the body as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Response {
     /// HTTP status.
     pub status: u16,
     /// Header names (canonical case, e.g. `Content-Type`, `X-Total-Count`) and values.
     pub headers: Vec<(String, String)>,
     /// Body bytes: JSON when `Content-Type` is `application/json`, empty otherwise.
+    #[serde(with = "wire::text")]
     pub body: Vec<u8>,
 }
 
@@ -104,5 +118,82 @@ pub fn reason_phrase(status: u16) -> &'static str {
         503 => "Service Unavailable",
         504 => "Gateway Timeout",
         _ => "",
+    }
+}
+
+/// The serde forms of [`Request`] and [`Response`] fields, as the mock module's JavaScript API
+/// documents them.
+mod wire {
+    use std::fmt;
+
+    use serde::Deserialize;
+    use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+
+    pub(super) fn get() -> String {
+        "GET".to_owned()
+    }
+
+    pub(super) fn method<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+        Ok(Option::<String>::deserialize(deserializer)?.unwrap_or_else(get))
+    }
+
+    /// A body as text: binary bodies do not cross this way (the module's `fetch` takes them).
+    pub(super) mod text {
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub(crate) fn serialize<S: Serializer>(body: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(&String::from_utf8_lossy(body))
+        }
+
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+            Ok(Option::<String>::deserialize(deserializer)?.unwrap_or_default().into_bytes())
+        }
+    }
+
+    /// `[name, value]` pairs or a `{name: value}` object (in its order); null for none.
+    pub(super) fn headers<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<(String, String)>, D::Error> {
+        deserializer.deserialize_any(Headers)
+    }
+
+    struct Headers;
+
+    impl<'de> Visitor<'de> for Headers {
+        type Value = Vec<(String, String)>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("[name, value] pairs or an object of header values")
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut pairs: A) -> Result<Self::Value, A::Error> {
+            let mut headers = Vec::new();
+            while let Some(pair) = pairs
+                .next_element::<(String, String)>()
+                .map_err(|_| de::Error::custom("each header is a [name, value] pair of strings"))?
+            {
+                headers.push(pair);
+            }
+            Ok(headers)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Self::Value, A::Error> {
+            let mut headers = Vec::new();
+            while let Some(entry) = entries
+                .next_entry::<String, String>()
+                .map_err(|_| de::Error::custom("header values are strings"))?
+            {
+                headers.push(entry);
+            }
+            Ok(headers)
+        }
     }
 }

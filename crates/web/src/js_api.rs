@@ -6,6 +6,8 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use petstore_core::mock::MockNotice;
+use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, future_to_promise};
@@ -78,7 +80,7 @@ impl JsPetstoreMock {
     /// Opens the mock: restored from `localStorage` when it holds a saved mock.
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<JsMockOptions>) -> Result<JsPetstoreMock, JsValue> {
-        let options = read_options(&options.map_or(JsValue::UNDEFINED, JsValue::from))?;
+        let options = read_options(options.map_or(JsValue::UNDEFINED, JsValue::from))?;
         let (mock, _) = PersistentMock::open(&options);
         Ok(Self { mock, installed: Rc::new(RefCell::new(None)) })
     }
@@ -102,52 +104,16 @@ impl JsPetstoreMock {
         &self,
         #[wasm_bindgen(unchecked_param_type = "PetstoreMockRequest")] request: JsValue,
     ) -> Result<Object, JsError> {
-        let text = |name: &str| Reflect::get(&request, &name.into()).ok().and_then(|v| v.as_string());
         if !request.is_object() {
             return Err(JsError::new("handle() takes an object such as {method: \"GET\", url: \"/pets\"}."));
         }
-        let target = text("url").ok_or_else(|| JsError::new("handle() needs a url, such as \"/pets\"."))?;
-        let mut headers = Vec::new();
-        let given = Reflect::get(&request, &"headers".into()).unwrap_or(JsValue::UNDEFINED);
-        if Array::is_array(&given) {
-            for pair in Array::from(&given).iter() {
-                let pair = Array::from(&pair);
-                match (pair.get(0).as_string(), pair.get(1).as_string()) {
-                    (Some(name), Some(value)) => headers.push((name, value)),
-                    _ => {
-                        return Err(JsError::new(
-                            "handle(): each header is a [name, value] pair of strings.",
-                        ));
-                    }
-                }
-            }
-        } else if given.is_object() {
-            for entry in Object::entries(given.unchecked_ref()).iter() {
-                let pair = Array::from(&entry);
-                match (pair.get(0).as_string(), pair.get(1).as_string()) {
-                    (Some(name), Some(value)) => headers.push((name, value)),
-                    _ => return Err(JsError::new("handle(): header values are strings.")),
-                }
-            }
+        let request: petstore_core::Request = serde_wasm_bindgen::from_value(request)
+            .map_err(|e| JsError::new(&format!("handle(): {}.", message_of(e))))?;
+        if request.target.is_empty() {
+            return Err(JsError::new("handle() needs a url, such as \"/pets\"."));
         }
-        let request = petstore_core::Request {
-            method: text("method").unwrap_or_else(|| "GET".to_owned()),
-            target,
-            headers,
-            body: text("body").unwrap_or_default().into_bytes(),
-        };
-        let response = self.mock.handle(&request);
-        let answer = Object::new();
-        let pairs: Array = response
-            .headers
-            .iter()
-            .map(|(name, value)| JsValue::from(Array::of2(&name.into(), &value.into())))
-            .collect();
-        let _ = Reflect::set(&answer, &"status".into(), &response.status.into());
-        let _ = Reflect::set(&answer, &"headers".into(), &pairs);
-        let _ =
-            Reflect::set(&answer, &"body".into(), &String::from_utf8_lossy(&response.body).as_ref().into());
-        Ok(answer)
+        let answer = serde_wasm_bindgen::to_value(&self.mock.handle(&request));
+        answer.map(JsCast::unchecked_into).map_err(|e| JsError::new(&message_of(e)))
     }
 
     /// Replaces the global `fetch`: requests whose URL starts with `prefix` (a path on this
@@ -222,36 +188,16 @@ impl JsPetstoreMock {
         unchecked_return_type = "{pets: number, categories: number, orders: number, openOrders: number, stock: number}"
     )]
     pub fn counts(&self) -> Object {
-        let counts = self.mock.counts();
-        let object = Object::new();
-        #[allow(clippy::cast_precision_loss)] // counts stay far below 2^53
-        let fields = [
-            ("pets", counts.pets as f64),
-            ("categories", counts.categories as f64),
-            ("orders", counts.orders as f64),
-            ("openOrders", counts.open_orders as f64),
-            ("stock", counts.stock as f64),
-        ];
-        for (name, value) in fields {
-            let _ = Reflect::set(&object, &name.into(), &value.into());
-        }
-        object
+        serde_wasm_bindgen::to_value(&self.mock.counts())
+            .map_or_else(|_| Object::new(), JsCast::unchecked_into)
     }
 
     /// What the user should know about where the state is kept (storage was unreadable, full,
     /// unavailable, or another tab's change replaced this one's).
     #[wasm_bindgen(unchecked_return_type = "PetstoreMockNotice[]")]
     pub fn notices(&self) -> Array {
-        self.mock
-            .notices()
-            .iter()
-            .map(|notice| {
-                let object = Object::new();
-                let _ = Reflect::set(&object, &"kind".into(), &notice.kind().into());
-                let _ = Reflect::set(&object, &"message".into(), &notice.to_string().into());
-                JsValue::from(object)
-            })
-            .collect()
+        let notices: Vec<MockNotice> = self.mock.notices().iter().map(MockNotice::from).collect();
+        serde_wasm_bindgen::to_value(&notices).map_or_else(|_| Array::new(), JsCast::unchecked_into)
     }
 
     /// Hides the notices that report something past.
@@ -284,31 +230,51 @@ impl Drop for JsPetstoreMock {
     }
 }
 
-fn read_options(options: &JsValue) -> Result<MockOptions, JsValue> {
-    let mut read = MockOptions { seed: true, storage_key: Some(DEFAULT_STORAGE_KEY.to_owned()) };
+/// `PetstoreMockOptions` as the page passed them.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsOptions {
+    #[serde(default, deserialize_with = "seed_option")]
+    seed: Option<bool>,
+    /// As given: `undefined` (the default key) and `null` (no storage) mean different things.
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    storage_key: JsValue,
+}
+
+const SEED_OPTION: &str = "The seed option must be true or false.";
+const STORAGE_KEY_OPTION: &str = "The storageKey option must be a non-empty string, or null for no storage.";
+
+fn seed_option<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<bool>, D::Error> {
+    Option::<bool>::deserialize(deserializer).map_err(|_| serde::de::Error::custom(SEED_OPTION))
+}
+
+fn read_options(options: JsValue) -> Result<MockOptions, JsValue> {
     if options.is_undefined() || options.is_null() {
-        return Ok(read);
+        return Ok(MockOptions { seed: true, storage_key: Some(DEFAULT_STORAGE_KEY.to_owned()) });
     }
     if !options.is_object() {
         return Err(js_sys::TypeError::new("PetstoreMock options must be an object.").into());
     }
-    let seed = Reflect::get(options, &"seed".into())?;
-    if !seed.is_undefined() {
-        read.seed =
-            seed.as_bool().ok_or_else(|| js_sys::TypeError::new("The seed option must be true or false."))?;
+    let read: JsOptions =
+        serde_wasm_bindgen::from_value(options).map_err(|e| js_sys::TypeError::new(&message_of(e)))?;
+    let storage_key = if read.storage_key.is_undefined() {
+        Some(DEFAULT_STORAGE_KEY.to_owned())
+    } else if read.storage_key.is_null() {
+        None
+    } else {
+        let key = read.storage_key.as_string().filter(|k| !k.is_empty());
+        Some(key.ok_or_else(|| js_sys::TypeError::new(STORAGE_KEY_OPTION))?)
+    };
+    Ok(MockOptions { seed: read.seed.unwrap_or(true), storage_key })
+}
+
+/// The message of a conversion error (a JavaScript `Error` underneath).
+fn message_of(error: serde_wasm_bindgen::Error) -> String {
+    let error = JsValue::from(error);
+    match error.dyn_ref::<js_sys::Error>() {
+        Some(error) => error.message().into(),
+        None => petstore_browser::describe(&error),
     }
-    let key = Reflect::get(options, &"storageKey".into())?;
-    if key.is_null() {
-        read.storage_key = None;
-    } else if !key.is_undefined() {
-        let key = key.as_string().filter(|k| !k.is_empty()).ok_or_else(|| {
-            js_sys::TypeError::new(
-                "The storageKey option must be a non-empty string, or null for no storage.",
-            )
-        })?;
-        read.storage_key = Some(key);
-    }
-    Ok(read)
 }
 
 /// The mock's target when `fetch(input)` goes to a URL under the prefix.
@@ -322,11 +288,22 @@ fn intercepted(prefix: &Prefix, input: &JsValue) -> Option<String> {
     } else {
         return None;
     };
-    let location = Reflect::get(&js_sys::global(), &"location".into()).ok()?;
-    let base = Reflect::get(&location, &"href".into()).ok()?.as_string()?;
-    let origin = Reflect::get(&location, &"origin".into()).ok()?.as_string()?;
-    let url = web_sys::Url::new_with_base(&text, &base).ok()?.href();
-    prefix.target(&url, &origin)
+    let Scope { location } = serde_wasm_bindgen::from_value(js_sys::global().into()).ok()?;
+    let url = web_sys::Url::new_with_base(&text, &location.href).ok()?.href();
+    prefix.target(&url, &location.origin)
+}
+
+/// What [`intercepted`] reads of the global scope (a window or a worker): relative URLs
+/// resolve against its location.
+#[derive(Deserialize)]
+struct Scope {
+    location: ScopeLocation,
+}
+
+#[derive(Deserialize)]
+struct ScopeLocation {
+    href: String,
+    origin: String,
 }
 
 /// A promise of the mock's answer to `new Request(input, init)`; `target` overrides the URL.
@@ -359,15 +336,8 @@ async fn answer(
         return Err(signal.reason());
     }
     let body = Uint8Array::new(&JsFuture::from(request.array_buffer()?).await?).to_vec();
-    let mut headers = Vec::new();
-    if let Some(entries) = js_sys::try_iter(&request.headers())? {
-        for entry in entries {
-            let pair: Array = entry?.unchecked_into();
-            if let (Some(name), Some(value)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
-                headers.push((name, value));
-            }
-        }
-    }
+    // `Headers` iterates as [name, value] pairs of strings.
+    let headers = serde_wasm_bindgen::from_value(request.headers().into())?;
     let request = petstore_core::Request { method: request.method(), target, headers, body };
     to_response(&mock.handle(&request))
 }

@@ -11,17 +11,16 @@
 
 pub mod intercept;
 mod persistent;
+#[cfg(target_arch = "wasm32")]
+mod storage_events;
 pub mod store;
 pub mod sync;
 
-#[cfg(target_arch = "wasm32")]
-mod browser;
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod js_api;
 #[cfg(all(target_arch = "wasm32", feature = "markdown-api"))]
 pub mod markdown_api;
 
-#[cfg(target_arch = "wasm32")]
-pub use browser::LocalStorage;
 pub use persistent::{MockOptions, Notice, PersistentMock, Subscription};
-pub use store::{KeyValueStore, MemoryStore, StoreError};
+pub use petstore_browser::LocalStorage;
+pub use store::{KeyValueStore, MemoryStore, StorageError};

@@ -5,6 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::rc::Rc;
 
+use petstore_core::mock::{MockNotice, NoticeKind};
 use petstore_core::{Counts, Mock, Request, Response, SnapshotError};
 
 use crate::store::KeyValueStore;
@@ -45,22 +46,27 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// A stable name for the kind of notice (`started-fresh`, `storage-unavailable`,
-    /// `not-saved`, `overwritten`), for styling and for tests.
+    /// The kind of notice, which names it on the wire (`started-fresh`, ...).
     #[must_use]
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> NoticeKind {
         match self {
-            Self::StartedFresh { .. } => "started-fresh",
-            Self::StorageUnavailable { .. } => "storage-unavailable",
-            Self::NotSaved { .. } => "not-saved",
-            Self::Overwritten => "overwritten",
+            Self::StartedFresh { .. } => NoticeKind::StartedFresh,
+            Self::StorageUnavailable { .. } => NoticeKind::StorageUnavailable,
+            Self::NotSaved { .. } => NoticeKind::NotSaved,
+            Self::Overwritten => NoticeKind::Overwritten,
         }
     }
 
     /// Whether the notice reports a current problem (rather than something that happened once).
     #[must_use]
     pub fn is_problem(&self) -> bool {
-        matches!(self, Self::NotSaved { .. } | Self::StorageUnavailable { .. })
+        self.kind().is_problem()
+    }
+}
+
+impl From<&Notice> for MockNotice {
+    fn from(notice: &Notice) -> Self {
+        Self { kind: notice.kind(), message: notice.to_string() }
     }
 }
 
@@ -107,12 +113,12 @@ pub struct PersistentMock {
 
 type Callback = Rc<dyn Fn(&PersistentMock)>;
 
-pub(crate) struct Inner {
+struct Inner {
     state: RefCell<State>,
     subscribers: RefCell<Vec<(u64, Callback)>>,
     next_subscription: Cell<u64>,
     #[cfg(target_arch = "wasm32")]
-    listener: RefCell<Option<crate::browser::StorageListener>>,
+    listener: RefCell<Option<crate::storage_events::StorageListener>>,
 }
 
 struct State {
@@ -179,17 +185,23 @@ impl PersistentMock {
     }
 
     #[cfg(target_arch = "wasm32")]
-    fn open_local_storage(key: String, seed: bool) -> Result<(Self, Option<Notice>), crate::StoreError> {
-        let storage = crate::browser::LocalStorage::open()?;
+    fn open_local_storage(key: String, seed: bool) -> Result<(Self, Option<Notice>), crate::StorageError> {
+        let storage = crate::LocalStorage::open()?;
         let (mock, notice) = Self::with_store(storage, key.clone(), seed);
-        let listener = crate::browser::StorageListener::new(key, Rc::downgrade(&mock.inner));
+        // Weak: the listener lives inside the mock and must not keep it alive.
+        let inner = Rc::downgrade(&mock.inner);
+        let listener = crate::storage_events::StorageListener::new(key, move || {
+            if let Some(inner) = inner.upgrade() {
+                Self { inner }.sync();
+            }
+        });
         *mock.inner.listener.borrow_mut() = listener;
         Ok((mock, notice))
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn open_local_storage(_key: String, _seed: bool) -> Result<(Self, Option<Notice>), crate::StoreError> {
-        Err(crate::StoreError::Unavailable("there is no browser storage outside the browser".into()))
+    fn open_local_storage(_key: String, _seed: bool) -> Result<(Self, Option<Notice>), crate::StorageError> {
+        Err(crate::StorageError::Unavailable("there is no browser storage outside the browser".into()))
     }
 
     fn from_state(state: State) -> Self {
@@ -202,11 +214,6 @@ impl PersistentMock {
                 listener: RefCell::new(None),
             }),
         }
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    pub(crate) fn from_inner(inner: Rc<Inner>) -> Self {
-        Self { inner }
     }
 
     /// Answers one request, on the latest stored state, and saves when it changed the state.

@@ -5,30 +5,22 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// Why the store refused a read or a write.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StoreError {
-    /// The store is full (`QuotaExceededError` in the browser).
-    #[error("the browser's storage for this site is full ({0})")]
-    QuotaExceeded(String),
-    /// The store cannot be used at all (disabled storage, a sandboxed frame, ...).
-    #[error("the browser's storage cannot be used ({0})")]
-    Unavailable(String),
-}
+use petstore_browser::LocalStorage;
+pub use petstore_browser::StorageError;
 
 /// A string key-value store shared by every tab of one origin.
 pub trait KeyValueStore {
     /// The value under `key`, `None` when there is none.
     ///
     /// # Errors
-    /// [`StoreError`] when the store cannot be read.
-    fn get(&self, key: &str) -> Result<Option<String>, StoreError>;
+    /// [`StorageError`] when the store cannot be read.
+    fn get(&self, key: &str) -> Result<Option<String>, StorageError>;
 
     /// Writes `value` under `key`; on error the previous value is still there.
     ///
     /// # Errors
-    /// [`StoreError::QuotaExceeded`] when the value does not fit.
-    fn set(&self, key: &str, value: &str) -> Result<(), StoreError>;
+    /// [`StorageError::QuotaExceeded`] when the value does not fit.
+    fn set(&self, key: &str, value: &str) -> Result<(), StorageError>;
 }
 
 /// An in-memory store. Clones share the same entries, like two tabs share `localStorage`.
@@ -64,11 +56,11 @@ impl MemoryStore {
 }
 
 impl KeyValueStore for MemoryStore {
-    fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
+    fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
         Ok(self.inner.borrow().entries.get(key).cloned())
     }
 
-    fn set(&self, key: &str, value: &str) -> Result<(), StoreError> {
+    fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
         let mut memory = self.inner.borrow_mut();
         if let Some(quota) = memory.quota {
             let others: usize = memory
@@ -79,12 +71,22 @@ impl KeyValueStore for MemoryStore {
                 .sum();
             let needed = others + key.chars().count() + value.chars().count();
             if needed > quota {
-                return Err(StoreError::QuotaExceeded(format!(
+                return Err(StorageError::QuotaExceeded(format!(
                     "{needed} characters needed, {quota} allowed"
                 )));
             }
         }
         memory.entries.insert(key.to_owned(), value.to_owned());
         Ok(())
+    }
+}
+
+impl KeyValueStore for LocalStorage {
+    fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
+        LocalStorage::get(self, key)
+    }
+
+    fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        LocalStorage::set(self, key, value)
     }
 }

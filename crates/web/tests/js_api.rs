@@ -258,6 +258,11 @@ fn options_are_checked_with_readable_errors() {
     assert_eq!(Reflect::get(&empty.counts(), &"pets".into()).unwrap(), 0);
     let default = JsPetstoreMock::new(None).unwrap();
     assert_eq!(default.storage_key().as_deref(), Some(petstore_web::js_api::DEFAULT_STORAGE_KEY));
+    // A key given as undefined is no key given; null is no storage.
+    let undefined = JsPetstoreMock::new(options(&[("storageKey", JsValue::UNDEFINED)])).unwrap();
+    assert_eq!(undefined.storage_key().as_deref(), Some(petstore_web::js_api::DEFAULT_STORAGE_KEY));
+    let counts = JSON::stringify(&empty.counts()).unwrap();
+    assert_eq!(counts, r#"{"pets":0,"categories":0,"orders":0,"openOrders":0,"stock":0}"#);
 }
 
 #[wasm_bindgen_test]
@@ -314,9 +319,38 @@ fn handle_answers_at_once_and_refuses_bad_input_with_a_reason() {
         (JsValue::from("GET /pets"), "takes an object"),
         (object(&[("method", "GET".into())]), "needs a url"),
         (object(&[("url", "/pets".into()), ("headers", Array::of1(&"x".into()).into())]), "[name, value]"),
+        (
+            object(&[("url", "/pets".into()), ("headers", object(&[("X-One", 1.into())]))]),
+            "values are strings",
+        ),
     ] {
         let error = JsValue::from(mock.handle(request).unwrap_err());
         let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
         assert!(message.contains(says), "{message}");
     }
+}
+
+#[wasm_bindgen_test]
+fn handle_takes_headers_as_an_object_and_null_for_nothing() {
+    let mock = in_memory();
+    let created = mock
+        .handle(object(&[
+            ("method", "POST".into()),
+            ("url", "/categories".into()),
+            ("headers", object(&[("Content-Type", "application/json".into())])),
+            ("body", r#"{"name":"Birds"}"#.into()),
+        ]))
+        .unwrap();
+    assert_eq!(Reflect::get(&created, &"status".into()).unwrap(), 201);
+    let listed = mock
+        .handle(object(&[
+            ("method", JsValue::NULL),
+            ("url", "/categories".into()),
+            ("headers", JsValue::NULL),
+            ("body", JsValue::NULL),
+        ]))
+        .unwrap();
+    assert_eq!(Reflect::get(&listed, &"status".into()).unwrap(), 200);
+    let body = Reflect::get(&listed, &"body".into()).unwrap().as_string().unwrap();
+    assert!(body.contains("Birds"), "{body}");
 }

@@ -296,3 +296,20 @@ fn bad_requests_are_answered_not_panicked_on() {
     }
     assert_eq!(mock.generation(), 0, "failed requests change nothing");
 }
+
+#[test]
+fn notices_cross_to_the_page_with_their_kind_and_sentence() {
+    use petstore_core::mock::{MockNotice, NoticeKind};
+    let cases = [
+        (Notice::StartedFresh { reason: "not JSON".into() }, NoticeKind::StartedFresh, false),
+        (Notice::StorageUnavailable { reason: "disabled".into() }, NoticeKind::StorageUnavailable, true),
+        (Notice::NotSaved { reason: "full".into() }, NoticeKind::NotSaved, true),
+        (Notice::Overwritten, NoticeKind::Overwritten, false),
+    ];
+    for (notice, kind, problem) in cases {
+        let shown = MockNotice::from(&notice);
+        assert_eq!(shown, MockNotice { kind, message: notice.to_string() });
+        assert_eq!(notice.is_problem(), problem, "{notice:?}");
+        assert_eq!(shown.is_problem(), problem, "{notice:?}");
+    }
+}

@@ -2,12 +2,15 @@
 //! synchronous. Routes, parameters and body schemas come from the embedded OpenAPI document.
 
 mod handlers;
+mod notice;
 mod spec;
 mod store;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use self::handlers::Inputs;
+pub use self::notice::{MockNotice, NoticeKind};
 use self::spec::Location;
 pub use self::store::SNAPSHOT_VERSION;
 use self::store::Store;
@@ -33,8 +36,10 @@ pub enum SnapshotError {
     Inconsistent(String),
 }
 
-/// How many of each thing the mock holds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// How many of each thing the mock holds. The mock module's `counts()` gives it to JavaScript
+/// as `{pets, categories, orders, openOrders, stock}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Counts {
     /// Pets.
     pub pets: usize,

@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 use petstore_domains::{DomainConfig, validate_config};
 
-use crate::browser;
 
 /// The file name of the downloaded configuration.
 pub const CONFIG_FILE_NAME: &str = "domains.json";
@@ -55,7 +54,7 @@ pub fn ConfigView(
                     class="button"
                     data-testid="config-download"
                     on:click=move |_| {
-                        download_error.set(browser::download_json(CONFIG_FILE_NAME, &json.get_untracked()).err().unwrap_or_default());
+                        download_error.set(petstore_browser::download_json(CONFIG_FILE_NAME, &json.get_untracked()).err().map(|e| e.to_string()).unwrap_or_default());
                     }
                 >
                     "Download JSON"

@@ -1,0 +1,25 @@
+//! The browser helpers the reference app, the mock module and the Domains page share:
+//! `localStorage` whose errors tell a full storage from an unusable one, and file downloads.
+//! Callers turn the errors into their own sentences for the user.
+#![deny(missing_docs)]
+
+mod download;
+mod storage;
+
+pub use download::{DownloadError, download_json};
+pub use storage::{LocalStorage, StorageError, get, remove, set};
+
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A readable line for a thrown JavaScript value: `Name: message` for a `DOMException` or an
+/// `Error`, the text of a thrown string.
+#[must_use]
+pub fn describe(error: &JsValue) -> String {
+    if let Some(exception) = error.dyn_ref::<web_sys::DomException>() {
+        return format!("{}: {}", exception.name(), exception.message());
+    }
+    if let Some(error) = error.dyn_ref::<js_sys::Error>() {
+        return format!("{}: {}", error.name(), error.message());
+    }
+    error.as_string().unwrap_or_else(|| "an unknown error".to_owned())
+}

@@ -1,0 +1,100 @@
+//! This origin's `localStorage`, with errors that say whether the storage is full or cannot be
+//! used at all.
+
+use wasm_bindgen::JsCast;
+
+use crate::describe;
+
+/// Why `localStorage` refused a read or a write. Each carries what the browser said.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StorageError {
+    /// The storage is full (`QuotaExceededError`).
+    #[error("the browser's storage for this site is full ({0})")]
+    QuotaExceeded(String),
+    /// The storage cannot be used at all (disabled storage, a sandboxed frame, no window).
+    #[error("the browser's storage cannot be used ({0})")]
+    Unavailable(String),
+}
+
+/// This origin's `localStorage`, shared by every tab of the origin.
+#[derive(Debug, Clone)]
+pub struct LocalStorage {
+    storage: web_sys::Storage,
+}
+
+impl LocalStorage {
+    /// The page's `localStorage`.
+    ///
+    /// # Errors
+    /// [`StorageError::Unavailable`] outside a window, or when the browser refuses storage
+    /// (disabled, sandboxed frame).
+    pub fn open() -> Result<Self, StorageError> {
+        let window = web_sys::window()
+            .ok_or_else(|| StorageError::Unavailable("there is no window (a worker?)".into()))?;
+        match window.local_storage() {
+            Ok(Some(storage)) => Ok(Self { storage }),
+            Ok(None) => Err(StorageError::Unavailable("the browser gives this page no localStorage".into())),
+            Err(error) => Err(StorageError::Unavailable(describe(&error))),
+        }
+    }
+
+    /// The value under `key`, `None` when there is none.
+    ///
+    /// # Errors
+    /// [`StorageError::Unavailable`] when the browser refuses the read.
+    pub fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
+        self.storage.get_item(key).map_err(|e| StorageError::Unavailable(describe(&e)))
+    }
+
+    /// Writes `value` under `key`; on error the previous value is still there.
+    ///
+    /// # Errors
+    /// [`StorageError::QuotaExceeded`] when the value does not fit, else
+    /// [`StorageError::Unavailable`].
+    pub fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        self.storage.set_item(key, value).map_err(|error| {
+            let quota = error.dyn_ref::<web_sys::DomException>().is_some_and(|e| {
+                // Chromium and Safari say QuotaExceededError; old Firefox said NS_ERROR_DOM_QUOTA_REACHED.
+                e.name() == "QuotaExceededError" || e.name() == "NS_ERROR_DOM_QUOTA_REACHED" || e.code() == 22
+            });
+            if quota {
+                StorageError::QuotaExceeded(describe(&error))
+            } else {
+                StorageError::Unavailable(describe(&error))
+            }
+        })
+    }
+
+    /// Removes the value under `key` (nothing happens when there is none).
+    ///
+    /// # Errors
+    /// [`StorageError::Unavailable`] when the browser refuses.
+    pub fn remove(&self, key: &str) -> Result<(), StorageError> {
+        self.storage.remove_item(key).map_err(|e| StorageError::Unavailable(describe(&e)))
+    }
+}
+
+/// The value under `key` in `localStorage`, `None` when there is none.
+///
+/// # Errors
+/// [`StorageError::Unavailable`] when the page may not use `localStorage`.
+pub fn get(key: &str) -> Result<Option<String>, StorageError> {
+    LocalStorage::open()?.get(key)
+}
+
+/// Writes `value` under `key` in `localStorage`.
+///
+/// # Errors
+/// [`StorageError::QuotaExceeded`] when it does not fit, [`StorageError::Unavailable`] when
+/// the page may not use `localStorage`.
+pub fn set(key: &str, value: &str) -> Result<(), StorageError> {
+    LocalStorage::open()?.set(key, value)
+}
+
+/// Removes the value under `key` from `localStorage`.
+///
+/// # Errors
+/// [`StorageError::Unavailable`] when the page may not use `localStorage`.
+pub fn remove(key: &str) -> Result<(), StorageError> {
+    LocalStorage::open()?.remove(key)
+}
