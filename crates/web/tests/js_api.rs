@@ -338,7 +338,7 @@ fn handle_takes_headers_as_an_object_and_null_for_nothing() {
             ("method", "POST".into()),
             ("url", "/categories".into()),
             ("headers", object(&[("Content-Type", "application/json".into())])),
-            ("body", r#"{"name":"Birds"}"#.into()),
+            ("body", r#"{"name":"Fish"}"#.into()),
         ]))
         .unwrap();
     assert_eq!(Reflect::get(&created, &"status".into()).unwrap(), 201);
@@ -352,5 +352,5 @@ fn handle_takes_headers_as_an_object_and_null_for_nothing() {
         .unwrap();
     assert_eq!(Reflect::get(&listed, &"status".into()).unwrap(), 200);
     let body = Reflect::get(&listed, &"body".into()).unwrap().as_string().unwrap();
-    assert!(body.contains("Birds"), "{body}");
+    assert!(body.contains("Fish"), "{body}");
 }
