@@ -5,6 +5,7 @@
 pub mod document;
 pub mod mock;
 pub mod modules;
+pub mod transport;
 pub mod ui;
 
 use leptos::either::Either;
@@ -23,6 +24,7 @@ pub fn App() -> impl IntoView {
     // built-in document is shown (after its first paint): another document cannot use it.
     let mock = MockState::from_context().unwrap_or_else(MockState::deferred);
     provide_context(mock);
+    provide_context(ui::try_it::History::new());
     let documents = DocumentState::start();
     let notices = view! {
         <ui::mock_notices::MockNotices

@@ -293,7 +293,18 @@ impl MockState {
     ///
     /// # Errors
     /// The mock is not loaded, or the request cannot be read (the message says why).
-    pub fn answer(&self, request: &MockRequest) -> Result<MockAnswer, String> {
+    pub fn answer(&self, request: &petstore_core::Request) -> Result<petstore_core::Response, String> {
+        let asked = MockRequest {
+            method: request.method.clone(),
+            url: request.target.clone(),
+            headers: request.headers.clone(),
+            body: (!request.body.is_empty()).then(|| String::from_utf8_lossy(&request.body).into_owned()),
+        };
+        let MockAnswer { status, headers, body } = self.answer_js(&asked)?;
+        Ok(petstore_core::Response { status, headers, body: body.into_bytes() })
+    }
+
+    fn answer_js(&self, request: &MockRequest) -> Result<MockAnswer, String> {
         let object = Object::new();
         let headers: Array =
             request.headers.iter().map(|(n, v)| JsValue::from(Array::of2(&n.into(), &v.into()))).collect();
