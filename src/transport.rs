@@ -1,4 +1,4 @@
-//! Sends a core [`Request`] to the in-browser mock or over the network (`gloo-net`'s `fetch`)
+//! Sends a core [`Request`] to the in-browser mock or over the network (the browser's `fetch`)
 //! and says what came back: the status, headers, body and time, or why there is no readable
 //! answer, in words a reader can act on. No view: the try-it panel renders what it returns.
 
@@ -6,13 +6,13 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use gloo_net::http::{Headers, Method, RequestBuilder};
 use leptos::prelude::set_timeout_with_handle;
 use petstore_core::Request;
 use petstore_core::http::reason_phrase;
 use petstore_core::tryit::{ErrorSummary, Reachability, error_summary, explain_failure};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
 
 use crate::mock::MockState;
 
@@ -170,13 +170,6 @@ fn message_of(error: &JsValue) -> String {
         .unwrap_or_else(|| "unknown error".to_owned())
 }
 
-fn gloo_message(error: gloo_net::Error) -> String {
-    match error {
-        gloo_net::Error::JsError(e) => e.message,
-        other => other.to_string(),
-    }
-}
-
 fn answer(status: u16, status_text: String, headers: Vec<(String, String)>, body: &str) -> Outcome {
     let json = serde_json::from_str::<serde_json::Value>(body).ok();
     let error = json.as_ref().and_then(|v| error_summary(status, v));
@@ -199,10 +192,8 @@ fn ask_mock(mock: Option<MockState>, request: &Request) -> Outcome {
 }
 
 async fn over_network(request: &Request, abort: &Abort) -> Outcome {
-    let Ok(method) = Method::from_bytes(request.method.as_bytes()) else {
-        return Outcome::Failure(format!("{} is not an HTTP method.", request.method));
-    };
-    // Built here rather than by gloo-net, which throws on a header the browser refuses.
+    let init = web_sys::RequestInit::new();
+    init.set_method(&request.method);
     let Ok(headers) = web_sys::Headers::new() else {
         return Outcome::Failure("The browser refused the headers.".into());
     };
@@ -211,21 +202,20 @@ async fn over_network(request: &Request, abort: &Abort) -> Outcome {
             return Outcome::Failure(format!("The header {name} cannot be sent: {}.", message_of(&e)));
         }
     }
-    let signal = abort.signal();
-    let builder = RequestBuilder::new(&request.target)
-        .method(method)
-        .headers(Headers::from_raw(headers))
-        .abort_signal(signal.as_ref());
-    let built = if request.body.is_empty() {
-        builder.build()
-    } else {
-        builder.body(String::from_utf8_lossy(&request.body).into_owned())
-    };
-    let sent = match built {
+    init.set_headers(&headers);
+    if !request.body.is_empty() {
+        init.set_body(&JsValue::from_str(&String::from_utf8_lossy(&request.body)));
+    }
+    init.set_signal(abort.signal().as_ref());
+    let sent = match web_sys::Request::new_with_str_and_init(&request.target, &init) {
         Ok(sent) => sent,
-        Err(e) => return Outcome::Failure(format!("The request cannot be made: {}.", gloo_message(e))),
+        Err(e) => return Outcome::Failure(format!("The request cannot be made: {}.", message_of(&e))),
     };
-    let response = match sent.send().await {
+    let Some(window) = web_sys::window() else {
+        return Outcome::Failure("There is no window to send from.".to_owned());
+    };
+    let answered = JsFuture::from(window.fetch_with_request(&sent)).await;
+    let response = match answered.and_then(|r| r.dyn_into::<web_sys::Response>()) {
         Ok(response) => response,
         Err(_) if abort.timed_out.get() => {
             return Outcome::Failure(format!(
@@ -239,20 +229,34 @@ async fn over_network(request: &Request, abort: &Abort) -> Outcome {
             return Outcome::Failure(explain_failure(&target, &page_origin(), reachable(&target).await));
         }
     };
-    let headers = response.headers().entries().collect();
-    let body = response.text().await.unwrap_or_default();
+    let mut headers = Vec::new();
+    if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
+        for entry in entries.flatten() {
+            let pair: js_sys::Array = entry.unchecked_into();
+            headers.push((
+                pair.get(0).as_string().unwrap_or_default(),
+                pair.get(1).as_string().unwrap_or_default(),
+            ));
+        }
+    }
+    let body = match response.text() {
+        Ok(promise) => JsFuture::from(promise).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
+        Err(_) => String::new(),
+    };
     answer(response.status(), response.status_text(), headers, &body)
 }
 
 /// Whether anything answers at `origin` when CORS does not matter (an opaque request).
 async fn reachable(origin: &str) -> Reachability {
+    let Some(window) = web_sys::window() else { return Reachability::Unreachable };
     let probe = Abort::new();
     let stop = probe.clone();
     let _ = set_timeout_with_handle(move || stop.abort(), PROBE_TIMEOUT);
-    let sent = RequestBuilder::new(&format!("{origin}/"))
-        .mode(web_sys::RequestMode::NoCors)
-        .abort_signal(probe.signal().as_ref())
-        .send()
-        .await;
-    if sent.is_ok() { Reachability::Answered } else { Reachability::Unreachable }
+    let init = web_sys::RequestInit::new();
+    init.set_mode(web_sys::RequestMode::NoCors);
+    init.set_signal(probe.signal().as_ref());
+    match JsFuture::from(window.fetch_with_str_and_init(&format!("{origin}/"), &init)).await {
+        Ok(_) => Reachability::Answered,
+        Err(_) => Reachability::Unreachable,
+    }
 }
