@@ -5,6 +5,7 @@
 pub mod document;
 pub mod mock;
 pub mod modules;
+pub mod transport;
 pub mod ui;
 
 use leptos::either::Either;
@@ -26,6 +27,7 @@ pub fn App() -> impl IntoView {
     provide_context(mock);
     let markdown = use_context().unwrap_or_else(ui::markdown::MarkdownRenderer::deferred);
     provide_context(markdown);
+    provide_context(ui::try_it::History::new());
     let documents = DocumentState::start();
     let notices = view! {
         <ui::mock_notices::MockNotices

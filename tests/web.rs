@@ -568,6 +568,73 @@ async fn operations_that_hide_try_it_keep_their_samples() {
     set_hash("");
 }
 
+// ---- The transport, on its own ----
+
+use petstore_playground::transport::{self, Abort, Destination, Outcome};
+
+#[wasm_bindgen_test]
+async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() {
+    let key = "petstore-playground/test/transport";
+    storage().remove_item(key).unwrap();
+    let owner = Owner::new();
+    let mock = owner.with(|| open_mock(key));
+    let pet = serde_json::json!({"name": "Wire", "categoryId": 1});
+    let created = transport::send(
+        &petstore_core::Request::new("POST", "/pets").json(&pet),
+        Destination::Mock(Some(mock)),
+        &Abort::new(),
+    )
+    .await;
+    assert_eq!(
+        (created.method.as_str(), created.url.as_str(), created.target.as_str()),
+        ("POST", "/pets", "In-browser mock")
+    );
+    let Outcome::Answer { status, status_text, headers, body, error } = created.outcome.clone() else {
+        panic!("the mock answers: {:?}", created.outcome)
+    };
+    assert_eq!((status, status_text.as_str(), error), (201, "Created", None));
+    assert!(headers.iter().any(|(n, v)| n.eq_ignore_ascii_case("location") && v == "/pets/7"), "{headers:?}");
+    assert!(body.contains("\"name\": \"Wire\""), "pretty JSON: {body}");
+
+    let missing = transport::send(
+        &petstore_core::Request::new("GET", "/pets/999"),
+        Destination::Mock(Some(mock)),
+        &Abort::new(),
+    )
+    .await;
+    let Outcome::Answer { status: 404, error: Some(error), .. } = missing.outcome.clone() else {
+        panic!("an error object: {:?}", missing.outcome)
+    };
+    assert_eq!(
+        (error.code.as_deref(), error.message.as_str()),
+        (Some("not_found"), "Pet 999 does not exist.")
+    );
+    let nowhere =
+        transport::send(&petstore_core::Request::new("GET", "/pets"), Destination::Mock(None), &Abort::new())
+            .await;
+    assert_eq!(
+        nowhere.outcome,
+        Outcome::Failure("The in-browser mock is not available on this page.".to_owned())
+    );
+
+    // Nothing listens there (browsers refuse the port outright): explained, not thrown.
+    let request = petstore_core::Request::new("GET", "http://127.0.0.1:9/pets");
+    let down = transport::send(&request, Destination::Network, &Abort::new()).await;
+    assert_eq!(down.target, "http://127.0.0.1:9");
+    let Outcome::Failure(message) = down.outcome.clone() else { panic!("no answer: {:?}", down.outcome) };
+    assert!(message.starts_with("Nothing answered at http://127.0.0.1:9:"), "{message}");
+
+    let abort = Abort::new();
+    abort.abort();
+    let stopped = transport::send(&request, Destination::Network, &abort).await;
+    assert_eq!(stopped.outcome, Outcome::Failure("Cancelled.".to_owned()));
+    let refused =
+        transport::send(&request.clone().header("X-Note", "\u{65e5}"), Destination::Network, &Abort::new())
+            .await;
+    let Outcome::Failure(message) = refused.outcome.clone() else { panic!("refused: {:?}", refused.outcome) };
+    assert!(message.starts_with("The header X-Note cannot be sent:"), "{message}");
+}
+
 #[wasm_bindgen_test]
 async fn the_theme_toggle_overrides_the_system_and_is_kept() {
     let root = mount_app();

@@ -3,8 +3,9 @@
 //! try-it panel); tabs and a copy button.
 
 use leptos::prelude::*;
+use petstore_core::Request;
 use petstore_core::reference::{CodeSamples as Samples, OperationView};
-use petstore_core::samples::{Lang, SampleRequest, generate};
+use petstore_core::samples::{Lang, generate};
 use wasm_bindgen::JsCast;
 
 /// The samples of one operation; nothing when the document sets `x-codeSamples: false`.
@@ -12,7 +13,7 @@ use wasm_bindgen::JsCast;
 #[component]
 pub fn CodeSamples(
     view: OperationView,
-    #[prop(default = None)] request: Option<Signal<SampleRequest>>,
+    #[prop(default = None)] request: Option<Signal<Request>>,
 ) -> impl IntoView {
     let tabs: Vec<(String, Signal<String>)> = match &view.code_samples {
         Samples::Hidden => return None,
@@ -22,7 +23,7 @@ pub fn CodeSamples(
         Samples::Generated => {
             let request = request.unwrap_or_else(|| {
                 let base = view.servers.first().cloned().unwrap_or_default();
-                Signal::stored(view.example_request(&base))
+                Signal::stored(petstore_core::request::example(&view, &base))
             });
             Lang::ALL
                 .iter()

@@ -19,10 +19,7 @@ fn pretty(value: &serde_json::Value) -> String {
 #[component]
 pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_available: bool) -> impl IntoView {
     let form = (!view.hide_try_it).then(|| TryItForm::new(&view, mock_available));
-    let sample = form.map(|form| {
-        let view = view.clone();
-        Signal::derive(move || form.sample(&view))
-    });
+    let sample = form.map(|form| Signal::derive(move || form.sample()));
     let try_it =
         form.map(|form| view! { <TryIt view=view.clone() form=form mock_available=mock_available /> });
     let method = view.method.as_str();
@@ -43,8 +40,9 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
                             view! {
                                 <li class="param" data-testid="parameter" data-name=p.name.clone()>
                                     <code class="prop-name">{p.name.clone()}</code>
+                                    " "
                                     <span class="param-in">{format!("in {}", p.location)}</span>
-                                    {p.required.then(|| view! { <span class="required">"required"</span> })}
+                                    {p.required.then(|| view! { " " <span class="required">"required"</span> })}
                                     {p.deprecated.then(|| view! { <span class="badge badge-deprecated">"Deprecated"</span> })}
                                     <SchemaTree node=p.schema.clone() />
                                     {p.description.clone().map(|d| view! { <Markdown source=d /> })}

@@ -85,13 +85,17 @@ async function goTo(page, id) {
   await page.locator(`[data-testid=operation-detail][data-operation-id=${id}]`).waitFor();
 }
 
+/** Sends, and resolves to the answer (or failure) of this send, never the one shown before. */
 async function sendAndRead(page) {
-  const before = await page.locator("[data-testid=try-result] > *").count();
+  const shown = page.locator("[data-testid=try-result] > *");
+  const before = (await shown.count()) === 0 ? null : await shown.getAttribute("data-exchange");
   await page.locator("[data-testid=try-send]").click();
-  const answer = page.locator("[data-testid=try-answer], [data-testid=try-failure]").first();
-  await answer.waitFor({ timeout: 20_000 });
+  const fresh = before === null ? shown : page.locator(`[data-testid=try-result] > :not([data-exchange="${before}"])`);
+  await fresh.waitFor({ timeout: 40_000 });
   await page.locator("[data-testid=try-send]:not([disabled])").waitFor({ timeout: 40_000 });
-  assert.ok(before >= 0);
+  assert.equal(await shown.count(), 1, "one answer is shown");
+  const answer = page.locator("[data-testid=try-answer], [data-testid=try-failure]").first();
+  assert.notEqual(await answer.getAttribute("data-exchange"), before, "the answer shown is this send's");
   return answer;
 }
 
@@ -203,6 +207,9 @@ test("the mock exports its state, refuses a bad import with the reason, and impo
     const exported = await readFile(await download.path(), "utf8");
     const state = JSON.parse(exported);
     const counts = await page.locator("[data-testid=mock-counts]").textContent();
+    assert.deepEqual(Object.keys(state).sort(), ["categories", "nextIds", "orders", "pets", "stock", "version"], "the export is the snapshot JSON");
+    assert.equal(state.version, 1);
+    assert.equal(`${state.pets.length} pets`, counts.match(/^\d+ pets/)?.[0], "every pet the block counts is exported");
 
     const bad = join(ARTIFACTS, "bad-state.json");
     await writeFile(bad, "{\"version\": 1, \"pets\": [");
@@ -221,7 +228,6 @@ test("the mock exports its state, refuses a bad import with the reason, and impo
     await page.locator("[data-testid=mock-import]").setInputFiles(empty);
     await page.locator("[data-testid=mock-transfer-result]", { hasText: "Imported empty-state.json." }).waitFor();
     assert.equal(await page.locator("[data-testid=mock-counts]").textContent(), counts);
-    assert.ok(Array.isArray(state.pets ?? state.state?.pets ?? []), "the export is the snapshot JSON");
   } finally {
     await context.close();
   }
@@ -234,6 +240,18 @@ test("the reference links to Project settings > Domains, which loads its own mod
     await page.locator("[data-testid=domains-page]").waitFor({ timeout: 15_000 });
     assert.match(page.url(), /domains\.html$/);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("at phone width a parameter's location and required mark read as two words", async () => {
+  const { page, context } = await openOperation("getPet", { viewport: { width: 390, height: 844 } });
+  try {
+    const row = page.locator("[data-testid=parameter][data-name=petId]");
+    assert.match(await row.innerText(), /\bin path required/);
+    const [where, required] = await Promise.all([row.locator(".param-in"), row.locator(".required")].map((l) => l.boundingBox()));
+    assert.ok(required.x >= where.x + where.width || required.y > where.y, "the mark does not touch the location");
   } finally {
     await context.close();
   }

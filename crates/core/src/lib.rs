@@ -13,6 +13,7 @@ pub mod model;
 pub mod openapi;
 pub mod outline;
 pub mod reference;
+pub mod request;
 pub mod samples;
 pub mod tryit;
 mod validate;

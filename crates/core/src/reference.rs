@@ -184,57 +184,6 @@ impl OperationView {
         crate::catalog::anchor(self.operation_id.as_deref(), self.method, &self.path)
     }
 
-    /// The request the examples describe, against `base` (a server URL without trailing
-    /// slash): path parameters filled with their examples, required query and header
-    /// parameters too, and the example body.
-    #[must_use]
-    pub fn example_request(&self, base: &str) -> crate::samples::SampleRequest {
-        let text = |p: &ParameterView| -> Vec<String> {
-            let example = p.example.clone().unwrap_or_else(|| Value::Null);
-            let values = match example {
-                Value::Array(items) => items,
-                Value::Null => Vec::new(),
-                other => vec![other],
-            };
-            values.into_iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect()
-        };
-        let mut path = self.path.clone();
-        let mut query = form_urlencoded::Serializer::new(String::new());
-        let mut headers = Vec::new();
-        for p in &self.parameters {
-            match p.location.as_str() {
-                "path" => {
-                    let value = text(p).into_iter().next().unwrap_or_else(|| format!("{{{}}}", p.name));
-                    let encoded =
-                        percent_encoding::utf8_percent_encode(&value, percent_encoding::NON_ALPHANUMERIC);
-                    path = path.replace(&format!("{{{}}}", p.name), &encoded.to_string());
-                }
-                "query" if p.required => {
-                    for v in text(p) {
-                        query.append_pair(&p.name, &v);
-                    }
-                }
-                "header" if p.required => {
-                    if let Some(v) = text(p).into_iter().next() {
-                        headers.push((p.name.clone(), v));
-                    }
-                }
-                _ => {}
-            }
-        }
-        let query = query.finish();
-        let body = self.request_body.as_ref().map(|b| b.example.clone());
-        if let Some(b) = &self.request_body {
-            headers.insert(0, ("Content-Type".to_owned(), b.media_type.clone()));
-        }
-        crate::samples::SampleRequest {
-            method: self.method.as_str().to_owned(),
-            url: if query.is_empty() { format!("{base}{path}") } else { format!("{base}{path}?{query}") },
-            headers,
-            body,
-        }
-    }
-
     /// The warning shown for a deprecated operation.
     #[must_use]
     pub fn deprecation_warning(&self) -> Option<String> {

@@ -1,8 +1,10 @@
 //! Code samples for a request: cURL, JavaScript (`fetch`) and Python (`requests`), built from
-//! the same [`SampleRequest`] the try-it panel would send, so what a reader copies is exactly
-//! what the page ran.
+//! the same [`Request`] the try-it panel sends, so what a reader copies is exactly what the page
+//! ran.
 
 use serde_json::Value;
+
+use crate::http::Request;
 
 /// The languages samples are generated in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,22 +32,28 @@ impl Lang {
     }
 }
 
-/// A concrete request: what the try-it panel sends and the samples show.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SampleRequest {
-    /// Upper-case method.
-    pub method: String,
-    /// Full URL with query string.
-    pub url: String,
-    /// Headers in order (the body's `Content-Type` included when there is a body).
-    pub headers: Vec<(String, String)>,
-    /// A JSON body, if any.
-    pub body: Option<Value>,
+/// A request's body as the samples write it.
+enum Body {
+    None,
+    /// JSON: written as the language's literal.
+    Json(Value),
+    /// Anything else: written as a string.
+    Text(String),
+}
+
+impl Body {
+    fn of(request: &Request) -> Self {
+        if request.body.is_empty() {
+            return Self::None;
+        }
+        serde_json::from_slice(&request.body)
+            .map_or_else(|_| Self::Text(String::from_utf8_lossy(&request.body).into_owned()), Self::Json)
+    }
 }
 
 /// The sample of `request` in `lang`.
 #[must_use]
-pub fn generate(lang: Lang, request: &SampleRequest) -> String {
+pub fn generate(lang: Lang, request: &Request) -> String {
     match lang {
         Lang::Curl => curl(request),
         Lang::JavaScript => javascript(request),
@@ -58,22 +66,24 @@ fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-fn curl(r: &SampleRequest) -> String {
+fn curl(r: &Request) -> String {
     let mut lines = vec![if r.method == "GET" {
-        format!("curl -i {}", shell_quote(&r.url))
+        format!("curl -i {}", shell_quote(&r.target))
     } else {
-        format!("curl -i -X {} {}", r.method, shell_quote(&r.url))
+        format!("curl -i -X {} {}", r.method, shell_quote(&r.target))
     }];
     for (name, value) in &r.headers {
         lines.push(format!("  -H {}", shell_quote(&format!("{name}: {value}"))));
     }
-    if let Some(body) = &r.body {
-        lines.push(format!("  --data-raw {}", shell_quote(&body.to_string())));
+    match Body::of(r) {
+        Body::None => {}
+        Body::Json(body) => lines.push(format!("  --data-raw {}", shell_quote(&body.to_string()))),
+        Body::Text(body) => lines.push(format!("  --data-raw {}", shell_quote(&body))),
     }
     lines.join(" \\\n")
 }
 
-fn javascript(r: &SampleRequest) -> String {
+fn javascript(r: &Request) -> String {
     let js = |s: &str| Value::String(s.to_owned()).to_string();
     let mut options = Vec::new();
     if r.method != "GET" {
@@ -84,14 +94,18 @@ fn javascript(r: &SampleRequest) -> String {
             r.headers.iter().map(|(n, v)| format!("    {}: {},", js(n), js(v))).collect();
         options.push(format!("  headers: {{\n{}\n  }},", headers.join("\n")));
     }
-    if let Some(body) = &r.body {
-        let pretty = serde_json::to_string_pretty(body).unwrap_or_default().replace('\n', "\n  ");
-        options.push(format!("  body: JSON.stringify({pretty}),"));
+    match Body::of(r) {
+        Body::None => {}
+        Body::Json(body) => {
+            let pretty = serde_json::to_string_pretty(&body).unwrap_or_default().replace('\n', "\n  ");
+            options.push(format!("  body: JSON.stringify({pretty}),"));
+        }
+        Body::Text(body) => options.push(format!("  body: {},", js(&body))),
     }
     let call = if options.is_empty() {
-        format!("const response = await fetch({});", js(&r.url))
+        format!("const response = await fetch({});", js(&r.target))
     } else {
-        format!("const response = await fetch({}, {{\n{}\n}});", js(&r.url), options.join("\n"))
+        format!("const response = await fetch({}, {{\n{}\n}});", js(&r.target), options.join("\n"))
     };
     format!(
         "{call}\nconst text = await response.text();\nconsole.log(response.status, text ? JSON.parse(text) : null);"
@@ -127,13 +141,14 @@ fn python_literal(v: &Value, indent: usize) -> String {
     }
 }
 
-fn python(r: &SampleRequest) -> String {
-    let mut args = vec![format!("    {},", Value::String(r.url.clone()))];
+fn python(r: &Request) -> String {
+    let mut args = vec![format!("    {},", Value::String(r.target.clone()))];
+    let body = Body::of(r);
     // `json=` sets the Content-Type itself.
     let headers: Vec<&(String, String)> = r
         .headers
         .iter()
-        .filter(|(n, _)| !(r.body.is_some() && n.eq_ignore_ascii_case("content-type")))
+        .filter(|(n, _)| !(matches!(body, Body::Json(_)) && n.eq_ignore_ascii_case("content-type")))
         .collect();
     if !headers.is_empty() {
         let h: Vec<String> = headers
@@ -142,8 +157,10 @@ fn python(r: &SampleRequest) -> String {
             .collect();
         args.push(format!("    headers={{\n{}\n    }},", h.join("\n")));
     }
-    if let Some(body) = &r.body {
-        args.push(format!("    json={},", python_literal(body, 1)));
+    match &body {
+        Body::None => {}
+        Body::Json(body) => args.push(format!("    json={},", python_literal(body, 1))),
+        Body::Text(body) => args.push(format!("    data={},", Value::String(body.clone()))),
     }
     args.push("    timeout=10,".into());
     format!(
@@ -158,16 +175,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn post() -> SampleRequest {
-        SampleRequest {
-            method: "POST".into(),
-            url: "http://127.0.0.1:4010/pets".into(),
-            headers: vec![
-                ("Content-Type".into(), "application/json".into()),
-                ("Authorization".into(), "Bearer it's".into()),
-            ],
-            body: Some(json!({"name": "O'Brien", "categoryId": 1, "ok": true, "tag": null})),
-        }
+    fn post() -> Request {
+        Request::new("POST", "http://127.0.0.1:4010/pets")
+            .json(&json!({"name": "O'Brien", "categoryId": 1, "ok": true, "tag": null}))
+            .header("Authorization", "Bearer it's")
     }
 
     #[test]
@@ -176,8 +187,7 @@ mod tests {
             generate(Lang::Curl, &post()),
             "curl -i -X POST 'http://127.0.0.1:4010/pets' \\\n  -H 'Content-Type: application/json' \\\n  -H 'Authorization: Bearer it'\\''s' \\\n  --data-raw '{\"name\":\"O'\\''Brien\",\"categoryId\":1,\"ok\":true,\"tag\":null}'"
         );
-        let get =
-            SampleRequest { method: "GET".into(), url: "http://x/pets?a=1&b=2".into(), ..Default::default() };
+        let get = Request::new("GET", "http://x/pets?a=1&b=2");
         assert_eq!(generate(Lang::Curl, &get), "curl -i 'http://x/pets?a=1&b=2'");
     }
 
@@ -192,7 +202,7 @@ mod tests {
         );
         assert!(js.contains("    \"Authorization\": \"Bearer it's\","), "{js}");
         assert!(js.contains("  body: JSON.stringify({\n    \"name\": \"O'Brien\","), "{js}");
-        let get = SampleRequest { method: "GET".into(), url: "http://x/pets".into(), ..Default::default() };
+        let get = Request::new("GET", "http://x/pets");
         assert!(
             generate(Lang::JavaScript, &get).starts_with("const response = await fetch(\"http://x/pets\");")
         );
@@ -204,5 +214,14 @@ mod tests {
         assert!(py.contains("    json={\n        \"name\": \"O'Brien\",\n        \"categoryId\": 1,\n        \"ok\": True,\n        \"tag\": None,\n    },"), "{py}");
         assert!(!py.contains("Content-Type"), "{py}");
         assert!(py.contains("\"Authorization\": \"Bearer it's\""), "{py}");
+    }
+
+    #[test]
+    fn a_body_that_is_not_json_is_written_as_text() {
+        let text = Request::new("POST", "http://x/notes").header("Content-Type", "text/plain").body("it's");
+        assert!(generate(Lang::Curl, &text).ends_with("--data-raw 'it'\\''s'"));
+        assert!(generate(Lang::JavaScript, &text).contains("  body: \"it's\","));
+        let py = generate(Lang::Python, &text);
+        assert!(py.contains("    data=\"it's\",") && py.contains("\"Content-Type\": \"text/plain\""), "{py}");
     }
 }

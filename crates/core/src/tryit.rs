@@ -1,27 +1,17 @@
 //! The try-it panel's logic: checking what the reader typed for each parameter against its
-//! schema, building the request (URL, headers, JSON body) from the form, reading extra header
-//! lines, recognising an error answer, and explaining in plain words why a request got no
-//! readable answer. The app renders it; nothing here touches the network.
+//! schema, checking the JSON body and the extra header lines before the request is built
+//! ([`crate::request`]), recognising an error answer, and explaining in plain words why a
+//! request got no readable answer. The app renders it; nothing here touches the network.
 
 use serde_json::Value;
 
+use crate::http::Request;
 use crate::reference::{OperationView, ParameterView};
-use crate::samples::SampleRequest;
+use crate::request::{self, ParamInput, is_sendable, split_list};
 
 /// Answers whether `text` matches the regular expression `pattern`; `None` when the pattern
 /// cannot be compiled where the form runs (it is then not checked, and the server decides).
 pub type PatternMatcher<'a> = &'a dyn Fn(&str, &str) -> Option<bool>;
-
-/// What the reader typed for one parameter.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParamInput {
-    /// `path`, `query` or `header`.
-    pub location: String,
-    /// The parameter's name.
-    pub name: String,
-    /// The text as typed; comma-separated values for an array.
-    pub text: String,
-}
 
 /// A form field the request cannot be sent with, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,12 +107,6 @@ fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher
     Ok(())
 }
 
-/// The values of an array parameter, typed as `a, b, c`.
-#[must_use]
-pub fn split_list(text: &str) -> Vec<String> {
-    text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
-}
-
 /// Checks what the reader typed for `param`: required, type, enum, range, length, pattern.
 ///
 /// # Errors
@@ -207,9 +191,11 @@ pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
     Ok(headers)
 }
 
-/// Builds the request the form describes against `base` (no trailing slash; empty for the
-/// in-browser mock, which reads only the path). Returns it with every problem found; send it
-/// only when there is none (the code samples show it either way).
+/// Checks the form and builds the request it describes against `base` (no trailing slash;
+/// empty for the in-browser mock, which reads only the path): parameters, the JSON body
+/// (`body`, when the operation takes one) and the extra header lines, added after the form's.
+/// Returns it with every problem found; send it only when there is none (the code samples show
+/// it either way, without the parts that are wrong).
 #[must_use]
 pub fn build_request(
     view: &OperationView,
@@ -218,13 +204,9 @@ pub fn build_request(
     body: Option<&str>,
     extra_headers: &str,
     matches: PatternMatcher<'_>,
-) -> (SampleRequest, Vec<FieldError>) {
+) -> (Request, Vec<FieldError>) {
     let mut errors = Vec::new();
-    let mut path = view.path.clone();
-    let mut query = form_urlencoded::Serializer::new(String::new());
-    let mut headers = Vec::new();
-    for param in view.parameters.iter().filter(|p| matches!(p.location.as_str(), "path" | "query" | "header"))
-    {
+    for param in view.parameters.iter().filter(|p| is_sendable(p)) {
         let text = params
             .iter()
             .find(|i| i.location == param.location && i.name == param.name)
@@ -232,30 +214,8 @@ pub fn build_request(
         if let Err(message) = check_parameter(param, text, matches) {
             errors.push(FieldError { field: field_key(&param.location, &param.name), message });
         }
-        if text.is_empty() {
-            continue;
-        }
-        let is_array = schema_type(&param.schema_json) == Some("array");
-        match param.location.as_str() {
-            "path" => {
-                let encoded = percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC);
-                path = path.replace(&format!("{{{}}}", param.name), &encoded.to_string());
-            }
-            "query" if is_array && param.repeated => {
-                for value in split_list(text) {
-                    query.append_pair(&param.name, &value);
-                }
-            }
-            "query" if is_array => {
-                query.append_pair(&param.name, &split_list(text).join(","));
-            }
-            "query" => {
-                query.append_pair(&param.name, text);
-            }
-            _ => headers.push((param.name.clone(), text.to_owned())),
-        }
     }
-    let mut body_value = None;
+    let mut json = None;
     if let Some(spec) = &view.request_body {
         let text = body.unwrap_or_default();
         if text.trim().is_empty() {
@@ -267,42 +227,27 @@ pub fn build_request(
             }
         } else {
             match serde_json::from_str::<Value>(text) {
-                Ok(value) => body_value = Some(value),
+                Ok(_) => json = Some(text),
                 Err(e) => errors.push(FieldError {
                     field: "body".to_owned(),
                     message: format!("The body is not valid JSON: {e}."),
                 }),
             }
         }
-        if body_value.is_some() {
-            headers.insert(0, ("Content-Type".to_owned(), spec.media_type.clone()));
-        }
     }
+    let mut request = request::for_operation(view, base, params, json);
     match parse_headers(extra_headers) {
-        Ok(extra) => headers.extend(extra),
+        Ok(extra) => request.headers.extend(extra),
         Err(message) => errors.push(FieldError { field: "headers".to_owned(), message }),
     }
-    let query = query.finish();
-    let url = if query.is_empty() { format!("{base}{path}") } else { format!("{base}{path}?{query}") };
-    (SampleRequest { method: view.method.as_str().to_owned(), url, headers, body: body_value }, errors)
+    (request, errors)
 }
 
 /// The text a form field starts with: the parameter's example for path parameters and
 /// required ones, nothing for the others (their example is shown as a placeholder).
 #[must_use]
 pub fn initial_text(param: &ParameterView) -> String {
-    if param.required { example_text(param) } else { String::new() }
-}
-
-/// The parameter's example as the form writes it (`a, b` for an array).
-#[must_use]
-pub fn example_text(param: &ParameterView) -> String {
-    let one = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_owned);
-    match &param.example {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::Array(items)) => items.iter().map(one).collect::<Vec<_>>().join(", "),
-        Some(other) => one(other),
-    }
+    if param.required { request::example_text(param) } else { String::new() }
 }
 
 /// An error answer's parts, when the body is an error object: `{code, message, status}` as the

@@ -1,12 +1,12 @@
-//! The try-it form's checks and the requests it builds, sent to the core mock to show they are
-//! the requests the server expects.
+//! The try-it form's checks, and the requests built for the form and for the examples, sent to
+//! the core mock to show they are the requests the server expects.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore_core::Catalog;
 use petstore_core::openapi::PETSTORE_JSON;
 use petstore_core::reference::OperationView;
-use petstore_core::samples::SampleRequest;
-use petstore_core::tryit::{FieldError, ParamInput, build_request, example_text, initial_text};
+use petstore_core::request::{self, ParamInput, example_text};
+use petstore_core::tryit::{FieldError, build_request, initial_text};
 use petstore_core::{Mock, Request};
 use serde_json::{Value, json};
 
@@ -14,16 +14,19 @@ fn doc() -> Value {
     serde_json::from_str(PETSTORE_JSON).unwrap()
 }
 
-fn view(doc: &Value, id: &str) -> OperationView {
+fn all_views(doc: &Value) -> Vec<OperationView> {
     let catalog = Catalog::from_value(doc).unwrap();
-    let op = catalog
+    catalog
         .groups
         .iter()
         .flat_map(|g| &g.tags)
         .flat_map(|t| &t.operations)
-        .find(|o| o.operation_id.as_deref() == Some(id))
-        .unwrap();
-    OperationView::build(doc, op.method, &op.path).unwrap()
+        .map(|o| OperationView::build(doc, o.method, &o.path).unwrap())
+        .collect()
+}
+
+fn view(doc: &Value, id: &str) -> OperationView {
+    all_views(doc).into_iter().find(|v| v.operation_id.as_deref() == Some(id)).unwrap()
 }
 
 fn input(location: &str, name: &str, text: &str) -> ParamInput {
@@ -34,11 +37,7 @@ fn no_patterns(_: &str, _: &str) -> Option<bool> {
     None
 }
 
-fn build(
-    view: &OperationView,
-    params: &[ParamInput],
-    body: Option<&str>,
-) -> (SampleRequest, Vec<FieldError>) {
+fn build(view: &OperationView, params: &[ParamInput], body: Option<&str>) -> (Request, Vec<FieldError>) {
     build_request(view, "", params, body, "", &no_patterns)
 }
 
@@ -46,14 +45,9 @@ fn messages(errors: &[FieldError]) -> Vec<String> {
     errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect()
 }
 
-fn send(mock: &mut Mock, request: &SampleRequest) -> (u16, Value) {
-    let mut r = Request::new(&request.method, &request.url);
-    r.headers.clone_from(&request.headers);
-    if let Some(body) = &request.body {
-        r.body = body.to_string().into_bytes();
-    }
-    let response = mock.handle(&r);
-    (response.status, serde_json::from_slice(&response.body).unwrap_or(Value::Null))
+fn send(mock: &mut Mock, request: &Request) -> (u16, Value) {
+    let response = mock.handle(request);
+    (response.status, response.json().unwrap_or(Value::Null))
 }
 
 #[test]
@@ -78,7 +72,7 @@ fn query_parameters_are_checked_against_their_schema() {
     let (request, errors) =
         build(&list, &[input("query", "status", "available, pending"), input("query", "limit", "2")], None);
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(request.url, "/pets?status=available&status=pending&limit=2");
+    assert_eq!(request.target, "/pets?status=available&status=pending&limit=2");
     let (status, body) = send(&mut Mock::seeded(), &request);
     assert_eq!(status, 200);
     assert_eq!(body.as_array().unwrap().len(), 2);
@@ -95,7 +89,7 @@ fn path_parameters_are_required_and_encoded() {
     let (request, errors) =
         build_request(&get, "http://127.0.0.1:4010", &[input("path", "petId", "3")], None, "", &no_patterns);
     assert!(errors.is_empty());
-    assert_eq!(request.url, "http://127.0.0.1:4010/pets/3");
+    assert_eq!(request.target, "http://127.0.0.1:4010/pets/3");
     assert_eq!(request.method, "GET");
 }
 
@@ -191,6 +185,70 @@ fn patterns_are_checked_by_the_matcher_the_form_provides() {
         &lowercase,
     );
     assert!(errors.is_empty());
-    assert_eq!(request.url, "https://api.example.com/users/octo?ids=1%2C2");
+    assert_eq!(request.target, "https://api.example.com/users/octo?ids=1%2C2");
     assert_eq!(request.headers, [("X-Mode".to_owned(), "fast".to_owned())]);
+}
+
+#[test]
+fn example_requests_fill_parameters_and_bodies_and_the_mock_answers_them_as_documented() {
+    let doc = doc();
+    let get = request::example(&view(&doc, "getPet"), "http://127.0.0.1:4010");
+    assert_eq!(
+        (get.method.as_str(), get.target.as_str(), get.body.as_slice()),
+        ("GET", "http://127.0.0.1:4010/pets/1", &b""[..])
+    );
+    let create = request::example(&view(&doc, "createPet"), "");
+    assert_eq!(create.target, "/pets");
+    assert_eq!(create.headers, [("Content-Type".to_owned(), "application/json".to_owned())]);
+    assert_eq!(create.body, br#"{"name":"Rex","categoryId":1,"status":"available"}"#);
+
+    for v in all_views(&doc) {
+        let status = Mock::seeded().handle(&request::example(&v, "")).status.to_string();
+        let documented: Vec<&str> = v.responses.iter().map(|r| r.status.as_str()).collect();
+        assert!(
+            documented.contains(&status.as_str()),
+            "{} {}: {status} is not documented ({documented:?})",
+            v.method.as_str(),
+            v.path
+        );
+    }
+}
+
+#[test]
+fn the_form_and_the_examples_build_the_same_request_from_the_same_values() {
+    let doc = doc();
+    for v in all_views(&doc) {
+        let example = request::example(&v, "http://127.0.0.1:4010");
+        let params: Vec<ParamInput> = v
+            .parameters
+            .iter()
+            .filter(|p| request::is_sendable(p))
+            .map(|p| ParamInput { location: p.location.clone(), name: p.name.clone(), text: initial_text(p) })
+            .collect();
+        let body = v.request_body.as_ref().map(|b| b.example.to_string());
+        let (form, _) =
+            build_request(&v, "http://127.0.0.1:4010", &params, body.as_deref(), "", &no_patterns);
+        assert_eq!(form, example, "{} {}", v.method.as_str(), v.path);
+    }
+}
+
+#[test]
+fn a_path_parameter_without_an_example_shows_its_name_in_the_example() {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/things/{id}": {"get": {
+            "operationId": "getThing",
+            "parameters": [
+                {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+                {"name": "tags", "in": "query", "required": true,
+                 "schema": {"type": "array", "items": {"type": "string"}}, "example": ["a b", "c"]}
+            ],
+            "responses": {"200": {"description": "ok"}}
+        }}}
+    });
+    let get = view(&doc, "getThing");
+    assert_eq!(request::example(&get, "").target, "/things/%7Bid%7D?tags=a+b&tags=c");
+    let (form, _) = build(&get, &[input("query", "tags", "a b, c")], None);
+    assert_eq!(form.target, "/things/{id}?tags=a+b&tags=c", "an empty field leaves the template");
 }

@@ -1,0 +1,262 @@
+//! Sends a core [`Request`] to the in-browser mock or over the network (the browser's `fetch`)
+//! and says what came back: the status, headers, body and time, or why there is no readable
+//! answer, in words a reader can act on. No view: the try-it panel renders what it returns.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use leptos::prelude::set_timeout_with_handle;
+use petstore_core::Request;
+use petstore_core::http::reason_phrase;
+use petstore_core::tryit::{ErrorSummary, Reachability, error_summary, explain_failure};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::mock::MockState;
+
+/// A request that gets no answer after this long is stopped.
+pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long the second, CORS-free request that explains a failure may take.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Where a request goes.
+#[derive(Debug, Clone, Copy)]
+pub enum Destination {
+    /// The in-browser mock; `None` when the page has none.
+    Mock(Option<MockState>),
+    /// The network, at the address in the request's target.
+    Network,
+}
+
+/// What a sent request got.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// An answer that could be read.
+    Answer {
+        /// HTTP status.
+        status: u16,
+        /// The server's status text, or the standard reason phrase.
+        status_text: String,
+        /// Header names and values, as received.
+        headers: Vec<(String, String)>,
+        /// The body; pretty-printed when it is JSON.
+        body: String,
+        /// The error object in the body, if any.
+        error: Option<ErrorSummary>,
+    },
+    /// No readable answer: why, and what to do about it.
+    Failure(String),
+}
+
+/// One request and what it got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    /// When it was sent, `hh:mm:ss` on the reader's clock.
+    pub at: String,
+    /// The method.
+    pub method: String,
+    /// The URL, or the path for the mock.
+    pub url: String,
+    /// Where it went, in words: `In-browser mock` or the server's origin.
+    pub target: String,
+    /// How long until the answer, in milliseconds.
+    pub millis: f64,
+    /// The answer, or why there is none.
+    pub outcome: Outcome,
+}
+
+/// Stops a request in flight: Cancel, the timeout, or its view going away.
+#[derive(Debug, Clone)]
+pub struct Abort {
+    controller: Option<web_sys::AbortController>,
+    timed_out: Rc<Cell<bool>>,
+}
+
+impl Default for Abort {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Abort {
+    /// A handle for one request.
+    #[must_use]
+    pub fn new() -> Self {
+        Self { controller: web_sys::AbortController::new().ok(), timed_out: Rc::default() }
+    }
+
+    /// Stops the request (it ends as "Cancelled.").
+    pub fn abort(&self) {
+        if let Some(controller) = &self.controller {
+            controller.abort();
+        }
+    }
+
+    fn time_out(&self) {
+        self.timed_out.set(true);
+        self.abort();
+    }
+
+    fn signal(&self) -> Option<web_sys::AbortSignal> {
+        self.controller.as_ref().map(web_sys::AbortController::signal)
+    }
+
+    fn aborted(&self) -> bool {
+        self.signal().is_some_and(|s| s.aborted())
+    }
+}
+
+/// Sends `request` to `destination` and waits for the outcome; `abort` stops it, as does
+/// [`TIMEOUT`].
+pub async fn send(request: &Request, destination: Destination, abort: &Abort) -> Exchange {
+    let at = clock();
+    let started = now_ms();
+    let (target, outcome) = match destination {
+        Destination::Mock(mock) => ("In-browser mock".to_owned(), ask_mock(mock, request)),
+        Destination::Network => {
+            let timer = {
+                let abort = abort.clone();
+                set_timeout_with_handle(move || abort.time_out(), TIMEOUT).ok()
+            };
+            let outcome = over_network(request, abort).await;
+            if let Some(timer) = timer {
+                timer.clear();
+            }
+            (origin_of(&request.target), outcome)
+        }
+    };
+    Exchange {
+        at,
+        method: request.method.clone(),
+        url: request.target.clone(),
+        target,
+        millis: now_ms() - started,
+        outcome,
+    }
+}
+
+/// The URL `url` names, resolved against this page when it is relative.
+#[must_use]
+pub fn absolute(url: &str) -> Option<web_sys::Url> {
+    let base = web_sys::window()?.document()?.base_uri().ok().flatten()?;
+    web_sys::Url::new_with_base(url, &base).ok()
+}
+
+fn origin_of(url: &str) -> String {
+    absolute(url).map_or_else(|| url.to_owned(), |u| u.origin())
+}
+
+fn page_origin() -> String {
+    web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default()
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+fn clock() -> String {
+    let date = js_sys::Date::new_0();
+    format!("{:02}:{:02}:{:02}", date.get_hours(), date.get_minutes(), date.get_seconds())
+}
+
+fn message_of(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}
+
+fn answer(status: u16, status_text: String, headers: Vec<(String, String)>, body: &str) -> Outcome {
+    let json = serde_json::from_str::<serde_json::Value>(body).ok();
+    let error = json.as_ref().and_then(|v| error_summary(status, v));
+    let body = json.and_then(|v| serde_json::to_string_pretty(&v).ok()).unwrap_or_else(|| body.to_owned());
+    let status_text = if status_text.is_empty() { reason_phrase(status).to_owned() } else { status_text };
+    Outcome::Answer { status, status_text, headers, body, error }
+}
+
+/// The mock's answer, at once.
+fn ask_mock(mock: Option<MockState>, request: &Request) -> Outcome {
+    let Some(mock) = mock else {
+        return Outcome::Failure("The in-browser mock is not available on this page.".to_owned());
+    };
+    match mock.answer(request) {
+        Ok(response) => {
+            answer(response.status, String::new(), response.headers, &String::from_utf8_lossy(&response.body))
+        }
+        Err(message) => Outcome::Failure(message),
+    }
+}
+
+async fn over_network(request: &Request, abort: &Abort) -> Outcome {
+    let init = web_sys::RequestInit::new();
+    init.set_method(&request.method);
+    let Ok(headers) = web_sys::Headers::new() else {
+        return Outcome::Failure("The browser refused the headers.".into());
+    };
+    for (name, value) in &request.headers {
+        if let Err(e) = headers.append(name, value) {
+            return Outcome::Failure(format!("The header {name} cannot be sent: {}.", message_of(&e)));
+        }
+    }
+    init.set_headers(&headers);
+    if !request.body.is_empty() {
+        init.set_body(&JsValue::from_str(&String::from_utf8_lossy(&request.body)));
+    }
+    init.set_signal(abort.signal().as_ref());
+    let sent = match web_sys::Request::new_with_str_and_init(&request.target, &init) {
+        Ok(sent) => sent,
+        Err(e) => return Outcome::Failure(format!("The request cannot be made: {}.", message_of(&e))),
+    };
+    let Some(window) = web_sys::window() else {
+        return Outcome::Failure("There is no window to send from.".to_owned());
+    };
+    let answered = JsFuture::from(window.fetch_with_request(&sent)).await;
+    let response = match answered.and_then(|r| r.dyn_into::<web_sys::Response>()) {
+        Ok(response) => response,
+        Err(_) if abort.timed_out.get() => {
+            return Outcome::Failure(format!(
+                "No answer within {} seconds, so the request was stopped.",
+                TIMEOUT.as_secs()
+            ));
+        }
+        Err(_) if abort.aborted() => return Outcome::Failure("Cancelled.".to_owned()),
+        Err(_) => {
+            let target = origin_of(&request.target);
+            return Outcome::Failure(explain_failure(&target, &page_origin(), reachable(&target).await));
+        }
+    };
+    let mut headers = Vec::new();
+    if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
+        for entry in entries.flatten() {
+            let pair: js_sys::Array = entry.unchecked_into();
+            headers.push((
+                pair.get(0).as_string().unwrap_or_default(),
+                pair.get(1).as_string().unwrap_or_default(),
+            ));
+        }
+    }
+    let body = match response.text() {
+        Ok(promise) => JsFuture::from(promise).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
+        Err(_) => String::new(),
+    };
+    answer(response.status(), response.status_text(), headers, &body)
+}
+
+/// Whether anything answers at `origin` when CORS does not matter (an opaque request).
+async fn reachable(origin: &str) -> Reachability {
+    let Some(window) = web_sys::window() else { return Reachability::Unreachable };
+    let probe = Abort::new();
+    let stop = probe.clone();
+    let _ = set_timeout_with_handle(move || stop.abort(), PROBE_TIMEOUT);
+    let init = web_sys::RequestInit::new();
+    init.set_mode(web_sys::RequestMode::NoCors);
+    init.set_signal(probe.signal().as_ref());
+    match JsFuture::from(window.fetch_with_str_and_init(&format!("{origin}/"), &init)).await {
+        Ok(_) => Reachability::Answered,
+        Err(_) => Reachability::Unreachable,
+    }
+}

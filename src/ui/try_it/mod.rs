@@ -1,0 +1,137 @@
+//! The try-it panel of one operation: where to send (the in-browser mock, a server of the
+//! document, or a base URL of the reader's), a form for its parameters, a JSON body editor and
+//! extra headers; Send (also Ctrl/Cmd+Enter), Cancel and a timeout; the answer with its status,
+//! time, headers and body (error objects shown as errors; network and CORS failures explained);
+//! and the last answers of this operation. Sending is [`crate::transport`]'s.
+
+mod fields;
+mod form;
+mod history;
+
+use leptos::prelude::*;
+use petstore_core::Request;
+use petstore_core::reference::OperationView;
+use petstore_core::request::is_sendable;
+use wasm_bindgen::JsCast;
+
+pub use form::{Target, TryItForm};
+pub use history::History;
+
+use crate::mock::MockState;
+use crate::transport::{self, Abort, Destination, Exchange};
+use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
+use history::{ExchangeView, HistoryList};
+
+/// The try-it panel of `view`; `form` is shared with the code samples.
+#[component]
+pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl IntoView {
+    let anchor =
+        view.operation_id.clone().unwrap_or_else(|| format!("{}-{}", view.method.as_str(), view.path));
+    let ids = Ids::new(&anchor);
+    let history = History::from_context();
+    let entries = history.of(anchor.clone());
+    let shown = RwSignal::new(entries.get_untracked().first().map(|e| e.id));
+    let mock = MockState::from_context();
+    let (send, cancel) = sending();
+    let pending = send.pending();
+
+    // The newest answer is filed and shown; one that arrives after the panel is gone is not.
+    Effect::new(move |_| {
+        if let Some(exchange) = send.value().get() {
+            shown.set(Some(history.record(&anchor, exchange)));
+        }
+    });
+    let submit = move || {
+        if pending.get_untracked() {
+            return;
+        }
+        form.attempted.set(true);
+        let (request, problems) = form.request();
+        match problems.first() {
+            Some(first) => focus(&ids.field(&first.field)),
+            None => {
+                let to = match form.target.get_untracked() {
+                    Target::Mock => Destination::Mock(mock),
+                    _ => Destination::Network,
+                };
+                send.dispatch((request, to));
+            }
+        }
+    };
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+            ev.prevent_default();
+            submit();
+        }
+    };
+    let params = view
+        .parameters
+        .iter()
+        .filter(|p| is_sendable(p))
+        .map(|p| view! { <ParamField form=form ids=ids param=p.clone() /> })
+        .collect_view();
+    let body = view.request_body.clone().map(|b| view! { <BodyField form=form ids=ids body=b /> });
+    let result = move || {
+        let id = shown.get()?;
+        let entry = entries.with(|list| list.iter().find(|e| e.id == id).cloned())?;
+        Some(view! { <ExchangeView entry=entry /> })
+    };
+    view! {
+        <section class="try-it" data-testid="try-it" aria-labelledby=ids.of("title") on:keydown=on_keydown>
+            <h3 id=ids.of("title")>"Try it"</h3>
+            {(!mock_available).then(|| view! {
+                <p class="hint" data-testid="try-mock-unavailable">
+                    "The in-browser mock answers only the Petstore document's operations; send this request to a server."
+                </p>
+            })}
+            <form class="try-form" on:submit=move |ev| { ev.prevent_default(); submit(); }>
+                <TargetSelect form=form ids=ids mock_available=mock_available />
+                <BaseUrlField form=form ids=ids />
+                {params}
+                {body}
+                <HeadersField form=form ids=ids />
+                <div class="try-actions">
+                    <button type="submit" class="button button-primary" data-testid="try-send" disabled=move || pending.get()>
+                        {move || if pending.get() { "Sending…" } else { "Send" }}
+                    </button>
+                    <Show when=move || pending.get()>
+                        <button type="button" class="button" data-testid="try-cancel" on:click=move |_| cancel()>"Cancel"</button>
+                    </Show>
+                    <span class="hint keys">"Ctrl/⌘ + Enter"</span>
+                </div>
+            </form>
+            <div class="try-result" aria-live="polite" data-testid="try-result">{result}</div>
+            <HistoryList entries=entries shown=shown />
+        </section>
+    }
+}
+
+/// Sending as an action, and a way to stop the request in flight, which also stops when the
+/// panel goes away.
+fn sending() -> (Action<(Request, Destination), Exchange>, impl Fn() + Copy) {
+    let in_flight: StoredValue<Option<Abort>, LocalStorage> = StoredValue::new_local(None);
+    let send = Action::new_unsync(move |(request, to): &(Request, Destination)| {
+        let (request, to, abort) = (request.clone(), *to, Abort::new());
+        in_flight.set_value(Some(abort.clone()));
+        async move { transport::send(&request, to, &abort).await }
+    });
+    let cancel = move || {
+        in_flight.with_value(|abort| {
+            if let Some(abort) = abort {
+                abort.abort();
+            }
+        });
+    };
+    on_cleanup(cancel);
+    (send, cancel)
+}
+
+fn focus(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
