@@ -10,17 +10,13 @@ fn apply(theme: &str) {
     let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else {
         return;
     };
-    let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten());
+    // The choice still applies to this page where storage is blocked or full.
     if theme == "light" || theme == "dark" {
         let _ = root.set_attribute("data-theme", theme);
-        if let Some(s) = storage {
-            let _ = s.set_item(THEME_KEY, theme);
-        }
+        let _ = petstore_browser::set(THEME_KEY, theme);
     } else {
         let _ = root.remove_attribute("data-theme");
-        if let Some(s) = storage {
-            let _ = s.remove_item(THEME_KEY);
-        }
+        let _ = petstore_browser::remove(THEME_KEY);
     }
 }
 

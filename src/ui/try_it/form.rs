@@ -48,22 +48,17 @@ impl Target {
     }
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 fn remembered(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok().flatten()
+    petstore_browser::get(key).ok().flatten()
 }
 
-/// Keeps `value` under `key` in this browser (`None` forgets it).
+/// Keeps `value` under `key` in this browser (`None` forgets it). Remembering is a convenience:
+/// where storage is blocked or full the form still works, so a failure is not shown.
 pub(super) fn remember(key: &str, value: Option<&str>) {
-    if let Some(storage) = storage() {
-        let _ = match value {
-            Some(value) => storage.set_item(key, value),
-            None => storage.remove_item(key),
-        };
-    }
+    let _ = match value {
+        Some(value) => petstore_browser::set(key, value),
+        None => petstore_browser::remove(key),
+    };
 }
 
 /// Checks a base URL typed by the reader; returns it without a trailing slash.

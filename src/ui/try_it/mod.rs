@@ -25,8 +25,7 @@ use history::{ExchangeView, HistoryList};
 /// The try-it panel of `view`; `form` is shared with the code samples.
 #[component]
 pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl IntoView {
-    let anchor =
-        view.operation_id.clone().unwrap_or_else(|| format!("{}-{}", view.method.as_str(), view.path));
+    let anchor = view.anchor();
     let ids = Ids::new(&anchor);
     let history = History::from_context();
     let entries = history.of(anchor.clone());

@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 use petstore_domains::{DomainConfig, validate_config};
 
-
 /// The file name of the downloaded configuration.
 pub const CONFIG_FILE_NAME: &str = "domains.json";
 
