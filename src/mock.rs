@@ -78,20 +78,33 @@ pub struct MockState {
     started: RwSignal<bool>,
 }
 
+/// Reads a value the module returned as its serde type. The app crosses the boundary as JSON
+/// text with the serde_json it already carries (see DEVELOPERS.md: serde-wasm-bindgen would
+/// add its own (de)serializer to the reference's first download).
+fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
+    let text = js_sys::JSON::stringify(value).map_err(|e| message_of(&e))?;
+    serde_json::from_slice(String::from(text).as_bytes()).map_err(|e| e.to_string())
+}
+
+/// The JavaScript value of a serde type, for the module.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, String> {
+    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
+    js_sys::JSON::parse(&text).map_err(|e| message_of(&e))
+}
+
 fn read_counts(handle: &MockHandle) -> Counts {
-    serde_wasm_bindgen::from_value(handle.counts()).unwrap_or_default()
+    from_js(&handle.counts()).unwrap_or_default()
 }
 
 fn read_notices(handle: &MockHandle) -> Vec<MockNotice> {
-    serde_wasm_bindgen::from_value(handle.notices()).unwrap_or_default()
+    from_js(&handle.notices()).unwrap_or_default()
 }
 
 async fn load(storage_key: &str) -> Result<MockHandle, String> {
     let module = crate::modules::load(MODULE_PATH).await?;
     let class: Function =
         Reflect::get(&module, &"PetstoreMock".into()).map_err(|e| message_of(&e))?.unchecked_into();
-    let options = serde_wasm_bindgen::to_value(&Options { seed: true, storage_key })
-        .map_err(|e| message_of(&e.into()))?;
+    let options = to_js(&Options { seed: true, storage_key })?;
     let instance = Reflect::construct(&class, &Array::of1(&options)).map_err(|e| message_of(&e))?;
     Ok(instance.unchecked_into())
 }
@@ -229,10 +242,9 @@ impl MockState {
     /// # Errors
     /// The mock is not loaded, or the request cannot be read (the message says why).
     pub fn answer(&self, request: &Request) -> Result<Response, String> {
-        let asked = serde_wasm_bindgen::to_value(request).map_err(|e| message_of(&e.into()))?;
+        let asked = to_js(request)?;
         let answer = self.with_handle(|h| h.answer(&asked))?.map_err(|e| message_of(&e))?;
-        serde_wasm_bindgen::from_value(answer)
-            .map_err(|e| format!("The mock's answer could not be read: {}.", message_of(&e.into())))
+        from_js(&answer).map_err(|e| format!("The mock's answer could not be read: {e}."))
     }
 
     /// Replaces the data with the demo data (`seed`) or nothing.
