@@ -15,6 +15,7 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::mock::MockState;
+use crate::modules::message_of;
 
 /// A request that gets no answer after this long is stopped.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
@@ -160,14 +161,6 @@ fn now_ms() -> f64 {
 fn clock() -> String {
     let date = js_sys::Date::new_0();
     format!("{:02}:{:02}:{:02}", date.get_hours(), date.get_minutes(), date.get_seconds())
-}
-
-fn message_of(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| error.as_string())
-        .unwrap_or_else(|| "unknown error".to_owned())
 }
 
 fn answer(status: u16, status_text: String, headers: Vec<(String, String)>, body: &str) -> Outcome {
