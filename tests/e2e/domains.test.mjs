@@ -15,7 +15,7 @@ import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const ROOT = resolve(HERE, "../..");
-const FIXTURES = join(ROOT, "crates/core/tests/fixtures/doh");
+const FIXTURES = join(ROOT, "crates/domains/tests/fixtures/doh");
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const STORAGE_KEY = "petstore-playground/domains/v1";
 
