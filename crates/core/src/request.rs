@@ -18,6 +18,20 @@ pub struct ParamInput {
     pub text: String,
 }
 
+impl ParamInput {
+    /// Whether this is the input of the parameter `name` in `location`.
+    #[must_use]
+    pub fn is_for(&self, location: &str, name: &str) -> bool {
+        self.location == location && self.name == name
+    }
+}
+
+/// The text typed for `param` among `params` (empty when there is none).
+#[must_use]
+pub fn text_for<'a>(params: &'a [ParamInput], param: &ParameterView) -> &'a str {
+    params.iter().find(|i| i.is_for(&param.location, &param.name)).map_or("", |i| i.text.as_str())
+}
+
 /// Whether a parameter has a place in a request the page can send (cookies are the browser's).
 #[must_use]
 pub fn is_sendable(param: &ParameterView) -> bool {
@@ -41,10 +55,7 @@ pub fn for_operation(view: &OperationView, base: &str, params: &[ParamInput], bo
     let mut query = form_urlencoded::Serializer::new(String::new());
     let mut headers = Vec::new();
     for param in view.parameters.iter().filter(|p| is_sendable(p)) {
-        let text = params
-            .iter()
-            .find(|i| i.location == param.location && i.name == param.name)
-            .map_or("", |i| i.text.as_str());
+        let text = text_for(params, param);
         if text.is_empty() {
             continue;
         }

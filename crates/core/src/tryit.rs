@@ -207,10 +207,7 @@ pub fn build_request(
 ) -> (Request, Vec<FieldError>) {
     let mut errors = Vec::new();
     for param in view.parameters.iter().filter(|p| is_sendable(p)) {
-        let text = params
-            .iter()
-            .find(|i| i.location == param.location && i.name == param.name)
-            .map_or("", |i| i.text.as_str());
+        let text = crate::request::text_for(params, param);
         if let Err(message) = check_parameter(param, text, matches) {
             errors.push(FieldError { field: field_key(&param.location, &param.name), message });
         }

@@ -175,15 +175,11 @@ pub fn ParamField(form: TryItForm, ids: Ids, param: ParameterView) -> impl IntoV
     let (location, name) = (param.location.clone(), param.name.clone());
     let value = Signal::derive({
         let (location, name) = (location.clone(), name.clone());
-        move || {
-            form.params.with(|ps| {
-                ps.iter().find(|i| i.location == location && i.name == name).map(|i| i.text.clone())
-            })
-        }
+        move || form.params.with(|ps| ps.iter().find(|i| i.is_for(&location, &name)).map(|i| i.text.clone()))
     });
     let set = move |text: String| {
         form.params.update(|ps| {
-            if let Some(i) = ps.iter_mut().find(|i| i.location == location && i.name == name) {
+            if let Some(i) = ps.iter_mut().find(|i| i.is_for(&location, &name)) {
                 i.text = text;
             }
         });
