@@ -266,116 +266,42 @@ struct Load {
     keep_address: bool,
 }
 
-/// What the page shows: the document, and why the last load failed.
-#[derive(Debug, Clone, Copy)]
-struct Shown {
-    current: RwSignal<Option<Loaded>>,
-    failed: RwSignal<Option<String>>,
-}
-
-impl Shown {
-    fn builtin(self) {
-        match Loaded::builtin() {
-            Ok(loaded) => {
-                self.current.set(Some(loaded));
-                self.failed.set(None);
-            }
-            Err(e) => self.failed.set(Some(e.to_string())),
-        }
-    }
-
-    /// Reads a document and shows it if it is valid. With `listing` (nothing is shown yet: the
-    /// `?url=` document at the start) it is listed as soon as its list can be: the rest of it
-    /// (components, the syntax of everything) is read after the list is painted, and a problem
-    /// found then shows the built-in document with the message, as a problem found at once
-    /// does. A document loaded over a shown one is read whole first, so that a broken one never
-    /// replaces it.
-    async fn load(self, load: Load, listing: bool) {
-        let loaded = match read(&load.input, listing).await {
-            Ok(loaded) => loaded,
-            Err(e) => return self.fail(e, listing),
-        };
-        if !load.keep_address {
-            set_page_url(match &load.input {
-                Input::Url(address) => Some(address.as_str()),
-                Input::File(_) | Input::Text(_) => None,
-            });
-        }
-        let document = loaded.value.clone();
-        self.current.set(Some(loaded));
-        if !document.is_complete() {
-            crate::modules::after_paint().await;
-            if let Err(e) = document.complete() {
-                self.fail(e, true);
-            }
-        }
-    }
-
-    /// A load failed: the message and, with `show_builtin` (the `?url=` document failed at
-    /// start, at once or when its rest was read), the built-in document.
-    fn fail(self, error: DocumentError, show_builtin: bool) {
-        if show_builtin {
-            self.builtin();
-        }
-        self.failed.set(Some(error.to_string()));
-    }
-}
-
 /// The shown document and its loads, scoped to the mount. `Copy`: hand it to any component.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub struct DocumentState {
     /// The document shown; `None` only while the first one (`?url=`) loads.
     pub current: RwSignal<Option<Loaded>>,
     failed: RwSignal<Option<String>>,
-    /// Reads and shows a document. It stays pending, with its input, until the document is read
-    /// whole (after the list is painted, for the first one).
-    load: Action<Load, ()>,
-    loading: MappedSignal<Option<Load>>,
-    /// The load under way. Replacing the handle aborts that load, so a newer load or Back
-    /// supersedes it and its result is never shown; the mount going away drops it too.
-    under_way: StoredValue<Option<ActionAbortHandle>>,
-}
-
-impl std::fmt::Debug for DocumentState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DocumentState")
-            .field("current", &self.current)
-            .field("failed", &self.failed)
-            .finish_non_exhaustive()
-    }
+    /// What the load under way reads, in words. It stays set until the document is read whole
+    /// (after the list is painted, for the first one).
+    loading: RwSignal<Option<String>>,
+    /// Numbers the loads. Only the newest one shows its result, so a newer load or Back
+    /// supersedes the one under way; once the mount is gone, none does.
+    newest: StoredValue<u64>,
 }
 
 impl DocumentState {
     /// The embedded document, or the one named by the page's `?url=`, loading it.
     #[must_use]
     pub fn start() -> Self {
-        let shown = Shown { current: RwSignal::new(None), failed: RwSignal::new(None) };
-        let load = Action::new_local(move |load: &Load| {
-            shown.load(load.clone(), shown.current.with_untracked(Option::is_none))
-        });
         let state = Self {
-            current: shown.current,
-            failed: shown.failed,
-            load,
-            loading: load.input(),
-            under_way: StoredValue::new(None),
+            current: RwSignal::new(None),
+            failed: RwSignal::new(None),
+            loading: RwSignal::new(None),
+            newest: StoredValue::new(0),
         };
         let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
         match document::url_from_query(&search) {
             Some(address) => state.dispatch(Load { input: Input::Url(address), keep_address: true }),
-            None => shown.builtin(),
+            None => state.builtin(),
         }
         state
-    }
-
-    fn shown(self) -> Shown {
-        Shown { current: self.current, failed: self.failed }
     }
 
     /// What the loader is doing (tracked).
     #[must_use]
     pub fn status(self) -> Status {
-        match self.loading.with(|load| load.as_ref().map(|load| load.input.describe())) {
+        match self.loading.get() {
             Some(what) => Status::Loading(what),
             None => self.failed.get().map_or(Status::Idle, Status::Failed),
         }
@@ -388,9 +314,9 @@ impl DocumentState {
 
     /// Shows the embedded Petstore document again and drops `?url=` from the address.
     pub fn back_to_builtin(self) {
-        self.supersede(None);
+        self.supersede();
         set_page_url(None);
-        self.shown().builtin();
+        self.builtin();
     }
 
     /// Loads the document at `address` (relative to the page, or absolute); on success the
@@ -411,18 +337,81 @@ impl DocumentState {
     }
 
     fn dispatch(self, load: Load) {
+        let this = self.supersede();
         self.failed.set(None);
-        let handle = self.load.dispatch_local(load);
-        self.supersede(Some(handle));
+        self.loading.set(Some(load.input.describe()));
+        let listing = self.current.with_untracked(Option::is_none);
+        leptos::task::spawn_local(async move {
+            self.load(load, listing, this).await;
+            if self.is_newest(this) {
+                self.loading.set(None);
+            }
+        });
     }
 
-    /// Makes `handle` the load under way; the one it replaces is aborted.
-    fn supersede(self, handle: Option<ActionAbortHandle>) {
-        if let Some(Some(previous)) =
-            self.under_way.try_update_value(|under_way| std::mem::replace(under_way, handle))
-        {
-            previous.abort();
+    /// Ends the load under way (its result will not be shown); the number of the next one.
+    fn supersede(self) -> u64 {
+        self.loading.set(None);
+        self.newest.update_value(|newest| *newest += 1);
+        self.newest.get_value()
+    }
+
+    /// Whether load `this` is the newest of a mount that is still there.
+    fn is_newest(self, this: u64) -> bool {
+        self.newest.try_get_value() == Some(this)
+    }
+
+    fn builtin(self) {
+        match Loaded::builtin() {
+            Ok(loaded) => {
+                self.current.set(Some(loaded));
+                self.failed.set(None);
+            }
+            Err(e) => self.failed.set(Some(e.to_string())),
         }
+    }
+
+    /// Reads a document and shows it if it is valid and load `this` is still the newest. With
+    /// `listing` (nothing is shown yet: the `?url=` document at the start) it is listed as soon
+    /// as its list can be: the rest of it (components, the syntax of everything) is read after
+    /// the list is painted, and a problem found then shows the built-in document with the
+    /// message, as a problem found at once does. A document loaded over a shown one is read
+    /// whole first, so that a broken one never replaces it.
+    async fn load(self, load: Load, listing: bool, this: u64) {
+        let read = read(&load.input, listing).await;
+        if !self.is_newest(this) {
+            return;
+        }
+        let loaded = match read {
+            Ok(loaded) => loaded,
+            Err(e) => return self.fail(e, listing),
+        };
+        if !load.keep_address {
+            set_page_url(match &load.input {
+                Input::Url(address) => Some(address.as_str()),
+                Input::File(_) | Input::Text(_) => None,
+            });
+        }
+        let document = loaded.value.clone();
+        self.current.set(Some(loaded));
+        if !document.is_complete() {
+            crate::modules::after_paint().await;
+            if !self.is_newest(this) {
+                return;
+            }
+            if let Err(e) = document.complete() {
+                self.fail(e, true);
+            }
+        }
+    }
+
+    /// A load failed: the message and, with `show_builtin` (the `?url=` document failed at
+    /// start, at once or when its rest was read), the built-in document.
+    fn fail(self, error: DocumentError, show_builtin: bool) {
+        if show_builtin {
+            self.builtin();
+        }
+        self.failed.set(Some(error.to_string()));
     }
 }
 

@@ -46,8 +46,9 @@ impl Body {
         if request.body.is_empty() {
             return Self::None;
         }
-        serde_json::from_slice(&request.body)
-            .map_or_else(|_| Self::Text(String::from_utf8_lossy(&request.body).into_owned()), Self::Json)
+        let text = String::from_utf8_lossy(&request.body);
+        // `from_str`, as everywhere in the page: one JSON reader in the wasm, not two.
+        serde_json::from_str(&text).map_or_else(|_| Self::Text(text.into_owned()), Self::Json)
     }
 }
 

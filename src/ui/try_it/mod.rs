@@ -31,15 +31,9 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
     let entries = history.of(anchor.clone());
     let shown = RwSignal::new(entries.get_untracked().first().map(|e| e.id));
     let mock = MockState::from_context();
-    let (send, cancel) = sending();
-    let pending = send.pending();
-
-    // The newest answer is filed and shown; one that arrives after the panel is gone is not.
-    Effect::new(move |_| {
-        if let Some(exchange) = send.value().get() {
-            shown.set(Some(history.record(&anchor, exchange)));
-        }
-    });
+    let sending = Sending::new();
+    let filed_under = StoredValue::new(anchor.clone());
+    let pending = sending.pending;
     let submit = move || {
         if pending.get_untracked() {
             return;
@@ -53,7 +47,10 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
                     Target::Mock => Destination::Mock(mock),
                     _ => Destination::Network,
                 };
-                send.dispatch((request, to));
+                sending.start(request, to, move |exchange| {
+                    let id = filed_under.with_value(|anchor| history.record(anchor, exchange));
+                    shown.set(Some(id));
+                });
             }
         }
     };
@@ -94,7 +91,7 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
                         {move || if pending.get() { "Sending…" } else { "Send" }}
                     </button>
                     <Show when=move || pending.get()>
-                        <button type="button" class="button" data-testid="try-cancel" on:click=move |_| cancel()>"Cancel"</button>
+                        <button type="button" class="button" data-testid="try-cancel" on:click=move |_| sending.cancel()>"Cancel"</button>
                     </Show>
                     <span class="hint keys">"Ctrl/⌘ + Enter"</span>
                 </div>
@@ -105,24 +102,41 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
     }
 }
 
-/// Sending as an action, and a way to stop the request in flight, which also stops when the
-/// panel goes away.
-fn sending() -> (Action<(Request, Destination), Exchange>, impl Fn() + Copy) {
-    let in_flight: StoredValue<Option<Abort>, LocalStorage> = StoredValue::new_local(None);
-    let send = Action::new_unsync(move |(request, to): &(Request, Destination)| {
-        let (request, to, abort) = (request.clone(), *to, Abort::new());
-        in_flight.set_value(Some(abort.clone()));
-        async move { transport::send(&request, to, &abort).await }
-    });
-    let cancel = move || {
-        in_flight.with_value(|abort| {
+/// The request in flight, if any: Cancel stops it, and so does the panel going away.
+#[derive(Clone, Copy)]
+struct Sending {
+    pending: RwSignal<bool>,
+    in_flight: StoredValue<Option<Abort>, LocalStorage>,
+}
+
+impl Sending {
+    fn new() -> Self {
+        let sending = Self { pending: RwSignal::new(false), in_flight: StoredValue::new_local(None) };
+        on_cleanup(move || sending.cancel());
+        sending
+    }
+
+    /// Sends `request`; `answered` gets its exchange, unless the panel is gone by then.
+    fn start(self, request: Request, to: Destination, answered: impl FnOnce(Exchange) + 'static) {
+        let abort = Abort::new();
+        self.in_flight.set_value(Some(abort.clone()));
+        self.pending.set(true);
+        leptos::task::spawn_local(async move {
+            let exchange = transport::send(&request, to, &abort).await;
+            // `try_set` hands the value back when the panel (the signal's owner) is gone.
+            if self.pending.try_set(false).is_none() {
+                answered(exchange);
+            }
+        });
+    }
+
+    fn cancel(self) {
+        self.in_flight.with_value(|abort| {
             if let Some(abort) = abort {
                 abort.abort();
             }
         });
-    };
-    on_cleanup(cancel);
-    (send, cancel)
+    }
 }
 
 fn focus(id: &str) {
