@@ -6,8 +6,8 @@
 
 use js_sys::{Array, Function, Promise, Reflect};
 use leptos::prelude::*;
-use petstore_core::Counts;
 use petstore_core::mock::MockNotice;
+use petstore_core::{Counts, Request, Response};
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -30,6 +30,8 @@ extern "C" {
 
     #[wasm_bindgen(method, catch)]
     fn fetch(this: &MockHandle, input: &web_sys::Request) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = handle)]
+    fn answer(this: &MockHandle, request: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method)]
     fn counts(this: &MockHandle) -> JsValue;
     #[wasm_bindgen(method)]
@@ -81,6 +83,7 @@ pub struct MockState {
 /// add its own (de)serializer to the reference's first download).
 fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
     let text = js_sys::JSON::stringify(value).map_err(|e| message_of(&e))?;
+    // `from_str`, as everywhere in the page: one JSON reader in the wasm, not two.
     let value: serde_json::Value = serde_json::from_str(&String::from(text)).map_err(|e| e.to_string())?;
     T::deserialize(&value).map_err(|e| e.to_string())
 }
@@ -233,6 +236,17 @@ impl MockState {
         let promise = self.with_handle(|h| h.fetch(request))?.map_err(|e| message_of(&e))?;
         let response = JsFuture::from(promise).await.map_err(|e| message_of(&e))?;
         response.dyn_into().map_err(|_| "The mock did not answer with a Response.".to_owned())
+    }
+
+    /// Answers a request at once (the module's `handle`: no `Request`/`Response` objects, so
+    /// no body stream to wait for); saved, and seen by other tabs, when it changes the state.
+    ///
+    /// # Errors
+    /// The mock is not loaded, or the request cannot be read (the message says why).
+    pub fn answer(&self, request: &Request) -> Result<Response, String> {
+        let asked = to_js(request)?;
+        let answer = self.with_handle(|h| h.answer(&asked))?.map_err(|e| message_of(&e))?;
+        from_js(&answer).map_err(|e| format!("The mock's answer could not be read: {e}."))
     }
 
     /// Replaces the data with the demo data (`seed`) or nothing.

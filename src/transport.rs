@@ -116,7 +116,7 @@ pub async fn send(request: &Request, destination: Destination, abort: &Abort) ->
     let at = clock();
     let started = now_ms();
     let (target, outcome) = match destination {
-        Destination::Mock(mock) => ("In-browser mock".to_owned(), ask_mock(mock, request, abort).await),
+        Destination::Mock(mock) => ("In-browser mock".to_owned(), ask_mock(mock, request)),
         Destination::Network => {
             let timer = {
                 let abort = abort.clone();
@@ -171,66 +171,57 @@ fn answer(status: u16, status_text: String, headers: Vec<(String, String)>, body
     Outcome::Answer { status, status_text, headers, body, error }
 }
 
-/// The browser's form of `request`, or why it cannot be made (a header the browser refuses,
-/// a body on a GET).
-fn web_request(request: &Request, abort: &Abort) -> Result<web_sys::Request, String> {
+/// The mock's answer, at once.
+fn ask_mock(mock: Option<MockState>, request: &Request) -> Outcome {
+    let Some(mock) = mock else {
+        return Outcome::Failure("The in-browser mock is not available on this page.".to_owned());
+    };
+    match mock.answer(request) {
+        Ok(response) => {
+            answer(response.status, String::new(), response.headers, &String::from_utf8_lossy(&response.body))
+        }
+        Err(message) => Outcome::Failure(message),
+    }
+}
+
+async fn over_network(request: &Request, abort: &Abort) -> Outcome {
     let init = web_sys::RequestInit::new();
     init.set_method(&request.method);
-    let headers = web_sys::Headers::new().map_err(|_| "The browser refused the headers.".to_owned())?;
+    let Ok(headers) = web_sys::Headers::new() else {
+        return Outcome::Failure("The browser refused the headers.".into());
+    };
     for (name, value) in &request.headers {
-        headers
-            .append(name, value)
-            .map_err(|e| format!("The header {name} cannot be sent: {}.", message_of(&e)))?;
+        if let Err(e) = headers.append(name, value) {
+            return Outcome::Failure(format!("The header {name} cannot be sent: {}.", message_of(&e)));
+        }
     }
     init.set_headers(&headers);
     if !request.body.is_empty() {
         init.set_body(&JsValue::from_str(&String::from_utf8_lossy(&request.body)));
     }
     init.set_signal(abort.signal().as_ref());
-    web_sys::Request::new_with_str_and_init(&request.target, &init)
-        .map_err(|e| format!("The request cannot be made: {}.", message_of(&e)))
-}
-
-/// The mock's answer. It takes the same `Request` a server would, so both are read alike.
-async fn ask_mock(mock: Option<MockState>, request: &Request, abort: &Abort) -> Outcome {
-    let Some(mock) = mock else {
-        return Outcome::Failure("The in-browser mock is not available on this page.".to_owned());
-    };
-    let sent = match web_request(request, abort) {
+    let sent = match web_sys::Request::new_with_str_and_init(&request.target, &init) {
         Ok(sent) => sent,
-        Err(message) => return Outcome::Failure(message),
-    };
-    match mock.fetch(&sent).await {
-        Ok(response) => read_answer(&response).await,
-        Err(message) => Outcome::Failure(message),
-    }
-}
-
-async fn over_network(request: &Request, abort: &Abort) -> Outcome {
-    let sent = match web_request(request, abort) {
-        Ok(sent) => sent,
-        Err(message) => return Outcome::Failure(message),
+        Err(e) => return Outcome::Failure(format!("The request cannot be made: {}.", message_of(&e))),
     };
     let Some(window) = web_sys::window() else {
         return Outcome::Failure("There is no window to send from.".to_owned());
     };
     let answered = JsFuture::from(window.fetch_with_request(&sent)).await;
-    match answered.and_then(|r| r.dyn_into::<web_sys::Response>()) {
-        Ok(response) => read_answer(&response).await,
-        Err(_) if abort.timed_out.get() => Outcome::Failure(format!(
-            "No answer within {} seconds, so the request was stopped.",
-            TIMEOUT.as_secs()
-        )),
-        Err(_) if abort.aborted() => Outcome::Failure("Cancelled.".to_owned()),
+    let response = match answered.and_then(|r| r.dyn_into::<web_sys::Response>()) {
+        Ok(response) => response,
+        Err(_) if abort.timed_out.get() => {
+            return Outcome::Failure(format!(
+                "No answer within {} seconds, so the request was stopped.",
+                TIMEOUT.as_secs()
+            ));
+        }
+        Err(_) if abort.aborted() => return Outcome::Failure("Cancelled.".to_owned()),
         Err(_) => {
             let target = origin_of(&request.target);
-            Outcome::Failure(explain_failure(&target, &page_origin(), reachable(&target).await))
+            return Outcome::Failure(explain_failure(&target, &page_origin(), reachable(&target).await));
         }
-    }
-}
-
-/// The status, headers and body of `response`.
-async fn read_answer(response: &web_sys::Response) -> Outcome {
+    };
     let mut headers = Vec::new();
     if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
         for entry in entries.flatten() {
