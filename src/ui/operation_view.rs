@@ -66,6 +66,9 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
                 <SchemaTree node=b.schema.clone() />
                 <h4>"Example"</h4>
                 <pre class="example"><code>{pretty(&b.example)}</code></pre>
+                {(!b.example_notes.is_empty()).then(|| view! {
+                    <p class="hint" data-testid="example-notes">{format!("Generated example: {}.", b.example_notes.join("; "))}</p>
+                })}
             </section>
         }
     });
@@ -79,6 +82,12 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
                 {stability}
             </header>
             <h2 class="detail-summary" tabindex="-1">{view.summary.clone().unwrap_or_else(|| view.path.clone())}</h2>
+            {(!view.problems.is_empty()).then(|| view! {
+                <div class="warning" role="note" data-testid="view-problems">
+                    <p>"Part of this operation could not be shown:"</p>
+                    <ul>{view.problems.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                </div>
+            })}
             {view
                 .deprecation_warning()
                 .map(|w| view! { <p class="warning" role="note" data-testid="deprecation-warning">{w}</p> })}

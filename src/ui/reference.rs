@@ -70,7 +70,7 @@ pub fn Reference(
             <div class="doc-heading">
                 <h1 data-testid="doc-title">{title}</h1>
                 <p class="doc-meta">
-                    <span class="version" data-testid="doc-version">{format!("v{version}")}</span>
+                    <span class="version" data-testid="doc-version">{version_label(&version)}</span>
                     <span class="op-count" data-testid="op-count">
                         {format!("{count} operation{}", if count == 1 { "" } else { "s" })}
                     </span>
@@ -111,5 +111,17 @@ pub fn Reference(
                 }}
             </main>
         </div>
+    }
+}
+
+/// `info.version` as a label: "v1.0.0" for a version number, the version as written
+/// otherwise ("v1", "2024-01-01", "beta").
+fn version_label(version: &str) -> String {
+    let bytes = version.as_bytes();
+    let date = bytes.len() >= 10 && bytes[4] == b'-' && bytes[7] == b'-';
+    if version.starts_with(|c: char| c.is_ascii_digit()) && !date {
+        format!("v{version}")
+    } else {
+        version.to_owned()
     }
 }

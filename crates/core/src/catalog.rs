@@ -26,6 +26,8 @@ pub enum Method {
     Patch,
     /// TRACE
     Trace,
+    /// QUERY (OpenAPI 3.2)
+    Query,
 }
 
 impl Method {
@@ -41,6 +43,7 @@ impl Method {
             Method::Head => "HEAD",
             Method::Patch => "PATCH",
             Method::Trace => "TRACE",
+            Method::Query => "QUERY",
         }
     }
 }
@@ -167,10 +170,71 @@ pub enum CatalogError {
     /// A Swagger 2.0 or other non-OpenAPI-3 document.
     #[error("Only OpenAPI 3 documents are supported; this one says {0}.")]
     UnsupportedVersion(String),
+    /// A path item that is not an object: its JSON pointer and what it is instead.
+    #[error("`{pointer}` is {found}, where a path item (an object) belongs.")]
+    NotAnObject {
+        /// Such as `/paths/~1pets`.
+        pointer: String,
+        /// Such as "a string".
+        found: &'static str,
+    },
 }
 
 /// The operations tagged with no tag at all are listed under this one.
 pub const UNTAGGED: &str = "default";
+
+/// A path item as the list reads it: its JSON text (in an indexed document) or its value.
+#[derive(Debug, Clone, Copy)]
+pub enum ItemSource<'a> {
+    /// The item's JSON text.
+    Text(&'a str),
+    /// The item parsed.
+    Value(&'a serde_json::Value),
+}
+
+impl ItemSource<'_> {
+    /// What the item is when it is not an object ("a string", ...), from its first character
+    /// for text.
+    fn not_an_object(self) -> Option<&'static str> {
+        let first = match self {
+            Self::Value(value) => return (!value.is_object()).then(|| crate::document::kind_of(value)),
+            Self::Text(text) => text.trim_start().bytes().next(),
+        };
+        match first {
+            Some(b'{') => None,
+            Some(b'"') => Some("a string"),
+            Some(b'[') => Some("a list"),
+            Some(b't' | b'f') => Some("a boolean"),
+            Some(b'n') => Some("null"),
+            _ => Some("a number"),
+        }
+    }
+
+    fn read(self, pointer: &str) -> Result<RawPathItem, CatalogError> {
+        if let Some(found) = self.not_an_object() {
+            return Err(CatalogError::NotAnObject { pointer: pointer.to_owned(), found });
+        }
+        let read = match self {
+            Self::Text(text) => serde_json::from_str(text),
+            Self::Value(value) => RawPathItem::deserialize(value),
+        };
+        read.map_err(|e| {
+            let message = e.to_string();
+            // serde_json's position is within the item's text, not the document's.
+            let reason = message.split(" at line ").next().unwrap_or(&message);
+            CatalogError::Malformed(format!("`{pointer}`: {reason}"))
+        })
+    }
+}
+
+/// How far a path item's `$ref` is followed to another path item.
+pub(crate) const MAX_ITEM_REFS: usize = 8;
+
+/// The JSON pointer of `/paths/<path>` (`~` and `/` escaped).
+#[must_use]
+pub fn path_pointer(path: &str) -> String {
+    format!("/paths/{}", path.replace('~', "~0").replace('/', "~1"))
+}
 
 impl Catalog {
     /// Reads a JSON OpenAPI 3 document.
@@ -179,38 +243,71 @@ impl Catalog {
     /// [`CatalogError::Malformed`] when the bytes are not JSON or a listed field has the wrong
     /// type, [`CatalogError::UnsupportedVersion`] for anything but OpenAPI 3.x.
     pub fn from_json(bytes: &[u8]) -> Result<Self, CatalogError> {
-        let raw: RawDoc =
-            serde_json::from_slice(bytes).map_err(|e| CatalogError::Malformed(e.to_string()))?;
-        Self::from_raw(raw)
+        let malformed = |e: &dyn std::fmt::Display| CatalogError::Malformed(e.to_string());
+        let text = std::str::from_utf8(bytes).map_err(|e| malformed(&e))?;
+        let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| malformed(&e))?;
+        Self::from_value(&doc)
     }
 
-    /// Lists a document given as its root fields and the JSON text of each path item (how an
-    /// indexed document is listed); unknown fields of an operation are skipped, not kept.
+    /// Lists a document given as its root fields and each path item (how an indexed document
+    /// is listed); unknown fields of an operation are skipped, not kept, and so are `x-`
+    /// extensions among the paths. `resolve` gives the path item a local `$ref` points to
+    /// (`#/components/pathItems/...`, `#/paths/...`), when there is one.
     ///
     /// # Errors
     /// As [`Catalog::from_value`].
     pub fn from_parts<'a>(
         root: &serde_json::Map<String, serde_json::Value>,
-        items: impl Iterator<Item = (&'a str, &'a str)>,
+        items: impl Iterator<Item = (&'a str, ItemSource<'a>)>,
+        resolve: &dyn Fn(&str) -> Option<ItemSource<'a>>,
     ) -> Result<Self, CatalogError> {
         #[derive(Deserialize)]
         struct RawRoot {
             openapi: Option<String>,
             swagger: Option<String>,
             info: Option<RawInfo>,
-            #[serde(default)]
+            #[serde(default, deserialize_with = "lenient_list")]
             tags: Vec<RawTag>,
         }
         let malformed = |e: serde_json::Error| CatalogError::Malformed(e.to_string());
         let RawRoot { openapi, swagger, info, tags } =
             RawRoot::deserialize(serde_json::Value::Object(root.clone())).map_err(malformed)?;
         let mut paths = IndexMap::new();
-        for (path, text) in items {
-            let item: RawPathItem = serde_json::from_str(text)
-                .map_err(|e| CatalogError::Malformed(format!("paths[\"{path}\"]: {e}")))?;
+        for (path, source) in items {
+            if path.starts_with("x-") {
+                continue;
+            }
+            let pointer = path_pointer(path);
+            let mut item = source.read(&pointer)?;
+            for _ in 0..MAX_ITEM_REFS {
+                let Some(target) = item.reference.take() else { break };
+                // A reference that does not resolve lists nothing; the view says why.
+                let Some(source) = resolve(&target) else { break };
+                item.fill_from(source.read(&target)?);
+            }
             paths.insert(path.to_owned(), item);
         }
         Self::from_raw(RawDoc { openapi, swagger, info, tags, paths })
+    }
+
+    /// Reads a document already parsed to JSON.
+    ///
+    /// # Errors
+    /// As [`Catalog::from_json`].
+    pub fn from_value(doc: &serde_json::Value) -> Result<Self, CatalogError> {
+        let root = doc.as_object().cloned().unwrap_or_default();
+        let root: serde_json::Map<String, serde_json::Value> = root
+            .into_iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "paths" | "components" | "webhooks"))
+            .collect();
+        let items = doc
+            .get("paths")
+            .and_then(serde_json::Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(path, item)| (path.as_str(), ItemSource::Value(item)));
+        let resolve = |reference: &str| crate::openapi::pointer_target(doc, reference).map(ItemSource::Value);
+        Self::from_parts(&root, items, &resolve)
     }
 
     fn from_raw(raw: RawDoc) -> Result<Self, CatalogError> {
@@ -222,15 +319,6 @@ impl Catalog {
         }
         let info = raw.info.ok_or_else(|| CatalogError::Malformed("the `info` object is missing.".into()))?;
         Ok(Self::build(info, raw.tags, raw.paths))
-    }
-
-    /// Reads a document already parsed to JSON.
-    ///
-    /// # Errors
-    /// As [`Catalog::from_json`].
-    pub fn from_value(doc: &serde_json::Value) -> Result<Self, CatalogError> {
-        let raw = RawDoc::deserialize(doc).map_err(|e| CatalogError::Malformed(e.to_string()))?;
-        Self::from_raw(raw)
     }
 
     /// The groups with only the operations whose path, summary or operationId contains every
@@ -350,45 +438,122 @@ impl Catalog {
     }
 }
 
-#[derive(Deserialize)]
 struct RawDoc {
     openapi: Option<String>,
     swagger: Option<String>,
     info: Option<RawInfo>,
-    #[serde(default)]
     tags: Vec<RawTag>,
-    #[serde(default)]
     paths: IndexMap<String, RawPathItem>,
+}
+
+/// A value of the wrong type reads as absent: the list shows what it can, and the view of the
+/// operation shows the rest.
+fn lenient<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned + Default,
+{
+    let value = serde_json::Value::deserialize(deserializer)?;
+    Ok(T::deserialize(value).unwrap_or_default())
+}
+
+/// An operation: an object, or null for none.
+fn operation<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<RawOperation>, D::Error> {
+    struct Operation;
+    impl<'de> serde::de::Visitor<'de> for Operation {
+        type Value = Option<RawOperation>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an operation (an object)")
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            RawOperation::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Some)
+        }
+
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    deserializer.deserialize_any(Operation)
+}
+
+/// A list whose entries of the wrong shape are left out (a tag without a name, ...).
+fn lenient_list<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    let value = serde_json::Value::deserialize(deserializer)?;
+    let serde_json::Value::Array(entries) = value else { return Ok(Vec::new()) };
+    Ok(entries.into_iter().filter_map(|entry| T::deserialize(entry).ok()).collect())
 }
 
 #[derive(Deserialize)]
 struct RawInfo {
     title: String,
     version: String,
+    #[serde(default, deserialize_with = "lenient")]
     description: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct RawTag {
     name: String,
+    #[serde(default, deserialize_with = "lenient")]
     description: Option<String>,
-    #[serde(rename = "x-parent")]
+    #[serde(rename = "x-parent", default, deserialize_with = "lenient")]
     parent: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct RawPathItem {
+    /// A path item may be a reference to another (OpenAPI 3.1's `components.pathItems`).
+    #[serde(rename = "$ref", default, deserialize_with = "lenient")]
+    reference: Option<String>,
+    #[serde(default, deserialize_with = "operation")]
     get: Option<RawOperation>,
+    #[serde(default, deserialize_with = "operation")]
     put: Option<RawOperation>,
+    #[serde(default, deserialize_with = "operation")]
     post: Option<RawOperation>,
+    #[serde(default, deserialize_with = "operation")]
     delete: Option<RawOperation>,
+    #[serde(default, deserialize_with = "operation")]
     options: Option<RawOperation>,
+    #[serde(default, deserialize_with = "operation")]
     head: Option<RawOperation>,
+    #[serde(default, deserialize_with = "operation")]
     patch: Option<RawOperation>,
+    #[serde(default, deserialize_with = "operation")]
     trace: Option<RawOperation>,
+    #[serde(default, deserialize_with = "operation")]
+    query: Option<RawOperation>,
 }
 
 impl RawPathItem {
+    /// Takes the operations this item does not define from the item its `$ref` names, and
+    /// that item's own `$ref`, to follow next.
+    fn fill_from(&mut self, target: RawPathItem) {
+        let RawPathItem { reference, get, put, post, delete, options, head, patch, trace, query } = target;
+        self.reference = reference;
+        for (mine, theirs) in [
+            (&mut self.get, get),
+            (&mut self.put, put),
+            (&mut self.post, post),
+            (&mut self.delete, delete),
+            (&mut self.options, options),
+            (&mut self.head, head),
+            (&mut self.patch, patch),
+            (&mut self.trace, trace),
+            (&mut self.query, query),
+        ] {
+            if mine.is_none() {
+                *mine = theirs;
+            }
+        }
+    }
+
     fn into_operations(self) -> impl Iterator<Item = (Method, RawOperation)> {
         [
             (Method::Get, self.get),
@@ -399,6 +564,7 @@ impl RawPathItem {
             (Method::Head, self.head),
             (Method::Patch, self.patch),
             (Method::Trace, self.trace),
+            (Method::Query, self.query),
         ]
         .into_iter()
         .filter_map(|(method, op)| op.map(|op| (method, op)))
@@ -407,15 +573,16 @@ impl RawPathItem {
 
 #[derive(Deserialize)]
 struct RawOperation {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_list")]
     tags: Vec<String>,
-    #[serde(rename = "operationId")]
+    #[serde(rename = "operationId", default, deserialize_with = "lenient")]
     operation_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
     summary: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     deprecated: bool,
-    #[serde(rename = "x-stability")]
+    #[serde(rename = "x-stability", default, deserialize_with = "lenient")]
     stability: Option<String>,
-    #[serde(rename = "x-hideTryItPanel", default)]
+    #[serde(rename = "x-hideTryItPanel", default, deserialize_with = "lenient")]
     hide_try_it: bool,
 }

@@ -15,6 +15,7 @@ pub mod outline;
 pub mod reference;
 pub mod request;
 pub mod samples;
+pub mod schema;
 pub mod tryit;
 mod validate;
 

@@ -29,7 +29,7 @@ pub fn field_key(location: &str, name: &str) -> String {
 }
 
 fn schema_type(schema: &Value) -> Option<&str> {
-    schema.get("type").and_then(Value::as_str)
+    crate::schema::primary_type(schema)
 }
 
 fn describe_enum(values: &[Value]) -> String {
@@ -58,7 +58,7 @@ fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher
             }
             _ => None,
         };
-    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+    if let Some(values) = crate::schema::allowed_values(schema) {
         let found = values.iter().any(|v| match v {
             Value::String(s) => s == text,
             Value::Number(n) => serde_json::from_str::<f64>(text).ok() == n.as_f64(),
@@ -68,26 +68,22 @@ fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher
         if !found {
             return Err(format!(
                 "{label} must be one of {}; got \u{201c}{text}\u{201d}.",
-                describe_enum(values)
+                describe_enum(&values)
             ));
         }
     }
     if let Some(n) = number {
-        let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
-        let exclusive = |key: &str| schema.get(key).and_then(Value::as_bool).unwrap_or(false);
-        // Bounds are shown as the document writes them (no float formatting in the app).
-        let shown = |key: &str| schema.get(key).map(Value::to_string).unwrap_or_default();
-        if let Some(min) = bound("minimum")
-            && (n < min || (exclusive("exclusiveMinimum") && n <= min))
+        if let Some(min) = crate::schema::lower_bound(schema)
+            && (n < min.value || (min.exclusive && n <= min.value))
         {
-            let rule = if exclusive("exclusiveMinimum") { "greater than" } else { "at least" };
-            return Err(format!("{label} must be {rule} {}; got {text}.", shown("minimum")));
+            let rule = if min.exclusive { "greater than" } else { "at least" };
+            return Err(format!("{label} must be {rule} {}; got {text}.", min.written));
         }
-        if let Some(max) = bound("maximum")
-            && (n > max || (exclusive("exclusiveMaximum") && n >= max))
+        if let Some(max) = crate::schema::upper_bound(schema)
+            && (n > max.value || (max.exclusive && n >= max.value))
         {
-            let rule = if exclusive("exclusiveMaximum") { "less than" } else { "at most" };
-            return Err(format!("{label} must be {rule} {}; got {text}.", shown("maximum")));
+            let rule = if max.exclusive { "less than" } else { "at most" };
+            return Err(format!("{label} must be {rule} {}; got {text}.", max.written));
         }
         return Ok(());
     }

@@ -97,7 +97,7 @@ fn a_syntax_error_after_the_list_is_reported_when_the_rest_is_read() {
     // Text after the root object, and a root field read only now that is of the wrong kind.
     for (text, expected) in [
         (format!("{} x", list_first("{}")), None),
-        (list_first("{}").replacen(r#""servers""#, r#""openapi":"3.1.0","servers""#, 1), Some("3.1.0")),
+        (list_first("{}").replacen(r#""servers""#, r#""openapi":"4.0.0","servers""#, 1), Some("4.0.0")),
     ] {
         let whole = document::load_json(text.clone().into_bytes()).unwrap_err();
         let (doc, _) = document::list_json(text.into_bytes()).unwrap();
@@ -172,11 +172,13 @@ fn bad_documents_get_the_same_messages_as_parsed_whole() {
         "\"text\"".to_owned(),
         "{\"openapi\": \"3.0.3\",\n \"info\": {\"title\": \"T\"".to_owned(),
         format!(r#"{{"swagger":"2.0",{info},"paths":{{}}}}"#),
-        format!(r#"{{"openapi":"3.1.0",{info},"paths":{{}}}}"#),
+        format!(r#"{{"openapi":"4.0.0",{info},"paths":{{}}}}"#),
+        format!(r#"{{"openapi":"3.1.0",{info}}}"#),
+        format!(r#"{{"openapi":"3.1.0",{info},"webhooks":[]}}"#),
         format!(r#"{{"openapi":"3.0.3",{info}}}"#),
         format!(r#"{{"openapi":"3.0.3",{info},"paths":[]}}"#),
         r#"{"openapi":"3.0.3","info":{"title":"T"},"paths":{}}"#.to_owned(),
-        format!(r#"{{"openapi":"3.0.3",{info},"paths":{{"/a":{{"get":{{"tags":"x"}}}}}}}}"#),
+        format!(r#"{{"openapi":"3.0.3",{info},"paths":{{"/a":"x"}}}}"#),
         format!(r#"{{"openapi":"3.0.3",{info},"paths":{{}},"components":{{"schemas":[1]}}"#),
         "   ".to_owned(),
     ];

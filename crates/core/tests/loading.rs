@@ -55,6 +55,18 @@ fn minimal() -> serde_json::Value {
 }
 
 #[test]
+fn nesting_deeper_than_the_reader_follows_is_named_as_such() {
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let error = petstore_core::document::load_json(deep.into_bytes()).unwrap_err();
+    assert!(
+        error.to_string().starts_with(
+            "The document is not valid JSON: it nests values more than 128 levels deep, deeper than this reader follows"
+        ),
+        "{error}"
+    );
+}
+
+#[test]
 fn a_minimal_openapi_30_document_is_listed() {
     let catalog = validate(&minimal()).unwrap();
     assert_eq!(catalog.title, "T");
@@ -82,11 +94,11 @@ fn every_shape_problem_has_its_own_message() {
     assert_eq!(validate(&json!("openapi")).unwrap_err(), DocumentError::NotAnObject("a string"));
     assert_eq!(
         validate(&json!({"swagger": "2.0", "info": {}, "paths": {}})).unwrap_err().to_string(),
-        "This is a Swagger 2.0 document; this reference reads OpenAPI 3.0 (3.0.0 to 3.0.4) documents only. Convert it to OpenAPI 3.0 first."
+        "This is a Swagger 2.0 document; this reference reads OpenAPI 3.0 to 3.2 and Swagger 2.0 documents (Swagger 2.0 converted to OpenAPI 3.0 as it loads)."
     );
     assert_eq!(
-        with(&|d| d["openapi"] = json!("3.1.0")),
-        "This is an OpenAPI 3.1.0 document; this reference reads OpenAPI 3.0 (3.0.0 to 3.0.4) documents only."
+        with(&|d| d["openapi"] = json!("4.0.0")),
+        "This is an OpenAPI 4.0.0 document; this reference reads OpenAPI 3.0 to 3.2 and Swagger 2.0 documents only."
     );
     assert_eq!(
         with(&|d| d["openapi"] = json!("3.10.0")),
@@ -98,11 +110,11 @@ fn every_shape_problem_has_its_own_message() {
     );
     assert_eq!(
         with(&|d| d.as_object_mut().unwrap().retain(|k, _| k != "openapi")),
-        "The document has no `openapi` version field, so it is not an OpenAPI document; this reference reads OpenAPI 3.0 (3.0.0 to 3.0.4) documents."
+        "The document has no `openapi` version field, so it is not an OpenAPI document; this reference reads OpenAPI 3.0 to 3.2 and Swagger 2.0 documents."
     );
     assert_eq!(
         with(&|d| d["openapi"] = json!(3.0)),
-        "The document has no `openapi` version field (it is a number there, where a text such as \"3.0.3\" belongs), so it is not an OpenAPI document; this reference reads OpenAPI 3.0 (3.0.0 to 3.0.4) documents."
+        "The document has no `openapi` version field (it is a number there, where a text such as \"3.1.0\" belongs), so it is not an OpenAPI document; this reference reads OpenAPI 3.0 to 3.2 and Swagger 2.0 documents."
     );
     assert_eq!(
         with(&|d| d.as_object_mut().unwrap().retain(|k, _| k != "info")),
@@ -118,8 +130,18 @@ fn every_shape_problem_has_its_own_message() {
         with(&|d| d.as_object_mut().unwrap().retain(|k, _| k != "paths")),
         "The document has no `paths` object, so it describes no operation."
     );
-    let shape = with(&|d| d["paths"]["/a"]["get"]["tags"] = json!("pets"));
-    assert!(shape.starts_with("The document could not be listed: "), "{shape}");
+    assert_eq!(
+        with(&|d| d["paths"] = json!([])),
+        "The document's `/paths` is a list, where an object belongs."
+    );
+    assert_eq!(
+        with(&|d| d["paths"]["/a/{b}"] = json!("pets")),
+        "The document's `/paths/~1a~1{b}` is a string, where an object belongs."
+    );
+    assert_eq!(
+        with(&|d| d["paths"]["/a"]["get"] = json!([1])),
+        "The document could not be listed: `/paths/~1a`: invalid type: sequence, expected an operation (an object)."
+    );
 }
 
 #[test]

@@ -3,10 +3,10 @@
 use serde_json::{Map, Value};
 
 use super::error::DocumentError;
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, CatalogError};
 
 /// What a JSON value is, in words ("a list", "a string"), for messages about the wrong kind.
-fn kind(value: &Value) -> &'static str {
+pub fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -40,24 +40,45 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value, DocumentError> {
 fn syntax_error(error: &serde_json::Error) -> DocumentError {
     let message = error.to_string();
     // serde_json appends " at line L column C"; the variant carries them apart.
-    let reason = message.split(" at line ").next().unwrap_or(&message).to_owned();
+    let reason = message.split(" at line ").next().unwrap_or(&message);
+    let reason = if reason == "recursion limit exceeded" {
+        "it nests values more than 128 levels deep, deeper than this reader follows"
+    } else {
+        reason
+    }
+    .to_owned();
     DocumentError::Json { reason, line: error.line(), column: error.column() }
 }
 
-/// Checks that `doc` is an OpenAPI 3.0 document the reference can show, and lists it.
+/// Checks that `doc` is an OpenAPI 3.0, 3.1 or 3.2 document the reference can show, and lists
+/// it.
 ///
 /// # Errors
 /// The first problem found: not an object, a Swagger or other OpenAPI version, no `openapi`,
-/// `info` (with `title` and `version`) or `paths`, or a listed field of the wrong type.
+/// `info` (with `title` and `version`), no `paths` (3.0) or nothing described (3.1 and later),
+/// or a listed field of the wrong type.
 pub fn validate(doc: &Value) -> Result<Catalog, DocumentError> {
     let Value::Object(fields) = doc else {
         return Err(DocumentError::NotAnObject(kind(doc)));
     };
-    check_root(fields)?;
-    if !fields.get("paths").is_some_and(Value::is_object) {
-        return Err(DocumentError::MissingPaths);
+    let version = check_root(fields)?;
+    // `components` of the wrong kind is ignored (a reference into it would not resolve).
+    for name in ["paths", "webhooks"] {
+        if let Some(value) = fields.get(name).filter(|v| !v.is_object()) {
+            return Err(DocumentError::NotAnObjectAt { pointer: format!("/{name}"), found: kind(value) });
+        }
     }
-    Catalog::from_value(doc).map_err(|e| DocumentError::Shape(e.to_string()))
+    check_described(version, Described::of(fields))?;
+    Catalog::from_value(doc).map_err(listing_error)
+}
+
+/// Why a document could not be listed, in the reader's words.
+pub(super) fn listing_error(error: CatalogError) -> DocumentError {
+    match error {
+        CatalogError::NotAnObject { pointer, found } => DocumentError::NotAnObjectAt { pointer, found },
+        CatalogError::Malformed(reason) => DocumentError::Shape(reason),
+        other @ CatalogError::UnsupportedVersion(_) => DocumentError::Shape(other.to_string()),
+    }
 }
 
 /// What indexing `text` failed on, in [`validate`]'s and [`parse_json`]'s words: not an object,
@@ -78,20 +99,66 @@ fn whole_value_error(text: &str) -> DocumentError {
     }
 }
 
-/// The checks of an indexed document's root fields (see [`check_root`]) and that it has `paths`.
-pub(super) fn check_index(root: &Map<String, Value>, has_paths: bool) -> Result<(), DocumentError> {
-    check_root(root)?;
-    if has_paths { Ok(()) } else { Err(DocumentError::MissingPaths) }
+/// The OpenAPI version of a document, as far as the rules differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// 3.0.x: `paths` is required; schemas are OpenAPI's own dialect (`nullable`, boolean
+    /// `exclusiveMinimum`).
+    V30,
+    /// 3.1.x and 3.2.x: `paths`, `webhooks` and `components` are each optional, at least one
+    /// is there; schemas are JSON Schema 2020-12.
+    V31,
 }
 
-/// The checks of the root fields: an OpenAPI 3.0 version, and `info` with title and version.
-fn check_root(fields: &Map<String, Value>) -> Result<(), DocumentError> {
-    match (fields.get("openapi"), fields.get("swagger")) {
-        (Some(Value::String(v)), _) if is_openapi_30(v) => {}
-        (Some(Value::String(v)), _) => return Err(DocumentError::UnsupportedVersion(v.clone())),
+/// Which of the fields that describe something a document has (each an object).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Described {
+    /// `paths`.
+    pub paths: bool,
+    /// `webhooks`.
+    pub webhooks: bool,
+    /// `components`, with at least one kind in it.
+    pub components: bool,
+}
+
+impl Described {
+    fn of(fields: &Map<String, Value>) -> Self {
+        let object = |name: &str| fields.get(name).is_some_and(Value::is_object);
+        let components = fields.get("components").and_then(Value::as_object).is_some_and(|c| !c.is_empty());
+        Self { paths: object("paths"), webhooks: object("webhooks"), components }
+    }
+}
+
+/// The checks of an indexed document's root fields (see [`check_root`]) and of what it
+/// describes.
+pub(super) fn check_index(root: &Map<String, Value>, described: Described) -> Result<Version, DocumentError> {
+    let version = check_root(root)?;
+    check_described(version, described)?;
+    Ok(version)
+}
+
+/// OpenAPI 3.0 requires `paths`; 3.1 and later require one of `paths`, `webhooks` and
+/// `components`.
+fn check_described(version: Version, described: Described) -> Result<(), DocumentError> {
+    match version {
+        Version::V30 if !described.paths => Err(DocumentError::MissingPaths),
+        Version::V31 if !(described.paths || described.webhooks || described.components) => {
+            Err(DocumentError::Nothing)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The checks of the root fields: an OpenAPI 3.0 to 3.2 version, and `info` with title and
+/// version.
+fn check_root(fields: &Map<String, Value>) -> Result<Version, DocumentError> {
+    let version = match (fields.get("openapi"), fields.get("swagger")) {
+        (Some(Value::String(v)), _) => {
+            version_of(v).ok_or_else(|| DocumentError::UnsupportedVersion(v.clone()))?
+        }
         (Some(other), _) => {
             return Err(DocumentError::MissingVersion(format!(
-                " (it is {} there, where a text such as \"3.0.3\" belongs)",
+                " (it is {} there, where a text such as \"3.1.0\" belongs)",
                 kind(other)
             )));
         }
@@ -100,7 +167,7 @@ fn check_root(fields: &Map<String, Value>) -> Result<(), DocumentError> {
             return Err(DocumentError::Swagger(version));
         }
         (None, None) => return Err(DocumentError::MissingVersion(String::new())),
-    }
+    };
     let Some(Value::Object(info)) = fields.get("info") else {
         return Err(DocumentError::MissingInfo);
     };
@@ -109,9 +176,20 @@ fn check_root(fields: &Map<String, Value>) -> Result<(), DocumentError> {
             return Err(DocumentError::MissingInfoField(field));
         }
     }
-    Ok(())
+    Ok(version)
 }
 
-fn is_openapi_30(version: &str) -> bool {
-    version.strip_prefix("3.0").is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+/// The version family of an `openapi` field: `3.0`, `3.1` or `3.2`, alone or followed by a
+/// `.` and more (`3.1.0`, `3.0.4-rc`); `None` for anything else (`3.10.0`, `4.0.0`).
+fn version_of(version: &str) -> Option<Version> {
+    let family = |prefix: &str| {
+        version.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    };
+    if family("3.0") {
+        Some(Version::V30)
+    } else if family("3.1") || family("3.2") {
+        Some(Version::V31)
+    } else {
+        None
+    }
 }

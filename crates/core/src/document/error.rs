@@ -1,7 +1,7 @@
 //! Why a document could not be shown: one sentence for the reader per problem.
 
-/// The OpenAPI versions this reference reads, in words.
-pub const SUPPORTED_VERSIONS: &str = "OpenAPI 3.0 (3.0.0 to 3.0.4)";
+/// The description versions this reference reads, in words.
+pub const SUPPORTED_VERSIONS: &str = "OpenAPI 3.0 to 3.2 and Swagger 2.0";
 
 /// Why a document could not be shown. Each message is a full sentence for the reader.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,12 +37,21 @@ pub enum DocumentError {
     /// The top level is not an object (names what it is instead).
     #[error("The document must be an object with `openapi`, `info` and `paths` fields; this one is {0}.")]
     NotAnObject(&'static str),
-    /// A Swagger 2.0 (or 1.x) document.
+    /// A Swagger document: 2.0 is read once converted to OpenAPI 3.0 (the page does it with
+    /// the converter module); 1.x is not read.
     #[error(
-        "This is a Swagger {0} document; this reference reads {SUPPORTED_VERSIONS} documents only. Convert it to OpenAPI 3.0 first."
+        "This is a Swagger {0} document; this reference reads {SUPPORTED_VERSIONS} documents (Swagger 2.0 converted to OpenAPI 3.0 as it loads)."
     )]
     Swagger(String),
-    /// An OpenAPI version other than 3.0.x.
+    /// The Swagger 2.0 converter could not be loaded (network).
+    #[error(
+        "The document is Swagger 2.0, and its converter could not be loaded ({0}). Check the connection and try again."
+    )]
+    ConverterUnavailable(String),
+    /// A Swagger 2.0 document the converter refused; the message says where and why.
+    #[error("The Swagger 2.0 document could not be converted: {0}")]
+    Conversion(String),
+    /// An OpenAPI version other than 3.0, 3.1 or 3.2.
     #[error("This is an OpenAPI {0} document; this reference reads {SUPPORTED_VERSIONS} documents only.")]
     UnsupportedVersion(String),
     /// No `openapi` field, or not a string.
@@ -56,9 +65,21 @@ pub enum DocumentError {
     /// `info` lacks a string `title` or `version`.
     #[error("The document's `info` object has no `{0}` text.")]
     MissingInfoField(&'static str),
-    /// No `paths` object.
+    /// No `paths` object (OpenAPI 3.0 requires one).
     #[error("The document has no `paths` object, so it describes no operation.")]
     MissingPaths,
+    /// OpenAPI 3.1 and later: none of `paths`, `webhooks` and `components`.
+    #[error("The document has none of `paths`, `webhooks` and `components`, so it describes nothing.")]
+    Nothing,
+    /// `paths` (or another field the list reads) is there but not an object; the JSON pointer
+    /// of the field and what it is instead.
+    #[error("The document's `{pointer}` is {found}, where an object belongs.")]
+    NotAnObjectAt {
+        /// The JSON pointer of the field, such as `/paths` or `/paths/~1pets`.
+        pointer: String,
+        /// What it is instead, such as "a list".
+        found: &'static str,
+    },
     /// A field the operation list reads has the wrong type.
     #[error("The document could not be listed: {0}.")]
     Shape(String),

@@ -10,12 +10,12 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::checks::{check_index, index_error};
+use super::checks::{Described, check_index, index_error};
 use super::error::DocumentError;
-use crate::catalog::{Catalog, CatalogError};
+use crate::catalog::{Catalog, CatalogError, ItemSource};
 
 /// Root fields kept as text, like `paths` and `components`: they can be large and no view of
-/// an operation reads them.
+/// an operation reads them whole.
 const KEPT_AS_TEXT: [&str; 4] = ["paths", "components", "webhooks", "x-webhooks"];
 
 /// The root fields the operation list reads besides `paths` (see `Catalog::from_parts`).
@@ -28,8 +28,23 @@ struct Parts {
     root: Map<String, Value>,
     /// Where each path item is; `None` when the document has no `paths` object.
     paths: Option<IndexMap<String, Range<usize>>>,
+    /// Where each webhook's path item is (`webhooks`, or Redoc's `x-webhooks` in a 3.0
+    /// document); `None` when the document has neither.
+    webhooks: Option<IndexMap<String, Range<usize>>>,
     /// Kind (`schemas`, `parameters`, ...) to name to text.
     components: HashMap<String, HashMap<String, Range<usize>>>,
+    /// Whether the document has a `components` object with at least one kind in it.
+    has_components: bool,
+}
+
+impl Parts {
+    fn described(&self) -> Described {
+        Described {
+            paths: self.paths.is_some(),
+            webhooks: self.webhooks.is_some(),
+            components: self.has_components,
+        }
+    }
 }
 
 /// The JSON text of a document, its root fields other than the large ones, and where each path
@@ -120,7 +135,7 @@ impl IndexedDocument {
     pub fn complete(&self) -> Result<(), DocumentError> {
         let rest = self.rest.get_or_init(|| {
             let parts = index(&self.text).map_err(|e| index_error(&e, &self.text))?;
-            check_index(&parts.root, parts.paths.is_some())?;
+            check_index(&parts.root, parts.described())?;
             Ok(Some(parts))
         });
         rest.as_ref().map(|_| ()).map_err(Clone::clone)
@@ -140,10 +155,10 @@ impl IndexedDocument {
         &self.parts().root
     }
 
-    /// Whether the document has a `paths` object.
+    /// Which of `paths`, `webhooks` and `components` the document has (read so far).
     #[must_use]
-    pub(super) fn has_paths(&self) -> bool {
-        self.parts().paths.is_some()
+    pub(super) fn described(&self) -> Described {
+        self.parts().described()
     }
 
     /// The operation list.
@@ -152,9 +167,51 @@ impl IndexedDocument {
     /// As [`Catalog::from_value`].
     pub fn catalog(&self) -> Result<Catalog, CatalogError> {
         let parts = self.parts();
-        let items =
-            parts.paths.iter().flatten().map(|(path, range)| (path.as_str(), &self.text[range.clone()]));
-        Catalog::from_parts(&parts.root, items)
+        let items = parts
+            .paths
+            .iter()
+            .flatten()
+            .map(|(path, range)| (path.as_str(), ItemSource::Text(&self.text[range.clone()])));
+        let resolve = |reference: &str| self.item_text(reference).map(ItemSource::Text);
+        Catalog::from_parts(&parts.root, items, &resolve)
+    }
+
+    /// Replaces a path item's `$ref` by the fields of the item it names (its own fields win),
+    /// so the operation's view finds its operations. A reference that does not resolve stays,
+    /// and the view says so.
+    fn follow_item_refs(&self, item: &mut Value) {
+        for _ in 0..crate::catalog::MAX_ITEM_REFS {
+            let Some(Value::Object(fields)) = Some(&mut *item) else { return };
+            let Some(Value::String(reference)) = fields.get("$ref") else { return };
+            let Some(Ok(Value::Object(target))) =
+                self.item_text(reference).map(serde_json::from_str::<Value>)
+            else {
+                return;
+            };
+            fields.remove("$ref");
+            for (key, value) in target {
+                fields.entry(key).or_insert(value);
+            }
+        }
+    }
+
+    /// The text of the path item a local reference names: `#/paths/<path>`,
+    /// `#/webhooks/<name>` or `#/components/<kind>/<name>` (percent-encoded or not). Reads the
+    /// rest of the text first for a component.
+    fn item_text(&self, reference: &str) -> Option<&str> {
+        let fragment = reference.strip_prefix('#')?;
+        let fragment = percent_encoding::percent_decode_str(fragment).decode_utf8().ok()?;
+        let mut segments = fragment.strip_prefix('/')?.split('/').map(unescape);
+        let range = match (segments.next()?.as_str(), segments.next(), segments.next(), segments.next()) {
+            ("paths", Some(path), None, None) => self.parts().paths.as_ref()?.get(&path)?.clone(),
+            ("webhooks", Some(name), None, None) => self.parts().webhooks.as_ref()?.get(&name)?.clone(),
+            ("components", Some(kind), Some(name), None) => {
+                self.complete().ok()?;
+                self.parts().components.get(&kind)?.get(&name)?.clone()
+            }
+            _ => return None,
+        };
+        self.text.get(range)
     }
 
     /// A document with the root fields, the path item of `path` and every component it refers
@@ -169,31 +226,49 @@ impl IndexedDocument {
         let parts = self.parts();
         let Some(range) = parts.paths.as_ref().and_then(|p| p.get(path)) else { return Ok(None) };
         // The text was checked when it was indexed: each slice is valid JSON.
-        let item: Value = serde_json::from_str(&self.text[range.clone()]).unwrap_or(Value::Null);
+        let mut item: Value = serde_json::from_str(&self.text[range.clone()]).unwrap_or(Value::Null);
+        self.follow_item_refs(&mut item);
         let mut components: Map<String, Value> = Map::new();
+        let mut paths = Map::new();
+        let mut webhooks = Map::new();
         let mut pending = Vec::new();
         references(&item, &mut pending);
         let mut seen = HashSet::new();
         while let Some(reference) = pending.pop() {
-            let Some((kind, name)) = component_of(&reference) else { continue };
-            if !seen.insert((kind.clone(), name.clone())) {
+            let Some(place) = Place::of(&reference) else { continue };
+            if place == Place::Path(path.to_owned()) || !seen.insert(place.clone()) {
                 continue;
             }
             // A reference that does not resolve is left out: the view names it.
-            let Some(range) = parts.components.get(&kind).and_then(|k| k.get(&name)) else { continue };
+            let (range, into, name) = match place {
+                Place::Component(kind, name) => {
+                    let Some(range) = parts.components.get(&kind).and_then(|k| k.get(&name)) else {
+                        continue;
+                    };
+                    let entries = components.entry(kind).or_insert_with(|| Value::Object(Map::new()));
+                    let Value::Object(entries) = entries else { continue };
+                    (range, entries, name)
+                }
+                Place::Path(name) => {
+                    let Some(range) = parts.paths.as_ref().and_then(|p| p.get(&name)) else { continue };
+                    (range, &mut paths, name)
+                }
+                Place::Webhook(name) => {
+                    let Some(range) = parts.webhooks.as_ref().and_then(|w| w.get(&name)) else { continue };
+                    (range, &mut webhooks, name)
+                }
+            };
             let value: Value = serde_json::from_str(&self.text[range.clone()]).unwrap_or(Value::Null);
             references(&value, &mut pending);
-            if let Value::Object(entries) =
-                components.entry(kind).or_insert_with(|| Value::Object(Map::new()))
-            {
-                entries.insert(name, value);
-            }
+            into.insert(name, value);
         }
         let mut doc = parts.root.clone();
-        let mut paths = Map::new();
         paths.insert(path.to_owned(), item);
         doc.insert("paths".to_owned(), Value::Object(paths));
         doc.insert("components".to_owned(), Value::Object(components));
+        if !webhooks.is_empty() {
+            doc.insert("webhooks".to_owned(), Value::Object(webhooks));
+        }
         Ok(Some(Value::Object(doc)))
     }
 }
@@ -287,8 +362,15 @@ impl<'de> Visitor<'de> for Root<'de> {
                 "paths" => {
                     parts.paths = Some(path_ranges(text, map.next_value()?));
                 }
+                "webhooks" | "x-webhooks" => {
+                    let items = path_ranges(text, map.next_value()?);
+                    if key == "webhooks" || parts.webhooks.is_none() {
+                        parts.webhooks = Some(items);
+                    }
+                }
                 "components" => {
                     let Entries(kinds) = map.next_value::<Entries<Entries<&'de RawValue>>>()?;
+                    parts.has_components = !kinds.is_empty();
                     for (kind, Entries(entries)) in kinds {
                         let entries =
                             entries.into_iter().map(|(name, raw)| (name, range_in(text, raw.get())));
@@ -381,11 +463,34 @@ fn references(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// `#/components/<kind>/<name>[/...]` to its kind and name (JSON Pointer escapes undone).
-fn component_of(reference: &str) -> Option<(String, String)> {
-    let mut parts = reference.strip_prefix("#/components/")?.split('/');
-    let unescape = |s: &str| s.replace("~1", "/").replace("~0", "~");
-    let kind = unescape(parts.next()?);
-    let name = unescape(parts.next()?);
-    Some((kind, name))
+/// A JSON pointer segment with its escapes undone (`~1` is `/`, `~0` is `~`).
+fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// The part of the document a local reference points into, as far as the small document of
+/// an operation needs it: a component, a path item or a webhook.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Place {
+    /// `#/components/<kind>/<name>[/...]`.
+    Component(String, String),
+    /// `#/paths/<path>[/...]`.
+    Path(String),
+    /// `#/webhooks/<name>[/...]`.
+    Webhook(String),
+}
+
+impl Place {
+    /// Where a reference (percent-encoded or not) points; `None` for anything else.
+    fn of(reference: &str) -> Option<Self> {
+        let fragment =
+            percent_encoding::percent_decode_str(reference.strip_prefix('#')?).decode_utf8().ok()?;
+        let mut segments = fragment.strip_prefix('/')?.split('/');
+        match segments.next()? {
+            "components" => Some(Self::Component(unescape(segments.next()?), unescape(segments.next()?))),
+            "paths" => Some(Self::Path(unescape(segments.next()?))),
+            "webhooks" => Some(Self::Webhook(unescape(segments.next()?))),
+            _ => None,
+        }
+    }
 }

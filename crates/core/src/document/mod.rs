@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use checks::{parse_json, validate};
+pub use checks::{Described, Version, kind as kind_of, parse_json, validate};
 pub use error::{DocumentError, SUPPORTED_VERSIONS};
 pub use indexed::IndexedDocument;
 
@@ -75,8 +75,8 @@ fn read_json(mut bytes: Vec<u8>, indexer: Indexer) -> Result<(AnyDocument, Catal
         Err(e) => return Err(parse_json(e.as_bytes()).err().unwrap_or(DocumentError::Empty)),
     };
     let indexed = indexer(text).map_err(|(e, text)| checks::index_error(&e, &text))?;
-    checks::check_index(indexed.root(), indexed.has_paths())?;
-    let catalog = indexed.catalog().map_err(|e| DocumentError::Shape(e.to_string()))?;
+    checks::check_index(indexed.root(), indexed.described())?;
+    let catalog = indexed.catalog().map_err(checks::listing_error)?;
     Ok((AnyDocument::Indexed(Arc::new(indexed)), catalog))
 }
 
