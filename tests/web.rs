@@ -698,11 +698,11 @@ async fn a_broken_document_shows_why_and_keeps_the_current_one() {
     until(|| text(&root, "[data-testid=document-error-message]").starts_with("This is a Swagger 2.0")).await;
     assert_eq!(text(&root, "[data-testid=doc-title]"), "Petstore API");
 
-    paste(&root, r#"{"openapi": "3.1.0", "info": {"title": "New", "version": "1"}, "paths": {}}"#);
-    until(|| text(&root, "[data-testid=document-error-message]").contains("OpenAPI 3.1.0")).await;
+    paste(&root, r#"{"openapi": "4.0.0", "info": {"title": "New", "version": "1"}, "paths": {}}"#);
+    until(|| text(&root, "[data-testid=document-error-message]").contains("OpenAPI 4.0.0")).await;
     assert_eq!(
         text(&root, "[data-testid=document-error-message]"),
-        "This is an OpenAPI 3.1.0 document; this reference reads OpenAPI 3.0 (3.0.0 to 3.0.4) documents only."
+        "This is an OpenAPI 4.0.0 document; this reference reads OpenAPI 3.0 to 3.2 and Swagger 2.0 documents only."
     );
     paste(&root, r#"[{"openapi": "3.0.0"}]"#);
     until(|| text(&root, "[data-testid=document-error-message]").ends_with("this one is a list.")).await;
