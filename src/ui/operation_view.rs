@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use petstore_core::catalog::Stability;
-use petstore_core::reference::{OperationView, ResponseView};
+use petstore_core::reference::{OperationView, ResponseView, SecurityUse};
 
 use super::code_samples::CodeSamples;
 use super::markdown::Markdown;
@@ -92,6 +92,14 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
                 .deprecation_warning()
                 .map(|w| view! { <p class="warning" role="note" data-testid="deprecation-warning">{w}</p> })}
             {view.description.clone().map(|d| view! { <Markdown source=d /> })}
+            {view.external_docs.clone().map(|docs| view! {
+                <p class="external-docs" data-testid="external-docs">
+                    <a href=docs.url.clone() target="_blank" rel="noopener noreferrer">
+                        {docs.description.clone().unwrap_or_else(|| docs.url.clone())}
+                    </a>
+                </p>
+            })}
+            <Security alternatives=view.security.clone() />
             {parameters}
             {body}
             <section class="responses" data-testid="responses">
@@ -140,4 +148,39 @@ fn Response(response: ResponseView) -> impl IntoView {
             }).collect_view()}
         </details>
     }
+}
+
+/// What credentials an operation needs: each way in, its schemes used together.
+#[component]
+fn Security(alternatives: Vec<Vec<SecurityUse>>) -> impl IntoView {
+    let open = alternatives.iter().any(Vec::is_empty);
+    let ways: Vec<Vec<SecurityUse>> = alternatives.into_iter().filter(|a| !a.is_empty()).collect();
+    (!ways.is_empty()).then(|| {
+        let lead = if ways.len() == 1 { "Needs" } else { "Needs one of" };
+        let items = ways
+            .into_iter()
+            .map(|together| {
+                let parts = together
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, scheme)| {
+                        let scopes = (!scheme.scopes.is_empty()).then(|| format!(", scopes {}", scheme.scopes.join(", ")));
+                        view! {
+                            {(i > 0).then_some(" and ")}
+                            <span class="security-scheme"><code>{scheme.name}</code>" ("{scheme.kind}{scopes}")"</span>
+                        }
+                    })
+                    .collect_view();
+                view! { <li data-testid="security-way">{parts}</li> }
+            })
+            .collect_view();
+        view! {
+            <section class="security" data-testid="security">
+                <h3>"Authorization"</h3>
+                <p>{lead}":"</p>
+                <ul class="security-list">{items}</ul>
+                {open.then(|| view! { <p class="hint">"It can also be called without credentials."</p> })}
+            </section>
+        }
+    })
 }

@@ -130,18 +130,22 @@ impl OperationSummary {
 pub struct TagSection {
     /// Tag name.
     pub name: String,
+    /// The name shown: `x-displayName` (Redoc's), else the name.
+    pub title: String,
     /// Tag description (Markdown), when given.
     pub description: Option<String>,
     /// Operations in document order.
     pub operations: Vec<OperationSummary>,
 }
 
-/// A navigation group: a tag named by other tags' `x-parent`, or a tag standing alone (then
-/// its only section is itself).
+/// A navigation group: an entry of the document's `x-tagGroups` (Redoc's), a tag named by
+/// other tags' `x-parent`, or a tag standing alone (then its only section is itself).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
-    /// Group name (a tag name).
+    /// Group name: a tag name, or the name of an `x-tagGroups` entry.
     pub name: String,
+    /// The name shown: the tag's `x-displayName`, else the name.
+    pub title: String,
     /// Group description (Markdown), when given.
     pub description: Option<String>,
     /// Child tags that hold operations, in the order the document declares them.
@@ -268,9 +272,11 @@ impl Catalog {
             info: Option<RawInfo>,
             #[serde(default, deserialize_with = "lenient_list")]
             tags: Vec<RawTag>,
+            #[serde(rename = "x-tagGroups", default, deserialize_with = "lenient_list")]
+            tag_groups: Vec<RawTagGroup>,
         }
         let malformed = |e: serde_json::Error| CatalogError::Malformed(e.to_string());
-        let RawRoot { openapi, swagger, info, tags } =
+        let RawRoot { openapi, swagger, info, tags, tag_groups } =
             RawRoot::deserialize(serde_json::Value::Object(root.clone())).map_err(malformed)?;
         let mut paths = IndexMap::new();
         for (path, source) in items {
@@ -287,7 +293,7 @@ impl Catalog {
             }
             paths.insert(path.to_owned(), item);
         }
-        Self::from_raw(RawDoc { openapi, swagger, info, tags, paths })
+        Self::from_raw(RawDoc { openapi, swagger, info, tags, tag_groups, paths })
     }
 
     /// Reads a document already parsed to JSON.
@@ -318,7 +324,7 @@ impl Catalog {
             (None, None) => return Err(CatalogError::UnsupportedVersion("no `openapi` field".into())),
         }
         let info = raw.info.ok_or_else(|| CatalogError::Malformed("the `info` object is missing.".into()))?;
-        Ok(Self::build(info, raw.tags, raw.paths))
+        Ok(Self::build(info, raw.tags, &raw.tag_groups, raw.paths))
     }
 
     /// The groups with only the operations whose path, summary or operationId contains every
@@ -370,7 +376,12 @@ impl Catalog {
             .count()
     }
 
-    fn build(info: RawInfo, declared: Vec<RawTag>, paths: IndexMap<String, RawPathItem>) -> Self {
+    fn build(
+        info: RawInfo,
+        declared: Vec<RawTag>,
+        tag_groups: &[RawTagGroup],
+        paths: IndexMap<String, RawPathItem>,
+    ) -> Self {
         // Operations by tag, tags in first-use order.
         let mut by_tag: IndexMap<String, Vec<OperationSummary>> = IndexMap::new();
         for (path, item) in paths {
@@ -397,27 +408,60 @@ impl Catalog {
             tags.entry(tag.name.clone()).or_insert(tag);
         }
         for name in by_tag.keys() {
-            tags.entry(name.clone()).or_insert_with(|| RawTag {
-                name: name.clone(),
-                description: None,
-                parent: None,
-            });
+            tags.entry(name.clone()).or_insert_with(|| RawTag::named(name));
         }
         // A parent named by x-parent but never declared becomes a group of its own.
         let parents: Vec<String> = tags.values().filter_map(|t| t.parent.clone()).collect();
         for parent in parents {
-            tags.entry(parent.clone()).or_insert(RawTag { name: parent, description: None, parent: None });
+            tags.entry(parent.clone()).or_insert_with(|| RawTag::named(&parent));
         }
 
         let section = |tag: &RawTag, by_tag: &mut IndexMap<String, Vec<OperationSummary>>| {
             by_tag.shift_remove(&tag.name).map(|operations| TagSection {
                 name: tag.name.clone(),
+                title: tag.title(),
                 description: tag.description.clone(),
                 operations,
             })
         };
 
         let mut groups = Vec::new();
+        // Redoc's `x-tagGroups` replace `x-parent`: each entry is a group of the tags it lists,
+        // and the tags in no entry follow, each a group of its own (Redoc hides them; here no
+        // operation is out of reach).
+        for group in tag_groups {
+            let sections: Vec<TagSection> = group
+                .tags
+                .iter()
+                .filter_map(|name| section(tags.get(name).unwrap_or(&RawTag::named(name)), &mut by_tag))
+                .collect();
+            if !sections.is_empty() {
+                groups.push(Group {
+                    name: group.name.clone(),
+                    title: group.name.clone(),
+                    description: None,
+                    tags: sections,
+                });
+            }
+        }
+        if !tag_groups.is_empty() {
+            for tag in tags.values() {
+                if let Some(alone) = section(tag, &mut by_tag) {
+                    groups.push(Group {
+                        name: tag.name.clone(),
+                        title: tag.title(),
+                        description: tag.description.clone(),
+                        tags: vec![alone],
+                    });
+                }
+            }
+            return Catalog {
+                title: info.title,
+                version: info.version,
+                description: info.description,
+                groups,
+            };
+        }
         for tag in tags.values().filter(|t| t.parent.as_deref().is_none_or(|p| p == t.name)) {
             let mut sections: Vec<TagSection> = section(tag, &mut by_tag).into_iter().collect();
             for child in
@@ -428,6 +472,7 @@ impl Catalog {
             if !sections.is_empty() {
                 groups.push(Group {
                     name: tag.name.clone(),
+                    title: tag.title(),
                     description: tag.description.clone(),
                     tags: sections,
                 });
@@ -443,6 +488,7 @@ struct RawDoc {
     swagger: Option<String>,
     info: Option<RawInfo>,
     tags: Vec<RawTag>,
+    tag_groups: Vec<RawTagGroup>,
     paths: IndexMap<String, RawPathItem>,
 }
 
@@ -497,13 +543,34 @@ struct RawInfo {
     description: Option<String>,
 }
 
+/// An entry of `x-tagGroups`: a group's name and the tags in it.
+#[derive(Deserialize)]
+struct RawTagGroup {
+    name: String,
+    #[serde(default, deserialize_with = "lenient_list")]
+    tags: Vec<String>,
+}
+
 #[derive(Deserialize)]
 struct RawTag {
     name: String,
+    #[serde(rename = "x-displayName", default, deserialize_with = "lenient")]
+    display_name: Option<String>,
     #[serde(default, deserialize_with = "lenient")]
     description: Option<String>,
     #[serde(rename = "x-parent", default, deserialize_with = "lenient")]
     parent: Option<String>,
+}
+
+impl RawTag {
+    /// A tag only operations name (not declared).
+    fn named(name: &str) -> Self {
+        Self { name: name.to_owned(), display_name: None, description: None, parent: None }
+    }
+
+    fn title(&self) -> String {
+        self.display_name.clone().filter(|d| !d.trim().is_empty()).unwrap_or_else(|| self.name.clone())
+    }
 }
 
 #[derive(Deserialize)]

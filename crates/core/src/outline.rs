@@ -11,14 +11,14 @@ use crate::catalog::{Group, OperationSummary};
 pub enum Row {
     /// A group heading.
     Group {
-        /// Group name.
+        /// Group name, as shown.
         name: String,
     },
     /// A child tag's heading (not shown for a tag that is its own group).
     Tag {
-        /// Tag name.
+        /// Tag name, as shown.
         name: String,
-        /// The group it belongs to.
+        /// The group it belongs to, as shown.
         group: String,
     },
     /// An operation.
@@ -31,11 +31,11 @@ pub enum Row {
 pub fn rows(groups: &[Group]) -> Vec<Row> {
     let mut rows = Vec::new();
     for group in groups {
-        rows.push(Row::Group { name: group.name.clone() });
+        rows.push(Row::Group { name: group.title.clone() });
         let standalone = group.tags.len() == 1 && group.tags[0].name == group.name;
         for tag in &group.tags {
             if !standalone {
-                rows.push(Row::Tag { name: tag.name.clone(), group: group.name.clone() });
+                rows.push(Row::Tag { name: tag.title.clone(), group: group.title.clone() });
             }
             rows.extend(tag.operations.iter().cloned().map(Row::Operation));
         }

@@ -155,6 +155,27 @@ pub enum CodeSamples {
     Hidden,
 }
 
+/// One security scheme an operation uses, as the reference describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecurityUse {
+    /// The scheme's name in `components.securitySchemes`.
+    pub name: String,
+    /// What it is, in words: "API key in the header X-API-Key", "HTTP bearer (JWT)", "OAuth 2",
+    /// ...; "not described" when the document has no such scheme.
+    pub kind: String,
+    /// The OAuth 2 or OpenID Connect scopes (or roles) the operation needs.
+    pub scopes: Vec<String>,
+}
+
+/// A link to documentation elsewhere (`externalDocs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExternalDocs {
+    /// The address.
+    pub url: String,
+    /// What it is (Markdown), when given.
+    pub description: Option<String>,
+}
+
 /// Everything the reference shows about one operation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OperationView {
@@ -186,6 +207,12 @@ pub struct OperationView {
     pub code_samples: CodeSamples,
     /// Base URLs: the operation's `servers`, else the path's, else the document's.
     pub servers: Vec<String>,
+    /// The security the operation needs: its own `security`, else the document's. Each entry
+    /// is one way in (the schemes of an entry are used together); an empty entry means the
+    /// operation can also be called without credentials, and no entries that it needs none.
+    pub security: Vec<Vec<SecurityUse>>,
+    /// `externalDocs` of the operation.
+    pub external_docs: Option<ExternalDocs>,
     /// Parts of the operation that could not be shown (a reference that does not resolve),
     /// each in a sentence; the rest of the view is there.
     pub problems: Vec<String>,
@@ -297,8 +324,91 @@ impl OperationView {
             responses,
             code_samples,
             servers,
+            security: security(doc, op.get("security").or_else(|| doc.get("security"))),
+            external_docs: external_docs(op.get("externalDocs")),
             problems,
         })
+    }
+}
+
+/// `externalDocs`, when it has a `url`.
+#[must_use]
+pub fn external_docs(value: Option<&Value>) -> Option<ExternalDocs> {
+    let value = value?;
+    Some(ExternalDocs {
+        url: value.get("url").and_then(Value::as_str)?.to_owned(),
+        description: value.get("description").and_then(Value::as_str).map(str::to_owned),
+    })
+}
+
+/// A `security` list with each scheme described from `components.securitySchemes`.
+fn security(doc: &Value, requirements: Option<&Value>) -> Vec<Vec<SecurityUse>> {
+    let schemes = &doc["components"]["securitySchemes"];
+    listed_values(requirements)
+        .filter_map(Value::as_object)
+        .map(|requirement| {
+            requirement
+                .iter()
+                .map(|(name, scopes)| SecurityUse {
+                    name: name.clone(),
+                    kind: follow(doc, &schemes[name])
+                        .ok()
+                        .filter(|s| s.is_object())
+                        .map_or_else(|| "not described in the document".to_owned(), scheme_in_words),
+                    scopes: listed_values(Some(scopes))
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn listed_values(value: Option<&Value>) -> impl Iterator<Item = &Value> {
+    value.and_then(Value::as_array).into_iter().flatten()
+}
+
+/// A security scheme in words.
+fn scheme_in_words(scheme: &Value) -> String {
+    let text = |key: &str| scheme.get(key).and_then(Value::as_str).unwrap_or_default();
+    match text("type") {
+        "apiKey" => format!("API key in the {} {}", text("in"), text("name")),
+        "http" => {
+            let name = text("scheme");
+            let name = if name.eq_ignore_ascii_case("bearer") {
+                "bearer".to_owned()
+            } else if name.eq_ignore_ascii_case("basic") {
+                "basic".to_owned()
+            } else {
+                name.to_owned()
+            };
+            match scheme.get("bearerFormat").and_then(Value::as_str) {
+                Some(format) => format!("HTTP {name} ({format})"),
+                None => format!("HTTP {name}"),
+            }
+        }
+        "oauth2" => {
+            let flows: Vec<&str> = scheme
+                .get("flows")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(flow, _)| match flow.as_str() {
+                    "authorizationCode" => "authorization code",
+                    "clientCredentials" => "client credentials",
+                    "implicit" => "implicit",
+                    "password" => "password",
+                    "deviceAuthorization" => "device authorization",
+                    other => other,
+                })
+                .collect();
+            if flows.is_empty() { "OAuth 2".to_owned() } else { format!("OAuth 2 ({})", flows.join(", ")) }
+        }
+        "openIdConnect" => "OpenID Connect".to_owned(),
+        "mutualTLS" => "mutual TLS".to_owned(),
+        other if !other.is_empty() => other.to_owned(),
+        _ => "a scheme of no known type".to_owned(),
     }
 }
 

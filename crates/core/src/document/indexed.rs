@@ -262,6 +262,16 @@ impl IndexedDocument {
             references(&value, &mut pending);
             into.insert(name, value);
         }
+        // Security schemes are named, not referenced: the view describes the ones in use.
+        if let Some(schemes) = parts.components.get("securitySchemes") {
+            let read: Map<String, Value> = schemes
+                .iter()
+                .map(|(name, range)| {
+                    (name.clone(), serde_json::from_str(&self.text[range.clone()]).unwrap_or(Value::Null))
+                })
+                .collect();
+            components.insert("securitySchemes".to_owned(), Value::Object(read));
+        }
         let mut doc = parts.root.clone();
         paths.insert(path.to_owned(), item);
         doc.insert("paths".to_owned(), Value::Object(paths));
