@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 use petstore_core::Catalog;
-use petstore_core::document::{self, AnyDocument, DocumentError, Format, Source};
+use petstore_core::document::{self, AnyDocument, DocumentError, Format, Read, Source};
 use petstore_core::openapi::petstore_value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -21,6 +21,9 @@ pub struct Loaded {
     pub catalog: Catalog,
     /// Where it came from.
     pub source: Source,
+    /// For a Swagger 2.0 document, read once converted to OpenAPI 3.0: what the conversion
+    /// could not carry over exactly, in sentences (perhaps none).
+    pub converted: Option<Vec<String>>,
 }
 
 impl Loaded {
@@ -31,7 +34,7 @@ impl Loaded {
     fn builtin() -> Result<Self, DocumentError> {
         let value = petstore_value();
         let catalog = Catalog::from_value(&value).map_err(|e| DocumentError::Shape(e.to_string()))?;
-        Ok(Self { value: AnyDocument::Whole(value), catalog, source: Source::Builtin })
+        Ok(Self { value: AnyDocument::Whole(value), catalog, source: Source::Builtin, converted: None })
     }
 
     /// Parses JSON or YAML bytes and checks the document. With `listing`, reading stops once
@@ -50,8 +53,14 @@ impl Loaded {
                 yaml_to_json(&bytes).await?
             }
         };
-        let (value, catalog) = if listing { document::list_json(json)? } else { document::load_json(json)? };
-        Ok(Self { value, catalog, source })
+        match document::read(json, listing)? {
+            Read::OpenApi(value, catalog) => Ok(Self { value, catalog, source, converted: None }),
+            Read::Swagger2(text) => {
+                let (json, notes) = convert_swagger2(text.into_bytes()).await?;
+                let (value, catalog) = document::load_json(json)?;
+                Ok(Self { value, catalog, source, converted: Some(notes) })
+            }
+        }
     }
 }
 
@@ -245,6 +254,30 @@ async fn yaml_to_json(yaml: &[u8]) -> Result<Vec<u8>, DocumentError> {
         line: number(&result, "line"),
         column: number(&result, "column"),
     })
+}
+
+/// The Swagger 2.0 converter's module (built from crates/web with the feature `convert-api`),
+/// relative to the page: loaded the first time a document needs it.
+const CONVERTER_PATH: &str = "convert/petstore_convert.js";
+
+/// A Swagger 2.0 document's JSON converted to OpenAPI 3.0 by the converter module, and the
+/// converter's notes.
+async fn convert_swagger2(json: Vec<u8>) -> Result<(Vec<u8>, Vec<String>), DocumentError> {
+    let module = crate::modules::load(CONVERTER_PATH).await.map_err(DocumentError::ConverterUnavailable)?;
+    let convert: js_sys::Function = field(&module, "convertSwagger2").unchecked_into();
+    let result = convert
+        .call1(&JsValue::UNDEFINED, &js_sys::Uint8Array::from(json.as_slice()))
+        .map_err(|e| DocumentError::Conversion(crate::modules::message_of(&e)))?;
+    let Some(converted) =
+        field(&result, "json").dyn_ref::<js_sys::Uint8Array>().map(js_sys::Uint8Array::to_vec)
+    else {
+        return Err(DocumentError::Conversion(text(&result, "error")));
+    };
+    let notes = field(&result, "notes")
+        .dyn_into::<js_sys::Array>()
+        .map(|notes| notes.iter().filter_map(|n| n.as_string()).collect())
+        .unwrap_or_default();
+    Ok((converted, notes))
 }
 
 /// What the loader is doing.

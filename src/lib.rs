@@ -47,6 +47,7 @@ pub fn App() -> impl IntoView {
                     document=loaded.value
                     catalog=loaded.catalog
                     mock_available=mock_available
+                    converted=loaded.converted
                 >
                     {ui::document_loader::document_loader(documents)}
                     {if mock_available {

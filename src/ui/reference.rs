@@ -28,6 +28,9 @@ pub fn Reference(
     /// False for documents other than the embedded Petstore one: the mock cannot serve them.
     #[prop(default = true)]
     mock_available: bool,
+    /// For a Swagger 2.0 document, converted as it loaded: what could not be carried over.
+    #[prop(default = None)]
+    converted: Option<Vec<String>>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
     let count = catalog.operation_count();
@@ -75,6 +78,7 @@ pub fn Reference(
                         {format!("{count} operation{}", if count == 1 { "" } else { "s" })}
                     </span>
                 </p>
+                {converted.map(|notes| view! { <Converted notes=notes /> })}
             </div>
             {children.map(|children| children())}
         </header>
@@ -124,4 +128,23 @@ fn version_label(version: &str) -> String {
     } else {
         version.to_owned()
     }
+}
+
+/// The note on a Swagger 2.0 document: it was converted to OpenAPI 3.0 as it loaded, and what
+/// the conversion could not carry over exactly.
+#[component]
+fn Converted(notes: Vec<String>) -> impl IntoView {
+    let lead = "Converted from Swagger 2.0 to OpenAPI 3.0 as it loaded";
+    if notes.is_empty() {
+        return view! { <p class="hint converted" data-testid="converted">{format!("{lead}.")}</p> }
+            .into_any();
+    }
+    let count = notes.len();
+    view! {
+        <details class="hint converted" data-testid="converted">
+            <summary>{format!("{lead}; {count} thing{} not carried over exactly", if count == 1 { "" } else { "s" })}</summary>
+            <ul>{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+        </details>
+    }
+    .into_any()
 }

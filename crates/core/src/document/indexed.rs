@@ -119,6 +119,12 @@ impl IndexedDocument {
         }
     }
 
+    /// The document's text, given back.
+    #[must_use]
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
     /// Whether the whole text has been read (see [`Self::parse_listing`]).
     #[must_use]
     pub fn is_complete(&self) -> bool {

@@ -47,7 +47,7 @@ pub fn detect_format(bytes: &[u8]) -> Format {
 /// # Errors
 /// The errors of [`parse_json`] and [`validate`], with the same messages.
 pub fn load_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
-    read_json(bytes, IndexedDocument::parse)
+    read_json(bytes, IndexedDocument::parse)?.into_openapi()
 }
 
 /// As [`load_json`], but the list comes before the components are read (see
@@ -58,12 +58,40 @@ pub fn load_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError
 /// # Errors
 /// As [`load_json`], for the part of the text read.
 pub fn list_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
-    read_json(bytes, IndexedDocument::parse_listing)
+    read_json(bytes, IndexedDocument::parse_listing)?.into_openapi()
+}
+
+/// As [`load_json`] (`listing` false) or [`list_json`] (true), except that a Swagger 2.0
+/// document is handed back as its text, for the converter ([`crate::convert`], which the
+/// page loads as a module of its own only when a document needs it).
+///
+/// # Errors
+/// As [`load_json`].
+pub fn read(bytes: Vec<u8>, listing: bool) -> Result<Read, DocumentError> {
+    read_json(bytes, if listing { IndexedDocument::parse_listing } else { IndexedDocument::parse })
+}
+
+/// What reading a document's JSON gave.
+#[derive(Debug)]
+pub enum Read {
+    /// An OpenAPI 3 document, and its list.
+    OpenApi(AnyDocument, Catalog),
+    /// A Swagger 2.0 document's text, to convert to OpenAPI 3.0 before it is read again.
+    Swagger2(String),
+}
+
+impl Read {
+    fn into_openapi(self) -> Result<(AnyDocument, Catalog), DocumentError> {
+        match self {
+            Self::OpenApi(document, catalog) => Ok((document, catalog)),
+            Self::Swagger2(_) => Err(DocumentError::Swagger("2.0".to_owned())),
+        }
+    }
 }
 
 type Indexer = fn(String) -> Result<IndexedDocument, (serde_json::Error, String)>;
 
-fn read_json(mut bytes: Vec<u8>, indexer: Indexer) -> Result<(AnyDocument, Catalog), DocumentError> {
+fn read_json(mut bytes: Vec<u8>, indexer: Indexer) -> Result<Read, DocumentError> {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }
@@ -75,9 +103,15 @@ fn read_json(mut bytes: Vec<u8>, indexer: Indexer) -> Result<(AnyDocument, Catal
         Err(e) => return Err(parse_json(e.as_bytes()).err().unwrap_or(DocumentError::Empty)),
     };
     let indexed = indexer(text).map_err(|(e, text)| checks::index_error(&e, &text))?;
-    checks::check_index(indexed.root(), indexed.described())?;
+    match checks::check_index(indexed.root(), indexed.described()) {
+        Ok(_) => {}
+        Err(DocumentError::Swagger(version)) if version == "2.0" => {
+            return Ok(Read::Swagger2(indexed.into_text()));
+        }
+        Err(error) => return Err(error),
+    }
     let catalog = indexed.catalog().map_err(checks::listing_error)?;
-    Ok((AnyDocument::Indexed(Arc::new(indexed)), catalog))
+    Ok(Read::OpenApi(AnyDocument::Indexed(Arc::new(indexed)), catalog))
 }
 
 /// A document the reference shows: whole (the embedded one) or indexed (a loaded one).
