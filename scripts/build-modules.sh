@@ -4,6 +4,8 @@
 #   OUT_ROOT/mock/petstore_mock.js             petstore-web, feature js-api: the mock
 #   OUT_ROOT/markdown/petstore_markdown.js     petstore-web, feature markdown-api: the Markdown
 #                                              renderer the reference loads after its first paint
+#   OUT_ROOT/convert/petstore_convert.js       petstore-web, feature convert-api: the Swagger 2.0
+#                                              to OpenAPI 3.0 converter, loaded when a document needs it
 #   OUT_ROOT/dashboard/petstore_dashboard.js   petstore-dashboard: Project settings > Domains
 # They are kept out of the reference's wasm so its first download stays small. Trunk runs this
 # as a post_build hook (Trunk.toml), so `trunk build` and `trunk serve` both leave them in dist/.
@@ -38,4 +40,5 @@ build_module() {
 
 build_module petstore-web js-api petstore_mock mock
 build_module petstore-web markdown-api petstore_markdown markdown
+build_module petstore-web convert-api petstore_convert convert
 build_module petstore-dashboard "" petstore_dashboard dashboard

@@ -28,11 +28,11 @@ stage "tools"                     scripts/ensure-tools.sh test
 stage "rustfmt --check"           cargo fmt --all --check
 stage "clippy (host)"             cargo clippy --workspace --all-targets --locked -- -D warnings
 # The native mock server (tokio, sockets) does not build for wasm32.
-# --features petstore-web/js-api,markdown-api: lint the JS modules too (the app does not enable them).
-stage "clippy (wasm32)"           cargo clippy --workspace --exclude petstore-mock-server --all-targets --locked --target wasm32-unknown-unknown --features petstore-web/js-api,petstore-web/markdown-api -- -D warnings
+# --features petstore-web/js-api,markdown-api,convert-api: lint the JS modules too (the app does not enable them).
+stage "clippy (wasm32)"           cargo clippy --workspace --exclude petstore-mock-server --all-targets --locked --target wasm32-unknown-unknown --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api -- -D warnings
 stage "host tests"                cargo test --workspace --locked
 stage "conformance (schemathesis)" scripts/schemathesis.sh
-stage "browser tests (Chromium)"  cargo test -p petstore-playground -p petstore-browser-tests-example -p petstore-web -p petstore-browser -p petstore-dashboard --features petstore-web/js-api,petstore-web/markdown-api --locked --target wasm32-unknown-unknown
+stage "browser tests (Chromium)"  cargo test -p petstore-playground -p petstore-browser-tests-example -p petstore-web -p petstore-browser -p petstore-dashboard --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api --locked --target wasm32-unknown-unknown
 stage "release build (trunk)"     trunk build --release --offline --locked
 stage "end-to-end (Chromium)"     bash -c 'cd tests/e2e && npm test'
 stage "budgets"                   node scripts/budgets.mjs

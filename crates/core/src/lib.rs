@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod catalog;
+pub mod convert;
 pub mod document;
 pub mod error;
 pub mod http;

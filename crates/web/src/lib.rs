@@ -2,7 +2,9 @@
 //! after every change, restores it on load and keeps tabs on one key consistent; with the
 //! `js-api` feature the crate is also the JavaScript module `petstore_mock.js`
 //! (`new PetstoreMock()`, `fetch`, `installFetch`); with `markdown-api` it is the module
-//! `petstore_markdown.js` (`markdownToHtml`), which the reference loads after its first paint.
+//! `petstore_markdown.js` (`markdownToHtml`), which the reference loads after its first paint;
+//! with `convert-api` it is the module `petstore_convert.js` (`convertSwagger2`), the Swagger
+//! 2.0 to OpenAPI 3.0 converter, loaded when a document needs it.
 //!
 //! The decisions (what storage held at start, whether another tab's write replaces ours) are
 //! plain functions in [`sync`], tested on the host; [`store::MemoryStore`] stands in for
@@ -16,6 +18,8 @@ mod storage_events;
 pub mod store;
 pub mod sync;
 
+#[cfg(all(target_arch = "wasm32", feature = "convert-api"))]
+pub mod convert_api;
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod js_api;
 #[cfg(all(target_arch = "wasm32", feature = "markdown-api"))]
