@@ -43,7 +43,8 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
                                     " "
                                     <span class="param-in">{format!("in {}", p.location)}</span>
                                     {p.required.then(|| view! { " " <span class="required">"required"</span> })}
-                                    {p.deprecated.then(|| view! { <span class="badge badge-deprecated">"Deprecated"</span> })}
+                                    {p.deprecated.then(|| view! { " " <span class="badge badge-deprecated">"Deprecated"</span> })}
+                                    " "
                                     <SchemaTree node=p.schema.clone() />
                                     {p.description.clone().map(|d| view! { <Markdown source=d /> })}
                                 </li>

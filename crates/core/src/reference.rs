@@ -783,9 +783,7 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
             Some(Value::Object(schema)) if !schema.is_empty() => {
                 out.push(format!("other properties: {}", summary(&Value::Object(schema.clone()))));
             }
-            Some(Value::Bool(false)) if key == "unevaluatedProperties" => {
-                out.push("no other properties".into());
-            }
+            // `false` closes the object: the tree says so ("no other fields").
             _ => {}
         }
     }
