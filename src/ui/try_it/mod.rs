@@ -131,7 +131,8 @@ impl Sending {
     }
 
     fn cancel(self) {
-        self.in_flight.with_value(|abort| {
+        // `try_`: on cleanup the handle may already be gone, and nothing is in flight then.
+        let _ = self.in_flight.try_with_value(|abort| {
             if let Some(abort) = abort {
                 abort.abort();
             }
