@@ -87,8 +87,14 @@ export function download(spec, pinned, record) {
     if (hash !== expected) throw new Error(`${spec}: ${file} has hash ${hash}, the manifest pins ${expected}`);
   };
   if (pinned.file && existsSync(join(PACKAGES, pinned.file))) {
-    check(pinned.file);
-    return join(PACKAGES, pinned.file);
+    try {
+      check(pinned.file);
+      return join(PACKAGES, pinned.file);
+    } catch (e) {
+      // A damaged download is fetched again; a registry that serves other bytes fails below.
+      console.log(`  ${e.message}: downloading it again`);
+      rmSync(join(PACKAGES, pinned.file));
+    }
   }
   const scratch = mkdtempSync(join(tmpdir(), "corpus-"));
   try {
