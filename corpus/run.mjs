@@ -5,8 +5,8 @@
 //   node corpus/run.mjs [--only=<text>] [--limit=<n>] [--report]
 //
 // --only keeps the documents whose id contains the text, --limit the first n (such a partial
-// run writes only corpus/results.json); --report writes docs/compatibility.md again from
-// corpus/results.json. CORPUS_TIMEOUT_MS (60000) is
+// run writes corpus/results.partial.json and nothing else); --report writes
+// docs/compatibility.md again from corpus/results.json. CORPUS_TIMEOUT_MS (60000) is
 // the time one document may take from navigation to its first operation open.
 //
 // For each document, in a fresh browser context, `index.html?url=/corpus/<id>`:
@@ -27,6 +27,7 @@ import { DOCUMENTS, ROOT, loadManifest, parseDocument } from "./fetch.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS = join(HERE, "results.json");
+const PARTIAL = join(HERE, "results.partial.json");
 const REPORT = join(ROOT, "docs/compatibility.md");
 const TIMEOUT = Number(process.env.CORPUS_TIMEOUT_MS ?? 60_000);
 let DIST_DIR = "";
@@ -212,6 +213,7 @@ const family = (version) => {
   return m ? `OpenAPI 3.${m[1]}` : `other (${version || "none"})`;
 };
 const size = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} KB`);
+const seconds = (ms) => (ms == null ? "" : `${(ms / 1000).toFixed(1)} s`);
 const cell = (text) => String(text ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|").slice(0, 300);
 
 /** A message with its particulars (quoted names, numbers) replaced, to group results by cause. */
@@ -263,8 +265,8 @@ export function writeReport(run) {
     "",
     `The reader of the release build against ${results.length} public API descriptions (OpenAPI 3.0, 3.1 and`,
     "Swagger 2.0), each a file inside a pinned npm or PyPI package (`corpus/manifest.json`).",
-    `Run on ${run.date} against the build of commit \`${run.commit}\`, one document after another in`,
-    `headless Chromium, in ${minutes} minutes.`,
+    `Run on ${run.date} against the release build in \`dist/\` (the app as of commit \`${run.commit}\`), one`,
+    `document after another in headless Chromium, in ${minutes} minutes.`,
     "",
     "**How to run it:** `make corpus` installs what it needs (Chromium, playwright-core), builds `dist/`",
     "when it is missing (or with `FORCE_BUILD=1`), downloads the pinned packages into the git-ignored",
@@ -298,6 +300,15 @@ export function writeReport(run) {
       const [v, ...rest] = key.split(": ");
       return `| ${v} | ${cell(rest.join(": "))} | ${rs.length} | ${rs.slice(0, 3).map((r) => `\`${r.id}\``).join(", ")} |`;
     }),
+    "",
+    "## Largest documents",
+    "",
+    "| Document | Version | Size | Result | Settled after | First operation open after |",
+    "|---|---|---:|---|---:|---:|",
+    ...[...results].sort((a, b) => b.size - a.size).slice(0, 12).map((r) =>
+      `| \`${r.id}\` | ${cell(r.version)} | ${size(r.size)} | ${verdict(r)} | ${seconds(r.listMs)} | ${seconds(r.openMs)} |`),
+    "",
+    "Settled: from navigation until the loader is idle (the document listed and read whole, or refused).",
     "",
     "## Documents",
     "",
@@ -343,12 +354,17 @@ async function main() {
   let browser = await launch();
   const commit = (() => {
     try {
-      return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString().trim();
+      // The last commit that changed the app (what dist/ is built from), not the corpus's own.
+      const app = ["src", "crates", "www", "index.html", "Cargo.toml", "Cargo.lock", "Trunk.toml", ".cargo"];
+      return execFileSync("git", ["log", "-1", "--format=%h", "--", ...app], { cwd: ROOT }).toString().trim();
     } catch {
       return "unknown";
     }
   })();
   const run = { date: new Date().toISOString().slice(0, 10), commit, timeoutMs: TIMEOUT, ms: 0, results: [] };
+  // A partial run (--only, --limit) leaves the full run's results and the report as they are.
+  const partial = entries.length !== loadManifest().documents.length;
+  const output = partial ? PARTIAL : RESULTS;
   const started = Date.now();
   const width = String(entries.length).length;
   try {
@@ -361,22 +377,20 @@ async function main() {
       const note = v === "ok" ? `${(r.listMs / 1000).toFixed(1)} s` : message(r).slice(0, 120);
       console.log(`[${String(i + 1).padStart(width)}/${entries.length}] ${v.padEnd(7)} ${entry.version.padEnd(6)} ` +
         `${size(entry.size).padStart(8)}  ${entry.id}  ${note}`);
-      if ((i + 1) % 25 === 0) writeFileSync(RESULTS, JSON.stringify({ ...run, ms: Date.now() - started }, null, 1));
+      if ((i + 1) % 25 === 0) writeFileSync(output, JSON.stringify({ ...run, ms: Date.now() - started }, null, 1));
     }
   } finally {
     await within(browser.close(), 15_000);
     await site.close();
   }
   run.ms = Date.now() - started;
-  writeFileSync(RESULTS, JSON.stringify(run, null, 1));
-  // A partial run (--only, --limit) leaves the committed report as it is.
-  const partial = entries.length !== loadManifest().documents.length;
+  writeFileSync(output, JSON.stringify(run, null, 1));
   if (!partial) writeReport(run);
   const count = (v) => run.results.filter((r) => verdict(r) === v).length;
   console.log(`${run.results.length} documents in ${(run.ms / 60000).toFixed(1)} min: ${count("ok")} pass, ` +
     `${count("refused")} refused, ${count("timeout")} timed out, ${count("error") + count("blank")} with page errors, ` +
     `${count("count")} with another count, ${count("open")} whose first operation did not open. ` +
-    `Wrote ${partial ? "" : `${REPORT} and `}${RESULTS}.`);
+    `Wrote ${partial ? "" : `${REPORT} and `}${output}.`);
 }
 
 await main();
