@@ -51,7 +51,7 @@ function resolvePointer(doc, ref) {
 }
 
 /** The operations of `paths`, counted independently of the app; path items' $ref followed. */
-export function countOperations(doc) {
+function countOperations(doc) {
   let count = 0;
   const unresolved = [];
   const paths = doc && typeof doc.paths === "object" && doc.paths !== null ? doc.paths : {};
@@ -196,7 +196,7 @@ async function check(browser, origin, entry, expected) {
 }
 
 /** One word for a result: ok, refused, timeout, count, open, error, blank. */
-export function verdict(r) {
+function verdict(r) {
   if (r.refused !== null) return "refused";
   if (r.timedOut) return "timeout";
   if (r.blank) return "blank";
@@ -217,7 +217,7 @@ const seconds = (ms) => (ms == null ? "" : `${(ms / 1000).toFixed(1)} s`);
 const cell = (text) => String(text ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|").slice(0, 300);
 
 /** A message with its particulars (quoted names, numbers) replaced, to group results by cause. */
-export function cause(message) {
+function cause(message) {
   return message
     .replace(/https?:\/\/[^\s)]+/g, "<url>")
     .replace(/`[^`]*`/g, "`…`")
@@ -238,7 +238,7 @@ function message(r) {
   return "";
 }
 
-export function writeReport(run) {
+function writeReport(run) {
   const { results } = run;
   const families = [...new Set(results.map((r) => family(r.version)))].sort();
   const row = (name, rs) => [
@@ -287,10 +287,11 @@ export function writeReport(run) {
     "Loaded: the page showed the document instead of falling back to the Petstore one. Page errors:",
     "uncaught exceptions, console errors or a blank page. Pass: all of the checks.",
     "",
-    `${naming.length} documents name images (or other resources) that this offline run cannot load; they`,
-    "are not counted as errors. In " + `${relative.length} of them the address is relative (` +
-      relative.slice(0, 3).map((r) => `\`${r.id}\``).join(", ") + "), and the page asks its own origin",
-    "for it, not the document's.",
+    `In this run ${naming.length} documents asked for images (or other resources) that an offline run`,
+    "cannot load (the Markdown is rendered after the list, so the number varies a little from run to",
+    "run); they are not counted as errors. In " + `${relative.length} of them the address is relative (` +
+      relative.slice(0, 3).map((r) => `\`${r.id}\``).join(", ") + "),",
+    "and the page asks its own origin for it, not the document's.",
     "",
     "## Failures by cause",
     "",
