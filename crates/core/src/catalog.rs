@@ -49,12 +49,13 @@ impl Method {
 }
 
 /// The deep-link anchor of an operation (`#anchor`): its operationId, or the method in lower
-/// case and the path (`get-/pets`) when it has none. The list, the deep links and the shown
+/// case and the path (`get-/pets`) when it has none (or an empty one). The list, the deep links and the shown
 /// operation all use this one.
 #[must_use]
 pub fn anchor(operation_id: Option<&str>, method: Method, path: &str) -> String {
-    match operation_id {
+    match operation_id.filter(|id| !id.trim().is_empty()) {
         Some(id) => id.to_owned(),
+        // An empty operationId anchors nothing: the method and path do.
         None => format!("{}-{path}", method.as_str().to_ascii_lowercase()),
     }
 }

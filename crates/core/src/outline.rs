@@ -4,7 +4,13 @@
 
 use std::ops::Range;
 
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+
 use crate::catalog::{Group, OperationSummary};
+
+/// What a URL fragment cannot hold as it is (the WHATWG URL standard's fragment set, and `%`
+/// and `#` so that the text decodes back to itself).
+const FRAGMENT: &AsciiSet = &CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'`').add(b'#').add(b'%');
 
 /// One row of the operation list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,6 +137,9 @@ pub fn row_html(row: &Row, current: Option<&str>) -> String {
         Row::Operation(op) => {
             let anchor = op.anchor();
             let marked = if current == Some(anchor.as_str()) { r#" aria-current="page""# } else { "" };
+            // The link's fragment is percent-encoded, so an operationId with spaces (even a
+            // trailing one) or `#` comes back whole in `location.hash`.
+            let href = escape_html(&utf8_percent_encode(&anchor, FRAGMENT).to_string());
             let anchor = escape_html(&anchor);
             let method = op.method.as_str();
             let lower = method.to_ascii_lowercase();
@@ -150,7 +159,7 @@ pub fn row_html(row: &Row, current: Option<&str>) -> String {
             }
             let summary = escape_html(op.summary.as_deref().unwrap_or_default());
             format!(
-                r##"<div class="list-row operation" data-testid="operation" data-operation-id="{anchor}"><a href="#{anchor}" class="operation-link" title="{method} {path}"{marked}><span class="operation-line"><span class="method method-{lower}">{method}</span><code class="path{deprecated}">{path}</code>{badges}</span><span class="summary">{summary}</span></a></div>"##
+                r##"<div class="list-row operation" data-testid="operation" data-operation-id="{anchor}"><a href="#{href}" class="operation-link" title="{method} {path}"{marked}><span class="operation-line"><span class="method method-{lower}">{method}</span><code class="path{deprecated}">{path}</code>{badges}</span><span class="summary">{summary}</span></a></div>"##
             )
         }
     }

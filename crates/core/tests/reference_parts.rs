@@ -105,3 +105,16 @@ fn security_requirements_and_external_docs_are_in_the_view() {
         ]]
     );
 }
+
+#[test]
+fn odd_operation_ids_still_link_to_their_operation() {
+    use petstore_core::outline::row_html;
+    let doc = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "Get Card Type 100% #1 "}, "put": {"operationId": ""}}}});
+    let catalog = Catalog::from_value(&doc).unwrap();
+    let listed = rows(&catalog.groups);
+    let html: Vec<String> = listed.iter().map(|row| row_html(row, None)).collect();
+    assert!(html[1].contains(r##"<a href="#Get%20Card%20Type%20100%25%20%231%20""##), "{}", html[1]);
+    // An empty operationId anchors by method and path.
+    assert!(html[2].contains(r##"data-operation-id="put-/a"><a href="#put-/a""##), "{}", html[2]);
+}
