@@ -3,21 +3,27 @@
 //! schema trees with their limits, examples, code sample settings). Built on demand for the
 //! operation being shown, from the document as a `serde_json::Value`.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::catalog::{Method, Stability};
 
+mod example;
+mod tree;
+
+pub use example::{Example, example_for, generate_example};
+use tree::schema_node;
+
 /// How deep nested schemas are expanded; deeper levels are left collapsed.
-const MAX_DEPTH: usize = 12;
+pub(crate) const MAX_DEPTH: usize = 12;
 
 /// At most this many schema nodes make one tree or one generated example: a schema whose
 /// every level has many fields would otherwise multiply into millions.
-const MAX_NODES: usize = 2_000;
+pub(crate) const MAX_NODES: usize = 2_000;
 
 /// Generated strings are at most this long, and arrays at most this many items, whatever
 /// `minLength` or `minItems` asks (the example then says it was shortened).
-const MAX_EXAMPLE_STRING: usize = 64;
-const MAX_EXAMPLE_ITEMS: usize = 3;
+pub(crate) const MAX_EXAMPLE_STRING: usize = 64;
+pub(crate) const MAX_EXAMPLE_ITEMS: usize = 3;
 
 /// Errors building a view.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -344,7 +350,10 @@ pub fn external_docs(value: Option<&Value>) -> Option<ExternalDocs> {
 /// A `security` list with each scheme described from `components.securitySchemes`.
 fn security(doc: &Value, requirements: Option<&Value>) -> Vec<Vec<SecurityUse>> {
     let schemes = &doc["components"]["securitySchemes"];
-    listed_values(requirements)
+    requirements
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
         .filter_map(Value::as_object)
         .map(|requirement| {
             requirement
@@ -355,7 +364,10 @@ fn security(doc: &Value, requirements: Option<&Value>) -> Vec<Vec<SecurityUse>> 
                         .ok()
                         .filter(|s| s.is_object())
                         .map_or_else(|| "not described in the document".to_owned(), scheme_in_words),
-                    scopes: listed_values(Some(scopes))
+                    scopes: scopes
+                        .as_array()
+                        .into_iter()
+                        .flatten()
                         .filter_map(Value::as_str)
                         .map(str::to_owned)
                         .collect(),
@@ -363,10 +375,6 @@ fn security(doc: &Value, requirements: Option<&Value>) -> Vec<Vec<SecurityUse>> 
                 .collect()
         })
         .collect()
-}
-
-fn listed_values(value: Option<&Value>) -> impl Iterator<Item = &Value> {
-    value.and_then(Value::as_array).into_iter().flatten()
 }
 
 /// A security scheme in words.
@@ -429,7 +437,7 @@ fn resolve<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, ViewError>
 }
 
 /// Follows `$ref`s; the error is the reason alone, for the view's list of problems.
-fn follow<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, String> {
+pub(crate) fn follow<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, String> {
     crate::openapi::resolve(doc, value)
 }
 
@@ -563,401 +571,9 @@ fn parameter(doc: &Value, p: &Value) -> Result<ParameterView, String> {
 
 /// A schema with its `$ref` followed and the reference's siblings laid over the target;
 /// `null` when the reference does not resolve.
-fn resolved_schema(doc: &Value, schema: &Value) -> Value {
+pub(crate) fn resolved_schema(doc: &Value, schema: &Value) -> Value {
     match follow(doc, schema) {
         Ok(target) => crate::schema::with_siblings(schema, target).unwrap_or_else(|| target.clone()),
         Err(_) => Value::Null,
-    }
-}
-
-/// The schema at `value` as a display tree, at most [`MAX_DEPTH`] levels and [`MAX_NODES`]
-/// nodes deep; a schema that refers back to one of its ancestors is not expanded again.
-#[must_use]
-fn schema_node(doc: &Value, value: &Value) -> SchemaNode {
-    let mut tree = Tree { doc, stack: Vec::new(), nodes: 0 };
-    tree.node(value, 0)
-}
-
-/// The walk of one schema tree: the component names being expanded, and how many nodes so far.
-struct Tree<'a> {
-    doc: &'a Value,
-    stack: Vec<String>,
-    nodes: usize,
-}
-
-impl Tree<'_> {
-    fn node(&mut self, value: &Value, depth: usize) -> SchemaNode {
-        self.nodes += 1;
-        if let Some(r) = value.get("$ref").and_then(Value::as_str) {
-            let name = r.rsplit('/').next().unwrap_or(r).to_owned();
-            if self.stack.contains(&name) || depth >= MAX_DEPTH || self.nodes > MAX_NODES {
-                return SchemaNode {
-                    name: Some(name),
-                    kind: "object".into(),
-                    truncated: true,
-                    ..SchemaNode::default()
-                };
-            }
-            let target = match follow(self.doc, value) {
-                Ok(target) => target,
-                Err(e) => {
-                    return SchemaNode { kind: "any".into(), description: Some(e), ..SchemaNode::default() };
-                }
-            };
-            let merged = crate::schema::with_siblings(value, target);
-            self.stack.push(name.clone());
-            let mut inner = self.node(merged.as_ref().unwrap_or(target), depth + 1);
-            self.stack.pop();
-            inner.name = Some(name);
-            return inner;
-        }
-        let mut node = SchemaNode::default();
-        let Some(obj) = value.as_object() else {
-            node.kind = if value == &Value::Bool(false) { "nothing".into() } else { "any".into() };
-            return node;
-        };
-        let get = |k: &str| obj.get(k);
-        node.description = get("description").and_then(Value::as_str).map(str::to_owned);
-        node.format = get("format").and_then(Value::as_str).map(str::to_owned);
-        let (types, nullable) = crate::schema::types(value);
-        node.nullable = nullable;
-        node.enumeration = crate::schema::allowed_values(value).unwrap_or_default();
-        node.constraints = constraints(value, obj);
-        let expand = depth < MAX_DEPTH && self.nodes <= MAX_NODES;
-        for key in ["oneOf", "anyOf", "allOf"] {
-            if let Some(list) = get(key).and_then(Value::as_array) {
-                node.kind = key.to_owned();
-                if expand {
-                    node.variants = list.iter().map(|v| self.node(v, depth + 1)).collect();
-                } else {
-                    node.truncated = true;
-                }
-                return node;
-            }
-        }
-        node.kind = match types.as_slice() {
-            [] => crate::schema::primary_type(value).unwrap_or("any").to_owned(),
-            [one] => (*one).to_owned(),
-            many => many.join(" or "),
-        };
-        if !expand {
-            node.truncated = obj.contains_key("properties") || obj.contains_key("items");
-            return node;
-        }
-        let required: Vec<&str> = get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        for (name, prop) in get("properties").and_then(Value::as_object).into_iter().flatten() {
-            let read_only =
-                follow(self.doc, prop).ok().and_then(|p| p.get("readOnly")).and_then(Value::as_bool);
-            node.properties.push(Property {
-                name: name.clone(),
-                required: required.contains(&name.as_str()),
-                read_only: read_only.unwrap_or(false),
-                schema: self.node(prop, depth + 1),
-            });
-        }
-        node.closed =
-            [get("additionalProperties"), get("unevaluatedProperties")].contains(&Some(&Value::Bool(false)));
-        if let Some(items) = get("items").filter(|i| i.is_object()) {
-            node.items = Some(Box::new(self.node(items, depth + 1)));
-        }
-        node
-    }
-}
-
-/// A schema in a few words, for constraints that name another schema ("string", "Pet",
-/// "object with country").
-fn summary(schema: &Value) -> String {
-    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
-        return r.rsplit('/').next().unwrap_or(r).to_owned();
-    }
-    if let Some(value) = schema.get("const") {
-        return format!("= {value}");
-    }
-    if let Some(required) = schema.get("required").and_then(Value::as_array).filter(|r| !r.is_empty()) {
-        let names: Vec<&str> = required.iter().filter_map(Value::as_str).collect();
-        return format!("with {}", names.join(", "));
-    }
-    if let Some(properties) = schema.get("properties").and_then(Value::as_object).filter(|p| !p.is_empty()) {
-        let described: Vec<String> =
-            properties.iter().map(|(name, p)| format!("{name} {}", summary(p))).collect();
-        return described.join(", ");
-    }
-    let (types, nullable) = crate::schema::types(schema);
-    match (types.is_empty(), nullable) {
-        (true, true) => "null".to_owned(),
-        (true, false) => "any value".to_owned(),
-        (false, false) => types.join(" or "),
-        (false, true) => format!("{} or null", types.join(" or ")),
-    }
-}
-
-fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
-    let num = |k: &str| obj.get(k).filter(|v| v.is_number()).map(Value::to_string);
-    let mut out = Vec::new();
-    match (num("minLength"), num("maxLength")) {
-        (Some(a), Some(b)) => out.push(format!("{a} to {b} characters")),
-        (Some(a), None) => out.push(format!("at least {a} characters")),
-        (None, Some(b)) => out.push(format!("at most {b} characters")),
-        (None, None) => {}
-    }
-    match (crate::schema::lower_bound(schema), crate::schema::upper_bound(schema)) {
-        (Some(a), Some(b)) if !a.exclusive && !b.exclusive => {
-            out.push(format!("{} to {}", a.written, b.written))
-        }
-        (a, b) => {
-            if let Some(a) = a {
-                out.push(format!("{} {}", if a.exclusive { ">" } else { "≥" }, a.written));
-            }
-            if let Some(b) = b {
-                out.push(format!("{} {}", if b.exclusive { "<" } else { "≤" }, b.written));
-            }
-        }
-    }
-    match (num("minItems"), num("maxItems")) {
-        (Some(a), Some(b)) => out.push(format!("{a} to {b} items")),
-        (Some(a), None) => out.push(format!("at least {a} items")),
-        (None, Some(b)) => out.push(format!("at most {b} items")),
-        (None, None) => {}
-    }
-    match (num("minProperties"), num("maxProperties")) {
-        (Some(a), Some(b)) => out.push(format!("{a} to {b} properties")),
-        (Some(a), None) => out.push(format!("at least {a} properties")),
-        (None, Some(b)) => out.push(format!("at most {b} properties")),
-        (None, None) => {}
-    }
-    if obj.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
-        out.push("unique items".into());
-    }
-    if let Some(p) = obj.get("pattern").and_then(Value::as_str) {
-        out.push(format!("pattern {p}"));
-    }
-    if let Some(m) = num("multipleOf") {
-        out.push(format!("multiple of {m}"));
-    }
-    if let Some(d) = obj.get("default") {
-        out.push(format!("default {d}"));
-    }
-    // JSON Schema 2020-12 (OpenAPI 3.1 and later), shown as constraints in words.
-    if let Some(prefix) = obj.get("prefixItems").and_then(Value::as_array) {
-        let items: Vec<String> = prefix.iter().map(summary).collect();
-        out.push(format!("first items: {}", items.join(", ")));
-    }
-    if let Some(contains) = obj.get("contains") {
-        let count = match (num("minContains"), num("maxContains")) {
-            (Some(a), Some(b)) => format!(" ({a} to {b})"),
-            (Some(a), None) => format!(" (at least {a})"),
-            (None, Some(b)) => format!(" (at most {b})"),
-            (None, None) => String::new(),
-        };
-        out.push(format!("contains {}{count}", summary(contains)));
-    }
-    if let Some(condition) = obj.get("if") {
-        let mut rule = format!("if {}", summary(condition));
-        if let Some(then) = obj.get("then") {
-            rule.push_str(&format!(" then {}", summary(then)));
-        }
-        if let Some(otherwise) = obj.get("else") {
-            rule.push_str(&format!(" else {}", summary(otherwise)));
-        }
-        out.push(rule);
-    }
-    for (name, needs) in obj.get("dependentRequired").and_then(Value::as_object).into_iter().flatten() {
-        let needs: Vec<&str> = needs.as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        out.push(format!("with {name}, also {}", needs.join(", ")));
-    }
-    for (name, schema) in obj.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
-        out.push(format!("with {name}: {}", summary(schema)));
-    }
-    if let Some(patterns) = obj.get("patternProperties").and_then(Value::as_object) {
-        for (pattern, schema) in patterns {
-            out.push(format!("properties matching {pattern}: {}", summary(schema)));
-        }
-    }
-    for key in ["additionalProperties", "unevaluatedProperties"] {
-        match obj.get(key) {
-            Some(Value::Object(schema)) if !schema.is_empty() => {
-                out.push(format!("other properties: {}", summary(&Value::Object(schema.clone()))));
-            }
-            // `false` closes the object: the tree says so ("no other fields").
-            _ => {}
-        }
-    }
-    if obj.get("unevaluatedItems") == Some(&Value::Bool(false)) {
-        out.push("no other items".into());
-    }
-    if let Some(not) = obj.get("not") {
-        out.push(format!("not {}", summary(not)));
-    }
-    if let Some(media) = obj.get("contentMediaType").and_then(Value::as_str) {
-        out.push(format!("content {media}"));
-    }
-    if let Some(encoding) = obj.get("contentEncoding").and_then(Value::as_str) {
-        out.push(format!("encoded {encoding}"));
-    }
-    if obj.get("writeOnly") == Some(&Value::Bool(true)) {
-        out.push("write only".into());
-    }
-    if obj.get("deprecated") == Some(&Value::Bool(true)) {
-        out.push("deprecated".into());
-    }
-    out
-}
-
-/// An example generated from a schema, and what it leaves out.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Example {
-    /// The value.
-    pub value: Value,
-    /// What was shortened or left out, in words ("a string of at least 4000000000 characters
-    /// shortened to 64"); empty when the value fits the schema as far as known.
-    pub notes: Vec<String>,
-}
-
-/// An example value for a schema: its `example`, the first of its `examples`, its `const`,
-/// `default` or first `enum` value, else one built from its type and limits (objects get
-/// every property, arrays one item or `minItems`), within caps: strings of at most 64
-/// characters, arrays of at most 3 items, 12 levels and 2,000 values; what a cap cut is in
-/// [`Example::notes`].
-#[must_use]
-pub fn generate_example(doc: &Value, schema: &Value) -> Example {
-    let mut builder = Builder { doc, nodes: 0, notes: Vec::new() };
-    let value = builder.build(schema, 0);
-    Example { value, notes: builder.notes }
-}
-
-/// An example value for a schema (see [`generate_example`]), without its notes.
-#[must_use]
-pub fn example_for(doc: &Value, schema: &Value) -> Value {
-    generate_example(doc, schema).value
-}
-
-/// The walk that builds one example.
-struct Builder<'a> {
-    doc: &'a Value,
-    nodes: usize,
-    notes: Vec<String>,
-}
-
-impl Builder<'_> {
-    fn note(&mut self, note: String) {
-        if !self.notes.contains(&note) {
-            self.notes.push(note);
-        }
-    }
-
-    fn build(&mut self, schema: &Value, depth: usize) -> Value {
-        self.nodes += 1;
-        if depth > MAX_DEPTH || self.nodes > MAX_NODES {
-            self.note("the example stops where the schema nests too deep or grows too large".to_owned());
-            return Value::Null;
-        }
-        let resolved = resolved_schema(self.doc, schema);
-        let schema = &resolved;
-        if let Some(v) =
-            crate::schema::example(schema).or_else(|| schema.get("const")).or_else(|| schema.get("default"))
-        {
-            return v.clone();
-        }
-        if let Some(first) = schema.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
-            return first.clone();
-        }
-        if let Some(list) = schema.get("allOf").and_then(Value::as_array) {
-            let mut merged = Map::new();
-            for part in list {
-                if let Value::Object(m) = self.build(part, depth + 1) {
-                    merged.extend(m);
-                }
-            }
-            return Value::Object(merged);
-        }
-        for key in ["oneOf", "anyOf"] {
-            if let Some(first) = schema.get(key).and_then(Value::as_array).and_then(|l| l.first()) {
-                return self.build(first, depth + 1);
-            }
-        }
-        let int = |k: &str| schema.get(k).and_then(Value::as_i64);
-        match crate::schema::primary_type(schema) {
-            Some("integer") => {
-                let low = crate::schema::lower_bound(schema).map_or(1, |b| {
-                    #[allow(clippy::cast_possible_truncation)] // a bound far out of range is clamped
-                    let low = b.value.ceil().clamp(i64::MIN as f64, i64::MAX as f64) as i64;
-                    if b.exclusive && b.value.fract() == 0.0 { low.saturating_add(1) } else { low }
-                });
-                Value::from(int("maximum").map_or(low, |high| low.min(high)))
-            }
-            Some("number") => Value::from(crate::schema::lower_bound(schema).map_or(1.5, |b| b.value)),
-            Some("boolean") => Value::Bool(false),
-            Some("null") => Value::Null,
-            Some("string") => Value::String(self.string(schema)),
-            Some("array") => self.array(schema, depth),
-            Some("object") => {
-                let mut out = Map::new();
-                for (name, prop) in schema.get("properties").and_then(Value::as_object).into_iter().flatten()
-                {
-                    let read_only =
-                        follow(self.doc, prop).ok().and_then(|p| p.get("readOnly")).and_then(Value::as_bool);
-                    if read_only != Some(true) {
-                        let value = self.build(prop, depth + 1);
-                        out.insert(name.clone(), value);
-                    }
-                }
-                Value::Object(out)
-            }
-            _ => Value::Null,
-        }
-    }
-
-    fn string(&mut self, schema: &Value) -> String {
-        match schema.get("format").and_then(Value::as_str) {
-            Some("date-time") => return "2026-01-01T00:00:00Z".to_owned(),
-            Some("date") => return "2026-01-01".to_owned(),
-            Some("time") => return "12:00:00Z".to_owned(),
-            Some("email") => return "user@example.com".to_owned(),
-            Some("uri" | "url") => return "https://example.com".to_owned(),
-            Some("uuid") => return "00000000-0000-4000-8000-000000000000".to_owned(),
-            Some("ipv4") => return "192.0.2.1".to_owned(),
-            Some("ipv6") => return "2001:db8::1".to_owned(),
-            Some("hostname") => return "example.com".to_owned(),
-            _ => {}
-        }
-        let limit = |k: &str| schema.get(k).and_then(Value::as_u64);
-        let min = limit("minLength").unwrap_or(0);
-        let max = limit("maxLength").unwrap_or(u64::MAX);
-        let mut s = "string".to_owned();
-        let wanted = usize::try_from(min).unwrap_or(usize::MAX);
-        if wanted > MAX_EXAMPLE_STRING {
-            self.note(format!("a string of at least {min} characters is shortened to {MAX_EXAMPLE_STRING}"));
-        }
-        while s.len() < wanted.min(MAX_EXAMPLE_STRING) {
-            s.push('x');
-        }
-        s.truncate(usize::try_from(max.max(min)).unwrap_or(usize::MAX).min(s.len()));
-        s
-    }
-
-    fn array(&mut self, schema: &Value, depth: usize) -> Value {
-        let prefix: Vec<Value> =
-            schema.get("prefixItems").and_then(Value::as_array).cloned().unwrap_or_default();
-        let min = schema.get("minItems").and_then(Value::as_u64).unwrap_or(0);
-        let wanted = usize::try_from(min).unwrap_or(usize::MAX).max(1).max(prefix.len());
-        if wanted > MAX_EXAMPLE_ITEMS {
-            self.note(format!("a list of at least {min} items shows {MAX_EXAMPLE_ITEMS}"));
-        }
-        let mut out = Vec::new();
-        for i in 0..wanted.min(MAX_EXAMPLE_ITEMS) {
-            let value = match (prefix.get(i), schema.get("items")) {
-                (Some(item), _) => self.build(item, depth + 1),
-                (None, Some(items)) if items.is_object() => self.build(items, depth + 1),
-                (None, _) if prefix.is_empty() => Value::Null,
-                (None, _) => break,
-            };
-            out.push(value);
-        }
-        Value::Array(out)
     }
 }
