@@ -16,6 +16,7 @@ mod error;
 mod operation;
 mod read;
 mod refs;
+mod response;
 mod schema;
 mod security;
 
