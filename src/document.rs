@@ -4,6 +4,8 @@
 //! js-yaml (`vendor/js-yaml.min.js`, loaded only when a document is not JSON), and swaps
 //! the document only when the new one is valid, so a failed load keeps the current one.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::document::{self, AnyDocument, DocumentError, Format, Read, Source};
@@ -24,6 +26,8 @@ pub struct Loaded {
     /// For a Swagger 2.0 document, read once converted to OpenAPI 3.0: what the conversion
     /// could not carry over exactly, in sentences (perhaps none).
     pub converted: Option<Vec<String>>,
+    /// The text as it came (YAML, Swagger 2.0), when it is not the indexed JSON text.
+    pub original: Option<Arc<[u8]>>,
 }
 
 impl Loaded {
@@ -34,7 +38,35 @@ impl Loaded {
     fn builtin() -> Result<Self, DocumentError> {
         let value = petstore_value();
         let catalog = Catalog::from_value(&value).map_err(|e| DocumentError::Shape(e.to_string()))?;
-        Ok(Self { value: AnyDocument::Whole(value), catalog, source: Source::Builtin, converted: None })
+        Ok(Self {
+            value: AnyDocument::Whole(value),
+            catalog,
+            source: Source::Builtin,
+            converted: None,
+            original: None,
+        })
+    }
+
+    /// Saves the document's text, as it came, as a file named after its source.
+    pub fn download(&self) {
+        let bytes: &[u8] = match (&self.original, self.value.text()) {
+            (Some(original), _) => original,
+            (None, Some(text)) => text.as_bytes(),
+            (None, None) => petstore_core::openapi::PETSTORE_JSON.as_bytes(),
+        };
+        let yaml = document::detect_format(bytes) == Format::Yaml;
+        let fallback = if yaml { "openapi.yaml" } else { "openapi.json" };
+        let named = match &self.source {
+            Source::Url(url) => {
+                url.split(['?', '#']).next().and_then(|u| u.rsplit('/').next()).map(str::to_owned)
+            }
+            Source::File(name) => Some(name.clone()),
+            Source::Builtin => Some("petstore.json".to_owned()),
+            Source::Pasted => None,
+        };
+        let name = named.filter(|n| !n.trim().is_empty()).unwrap_or_else(|| fallback.to_owned());
+        let media_type = if yaml { "application/yaml" } else { "application/json" };
+        save_bytes(bytes, &name, media_type);
     }
 
     /// Parses JSON or YAML bytes and checks the document. With `listing`, reading stops once
@@ -44,21 +76,22 @@ impl Loaded {
     /// # Errors
     /// Any [`DocumentError`] about the text or the document's shape.
     async fn parse(bytes: Vec<u8>, source: Source, listing: bool) -> Result<Self, DocumentError> {
-        let json = match document::detect_format(&bytes) {
-            Format::Json => bytes,
+        let (json, original) = match document::detect_format(&bytes) {
+            Format::Json => (bytes, None),
             Format::Yaml => {
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     return Err(DocumentError::Empty);
                 }
-                yaml_to_json(&bytes).await?
+                (yaml_to_json(&bytes).await?, Some(Arc::<[u8]>::from(bytes)))
             }
         };
         match document::read(json, listing)? {
-            Read::OpenApi(value, catalog) => Ok(Self { value, catalog, source, converted: None }),
+            Read::OpenApi(value, catalog) => Ok(Self { value, catalog, source, converted: None, original }),
             Read::Swagger2(text) => {
+                let original = original.unwrap_or_else(|| Arc::from(text.as_bytes()));
                 let (json, notes) = convert_swagger2(text.into_bytes()).await?;
                 let (value, catalog) = document::load_json(json)?;
-                Ok(Self { value, catalog, source, converted: Some(notes) })
+                Ok(Self { value, catalog, source, converted: Some(notes), original: Some(original) })
             }
         }
     }
@@ -102,6 +135,14 @@ export async function readDocument(kind, input) {
   } catch (e) {
     return { error: "network", url: url.href };
   }
+}
+export function saveBytes(bytes, name, type) {
+  const url = URL.createObjectURL(new Blob([bytes], { type }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
 }
 export function setPageUrl(address) {
   const query = address == null ? "" : "?url=" + encodeURIComponent(address);
@@ -152,6 +193,8 @@ export async function yamlToJson(bytes) {
 extern "C" {
     #[wasm_bindgen(js_name = readDocument)]
     fn read_document_js(kind: &str, input: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = saveBytes)]
+    fn save_bytes(bytes: &[u8], name: &str, media_type: &str);
     #[wasm_bindgen(js_name = setPageUrl)]
     fn set_page_url_js(address: Option<&str>);
     /// Fills the loader's source line, status and error (`None` hides each).
@@ -433,7 +476,17 @@ impl DocumentState {
                 return;
             }
             if let Err(e) = document.complete() {
-                self.fail(e, true);
+                return self.fail(e, true);
+            }
+            // Webhooks after `paths` are listed once the rest is read.
+            if document.lists_more_when_complete()
+                && let Ok(catalog) = document.catalog()
+            {
+                self.current.update(|current| {
+                    if let Some(loaded) = current {
+                        loaded.catalog = catalog;
+                    }
+                });
             }
         }
     }

@@ -39,6 +39,8 @@ pub fn App() -> impl IntoView {
     let page = move || match documents.current.get() {
         Some(loaded) => {
             let mock_available = loaded.source.is_builtin();
+            let saved = loaded.clone();
+            let download = Callback::new(move |()| saved.download());
             if mock_available {
                 mock.ensure_open(mock::STORAGE_KEY);
             }
@@ -48,6 +50,7 @@ pub fn App() -> impl IntoView {
                     catalog=loaded.catalog
                     mock_available=mock_available
                     converted=loaded.converted
+                    download=download
                 >
                     {ui::document_loader::document_loader(documents)}
                     {if mock_available {

@@ -13,5 +13,6 @@ pub mod operation_view;
 pub mod reference;
 pub mod schema_tree;
 pub mod search;
+pub mod sections;
 pub mod theme;
 pub mod try_it;

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use petstore_core::catalog::Stability;
-use petstore_core::reference::{OperationView, ResponseView, SecurityUse};
+use petstore_core::reference::{CallbackView, OperationView, ResponseView, SecurityUse};
 
 use super::code_samples::CodeSamples;
 use super::markdown::Markdown;
@@ -18,7 +18,8 @@ fn pretty(value: &serde_json::Value) -> String {
 /// embedded Petstore one: the try-it panel then offers only real base URLs and says why.
 #[component]
 pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_available: bool) -> impl IntoView {
-    let form = (!view.hide_try_it).then(|| TryItForm::new(&view, mock_available));
+    // A webhook is a request the API sends: there is nothing to try or to call.
+    let form = (!view.hide_try_it && !view.webhook).then(|| TryItForm::new(&view, mock_available));
     let sample = form.map(|form| Signal::derive(move || form.sample()));
     let try_it =
         form.map(|form| view! { <TryIt view=view.clone() form=form mock_available=mock_available /> });
@@ -28,6 +29,47 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
         Stability::Experimental => view! { <span class="badge badge-experimental" data-testid="detail-stability">"Experimental"</span> },
         Stability::Beta => view! { <span class="badge badge-beta" data-testid="detail-stability">"Beta"</span> },
     });
+    view! {
+        <article class="operation-detail" data-testid="operation-detail" data-operation-id=anchor>
+            <header class="detail-header">
+                <span class=format!("method method-{}", method.to_ascii_lowercase())>{method}</span>
+                <code class="path" class:deprecated=view.deprecated>{view.path.clone()}</code>
+                {view.webhook.then(|| view! { <span class="badge" data-testid="detail-webhook">"Webhook"</span> })}
+                {view.deprecated.then(|| view! { <span class="badge badge-deprecated" data-testid="detail-deprecated">"Deprecated"</span> })}
+                {stability}
+            </header>
+            {view.webhook.then(|| view! {
+                <p class="hint">"A request the API sends to an address you give it; your server answers with one of the responses below."</p>
+            })}
+            <h2 class="detail-summary" tabindex="-1">{view.summary.clone().unwrap_or_else(|| view.path.clone())}</h2>
+            {(!view.problems.is_empty()).then(|| view! {
+                <div class="warning" role="note" data-testid="view-problems">
+                    <p>"Part of this operation could not be shown:"</p>
+                    <ul>{view.problems.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
+                </div>
+            })}
+            {view
+                .deprecation_warning()
+                .map(|w| view! { <p class="warning" role="note" data-testid="deprecation-warning">{w}</p> })}
+            {view.description.clone().map(|d| view! { <Markdown source=d /> })}
+            {view.external_docs.clone().map(|docs| view! {
+                <p class="external-docs" data-testid="external-docs">
+                    <a href=docs.url.clone() target="_blank" rel="noopener noreferrer">
+                        {docs.description.clone().unwrap_or_else(|| docs.url.clone())}
+                    </a>
+                </p>
+            })}
+            <Security alternatives=view.security.clone() />
+            {exchange(&view)}
+            {(!view.callbacks.is_empty()).then(|| view! { <Callbacks callbacks=view.callbacks.clone() /> })}
+            {try_it}
+            {(!view.webhook).then(|| view! { <CodeSamples view=view.clone() request=sample /> })}
+        </article>
+    }
+}
+
+/// Parameters, request body and responses.
+fn exchange(view: &OperationView) -> impl IntoView + use<> {
     let parameters = (!view.parameters.is_empty()).then(|| {
         view! {
             <section class="parameters" data-testid="parameters">
@@ -75,41 +117,42 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
     });
     let responses = view.responses.iter().cloned().map(|r| view! { <Response response=r /> }).collect_view();
     view! {
-        <article class="operation-detail" data-testid="operation-detail" data-operation-id=anchor>
-            <header class="detail-header">
-                <span class=format!("method method-{}", method.to_ascii_lowercase())>{method}</span>
-                <code class="path" class:deprecated=view.deprecated>{view.path.clone()}</code>
-                {view.deprecated.then(|| view! { <span class="badge badge-deprecated" data-testid="detail-deprecated">"Deprecated"</span> })}
-                {stability}
-            </header>
-            <h2 class="detail-summary" tabindex="-1">{view.summary.clone().unwrap_or_else(|| view.path.clone())}</h2>
-            {(!view.problems.is_empty()).then(|| view! {
-                <div class="warning" role="note" data-testid="view-problems">
-                    <p>"Part of this operation could not be shown:"</p>
-                    <ul>{view.problems.iter().map(|p| view! { <li>{p.clone()}</li> }).collect_view()}</ul>
-                </div>
-            })}
-            {view
-                .deprecation_warning()
-                .map(|w| view! { <p class="warning" role="note" data-testid="deprecation-warning">{w}</p> })}
-            {view.description.clone().map(|d| view! { <Markdown source=d /> })}
-            {view.external_docs.clone().map(|docs| view! {
-                <p class="external-docs" data-testid="external-docs">
-                    <a href=docs.url.clone() target="_blank" rel="noopener noreferrer">
-                        {docs.description.clone().unwrap_or_else(|| docs.url.clone())}
-                    </a>
-                </p>
-            })}
-            <Security alternatives=view.security.clone() />
-            {parameters}
-            {body}
-            <section class="responses" data-testid="responses">
-                <h3>"Responses"</h3>
-                {responses}
-            </section>
-            {try_it}
-            <CodeSamples view=view.clone() request=sample />
-        </article>
+        {parameters}
+        {body}
+        <section class="responses" data-testid="responses">
+            <h3>"Responses"</h3>
+            {responses}
+        </section>
+    }
+}
+
+/// The requests the API sends back (`callbacks`): each expression's operations, folded.
+#[component]
+fn Callbacks(callbacks: Vec<CallbackView>) -> impl IntoView {
+    view! {
+        <section class="callbacks" data-testid="callbacks">
+            <h3>"Callbacks"</h3>
+            <p class="hint">"Requests the API sends to the address given, once this operation is called."</p>
+            {callbacks.into_iter().map(|callback| {
+                callback.operations.into_iter().map(|op| {
+                    let method = op.method.as_str();
+                    view! {
+                        <details class="callback" data-testid="callback" data-name=callback.name.clone()>
+                            <summary>
+                                <strong>{callback.name.clone()}</strong>
+                                " "
+                                <span class=format!("method method-{}", method.to_ascii_lowercase())>{method}</span>
+                                " "
+                                <code class="path">{callback.expression.clone()}</code>
+                            </summary>
+                            {op.summary.clone().map(|s| view! { <p>{s}</p> })}
+                            {op.description.clone().map(|d| view! { <Markdown source=d /> })}
+                            {exchange(&op)}
+                        </details>
+                    }
+                }).collect_view()
+            }).collect_view()}
+        </section>
     }
 }
 

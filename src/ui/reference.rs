@@ -6,10 +6,13 @@ use petstore_core::Catalog;
 use petstore_core::catalog::OperationSummary;
 use petstore_core::document::AnyDocument;
 
-use super::markdown::Markdown;
+use petstore_core::outline::SCHEMAS_ANCHOR;
+use petstore_core::reference::Overview;
+
 use super::operation_list::OperationList;
 use super::operation_view::OperationDetail;
 use super::search::OperationSearch;
+use super::sections::{OverviewPage, schema_list, schema_page, tag_page};
 
 fn current_hash() -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
@@ -31,9 +34,13 @@ pub fn Reference(
     /// For a Swagger 2.0 document, converted as it loaded: what could not be carried over.
     #[prop(default = None)]
     converted: Option<Vec<String>>,
+    /// Saves the document's text as a file (the overview offers it when given).
+    #[prop(optional)]
+    download: Option<Callback<()>>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
     let count = catalog.operation_count();
+    let overview = document.root().map(Overview::from_root).unwrap_or_default();
     let title = catalog.title.clone();
     let version = catalog.version.clone();
     let operations: Vec<OperationSummary> =
@@ -49,34 +56,54 @@ pub fn Reference(
     });
     on_cleanup(move || listener.remove());
 
-    let description = catalog.description.clone();
     let query = RwSignal::new(String::new());
+    let list_catalog = catalog.clone();
+    // The hash names an operation (its anchor), else a tag's page, the schemas or a schema;
+    // no hash is the overview.
     let detail = move || {
-        let anchor = selected.get()?;
-        let Some(op) = operations.iter().find(|o| o.anchor() == anchor) else {
-            return Some(
+        let Some(anchor) = selected.get() else {
+            return view! { <OverviewPage catalog=catalog.clone() overview=overview.clone() download=download /> }
+                .into_any();
+        };
+        if let Some(op) = operations.iter().find(|o| o.anchor() == anchor) {
+            return match document.view_of(op) {
+                Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
+                Err(e) => view! { <p class="load-error" role="alert">{e.to_string()}</p> }.into_any(),
+            };
+        }
+        if anchor == SCHEMAS_ANCHOR {
+            return schema_list(&document);
+        }
+        if let Some(name) = anchor.strip_prefix("schema/") {
+            return schema_page(&document, name);
+        }
+        anchor.strip_prefix("tag/").and_then(|name| tag_page(&catalog, &overview, name)).unwrap_or_else(
+            || {
                 view! {
                     <p class="load-error" role="alert" data-testid="unknown-operation">
                         {format!("There is no operation #{anchor} in this document.")}
                     </p>
                 }
-                .into_any(),
-            );
-        };
-        Some(match document.operation_view(op.method, &op.path) {
-            Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
-            Err(e) => view! { <p class="load-error" role="alert">{e.to_string()}</p> }.into_any(),
-        })
+                .into_any()
+            },
+        )
     };
+    let webhooks = list_catalog.webhook_count();
     view! {
         <header class="doc-header">
             <div class="doc-heading">
-                <h1 data-testid="doc-title">{title}</h1>
+                <h1 data-testid="doc-title"><a href="#" class="title-link">{title}</a></h1>
                 <p class="doc-meta">
                     <span class="version" data-testid="doc-version">{version_label(&version)}</span>
                     <span class="op-count" data-testid="op-count">
                         {format!("{count} operation{}", if count == 1 { "" } else { "s" })}
                     </span>
+                    {(webhooks > 0).then(|| view! {
+                        <span class="op-count" data-testid="webhook-count">
+                            {format!("{webhooks} webhook{}", if webhooks == 1 { "" } else { "s" })}
+                        </span>
+                    })}
+                    <a href=petstore_core::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
                 </p>
                 {converted.map(|notes| view! { <Converted notes=notes /> })}
             </div>
@@ -87,7 +114,7 @@ pub fn Reference(
                 <OperationSearch query=query />
                 {move || {
                     let query = query.get();
-                    let groups = catalog.filter(&query);
+                    let groups = list_catalog.filter(&query);
                     if groups.is_empty() {
                         view! {
                             <p class="hint" role="status" data-testid="search-empty">
@@ -100,20 +127,7 @@ pub fn Reference(
                     }
                 }}
             </aside>
-            <main id="content">
-                {move || {
-                    detail()
-                        .unwrap_or_else(|| {
-                            view! {
-                                <section class="overview" data-testid="overview">
-                                    {description.clone().map(|d| view! { <Markdown source=d /> })}
-                                    <p class="hint">"Choose an operation to read its reference."</p>
-                                </section>
-                            }
-                            .into_any()
-                        })
-                }}
-            </main>
+            <main id="content">{detail}</main>
         </div>
     }
 }

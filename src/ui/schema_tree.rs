@@ -1,6 +1,7 @@
 //! A schema as a nested list: type, format, limits, enum values, fields with required markers.
 
 use leptos::prelude::*;
+use petstore_core::outline::{href, schema_anchor};
 use petstore_core::reference::SchemaNode;
 
 use super::markdown::Markdown;
@@ -23,8 +24,29 @@ pub fn SchemaTree(node: SchemaNode) -> impl IntoView {
     tree(node)
 }
 
+/// The label, with the component's name a link to its page in the Schemas section (an array
+/// of one: "array of" and the link).
+fn label_view(node: &SchemaNode) -> AnyView {
+    let linked = match (&node.kind[..], &node.items, &node.component) {
+        (_, _, Some(component)) => Some(("", component.clone())),
+        ("array", Some(items), None) => items.component.clone().map(|c| ("array of ", c)),
+        _ => None,
+    };
+    match linked {
+        Some((lead, component)) => {
+            let link = href(&schema_anchor(&component));
+            let name =
+                node.items.as_ref().filter(|_| !lead.is_empty()).map_or(&node.name, |i| &i.name).clone();
+            let tail = if node.nullable { " or null" } else { "" };
+            view! { {lead}<a href=link data-testid="schema-link">{name.unwrap_or(component)}</a>{tail} }
+                .into_any()
+        }
+        None => type_label(node).into_any(),
+    }
+}
+
 fn tree(node: SchemaNode) -> AnyView {
-    let label = type_label(&node);
+    let label = label_view(&node);
     let enumeration = (!node.enumeration.is_empty()).then(|| {
         let values: Vec<String> = node
             .enumeration

@@ -12,6 +12,28 @@ use crate::catalog::{Group, OperationSummary};
 /// and `#` so that the text decodes back to itself).
 const FRAGMENT: &AsciiSet = &CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'`').add(b'#').add(b'%');
 
+/// A link to `#anchor`. The fragment is percent-encoded, so an anchor with spaces (even a
+/// trailing one) or `#` comes back whole in `location.hash`.
+#[must_use]
+pub fn href(anchor: &str) -> String {
+    format!("#{}", utf8_percent_encode(anchor, FRAGMENT))
+}
+
+/// The anchor of a tag's page.
+#[must_use]
+pub fn tag_anchor(tag: &str) -> String {
+    format!("tag/{tag}")
+}
+
+/// The anchor of a component schema's page.
+#[must_use]
+pub fn schema_anchor(name: &str) -> String {
+    format!("schema/{name}")
+}
+
+/// The anchor of the list of component schemas.
+pub const SCHEMAS_ANCHOR: &str = "schemas";
+
 /// One row of the operation list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {
@@ -19,6 +41,8 @@ pub enum Row {
     Group {
         /// Group name, as shown.
         name: String,
+        /// The tag's name when the group is a tag (its heading links to the tag's page).
+        tag: Option<String>,
     },
     /// A child tag's heading (not shown for a tag that is its own group).
     Tag {
@@ -26,6 +50,8 @@ pub enum Row {
         name: String,
         /// The group it belongs to, as shown.
         group: String,
+        /// The tag's name (its heading links to the tag's page).
+        tag: String,
     },
     /// An operation.
     Operation(OperationSummary),
@@ -37,11 +63,15 @@ pub enum Row {
 pub fn rows(groups: &[Group]) -> Vec<Row> {
     let mut rows = Vec::new();
     for group in groups {
-        rows.push(Row::Group { name: group.title.clone() });
+        rows.push(Row::Group { name: group.title.clone(), tag: group.is_tag.then(|| group.name.clone()) });
         let standalone = group.tags.len() == 1 && group.tags[0].name == group.name;
         for tag in &group.tags {
             if !standalone {
-                rows.push(Row::Tag { name: tag.title.clone(), group: group.title.clone() });
+                rows.push(Row::Tag {
+                    name: tag.title.clone(),
+                    group: group.title.clone(),
+                    tag: tag.name.clone(),
+                });
             }
             rows.extend(tag.operations.iter().cloned().map(Row::Operation));
         }
@@ -122,24 +152,30 @@ pub fn escape_html(text: &str) -> String {
 #[must_use]
 pub fn row_html(row: &Row, current: Option<&str>) -> String {
     match row {
-        Row::Group { name } => {
+        Row::Group { name, tag } => {
             let name = escape_html(name);
+            let text = match tag {
+                Some(tag) => format!(
+                    r#"<a href="{}" class="heading-link">{name}</a>"#,
+                    escape_html(&href(&tag_anchor(tag)))
+                ),
+                None => name.clone(),
+            };
             format!(
-                r#"<div class="list-row group-name" role="heading" aria-level="2" data-testid="group" data-group="{name}">{name}</div>"#
+                r#"<div class="list-row group-name" role="heading" aria-level="2" data-testid="group" data-group="{name}">{text}</div>"#
             )
         }
-        Row::Tag { name, group } => {
+        Row::Tag { name, group, tag } => {
             let (name, group) = (escape_html(name), escape_html(group));
+            let link = escape_html(&href(&tag_anchor(tag)));
             format!(
-                r#"<div class="list-row tag-name" role="heading" aria-level="3" data-testid="tag" data-tag="{name}" data-in-group="{group}">{name}</div>"#
+                r#"<div class="list-row tag-name" role="heading" aria-level="3" data-testid="tag" data-tag="{name}" data-in-group="{group}"><a href="{link}" class="heading-link">{name}</a></div>"#
             )
         }
         Row::Operation(op) => {
             let anchor = op.anchor();
             let marked = if current == Some(anchor.as_str()) { r#" aria-current="page""# } else { "" };
-            // The link's fragment is percent-encoded, so an operationId with spaces (even a
-            // trailing one) or `#` comes back whole in `location.hash`.
-            let href = escape_html(&utf8_percent_encode(&anchor, FRAGMENT).to_string());
+            let href = escape_html(&href(&anchor));
             let anchor = escape_html(&anchor);
             let method = op.method.as_str();
             let lower = method.to_ascii_lowercase();
@@ -159,7 +195,7 @@ pub fn row_html(row: &Row, current: Option<&str>) -> String {
             }
             let summary = escape_html(op.summary.as_deref().unwrap_or_default());
             format!(
-                r##"<div class="list-row operation" data-testid="operation" data-operation-id="{anchor}"><a href="#{href}" class="operation-link" title="{method} {path}"{marked}><span class="operation-line"><span class="method method-{lower}">{method}</span><code class="path{deprecated}">{path}</code>{badges}</span><span class="summary">{summary}</span></a></div>"##
+                r##"<div class="list-row operation" data-testid="operation" data-operation-id="{anchor}"><a href="{href}" class="operation-link" title="{method} {path}"{marked}><span class="operation-line"><span class="method method-{lower}">{method}</span><code class="path{deprecated}">{path}</code>{badges}</span><span class="summary">{summary}</span></a></div>"##
             )
         }
     }

@@ -199,8 +199,8 @@ fn rows_put_group_and_tag_headings_before_their_operations() {
     let headings: Vec<String> = rows
         .iter()
         .filter_map(|r| match r {
-            Row::Group { name } => Some(format!("group {name}")),
-            Row::Tag { name, group } => Some(format!("tag {name} in {group}")),
+            Row::Group { name, .. } => Some(format!("group {name}")),
+            Row::Tag { name, group, .. } => Some(format!("tag {name} in {group}")),
             Row::Operation(_) => None,
         })
         .collect();
@@ -229,7 +229,7 @@ fn rows_of(catalog: &Catalog) -> Vec<String> {
     rows(&catalog.groups)
         .iter()
         .map(|r| match r {
-            Row::Group { name } => format!("group {name}"),
+            Row::Group { name, .. } => format!("group {name}"),
             Row::Tag { name, .. } => format!("tag {name}"),
             Row::Operation(_) => "op".into(),
         })
@@ -272,11 +272,11 @@ fn rows_render_as_escaped_html_with_markers_and_the_current_mark() {
     let listed = rows(&catalog.groups);
     assert_eq!(
         row_html(&listed[0], None),
-        r#"<div class="list-row group-name" role="heading" aria-level="2" data-testid="group" data-group="Pets">Pets</div>"#
+        r##"<div class="list-row group-name" role="heading" aria-level="2" data-testid="group" data-group="Pets"><a href="#tag/Pets" class="heading-link">Pets</a></div>"##
     );
     assert_eq!(
         row_html(&listed[1], None),
-        r#"<div class="list-row tag-name" role="heading" aria-level="3" data-testid="tag" data-tag="Animals" data-in-group="Pets">Animals</div>"#
+        r##"<div class="list-row tag-name" role="heading" aria-level="3" data-testid="tag" data-tag="Animals" data-in-group="Pets"><a href="#tag/Animals" class="heading-link">Animals</a></div>"##
     );
     let get_pet = &listed[position(&listed, "getPet").unwrap()];
     let html = row_html(get_pet, Some("getPet"));
@@ -294,5 +294,6 @@ fn rows_render_as_escaped_html_with_markers_and_the_current_mark() {
     let html: String = rows(&hostile.groups).iter().map(|r| row_html(r, None)).collect();
     assert!(!html.contains("<script>") && !html.contains("<img") && !html.contains("<b>"), "{html}");
     assert!(html.contains(r#"data-operation-id="a&quot;b""#), "{html}");
+    assert!(html.contains(r##"href="#tag/%3Cb%3Et%3C/b%3E""##), "{html}");
     assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"), "{html}");
 }

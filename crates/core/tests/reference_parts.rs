@@ -28,7 +28,7 @@ fn tag_groups_and_display_names_shape_the_list() {
     let shown: Vec<String> = rows(&catalog.groups)
         .iter()
         .map(|row| match row {
-            Row::Group { name } => format!("group {name}"),
+            Row::Group { name, .. } => format!("group {name}"),
             Row::Tag { name, .. } => format!("tag {name}"),
             Row::Operation(op) => format!("op {}", op.path),
         })

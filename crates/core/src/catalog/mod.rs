@@ -34,6 +34,19 @@ pub enum Method {
     Query,
 }
 
+/// Every method, in the order OpenAPI lists them in a path item.
+pub const METHODS: [Method; 9] = [
+    Method::Get,
+    Method::Put,
+    Method::Post,
+    Method::Delete,
+    Method::Options,
+    Method::Head,
+    Method::Patch,
+    Method::Trace,
+    Method::Query,
+];
+
 impl Method {
     /// The method in upper case, as sent on the wire.
     #[must_use]
@@ -61,6 +74,15 @@ pub fn anchor(operation_id: Option<&str>, method: Method, path: &str) -> String 
         Some(id) => id.to_owned(),
         // An empty operationId anchors nothing: the method and path do.
         None => format!("{}-{path}", method.as_str().to_ascii_lowercase()),
+    }
+}
+
+/// The anchor of a webhook's operation: its operationId, or `webhook-post-<name>`.
+#[must_use]
+pub fn webhook_anchor(operation_id: Option<&str>, method: Method, name: &str) -> String {
+    match operation_id.filter(|id| !id.trim().is_empty()) {
+        Some(id) => id.to_owned(),
+        None => format!("webhook-{}-{name}", method.as_str().to_ascii_lowercase()),
     }
 }
 
@@ -120,13 +142,19 @@ pub struct OperationSummary {
     pub stability: Option<Stability>,
     /// `x-hideTryItPanel: true` on the operation.
     pub hide_try_it: bool,
+    /// An operation of a webhook (`webhooks`): `path` is then the webhook's name.
+    pub webhook: bool,
 }
 
 impl OperationSummary {
-    /// Its deep-link anchor (see [`anchor`]).
+    /// Its deep-link anchor (see [`anchor`] and [`webhook_anchor`]).
     #[must_use]
     pub fn anchor(&self) -> String {
-        anchor(self.operation_id.as_deref(), self.method, &self.path)
+        if self.webhook {
+            webhook_anchor(self.operation_id.as_deref(), self.method, &self.path)
+        } else {
+            anchor(self.operation_id.as_deref(), self.method, &self.path)
+        }
     }
 }
 
@@ -155,6 +183,8 @@ pub struct Group {
     pub description: Option<String>,
     /// Child tags that hold operations, in the order the document declares them.
     pub tags: Vec<TagSection>,
+    /// The group is a tag (not an `x-tagGroups` entry, nor the webhooks): it has a page.
+    pub is_tag: bool,
 }
 
 /// The navigation of a whole document.
@@ -191,6 +221,10 @@ pub enum CatalogError {
 
 /// The operations tagged with no tag at all are listed under this one.
 pub const UNTAGGED: &str = "default";
+
+/// The name of the group (and its one section) that lists the webhooks: not a tag name, so a
+/// tag called "Webhooks" stays apart.
+pub const WEBHOOKS: &str = "\u{0}webhooks";
 
 /// A path item as the list reads it: its JSON text (in an indexed document) or its value.
 #[derive(Debug, Clone, Copy)]
@@ -242,7 +276,12 @@ pub(crate) const MAX_ITEM_REFS: usize = 8;
 /// The JSON pointer of `/paths/<path>` (`~` and `/` escaped).
 #[must_use]
 pub fn path_pointer(path: &str) -> String {
-    format!("/paths/{}", path.replace('~', "~0").replace('/', "~1"))
+    format!("/paths/{}", escape_pointer(path))
+}
+
+/// A JSON pointer segment: `~` and `/` escaped.
+fn escape_pointer(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
 }
 
 impl Catalog {
@@ -268,6 +307,7 @@ impl Catalog {
     pub fn from_parts<'a>(
         root: &serde_json::Map<String, serde_json::Value>,
         items: impl Iterator<Item = (&'a str, ItemSource<'a>)>,
+        webhooks: impl Iterator<Item = (&'a str, ItemSource<'a>)>,
         resolve: &dyn Fn(&str) -> Option<ItemSource<'a>>,
     ) -> Result<Self, CatalogError> {
         #[derive(Deserialize)]
@@ -283,22 +323,30 @@ impl Catalog {
         let malformed = |e: serde_json::Error| CatalogError::Malformed(e.to_string());
         let RawRoot { openapi, swagger, info, tags, tag_groups } =
             RawRoot::deserialize(serde_json::Value::Object(root.clone())).map_err(malformed)?;
-        let mut paths = IndexMap::new();
-        for (path, source) in items {
-            if path.starts_with("x-") {
-                continue;
-            }
-            let pointer = path_pointer(path);
-            let mut item = source.read(&pointer)?;
+        let read = |pointer: &str, source: ItemSource<'a>| {
+            let mut item = source.read(pointer)?;
             for _ in 0..MAX_ITEM_REFS {
                 let Some(target) = item.reference.take() else { break };
                 // A reference that does not resolve lists nothing; the view says why.
                 let Some(source) = resolve(&target) else { break };
                 item.fill_from(source.read(&target)?);
             }
-            paths.insert(path.to_owned(), item);
+            Ok::<_, CatalogError>(item)
+        };
+        let mut paths = IndexMap::new();
+        for (path, source) in items {
+            if !path.starts_with("x-") {
+                paths.insert(path.to_owned(), read(&path_pointer(path), source)?);
+            }
         }
-        Self::from_raw(RawDoc { openapi, swagger, info, tags, tag_groups, paths })
+        let mut hooks = IndexMap::new();
+        for (name, source) in webhooks {
+            // A webhook that cannot be read is left out of the list, not the whole document.
+            if let Ok(item) = read(&format!("/webhooks/{}", escape_pointer(name)), source) {
+                hooks.insert(name.to_owned(), item);
+            }
+        }
+        Self::from_raw(RawDoc { openapi, swagger, info, tags, tag_groups, paths, webhooks: hooks })
     }
 
     /// Reads a document already parsed to JSON.
@@ -309,16 +357,19 @@ impl Catalog {
         let root = doc.as_object().cloned().unwrap_or_default();
         let root: serde_json::Map<String, serde_json::Value> = root
             .into_iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "paths" | "components" | "webhooks"))
+            .filter(|(k, _)| !matches!(k.as_str(), "paths" | "components" | "webhooks" | "x-webhooks"))
             .collect();
-        let items = doc
-            .get("paths")
-            .and_then(serde_json::Value::as_object)
-            .into_iter()
-            .flatten()
-            .map(|(path, item)| (path.as_str(), ItemSource::Value(item)));
+        let entries = |key: &str| {
+            doc.get(key)
+                .and_then(serde_json::Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(name, item)| (name.as_str(), ItemSource::Value(item)))
+        };
+        let webhooks =
+            if doc.get("webhooks").is_some() { entries("webhooks") } else { entries("x-webhooks") };
         let resolve = |reference: &str| crate::openapi::pointer_target(doc, reference).map(ItemSource::Value);
-        Self::from_parts(&root, items, &resolve)
+        Self::from_parts(&root, entries("paths"), webhooks, &resolve)
     }
 
     fn from_raw(raw: RawDoc) -> Result<Self, CatalogError> {
@@ -329,7 +380,7 @@ impl Catalog {
             (None, None) => return Err(CatalogError::UnsupportedVersion("no `openapi` field".into())),
         }
         let info = raw.info.ok_or_else(|| CatalogError::Malformed("the `info` object is missing.".into()))?;
-        Ok(Self::build(info, raw.tags, &raw.tag_groups, raw.paths))
+        Ok(Self::build(info, raw.tags, &raw.tag_groups, raw.paths, raw.webhooks))
     }
 
     /// The groups with only the operations whose path, summary or operationId contains every
@@ -369,15 +420,26 @@ impl Catalog {
             .collect()
     }
 
-    /// Every operation, each once, in document order (an operation with two tags is listed
-    /// twice in [`Catalog::groups`] but once here).
+    /// Every operation of a path, each once (an operation with two tags is listed twice in
+    /// [`Catalog::groups`] but counted once here); webhooks are not counted.
+    #[must_use]
     pub fn operation_count(&self) -> usize {
+        self.count(false)
+    }
+
+    /// Every operation of a webhook, each once.
+    #[must_use]
+    pub fn webhook_count(&self) -> usize {
+        self.count(true)
+    }
+
+    fn count(&self, webhook: bool) -> usize {
         let mut seen = std::collections::HashSet::new();
         self.groups
             .iter()
             .flat_map(|g| &g.tags)
             .flat_map(|t| &t.operations)
-            .filter(|op| seen.insert((op.method, op.path.as_str())))
+            .filter(|op| op.webhook == webhook && seen.insert((op.method, op.path.as_str())))
             .count()
     }
 
@@ -386,26 +448,38 @@ impl Catalog {
         declared: Vec<RawTag>,
         tag_groups: &[RawTagGroup],
         paths: IndexMap<String, RawPathItem>,
+        webhooks: IndexMap<String, RawPathItem>,
     ) -> Self {
         // Operations by tag, tags in first-use order.
         let mut by_tag: IndexMap<String, Vec<OperationSummary>> = IndexMap::new();
         for (path, item) in paths {
             for (method, op) in item.into_operations() {
-                let summary = OperationSummary {
-                    method,
-                    path: path.clone(),
-                    operation_id: op.operation_id,
-                    summary: op.summary.filter(|s| !s.trim().is_empty()),
-                    deprecated: op.deprecated,
-                    stability: op.stability.as_deref().and_then(Stability::parse),
-                    hide_try_it: op.hide_try_it,
-                };
-                let tags = if op.tags.is_empty() { vec![UNTAGGED.to_owned()] } else { op.tags };
+                let tags = if op.tags.is_empty() { vec![UNTAGGED.to_owned()] } else { op.tags.clone() };
+                let summary = OperationSummary::of(method, &path, op, false);
                 for tag in tags {
                     by_tag.entry(tag).or_default().push(summary.clone());
                 }
             }
         }
+        // Webhooks are listed last, in a group of their own.
+        let hooks: Vec<OperationSummary> = webhooks
+            .into_iter()
+            .flat_map(|(name, item)| {
+                item.into_operations().map(move |(method, op)| OperationSummary::of(method, &name, op, true))
+            })
+            .collect();
+        let webhook_group = (!hooks.is_empty()).then(|| Group {
+            name: WEBHOOKS.to_owned(),
+            title: "Webhooks".to_owned(),
+            description: None,
+            tags: vec![TagSection {
+                name: WEBHOOKS.to_owned(),
+                title: "Webhooks".to_owned(),
+                description: None,
+                operations: hooks,
+            }],
+            is_tag: false,
+        });
 
         // Declared tags first (document order), then tags only used by operations.
         let mut tags: IndexMap<String, RawTag> = IndexMap::new();
@@ -446,6 +520,7 @@ impl Catalog {
                     title: group.name.clone(),
                     description: None,
                     tags: sections,
+                    is_tag: false,
                 });
             }
         }
@@ -457,9 +532,11 @@ impl Catalog {
                         title: tag.title(),
                         description: tag.description.clone(),
                         tags: vec![alone],
+                        is_tag: true,
                     });
                 }
             }
+            groups.extend(webhook_group);
             return Catalog {
                 title: info.title,
                 version: info.version,
@@ -480,10 +557,27 @@ impl Catalog {
                     title: tag.title(),
                     description: tag.description.clone(),
                     tags: sections,
+                    is_tag: true,
                 });
             }
         }
 
+        groups.extend(webhook_group);
         Catalog { title: info.title, version: info.version, description: info.description, groups }
+    }
+}
+
+impl OperationSummary {
+    fn of(method: Method, path: &str, op: raw::RawOperation, webhook: bool) -> Self {
+        OperationSummary {
+            method,
+            path: path.to_owned(),
+            operation_id: op.operation_id,
+            summary: op.summary.filter(|s| !s.trim().is_empty()),
+            deprecated: op.deprecated,
+            stability: op.stability.as_deref().and_then(Stability::parse),
+            hide_try_it: op.hide_try_it,
+            webhook,
+        }
     }
 }

@@ -13,6 +13,7 @@ pub(super) struct RawDoc {
     pub(super) tags: Vec<RawTag>,
     pub(super) tag_groups: Vec<RawTagGroup>,
     pub(super) paths: IndexMap<String, RawPathItem>,
+    pub(super) webhooks: IndexMap<String, RawPathItem>,
 }
 
 /// A value of the wrong type reads as absent: the list shows what it can, and the view of the

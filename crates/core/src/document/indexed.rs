@@ -119,6 +119,12 @@ impl IndexedDocument {
         }
     }
 
+    /// The document's text.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// The document's text, given back.
     #[must_use]
     pub fn into_text(self) -> String {
@@ -178,8 +184,20 @@ impl IndexedDocument {
             .iter()
             .flatten()
             .map(|(path, range)| (path.as_str(), ItemSource::Text(&self.text[range.clone()])));
+        let webhooks = parts
+            .webhooks
+            .iter()
+            .flatten()
+            .map(|(name, range)| (name.as_str(), ItemSource::Text(&self.text[range.clone()])));
         let resolve = |reference: &str| self.item_text(reference).map(ItemSource::Text);
-        Catalog::from_parts(&parts.root, items, &resolve)
+        Catalog::from_parts(&parts.root, items, webhooks, &resolve)
+    }
+
+    /// Whether the list made before [`Self::complete`] missed something the rest of the text
+    /// has (webhooks after `paths`): then [`Self::catalog`] lists more now.
+    #[must_use]
+    pub fn lists_more_when_complete(&self) -> bool {
+        matches!(self.rest.get(), Some(Ok(Some(whole))) if whole.webhooks.is_some() && self.first.webhooks.is_none())
     }
 
     /// Replaces a path item's `$ref` by the fields of the item it names (its own fields win),
@@ -198,6 +216,16 @@ impl IndexedDocument {
             for (key, value) in target {
                 fields.entry(key).or_insert(value);
             }
+        }
+    }
+
+    /// Where `place` is in the text.
+    fn range_of(&self, place: &Place) -> Option<Range<usize>> {
+        let parts = self.parts();
+        match place {
+            Place::Path(path) => parts.paths.as_ref()?.get(path).cloned(),
+            Place::Webhook(name) => parts.webhooks.as_ref()?.get(name).cloned(),
+            Place::Component(kind, name) => parts.components.get(kind)?.get(name).cloned(),
         }
     }
 
@@ -228,21 +256,68 @@ impl IndexedDocument {
     /// # Errors
     /// As [`Self::complete`], when the rest of the text cannot be read.
     pub fn operation_document(&self, path: &str) -> Result<Option<Value>, DocumentError> {
+        self.small_document(Place::Path(path.to_owned()))
+    }
+
+    /// As [`Self::operation_document`], for the webhook `name`.
+    ///
+    /// # Errors
+    /// As [`Self::complete`].
+    pub fn webhook_document(&self, name: &str) -> Result<Option<Value>, DocumentError> {
+        self.small_document(Place::Webhook(name.to_owned()))
+    }
+
+    /// A document with the root fields, the component schema `name` and every component it
+    /// refers to; `None` when there is no such schema.
+    ///
+    /// # Errors
+    /// As [`Self::complete`].
+    pub fn schema_document(&self, name: &str) -> Result<Option<Value>, DocumentError> {
+        self.small_document(Place::Component("schemas".to_owned(), name.to_owned()))
+    }
+
+    /// The names in `components.schemas`, sorted. Reads the rest of the text first.
+    ///
+    /// # Errors
+    /// As [`Self::complete`].
+    pub fn schema_names(&self) -> Result<Vec<String>, DocumentError> {
+        self.complete()?;
+        let mut names: Vec<String> =
+            self.parts().components.get("schemas").into_iter().flat_map(|s| s.keys().cloned()).collect();
+        names.sort_unstable_by_key(|n| n.to_lowercase());
+        Ok(names)
+    }
+
+    /// The small document that starts at `start` (a path item, a webhook or a component) and
+    /// holds everything it refers to.
+    fn small_document(&self, start: Place) -> Result<Option<Value>, DocumentError> {
         self.complete()?;
         let parts = self.parts();
-        let Some(range) = parts.paths.as_ref().and_then(|p| p.get(path)) else { return Ok(None) };
-        // The text was checked when it was indexed: each slice is valid JSON.
-        let mut item: Value = serde_json::from_str(&self.text[range.clone()]).unwrap_or(Value::Null);
-        self.follow_item_refs(&mut item);
         let mut components: Map<String, Value> = Map::new();
         let mut paths = Map::new();
         let mut webhooks = Map::new();
         let mut pending = Vec::new();
-        references(&item, &mut pending);
         let mut seen = HashSet::new();
+        let Some(range) = self.range_of(&start) else { return Ok(None) };
+        // The text was checked when it was indexed: each slice is valid JSON.
+        let mut first: Value = serde_json::from_str(&self.text[range]).unwrap_or(Value::Null);
+        if !matches!(start, Place::Component(..)) {
+            self.follow_item_refs(&mut first);
+        }
+        references(&first, &mut pending);
+        seen.insert(start.clone());
+        match start {
+            Place::Path(path) => drop(paths.insert(path, first)),
+            Place::Webhook(name) => drop(webhooks.insert(name, first)),
+            Place::Component(kind, name) => {
+                let mut entries = Map::new();
+                entries.insert(name, first);
+                components.insert(kind, Value::Object(entries));
+            }
+        }
         while let Some(reference) = pending.pop() {
             let Some(place) = Place::of(&reference) else { continue };
-            if place == Place::Path(path.to_owned()) || !seen.insert(place.clone()) {
+            if !seen.insert(place.clone()) {
                 continue;
             }
             // A reference that does not resolve is left out: the view names it.
@@ -279,7 +354,6 @@ impl IndexedDocument {
             components.insert("securitySchemes".to_owned(), Value::Object(read));
         }
         let mut doc = parts.root.clone();
-        paths.insert(path.to_owned(), item);
         doc.insert("paths".to_owned(), Value::Object(paths));
         doc.insert("components".to_owned(), Value::Object(components));
         if !webhooks.is_empty() {

@@ -19,7 +19,7 @@ pub use error::{DocumentError, SUPPORTED_VERSIONS};
 pub use indexed::IndexedDocument;
 
 use crate::catalog::{Catalog, Method};
-use crate::reference::{OperationView, ViewError};
+use crate::reference::{OperationView, SchemaView, ViewError};
 
 /// The syntax of a document's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,6 +165,106 @@ impl AnyDocument {
                 Ok(None) => Err(ViewError::NoOperation(path.to_owned())),
                 Err(e) => Err(ViewError::Unreadable(e.to_string())),
             },
+        }
+    }
+
+    /// The view of the operation `method` of the webhook `name`.
+    ///
+    /// # Errors
+    /// As [`Self::operation_view`].
+    pub fn webhook_view(&self, method: Method, name: &str) -> Result<OperationView, ViewError> {
+        match self {
+            Self::Whole(doc) => OperationView::build_webhook(doc, method, name),
+            Self::Indexed(doc) => match doc.webhook_document(name) {
+                Ok(Some(part)) => OperationView::build_webhook(&part, method, name),
+                Ok(None) => Err(ViewError::NoOperation(format!("{} {name}", method.as_str()))),
+                Err(e) => Err(ViewError::Unreadable(e.to_string())),
+            },
+        }
+    }
+
+    /// The view of the operation a list entry names (a path's or a webhook's).
+    ///
+    /// # Errors
+    /// As [`Self::operation_view`].
+    pub fn view_of(&self, op: &crate::catalog::OperationSummary) -> Result<OperationView, ViewError> {
+        if op.webhook {
+            self.webhook_view(op.method, &op.path)
+        } else {
+            self.operation_view(op.method, &op.path)
+        }
+    }
+
+    /// The names in `components.schemas`, sorted (case-insensitive).
+    ///
+    /// # Errors
+    /// [`ViewError::Unreadable`] when the rest of an indexed document cannot be read.
+    pub fn schema_names(&self) -> Result<Vec<String>, ViewError> {
+        match self {
+            Self::Whole(doc) => {
+                let mut names: Vec<String> = doc
+                    .get("components")
+                    .and_then(|c| c.get("schemas"))
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flat_map(|s| s.keys().cloned())
+                    .collect();
+                names.sort_unstable_by_key(|n| n.to_lowercase());
+                Ok(names)
+            }
+            Self::Indexed(doc) => doc.schema_names().map_err(|e| ViewError::Unreadable(e.to_string())),
+        }
+    }
+
+    /// The view of the component schema `name`.
+    ///
+    /// # Errors
+    /// [`ViewError::BrokenRef`] when there is no such schema, [`ViewError::Unreadable`] as
+    /// above.
+    pub fn schema_view(&self, name: &str) -> Result<SchemaView, ViewError> {
+        match self {
+            Self::Whole(doc) => SchemaView::build(doc, name),
+            Self::Indexed(doc) => match doc.schema_document(name) {
+                Ok(Some(part)) => SchemaView::build(&part, name),
+                Ok(None) => SchemaView::build(&Value::Null, name),
+                Err(e) => Err(ViewError::Unreadable(e.to_string())),
+            },
+        }
+    }
+
+    /// The root fields (other than `paths`, `components` and webhooks, for an indexed one).
+    #[must_use]
+    pub fn root(&self) -> Option<&serde_json::Map<String, Value>> {
+        match self {
+            Self::Whole(doc) => doc.as_object(),
+            Self::Indexed(doc) => Some(doc.root()),
+        }
+    }
+
+    /// The document's text, for an indexed one (the original bytes of a JSON document).
+    #[must_use]
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Self::Whole(_) => None,
+            Self::Indexed(doc) => Some(doc.text()),
+        }
+    }
+
+    /// Whether the list made before [`Self::complete`] missed webhooks the rest has (see
+    /// [`IndexedDocument::lists_more_when_complete`]).
+    #[must_use]
+    pub fn lists_more_when_complete(&self) -> bool {
+        matches!(self, Self::Indexed(doc) if doc.lists_more_when_complete())
+    }
+
+    /// The operation list, made again (see [`Self::lists_more_when_complete`]).
+    ///
+    /// # Errors
+    /// As [`Catalog::from_value`].
+    pub fn catalog(&self) -> Result<Catalog, crate::catalog::CatalogError> {
+        match self {
+            Self::Whole(doc) => Catalog::from_value(doc),
+            Self::Indexed(doc) => doc.catalog(),
         }
     }
 }

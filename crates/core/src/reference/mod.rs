@@ -8,9 +8,11 @@ use serde_json::Value;
 use crate::catalog::{Method, Stability};
 
 mod example;
+mod overview;
 mod tree;
 
 pub use example::{Example, example_for, generate_example};
+pub use overview::{License, Overview};
 use tree::schema_node;
 
 /// How deep nested schemas are expanded; deeper levels are left collapsed.
@@ -42,8 +44,11 @@ pub enum ViewError {
 /// A schema as a tree for display.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SchemaNode {
-    /// The component name when the schema came from `#/components/schemas/<name>`.
+    /// The name of the schema a `$ref` pointed to (the last segment of the reference).
     pub name: Option<String>,
+    /// The component's name when the `$ref` was `#/components/schemas/<name>`: the Schemas
+    /// section shows it at `#schema/<name>`.
+    pub component: Option<String>,
     /// `object`, `array`, `string`, `integer`, `number`, `boolean`, `oneOf`, `anyOf`,
     /// `allOf` or `any`.
     pub kind: String,
@@ -222,13 +227,68 @@ pub struct OperationView {
     /// Parts of the operation that could not be shown (a reference that does not resolve),
     /// each in a sentence; the rest of the view is there.
     pub problems: Vec<String>,
+    /// An operation of a webhook: `path` is the webhook's name, and the API is the caller.
+    pub webhook: bool,
+    /// The requests the API may send back (`callbacks`), in document order.
+    pub callbacks: Vec<CallbackView>,
+}
+
+/// One callback of an operation: the requests the API sends to the address `expression`
+/// names (`{$request.body#/callbackUrl}`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallbackView {
+    /// The callback's name.
+    pub name: String,
+    /// The runtime expression of the address.
+    pub expression: String,
+    /// Its operations (their own callbacks are not read).
+    pub operations: Vec<OperationView>,
+}
+
+/// A component schema, as the Schemas section shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaView {
+    /// Its name in `components.schemas`.
+    pub name: String,
+    /// The schema as a tree.
+    pub tree: SchemaNode,
+    /// An example generated from it (or its own `example`).
+    pub example: Example,
+}
+
+impl SchemaView {
+    /// The view of `components.schemas.<name>` in `doc`.
+    ///
+    /// # Errors
+    /// [`ViewError::NoOperation`] is never returned; [`ViewError::BrokenRef`] when the
+    /// document has no such schema.
+    pub fn build(doc: &Value, name: &str) -> Result<Self, ViewError> {
+        let Some(schema) = doc.get("components").and_then(|c| c.get("schemas")).and_then(|s| s.get(name))
+        else {
+            return Err(ViewError::BrokenRef(format!("there is no schema {name} in components.schemas")));
+        };
+        let reference = Value::String(format!(
+            "#/components/schemas/{}",
+            name.replace('~', "~0").replace('/', "~1").replace('%', "%25")
+        ));
+        let mut pointer = serde_json::Map::new();
+        pointer.insert("$ref".to_owned(), reference);
+        let mut tree = schema_node(doc, &Value::Object(pointer));
+        // The top of the tree is the schema itself, not a link to it.
+        tree.component = None;
+        Ok(Self { name: name.to_owned(), tree, example: generate_example(doc, schema) })
+    }
 }
 
 impl OperationView {
     /// Its deep-link anchor (see [`crate::catalog::anchor`]), the same as its row's in the list.
     #[must_use]
     pub fn anchor(&self) -> String {
-        crate::catalog::anchor(self.operation_id.as_deref(), self.method, &self.path)
+        if self.webhook {
+            crate::catalog::webhook_anchor(self.operation_id.as_deref(), self.method, &self.path)
+        } else {
+            crate::catalog::anchor(self.operation_id.as_deref(), self.method, &self.path)
+        }
     }
 
     /// The warning shown for a deprecated operation.
@@ -247,6 +307,27 @@ impl OperationView {
     /// [`ViewError`] when the operation is missing or its path item is a broken reference.
     pub fn build(doc: &Value, method: Method, path: &str) -> Result<Self, ViewError> {
         let item = resolve(doc, &doc["paths"][path])?;
+        Self::build_in(doc, item, method, path, Kind::Path)
+    }
+
+    /// Builds the view of the operation `method` of the webhook `name` in `doc` (`webhooks`,
+    /// or `x-webhooks` in a 3.0 document).
+    ///
+    /// # Errors
+    /// As [`OperationView::build`].
+    pub fn build_webhook(doc: &Value, method: Method, name: &str) -> Result<Self, ViewError> {
+        let hooks = doc.get("webhooks").or_else(|| doc.get("x-webhooks")).unwrap_or(&Value::Null);
+        let item = resolve(doc, &hooks[name])?;
+        Self::build_in(doc, item, method, name, Kind::Webhook)
+    }
+
+    fn build_in(
+        doc: &Value,
+        item: &Value,
+        method: Method,
+        path: &str,
+        kind: Kind,
+    ) -> Result<Self, ViewError> {
         let op = item
             .get(method.as_str().to_ascii_lowercase())
             .ok_or_else(|| ViewError::NoOperation(format!("{} {path}", method.as_str())))?;
@@ -313,6 +394,16 @@ impl OperationView {
             .map(|s| s.iter().filter_map(|s| s.get("url").and_then(Value::as_str).map(server_url)).collect())
             .unwrap_or_default();
 
+        let mut callbacks = Vec::new();
+        if kind != Kind::Callback {
+            for (name, callback) in op.get("callbacks").and_then(Value::as_object).into_iter().flatten() {
+                match follow(doc, callback) {
+                    Ok(callback) => callbacks.extend(callback_views(doc, name, callback, &mut problems)),
+                    Err(e) => problems.push(format!("The callback {name} is not shown: {e}.")),
+                }
+            }
+        }
+
         let flag = |v: &Value, key: &str| v.get(key).and_then(Value::as_bool).unwrap_or(false);
         let deprecated = flag(op, "deprecated");
         Ok(OperationView {
@@ -333,8 +424,48 @@ impl OperationView {
             security: security(doc, op.get("security").or_else(|| doc.get("security"))),
             external_docs: external_docs(op.get("externalDocs")),
             problems,
+            webhook: kind == Kind::Webhook,
+            callbacks,
         })
     }
+}
+
+/// Where an operation's path item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Path,
+    Webhook,
+    Callback,
+}
+
+/// The expressions of one callback, each with its operations; a part that cannot be read is
+/// named in `problems`.
+fn callback_views(
+    doc: &Value,
+    name: &str,
+    callback: &Value,
+    problems: &mut Vec<String>,
+) -> Vec<CallbackView> {
+    let mut out = Vec::new();
+    for (expression, item) in callback.as_object().into_iter().flatten() {
+        if expression.starts_with("x-") {
+            continue;
+        }
+        let item = match follow(doc, item) {
+            Ok(item) => item,
+            Err(e) => {
+                problems.push(format!("The callback {name} is not shown: {e}."));
+                continue;
+            }
+        };
+        let operations = crate::catalog::METHODS
+            .iter()
+            .filter(|m| item.get(m.as_str().to_ascii_lowercase()).is_some_and(Value::is_object))
+            .filter_map(|m| OperationView::build_in(doc, item, *m, expression, Kind::Callback).ok())
+            .collect();
+        out.push(CallbackView { name: name.to_owned(), expression: expression.clone(), operations });
+    }
+    out
 }
 
 /// `externalDocs`, when it has a `url`.
@@ -342,9 +473,27 @@ impl OperationView {
 pub fn external_docs(value: Option<&Value>) -> Option<ExternalDocs> {
     let value = value?;
     Some(ExternalDocs {
-        url: value.get("url").and_then(Value::as_str)?.to_owned(),
+        url: safe_link(value.get("url").and_then(Value::as_str)?)?,
         description: value.get("description").and_then(Value::as_str).map(str::to_owned),
     })
+}
+
+/// A link from the document, when it is safe to follow: `http`, `https` or `mailto`, or
+/// relative (no `javascript:` or `data:` address ends up in a link of the page).
+#[must_use]
+pub fn safe_link(url: &str) -> Option<String> {
+    let url = url.trim();
+    let scheme_end = url.find(':');
+    let path_start = url.find(['/', '?', '#']);
+    let relative = match (scheme_end, path_start) {
+        (None, _) => true,
+        (Some(colon), Some(slash)) => slash < colon,
+        (Some(_), None) => false,
+    };
+    let allowed = ["http:", "https:", "mailto:"]
+        .iter()
+        .any(|scheme| url.get(..scheme.len()).is_some_and(|s| s.eq_ignore_ascii_case(scheme)));
+    (!url.is_empty() && (relative || allowed)).then(|| url.to_owned())
 }
 
 /// A `security` list with each scheme described from `components.securitySchemes`.

@@ -24,10 +24,12 @@ impl Tree<'_> {
     fn node(&mut self, value: &Value, depth: usize) -> SchemaNode {
         self.nodes += 1;
         if let Some(r) = value.get("$ref").and_then(Value::as_str) {
-            let name = r.rsplit('/').next().unwrap_or(r).to_owned();
+            let component = component_schema(r);
+            let name = component.clone().unwrap_or_else(|| r.rsplit('/').next().unwrap_or(r).to_owned());
             if self.stack.contains(&name) || depth >= MAX_DEPTH || self.nodes > MAX_NODES {
                 return SchemaNode {
                     name: Some(name),
+                    component,
                     kind: "object".into(),
                     truncated: true,
                     ..SchemaNode::default()
@@ -44,6 +46,7 @@ impl Tree<'_> {
             let mut inner = self.node(merged.as_ref().unwrap_or(target), depth + 1);
             self.stack.pop();
             inner.name = Some(name);
+            inner.component = component;
             return inner;
         }
         let mut node = SchemaNode::default();
@@ -102,6 +105,15 @@ impl Tree<'_> {
         }
         node
     }
+}
+
+/// The name `reference` gives in `#/components/schemas/<name>` (escapes undone), when it
+/// points at a whole component schema.
+pub(crate) fn component_schema(reference: &str) -> Option<String> {
+    let fragment = percent_encoding::percent_decode_str(reference.strip_prefix("#/components/schemas/")?)
+        .decode_utf8()
+        .ok()?;
+    (!fragment.contains('/')).then(|| fragment.replace("~1", "/").replace("~0", "~"))
 }
 
 /// A schema in a few words, for constraints that name another schema ("string", "Pet",
