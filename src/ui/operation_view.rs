@@ -34,7 +34,7 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
             <header class="detail-header">
                 <span class=format!("method method-{}", method.to_ascii_lowercase())>{method}</span>
                 <code class="path" class:deprecated=view.deprecated>{view.path.clone()}</code>
-                {view.webhook.then(|| view! { <span class="badge" data-testid="detail-webhook">"Webhook"</span> })}
+                {view.webhook.then(|| view! { <span class="badge badge-webhook" data-testid="detail-webhook">"Webhook"</span> })}
                 {view.deprecated.then(|| view! { <span class="badge badge-deprecated" data-testid="detail-deprecated">"Deprecated"</span> })}
                 {stability}
             </header>

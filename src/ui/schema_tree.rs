@@ -89,7 +89,7 @@ fn tree(node: SchemaNode) -> AnyView {
                             <li class="schema-prop" data-testid="schema-prop" data-name=p.name.clone()>
                                 <code class="prop-name">{p.name.clone()}</code>
                                 {p.required.then(|| view! { <span class="required" data-testid="required">"required"</span> })}
-                                {p.read_only.then(|| view! { <span class="read-only">"read-only"</span> })}
+                                {p.read_only.then(|| view! { <span class="read-only">"read-only"</span> " " })}
                                 {tree(p.schema)}
                             </li>
                         }

@@ -15,6 +15,52 @@ const PETSTORE3 = join(REPO, "../shared/fixtures/swagger-petstore3.yaml");
 const GITHUB = join(HERE, "node_modules/@octokit/openapi/generated/api.github.com.json");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
+const HOOKS31 = {
+  openapi: "3.1.0",
+  info: {
+    title: "Hooks",
+    version: "2.1.0",
+    summary: "Pets, and what happens to them",
+    license: { name: "Apache 2.0", identifier: "Apache-2.0" },
+  },
+  externalDocs: { url: "https://example.com/guide", description: "The guide" },
+  tags: [
+    { name: "pets", description: "Everything about **pets**", externalDocs: { url: "https://example.com/pets" } },
+  ],
+  paths: {
+    "/pets": {
+      post: {
+        operationId: "addPet",
+        tags: ["pets"],
+        requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } },
+        callbacks: {
+          onAdopted: {
+            "{$request.body#/callbackUrl}": {
+              post: { summary: "The pet was adopted", responses: { 204: { description: "Received" } } },
+            },
+          },
+        },
+        responses: { 201: { description: "Added" } },
+      },
+    },
+  },
+  webhooks: {
+    newPet: {
+      post: {
+        summary: "A pet was added",
+        requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } },
+        responses: { 200: { description: "Return 200 to acknowledge" } },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Pet: { type: "object", required: ["name"], properties: { name: { type: "string" }, tag: { $ref: "#/components/schemas/Tag" } } },
+      Tag: { type: ["string", "null"] },
+    },
+  },
+};
+
 let site;
 let browser;
 let petstore3Ids;
@@ -44,6 +90,10 @@ before(async () => {
           ' "components": {"schemas": {"A": {"type": "string" "format": "x"}}}}',
         ].join("\n"),
       },
+      // OpenAPI 3.1 with what readers look for beyond the operations: webhooks (after
+      // `paths`, so listed once the rest is read), a callback, component schemas, tags with
+      // Markdown descriptions and external docs, a summary and a licence.
+      "/fixtures/hooks31.json": { type: "application/json", body: JSON.stringify(HOOKS31) },
       "/fixtures/swagger2.json": {
         type: "application/json",
         body: JSON.stringify({
@@ -259,6 +309,80 @@ test("a Swagger 2.0 document is converted as it loads, and says so", async () =>
     const upload = page.locator("[data-testid=operation-detail][data-operation-id=uploadPhoto]");
     await upload.waitFor();
     assert.match(await upload.locator("[data-testid=request-body]").textContent(), /multipart\/form-data/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a 3.1 document: overview, tag page, webhooks, callbacks, the Schemas section and the download", async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/hooks31.json`);
+  try {
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Hooks");
+    assert.equal(await page.locator("[data-testid=op-count]").textContent(), "1 operation");
+    // The webhook comes after `paths`: it is listed once the rest of the text is read.
+    await page.locator("[data-testid=webhook-count]").waitFor();
+    assert.equal(await page.locator("[data-testid=webhook-count]").textContent(), "1 webhook");
+    assert.deepEqual(
+      await page.locator("[data-testid=group]").evaluateAll((els) => els.map((e) => e.dataset.group)),
+      ["pets", "Webhooks"],
+    );
+    const overview = page.locator("[data-testid=overview]");
+    assert.equal(await overview.locator("[data-testid=doc-summary]").textContent(), "Pets, and what happens to them");
+    assert.equal(
+      await overview.locator("[data-testid=doc-facts] a").getAttribute("href"),
+      "https://spdx.org/licenses/Apache-2.0.html",
+    );
+    assert.equal(await overview.locator("[data-testid=external-docs] a").textContent(), "The guide");
+    assert.match(await overview.locator("[data-testid=tag-index]").textContent(), /Everything about pets/);
+
+    // The download is the document's own text.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.locator("[data-testid=download-document]").click(),
+    ]);
+    assert.equal(download.suggestedFilename(), "hooks31.json");
+    const saved = await readFile(await download.path(), "utf8");
+    assert.deepEqual(JSON.parse(saved), HOOKS31);
+
+    // A tag's heading opens its page: the description as Markdown, its external docs, its operations.
+    await page.locator("[data-testid=group][data-group=pets] a").click();
+    const tag = page.locator("[data-testid=tag-page][data-tag=pets]");
+    await tag.waitFor();
+    assert.equal(await tag.locator("strong").textContent(), "pets");
+    assert.equal(await tag.locator("[data-testid=external-docs] a").getAttribute("href"), "https://example.com/pets");
+    await tag.locator("a[href='#addPet']").click();
+
+    // The operation: its callback, and its body's schema links to the Schemas section.
+    const detail = page.locator("[data-testid=operation-detail][data-operation-id=addPet]");
+    await detail.waitFor();
+    const callback = detail.locator("[data-testid=callback][data-name=onAdopted]");
+    assert.match(await callback.textContent(), /POST\s*\{\$request\.body#\/callbackUrl\}/);
+    await callback.locator(":scope > summary").click();
+    assert.match(await callback.textContent(), /The pet was adopted/);
+    await detail.locator("[data-testid=request-body] [data-testid=schema-link]").first().click();
+    const schema = page.locator("[data-testid=schema-page][data-schema=Pet]");
+    await schema.waitFor();
+    assert.equal(new URL(page.url()).hash, "#schema/Pet");
+    assert.deepEqual(JSON.parse(await schema.locator("[data-testid=schema-example]").textContent()), {
+      name: "string",
+      tag: "string",
+    });
+    await page.locator("[data-testid=header-schemas-link]").click();
+    await page.locator("[data-testid=schema-index]").waitFor();
+    assert.deepEqual(await page.locator("[data-testid=schema-index] li").allTextContents(), ["Pet", "Tag"]);
+
+    // The webhook: shown with its request, and nothing to try.
+    await page.locator("[data-testid=operation][data-operation-id=webhook-post-newPet] a").click();
+    const hook = page.locator("[data-testid=operation-detail][data-operation-id=webhook-post-newPet]");
+    await hook.waitFor();
+    assert.equal(await hook.locator("[data-testid=detail-webhook]").textContent(), "Webhook");
+    assert.match(await hook.locator("[data-testid=request-body]").textContent(), /application\/json/);
+    assert.equal(await page.locator("[data-testid=try-it]").count(), 0);
+
+    // An unknown anchor says so.
+    await page.evaluate(() => (location.hash = "#schema/Nope"));
+    await page.locator("[data-testid=unknown-schema]").waitFor();
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
