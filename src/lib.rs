@@ -41,6 +41,10 @@ pub fn App() -> impl IntoView {
             let mock_available = loaded.source.is_builtin();
             let saved = loaded.clone();
             let download = Callback::new(move |()| saved.download());
+            let base = match &loaded.source {
+                petstore_core::document::Source::Url(address) => Some(address.clone()),
+                _ => None,
+            };
             if mock_available {
                 mock.ensure_open(mock::STORAGE_KEY);
             }
@@ -51,6 +55,7 @@ pub fn App() -> impl IntoView {
                     mock_available=mock_available
                     converted=loaded.converted
                     download=download
+                    base=base
                 >
                     {ui::document_loader::document_loader(documents)}
                     {if mock_available {

@@ -10,6 +10,38 @@ use js_sys::{Function, Reflect};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen(inline_js = r##"
+export function resolveLinks(html, base) {
+  let from;
+  try {
+    from = new URL(base, document.baseURI);
+  } catch (e) {
+    return html;
+  }
+  const holder = document.createElement("template");
+  holder.innerHTML = html;
+  for (const element of holder.content.querySelectorAll("img[src], a[href]")) {
+    const name = element.tagName === "IMG" ? "src" : "href";
+    const value = element.getAttribute(name);
+    if (!value || value.startsWith("#")) continue;
+    try {
+      element.setAttribute(name, new URL(value, from).href);
+    } catch (e) {}
+  }
+  return holder.innerHTML;
+}
+"##)]
+extern "C" {
+    #[wasm_bindgen(js_name = resolveLinks)]
+    fn resolve_links(html: &str, base: &str) -> String;
+}
+
+/// The address of the shown document, when it came from one: relative links and images in
+/// its descriptions are resolved against it, not against the page.
+#[derive(Debug, Clone)]
+pub struct DocumentBase(pub String);
 
 /// The renderer's module, relative to the page.
 const MODULE_PATH: &str = "markdown/petstore_markdown.js";
@@ -105,8 +137,15 @@ pub fn Markdown(#[prop(into)] source: String) -> impl IntoView {
     if let Some(renderer) = renderer {
         renderer.request();
     }
+    let base = use_context::<DocumentBase>();
     move || match renderer.and_then(|renderer| renderer.render(&source)) {
-        Some(html) => view! { <div class="markdown" inner_html=html></div> }.into_any(),
+        Some(html) => {
+            let html = match &base {
+                Some(DocumentBase(base)) => resolve_links(&html, base),
+                None => html,
+            };
+            view! { <div class="markdown" inner_html=html></div> }.into_any()
+        }
         None => view! { <div class="markdown markdown-plain">{source.clone()}</div> }.into_any(),
     }
 }

@@ -34,11 +34,18 @@ pub fn Reference(
     /// For a Swagger 2.0 document, converted as it loaded: what could not be carried over.
     #[prop(default = None)]
     converted: Option<Vec<String>>,
+    /// The document's address, when it came from one: its descriptions' relative links and
+    /// images are resolved against it.
+    #[prop(default = None)]
+    base: Option<String>,
     /// Saves the document's text as a file (the overview offers it when given).
     #[prop(optional)]
     download: Option<Callback<()>>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
+    if let Some(base) = base {
+        provide_context(super::markdown::DocumentBase(base));
+    }
     let count = catalog.operation_count();
     let overview = document.root().map(Overview::from_root).unwrap_or_default();
     let title = catalog.title.clone();

@@ -21,6 +21,7 @@ const HOOKS31 = {
     title: "Hooks",
     version: "2.1.0",
     summary: "Pets, and what happens to them",
+    description: "![Logo](img/logo.svg) Read [the guide](guide/index.html) or [a part](#part).",
     license: { name: "Apache 2.0", identifier: "Apache-2.0" },
   },
   externalDocs: { url: "https://example.com/guide", description: "The guide" },
@@ -94,6 +95,10 @@ before(async () => {
       // `paths`, so listed once the rest is read), a callback, component schemas, tags with
       // Markdown descriptions and external docs, a summary and a licence.
       "/fixtures/hooks31.json": { type: "application/json", body: JSON.stringify(HOOKS31) },
+      "/fixtures/img/logo.svg": {
+        type: "image/svg+xml",
+        body: '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="teal"/></svg>',
+      },
       "/fixtures/swagger2.json": {
         type: "application/json",
         body: JSON.stringify({
@@ -335,6 +340,12 @@ test("a 3.1 document: overview, tag page, webhooks, callbacks, the Schemas secti
     );
     assert.equal(await overview.locator("[data-testid=external-docs] a").textContent(), "The guide");
     assert.match(await overview.locator("[data-testid=tag-index]").textContent(), /Everything about pets/);
+    // Relative links and images in descriptions are the document's, not the page's.
+    const logo = overview.locator(".markdown img");
+    assert.equal(await logo.getAttribute("src"), `${site.url}fixtures/img/logo.svg`);
+    await page.waitForFunction(() => document.querySelector(".overview .markdown img")?.naturalWidth === 40);
+    assert.equal(await overview.locator(".markdown a").first().getAttribute("href"), `${site.url}fixtures/guide/index.html`);
+    assert.equal(await overview.locator(".markdown a").nth(1).getAttribute("href"), "#part");
 
     // The download is the document's own text.
     const [download] = await Promise.all([
