@@ -478,8 +478,8 @@ impl DocumentState {
             if let Err(e) = document.complete() {
                 return self.fail(e, true);
             }
-            // Webhooks after `paths` are listed once the rest is read.
-            if document.lists_more_when_complete()
+            // Webhooks and root fields after `paths` are shown once the rest is read.
+            if document.shows_more_when_complete()
                 && let Ok(catalog) = document.catalog()
             {
                 self.current.update(|current| {

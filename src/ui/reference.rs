@@ -6,7 +6,7 @@ use petstore_core::Catalog;
 use petstore_core::catalog::OperationSummary;
 use petstore_core::document::AnyDocument;
 
-use petstore_core::outline::SCHEMAS_ANCHOR;
+use petstore_core::outline::{Page, SCHEMAS_ANCHOR};
 use petstore_core::reference::Overview;
 
 use super::operation_list::OperationList;
@@ -78,22 +78,20 @@ pub fn Reference(
                 Err(e) => view! { <p class="load-error" role="alert">{e.to_string()}</p> }.into_any(),
             };
         }
-        if anchor == SCHEMAS_ANCHOR {
-            return schema_list(&document);
-        }
-        if let Some(name) = anchor.strip_prefix("schema/") {
-            return schema_page(&document, name);
-        }
-        anchor.strip_prefix("tag/").and_then(|name| tag_page(&catalog, &overview, name)).unwrap_or_else(
-            || {
-                view! {
-                    <p class="load-error" role="alert" data-testid="unknown-operation">
-                        {format!("There is no operation #{anchor} in this document.")}
-                    </p>
-                }
-                .into_any()
-            },
-        )
+        let page = match Page::of(&anchor) {
+            Some(Page::Schemas) => Some(schema_list(&document)),
+            Some(Page::Schema(name)) => Some(schema_page(&document, name)),
+            Some(Page::Tag(name)) => tag_page(&catalog, &overview, name),
+            None => None,
+        };
+        page.unwrap_or_else(|| {
+            view! {
+                <p class="load-error" role="alert" data-testid="unknown-operation">
+                    {format!("There is no operation #{anchor} in this document.")}
+                </p>
+            }
+            .into_any()
+        })
     };
     let webhooks = list_catalog.webhook_count();
     view! {

@@ -34,6 +34,31 @@ pub fn schema_anchor(name: &str) -> String {
 /// The anchor of the list of component schemas.
 pub const SCHEMAS_ANCHOR: &str = "schemas";
 
+/// A page of the reference other than an operation, as its anchor names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page<'a> {
+    /// A tag's page ([`tag_anchor`]).
+    Tag(&'a str),
+    /// The list of component schemas ([`SCHEMAS_ANCHOR`]).
+    Schemas,
+    /// One component schema ([`schema_anchor`]).
+    Schema(&'a str),
+}
+
+impl<'a> Page<'a> {
+    /// The page `anchor` names, if any (an operation's anchor is looked up first: it wins).
+    #[must_use]
+    pub fn of(anchor: &'a str) -> Option<Self> {
+        if anchor == SCHEMAS_ANCHOR {
+            return Some(Self::Schemas);
+        }
+        anchor
+            .strip_prefix("schema/")
+            .map(Self::Schema)
+            .or_else(|| anchor.strip_prefix("tag/").map(Self::Tag))
+    }
+}
+
 /// One row of the operation list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {

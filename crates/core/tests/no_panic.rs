@@ -4,7 +4,8 @@
 //! panics: reading (whole and as a listing), the list and its rows, every operation's and
 //! webhook's view, the try-it request and its code samples, the Markdown, the overview, the
 //! Schemas section, and a Swagger 2.0 document's conversion.
-#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
+#![allow(clippy::unwrap_used)]
+// a failed unwrap is a failed test, with its location
 // Host only: proptest has no random source in the wasm32 builds here.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -186,7 +187,7 @@ fn no_patterns(_: &str, _: &str) -> Option<bool> {
 
 fn show(doc: &AnyDocument, listed: &Catalog) {
     let completed = doc.complete().is_ok();
-    let relisted = if completed && doc.lists_more_when_complete() { doc.catalog().ok() } else { None };
+    let relisted = if completed && doc.shows_more_when_complete() { doc.catalog().ok() } else { None };
     let catalog = relisted.as_ref().unwrap_or(listed);
     for row in rows(&catalog.groups) {
         let _ = row_html(&row, None);

@@ -5,7 +5,7 @@
 
 use petstore_core::catalog::{Method, WEBHOOKS};
 use petstore_core::document::{self, AnyDocument, IndexedDocument};
-use petstore_core::outline::{Row, row_html, rows};
+use petstore_core::outline::{Page, Row, row_html, rows, schema_anchor, tag_anchor};
 use petstore_core::reference::{Overview, safe_link};
 use serde_json::{Value, json};
 
@@ -92,13 +92,25 @@ fn webhooks_are_listed_last_and_apart_from_the_operation_count() {
 
 #[test]
 fn a_listing_read_lists_later_webhooks_once_complete() {
-    let text = doc_31().to_string();
-    let (document, first) = document::list_json(text.into_bytes()).unwrap();
+    // `externalDocs` moved after `paths` (keys keep their order).
+    let mut doc = doc_31();
+    let docs = doc.as_object_mut().unwrap().shift_remove("externalDocs").unwrap();
+    doc.as_object_mut().unwrap().insert("externalDocs".to_owned(), docs);
+    let (document, first) = document::list_json(doc.to_string().into_bytes()).unwrap();
     assert_eq!(first.webhook_count(), 0, "the listing stops after `paths`");
-    assert!(!document.lists_more_when_complete());
+    assert!(!document.root().unwrap().contains_key("externalDocs"));
+    assert!(!document.shows_more_when_complete());
     document.complete().unwrap();
-    assert!(document.lists_more_when_complete());
+    assert!(document.shows_more_when_complete());
     assert_eq!(document.catalog().unwrap().webhook_count(), 2);
+    assert!(document.root().unwrap().contains_key("externalDocs"), "the overview reads the whole root now");
+    // A document whose list was whole from the start has nothing more to show.
+    let early = json!({"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "tags": [],
+        "webhooks": {"w": {"post": {}}}, "paths": {}});
+    let (document, first) = document::list_json(early.to_string().into_bytes()).unwrap();
+    document.complete().unwrap();
+    assert_eq!(first.webhook_count(), 1);
+    assert!(!document.shows_more_when_complete());
 }
 
 #[test]
@@ -200,4 +212,13 @@ fn tag_headings_link_to_their_pages() {
     let first = &rows(&catalog.groups)[0];
     assert!(matches!(first, Row::Group { tag: None, .. }), "an x-tagGroups entry is no tag");
     assert!(!row_html(first, None).contains("href"));
+}
+
+#[test]
+fn page_anchors_name_their_pages() {
+    assert_eq!(Page::of(&tag_anchor("a/b c")), Some(Page::Tag("a/b c")));
+    assert_eq!(Page::of(&schema_anchor("Pet")), Some(Page::Schema("Pet")));
+    assert_eq!(Page::of("schemas"), Some(Page::Schemas));
+    assert_eq!(Page::of("listPets"), None);
+    assert_eq!(Page::of("get-/pets"), None);
 }

@@ -193,11 +193,14 @@ impl IndexedDocument {
         Catalog::from_parts(&parts.root, items, webhooks, &resolve)
     }
 
-    /// Whether the list made before [`Self::complete`] missed something the rest of the text
-    /// has (webhooks after `paths`): then [`Self::catalog`] lists more now.
+    /// Whether what was shown before [`Self::complete`] missed something the rest of the text
+    /// has: webhooks (then [`Self::catalog`] lists more now) or root fields after `paths` (then
+    /// [`Self::root`] has more for the overview, such as `externalDocs`).
     #[must_use]
-    pub fn lists_more_when_complete(&self) -> bool {
-        matches!(self.rest.get(), Some(Ok(Some(whole))) if whole.webhooks.is_some() && self.first.webhooks.is_none())
+    pub fn shows_more_when_complete(&self) -> bool {
+        matches!(self.rest.get(), Some(Ok(Some(whole)))
+            if (whole.webhooks.is_some() && self.first.webhooks.is_none())
+                || whole.root.len() > self.first.root.len())
     }
 
     /// Replaces a path item's `$ref` by the fields of the item it names (its own fields win),

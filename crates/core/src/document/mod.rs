@@ -250,14 +250,14 @@ impl AnyDocument {
         }
     }
 
-    /// Whether the list made before [`Self::complete`] missed webhooks the rest has (see
-    /// [`IndexedDocument::lists_more_when_complete`]).
+    /// Whether the list or the overview shown before [`Self::complete`] missed something (see
+    /// [`IndexedDocument::shows_more_when_complete`]).
     #[must_use]
-    pub fn lists_more_when_complete(&self) -> bool {
-        matches!(self, Self::Indexed(doc) if doc.lists_more_when_complete())
+    pub fn shows_more_when_complete(&self) -> bool {
+        matches!(self, Self::Indexed(doc) if doc.shows_more_when_complete())
     }
 
-    /// The operation list, made again (see [`Self::lists_more_when_complete`]).
+    /// The operation list, made again (see [`Self::shows_more_when_complete`]).
     ///
     /// # Errors
     /// As [`Catalog::from_value`].
