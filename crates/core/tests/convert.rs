@@ -4,6 +4,7 @@
 //! and (host only) arbitrary input that must never make it panic.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+mod common;
 use petstore_core::catalog::Method;
 use petstore_core::convert::{ConvertError, Converted, MAX_DEPTH, swagger2_to_openapi3};
 use petstore_core::document;
@@ -1169,50 +1170,12 @@ mod never_panics {
         "discriminator",
     ];
 
-    fn json_value() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(Value::from),
-            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
-            prop_oneof![
-                proptest::sample::select(KEYS.to_vec()).prop_map(str::to_owned),
-                Just("2.0".to_owned()),
-                Just("#/definitions/A".to_owned()),
-                Just("#/parameters/p".to_owned()),
-                Just("#/responses/r".to_owned()),
-                Just("#%2Fdefinitions%2FA~1b%25".to_owned()),
-                ".{0,8}",
-            ]
-            .prop_map(Value::String),
-        ];
-        leaf.prop_recursive(6, 64, 6, |inner| {
-            let key =
-                prop_oneof![proptest::sample::select(KEYS.to_vec()).prop_map(str::to_owned), "[a-z~/%]{0,4}"];
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-                proptest::collection::vec((key, inner), 0..6)
-                    .prop_map(|entries| Value::Object(entries.into_iter().collect())),
-            ]
-        })
-    }
+    /// Strings a Swagger 2.0 document holds besides its keys.
+    const STRINGS: [&str; 6] =
+        ["2.0", "#/definitions/A", "#/parameters/p", "#/responses/r", "#%2Fdefinitions%2FA~1b%25", "string"];
 
-    /// Every JSON pointer into `value`.
-    fn pointers(value: &Value, at: &str, out: &mut Vec<String>) {
-        out.push(at.to_owned());
-        match value {
-            Value::Object(map) => {
-                for (key, v) in map {
-                    pointers(v, &format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")), out);
-                }
-            }
-            Value::Array(items) => {
-                for (i, v) in items.iter().enumerate() {
-                    pointers(v, &format!("{at}/{i}"), out);
-                }
-            }
-            _ => {}
-        }
+    fn json_value() -> impl Strategy<Value = Value> {
+        common::json_value(&KEYS, &STRINGS)
     }
 
     /// Converting must give a document or an error; a converted document must serialize.
@@ -1239,29 +1202,7 @@ mod never_panics {
 
         #[test]
         fn mutated_petstore(edits in proptest::collection::vec((any::<proptest::sample::Index>(), json_value(), any::<bool>()), 1..5)) {
-            let mut doc = fixture("petstore.json");
-            for (index, value, remove) in edits {
-                let mut all = Vec::new();
-                pointers(&doc, "", &mut all);
-                let pointer = index.get(&all).clone();
-                let Some((parent, key)) = pointer.rsplit_once('/') else {
-                    doc = value;
-                    continue;
-                };
-                let key = key.replace("~1", "/").replace("~0", "~");
-                match doc.pointer_mut(parent) {
-                    Some(Value::Object(map)) if remove => { map.remove(&key); }
-                    Some(Value::Array(items)) if remove => {
-                        let i: usize = key.parse().unwrap();
-                        items.remove(i);
-                    }
-                    _ => {
-                        if let Some(slot) = doc.pointer_mut(&pointer) {
-                            *slot = value;
-                        }
-                    }
-                }
-            }
+            let doc = common::edited(fixture("petstore.json"), edits);
             check(&doc);
         }
     }

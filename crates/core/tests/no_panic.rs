@@ -20,6 +20,8 @@ use petstore_core::{markdown, samples, tryit};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
+mod common;
+
 /// The keys the reader, the views and the example generator look at.
 const KEYS: &[&str] = &[
     "openapi",
@@ -109,47 +111,30 @@ const KEYS: &[&str] = &[
     "readOnly",
 ];
 
+/// Strings the reader, the views and the example generator react to.
+const STRINGS: &[&str] = &[
+    "3.0.3",
+    "3.1.0",
+    "3.2.0",
+    "2.0",
+    "#/components/schemas/A",
+    "#/components/schemas/B",
+    "#/components/pathItems/A",
+    "#/paths/~1a",
+    "#/paths/~1a~1%7Bid%7D/get",
+    "#/webhooks/A",
+    "#",
+    "javascript:alert(1)",
+    "<b>*x*</b> [a](javascript:x)",
+    "[a-z]+(",
+    "string",
+    "object",
+    "array",
+    "integer",
+];
+
 fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        Just(json!(4_000_000_000_u64)),
-        Just(json!(1e300)),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
-        prop_oneof![
-            proptest::sample::select(KEYS.to_vec()).prop_map(str::to_owned),
-            Just("3.0.3".to_owned()),
-            Just("3.1.0".to_owned()),
-            Just("3.2.0".to_owned()),
-            Just("2.0".to_owned()),
-            Just("#/components/schemas/A".to_owned()),
-            Just("#/components/schemas/B".to_owned()),
-            Just("#/components/pathItems/A".to_owned()),
-            Just("#/paths/~1a".to_owned()),
-            Just("#/paths/~1a~1%7Bid%7D/get".to_owned()),
-            Just("#/webhooks/A".to_owned()),
-            Just("#".to_owned()),
-            Just("javascript:alert(1)".to_owned()),
-            Just("<b>*x*</b> [a](javascript:x)".to_owned()),
-            Just("[a-z]+(".to_owned()),
-            Just("string".to_owned()),
-            Just("object".to_owned()),
-            Just("array".to_owned()),
-            Just("integer".to_owned()),
-            ".{0,8}",
-        ]
-        .prop_map(Value::String),
-    ];
-    leaf.prop_recursive(7, 96, 6, |inner| {
-        let key =
-            prop_oneof![proptest::sample::select(KEYS.to_vec()).prop_map(str::to_owned), "[a-z~/%{}]{0,4}"];
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            proptest::collection::vec((key, inner), 0..6)
-                .prop_map(|entries| Value::Object(entries.into_iter().collect())),
-        ]
-    })
+    common::json_value(KEYS, STRINGS)
 }
 
 /// An OpenAPI 3 document around random parts, so that the reader gets past its first checks.
@@ -234,50 +219,6 @@ fn show(doc: &AnyDocument, listed: &Catalog) {
     }
 }
 
-/// Random edits (replace or remove at a random pointer) of a real document.
-fn edited(mut doc: Value, edits: Vec<(proptest::sample::Index, Value, bool)>) -> Value {
-    fn pointers(value: &Value, at: &str, out: &mut Vec<String>) {
-        out.push(at.to_owned());
-        match value {
-            Value::Object(map) => {
-                for (key, v) in map {
-                    pointers(v, &format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")), out);
-                }
-            }
-            Value::Array(items) => {
-                for (i, v) in items.iter().enumerate() {
-                    pointers(v, &format!("{at}/{i}"), out);
-                }
-            }
-            _ => {}
-        }
-    }
-    for (index, value, remove) in edits {
-        let mut all = Vec::new();
-        pointers(&doc, "", &mut all);
-        let pointer = index.get(&all).clone();
-        let Some((parent, key)) = pointer.rsplit_once('/') else {
-            doc = value;
-            continue;
-        };
-        let key = key.replace("~1", "/").replace("~0", "~");
-        match doc.pointer_mut(parent) {
-            Some(Value::Object(map)) if remove => {
-                map.remove(&key);
-            }
-            Some(Value::Array(items)) if remove => {
-                items.remove(key.parse::<usize>().unwrap());
-            }
-            _ => {
-                if let Some(slot) = doc.pointer_mut(&pointer) {
-                    *slot = value;
-                }
-            }
-        }
-    }
-    doc
-}
-
 /// YAML built from fragments that trip YAML readers: anchors and aliases, merge keys, complex
 /// keys, tags, odd scalars, flow collections.
 fn yaml_text() -> impl Strategy<Value = String> {
@@ -347,7 +288,7 @@ proptest! {
                 json!({"w": {"$ref": "#/components/pathItems/A"}}),
                 json!({"tags": [{"name": "t", "externalDocs": {"url": "https://example.com"}}]})),
         };
-        exercise(edited(base, edits).to_string().as_bytes());
+        exercise(common::edited(base, edits).to_string().as_bytes());
     }
 
     #[test]
