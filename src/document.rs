@@ -47,26 +47,12 @@ impl Loaded {
         })
     }
 
-    /// Saves the document's text, as it came, as a file named after its source.
-    pub fn download(&self) {
-        let bytes: &[u8] = match (&self.original, self.value.text()) {
-            (Some(original), _) => original,
-            (None, Some(text)) => text.as_bytes(),
-            (None, None) => petstore_core::openapi::PETSTORE_JSON.as_bytes(),
-        };
-        let yaml = document::detect_format(bytes) == Format::Yaml;
-        let fallback = if yaml { "openapi.yaml" } else { "openapi.json" };
-        let named = match &self.source {
-            Source::Url(url) => {
-                url.split(['?', '#']).next().and_then(|u| u.rsplit('/').next()).map(str::to_owned)
-            }
-            Source::File(name) => Some(name.clone()),
-            Source::Builtin => Some("petstore.json".to_owned()),
-            Source::Pasted => None,
-        };
-        let name = named.filter(|n| !n.trim().is_empty()).unwrap_or_else(|| fallback.to_owned());
-        let media_type = if yaml { "application/yaml" } else { "application/json" };
-        save_bytes(bytes, &name, media_type);
+    /// Saves the document's text, as it came, as a file named after its source, when run; a
+    /// refusal goes to the console. Holds the document, not its list.
+    #[must_use]
+    pub fn saver(&self) -> Callback<()> {
+        let (value, source, original) = (self.value.clone(), self.source.clone(), self.original.clone());
+        Callback::new(move |()| save(&value, &source, original.as_deref()))
     }
 
     /// Parses JSON or YAML bytes and checks the document. With `listing`, reading stops once
@@ -94,6 +80,30 @@ impl Loaded {
                 Ok(Self { value, catalog, source, converted: Some(notes), original: Some(original) })
             }
         }
+    }
+}
+
+/// Saves `value`'s text (or `original`, the text as it came) as a file named after `source`.
+fn save(value: &AnyDocument, source: &Source, original: Option<&[u8]>) {
+    let bytes: &[u8] = match (original, value.text()) {
+        (Some(original), _) => original,
+        (None, Some(text)) => text.as_bytes(),
+        (None, None) => petstore_core::openapi::PETSTORE_JSON.as_bytes(),
+    };
+    let yaml = document::detect_format(bytes) == Format::Yaml;
+    let fallback = if yaml { "openapi.yaml" } else { "openapi.json" };
+    let named = match source {
+        Source::Url(url) => {
+            url.split(['?', '#']).next().and_then(|u| u.rsplit('/').next()).map(str::to_owned)
+        }
+        Source::File(name) => Some(name.clone()),
+        Source::Builtin => Some("petstore.json".to_owned()),
+        Source::Pasted => None,
+    };
+    let name = named.filter(|n| !n.trim().is_empty()).unwrap_or_else(|| fallback.to_owned());
+    let media_type = if yaml { "application/yaml" } else { "application/json" };
+    if let Err(e) = petstore_browser::download(&name, media_type, bytes) {
+        web_sys::console::warn_1(&format!("The document was not saved: {e}").into());
     }
 }
 
@@ -135,14 +145,6 @@ export async function readDocument(kind, input) {
   } catch (e) {
     return { error: "network", url: url.href };
   }
-}
-export function saveBytes(bytes, name, type) {
-  const url = URL.createObjectURL(new Blob([bytes], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60000);
 }
 export function setPageUrl(address) {
   const query = address == null ? "" : "?url=" + encodeURIComponent(address);
@@ -193,8 +195,6 @@ export async function yamlToJson(bytes) {
 extern "C" {
     #[wasm_bindgen(js_name = readDocument)]
     fn read_document_js(kind: &str, input: &JsValue) -> js_sys::Promise;
-    #[wasm_bindgen(js_name = saveBytes)]
-    fn save_bytes(bytes: &[u8], name: &str, media_type: &str);
     #[wasm_bindgen(js_name = setPageUrl)]
     fn set_page_url_js(address: Option<&str>);
     /// Fills the loader's source line, status and error (`None` hides each).

@@ -39,8 +39,7 @@ pub fn App() -> impl IntoView {
     let page = move || match documents.current.get() {
         Some(loaded) => {
             let mock_available = loaded.source.is_builtin();
-            let saved = loaded.clone();
-            let download = Callback::new(move |()| saved.download());
+            let download = loaded.saver();
             let base = match &loaded.source {
                 petstore_core::document::Source::Url(address) => Some(address.clone()),
                 _ => None,

@@ -8,6 +8,7 @@ use petstore_core::reference::{CallbackView, OperationView, ResponseView, Securi
 use super::code_samples::CodeSamples;
 use super::markdown::Markdown;
 use super::schema_tree::SchemaTree;
+use super::sections::external_link;
 use super::try_it::{TryIt, TryItForm};
 
 fn pretty(value: &serde_json::Value) -> String {
@@ -52,13 +53,7 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
                 .deprecation_warning()
                 .map(|w| view! { <p class="warning" role="note" data-testid="deprecation-warning">{w}</p> })}
             {view.description.clone().map(|d| view! { <Markdown source=d /> })}
-            {view.external_docs.clone().map(|docs| view! {
-                <p class="external-docs" data-testid="external-docs">
-                    <a href=docs.url.clone() target="_blank" rel="noopener noreferrer">
-                        {docs.description.clone().unwrap_or_else(|| docs.url.clone())}
-                    </a>
-                </p>
-            })}
+            {view.external_docs.clone().map(external_link)}
             <Security alternatives=view.security.clone() />
             {exchange(&view)}
             {(!view.callbacks.is_empty()).then(|| view! { <Callbacks callbacks=view.callbacks.clone() /> })}

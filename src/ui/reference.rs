@@ -50,8 +50,7 @@ pub fn Reference(
     let overview = document.root().map(Overview::from_root).unwrap_or_default();
     let title = catalog.title.clone();
     let version = catalog.version.clone();
-    let operations: Vec<OperationSummary> =
-        catalog.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations).cloned().collect();
+    let operations: Vec<OperationSummary> = catalog.operations().cloned().collect();
     let selected = RwSignal::new(current_hash());
     // Only a different operation re-renders: an event for the same hash keeps the view's state
     // (chosen sample tab, form inputs).

@@ -11,7 +11,8 @@ use petstore_core::reference::{ExternalDocs, Overview};
 use super::markdown::Markdown;
 use super::schema_tree::SchemaTree;
 
-fn external_link(docs: ExternalDocs) -> impl IntoView {
+/// A link to `externalDocs`: its description, else its address.
+pub(crate) fn external_link(docs: ExternalDocs) -> impl IntoView {
     let text = docs.description.unwrap_or_else(|| docs.url.clone());
     view! {
         <p class="external-docs" data-testid="external-docs">

@@ -1,4 +1,4 @@
-//! Offering text to the reader as a file to save, through a temporary `blob:` link.
+//! Offering text or bytes to the reader as a file to save, through a temporary `blob:` link.
 
 use wasm_bindgen::JsCast;
 
@@ -23,11 +23,19 @@ pub enum DownloadError {
 /// # Errors
 /// [`DownloadError`] when there is no page or the browser refuses.
 pub fn download_json(file_name: &str, text: &str) -> Result<(), DownloadError> {
+    download(file_name, "application/json", text.as_bytes())
+}
+
+/// Offers `bytes` as a file of type `media_type` called `file_name` for download.
+///
+/// # Errors
+/// [`DownloadError`] when there is no page or the browser refuses.
+pub fn download(file_name: &str, media_type: &str, bytes: &[u8]) -> Result<(), DownloadError> {
     let refused = |error: wasm_bindgen::JsValue| DownloadError::Refused { reason: describe(&error) };
-    let parts = js_sys::Array::of1(&text.into());
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(refused)?;
+    options.set_type(media_type);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(refused)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(refused)?;
     let document = web_sys::window().and_then(|w| w.document()).ok_or(DownloadError::NoPage)?;
     let link: web_sys::HtmlAnchorElement = document.create_element("a").map_err(refused)?.unchecked_into();

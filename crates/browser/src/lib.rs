@@ -6,7 +6,7 @@
 mod download;
 mod storage;
 
-pub use download::{DownloadError, download_json};
+pub use download::{DownloadError, download, download_json};
 pub use storage::{LocalStorage, StorageError, get, remove, set};
 
 use wasm_bindgen::{JsCast, JsValue};

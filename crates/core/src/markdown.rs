@@ -4,7 +4,8 @@
 
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
-fn safe_url(url: &str) -> bool {
+/// Whether `url` may be a link or an image: http(s), mailto, relative or an anchor.
+pub(crate) fn safe_url(url: &str) -> bool {
     let lower = url.trim().to_ascii_lowercase();
     match lower.split_once(':') {
         // A colon before any slash, `?` or `#` starts a scheme.

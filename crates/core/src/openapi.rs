@@ -66,3 +66,15 @@ pub fn resolve<'a>(
     }
     Err("a chain of more than 32 references".into())
 }
+
+/// A JSON pointer segment: `~` and `/` escaped (`~0`, `~1`).
+#[must_use]
+pub fn escape_segment(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// A JSON pointer segment with its escapes undone (`~1` is `/`, `~0` is `~`).
+#[must_use]
+pub fn unescape_segment(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}

@@ -27,7 +27,7 @@ fn petstore_groups_child_tags_under_pets_and_store() {
     );
     assert_eq!(c.operation_count(), 18);
 
-    let ops: Vec<_> = c.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations).collect();
+    let ops: Vec<_> = c.operations().collect();
     let get_pet = ops.iter().find(|o| o.operation_id.as_deref() == Some("getPet")).unwrap();
     assert!(get_pet.deprecated);
     assert_eq!((get_pet.method, get_pet.path.as_str()), (Method::Get, "/pets/{petId}"));

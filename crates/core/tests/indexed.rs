@@ -24,7 +24,7 @@ fn assert_same_as_whole(text: &str) {
     assert_eq!(listed_catalog, expected);
     let whole = AnyDocument::whole(whole);
     let mut seen = 0;
-    for op in catalog.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations) {
+    for op in catalog.operations() {
         let expected = whole.operation_view(op.method, &op.path);
         for (how, doc) in [("loaded", &indexed), ("listed", &listed)] {
             let got = doc.operation_view(op.method, &op.path);

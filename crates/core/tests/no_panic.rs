@@ -185,7 +185,7 @@ fn show(doc: &AnyDocument, listed: &Catalog) {
     if let Some(root) = doc.root() {
         let _ = Overview::from_root(root);
     }
-    for op in catalog.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations) {
+    for op in catalog.operations() {
         let Ok(view) = doc.view_of(op) else { continue };
         let params: Vec<ParamInput> = view
             .parameters

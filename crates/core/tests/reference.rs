@@ -15,13 +15,7 @@ fn doc() -> Value {
 
 fn all_operations(doc: &Value) -> Vec<(Method, String)> {
     let catalog = Catalog::from_json(doc.to_string().as_bytes()).unwrap();
-    catalog
-        .groups
-        .iter()
-        .flat_map(|g| &g.tags)
-        .flat_map(|t| &t.operations)
-        .map(|o| (o.method, o.path.clone()))
-        .collect()
+    catalog.operations().map(|o| (o.method, o.path.clone())).collect()
 }
 
 fn view(doc: &Value, id: &str) -> OperationView {
@@ -56,7 +50,7 @@ fn a_view_has_the_anchor_and_stability_of_its_row_in_the_list() {
         }}
     });
     let catalog = Catalog::from_value(&doc).unwrap();
-    let rows: Vec<_> = catalog.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations).collect();
+    let rows: Vec<_> = catalog.operations().collect();
     assert_eq!(rows.len(), 3);
     for row in rows {
         let view = OperationView::build(&doc, row.method, &row.path).unwrap();

@@ -16,13 +16,7 @@ fn doc() -> Value {
 
 fn all_views(doc: &Value) -> Vec<OperationView> {
     let catalog = Catalog::from_value(doc).unwrap();
-    catalog
-        .groups
-        .iter()
-        .flat_map(|g| &g.tags)
-        .flat_map(|t| &t.operations)
-        .map(|o| OperationView::build(doc, o.method, &o.path).unwrap())
-        .collect()
+    catalog.operations().map(|o| OperationView::build(doc, o.method, &o.path).unwrap()).collect()
 }
 
 fn view(doc: &Value, id: &str) -> OperationView {

@@ -23,13 +23,7 @@ fn load(doc: &Value) -> (AnyDocument, Catalog) {
 }
 
 fn rows(catalog: &Catalog) -> Vec<(Method, String)> {
-    catalog
-        .groups
-        .iter()
-        .flat_map(|g| &g.tags)
-        .flat_map(|t| &t.operations)
-        .map(|o| (o.method, o.path.clone()))
-        .collect()
+    catalog.operations().map(|o| (o.method, o.path.clone())).collect()
 }
 
 /// The view of `method path`, built the same from the whole document and the indexed one.

@@ -86,6 +86,11 @@ pub fn webhook_anchor(operation_id: Option<&str>, method: Method, name: &str) ->
     }
 }
 
+/// The anchor of a path's operation ([`anchor`]) or a webhook's ([`webhook_anchor`]).
+pub(crate) fn anchor_of(operation_id: Option<&str>, method: Method, path: &str, webhook: bool) -> String {
+    if webhook { webhook_anchor(operation_id, method, path) } else { anchor(operation_id, method, path) }
+}
+
 /// The `x-stability` marker; other values are ignored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stability {
@@ -150,11 +155,7 @@ impl OperationSummary {
     /// Its deep-link anchor (see [`anchor`] and [`webhook_anchor`]).
     #[must_use]
     pub fn anchor(&self) -> String {
-        if self.webhook {
-            webhook_anchor(self.operation_id.as_deref(), self.method, &self.path)
-        } else {
-            anchor(self.operation_id.as_deref(), self.method, &self.path)
-        }
+        anchor_of(self.operation_id.as_deref(), self.method, &self.path, self.webhook)
     }
 }
 
@@ -276,12 +277,7 @@ pub(crate) const MAX_ITEM_REFS: usize = 8;
 /// The JSON pointer of `/paths/<path>` (`~` and `/` escaped).
 #[must_use]
 pub fn path_pointer(path: &str) -> String {
-    format!("/paths/{}", escape_pointer(path))
-}
-
-/// A JSON pointer segment: `~` and `/` escaped.
-fn escape_pointer(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+    format!("/paths/{}", crate::openapi::escape_segment(path))
 }
 
 impl Catalog {
@@ -342,7 +338,7 @@ impl Catalog {
         let mut hooks = IndexMap::new();
         for (name, source) in webhooks {
             // A webhook that cannot be read is left out of the list, not the whole document.
-            if let Ok(item) = read(&format!("/webhooks/{}", escape_pointer(name)), source) {
+            if let Ok(item) = read(&format!("/webhooks/{}", crate::openapi::escape_segment(name)), source) {
                 hooks.insert(name.to_owned(), item);
             }
         }
@@ -435,12 +431,14 @@ impl Catalog {
 
     fn count(&self, webhook: bool) -> usize {
         let mut seen = std::collections::HashSet::new();
-        self.groups
-            .iter()
-            .flat_map(|g| &g.tags)
-            .flat_map(|t| &t.operations)
+        self.operations()
             .filter(|op| op.webhook == webhook && seen.insert((op.method, op.path.as_str())))
             .count()
+    }
+
+    /// Every entry of the list, in list order: an operation with two tags comes twice.
+    pub fn operations(&self) -> impl Iterator<Item = &OperationSummary> {
+        self.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations)
     }
 
     fn build(

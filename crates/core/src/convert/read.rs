@@ -76,7 +76,7 @@ impl<'a> At<'a> {
 
 /// A JSON pointer segment for `name` (`~` as `~0`, `/` as `~1`).
 pub(super) fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
+    crate::openapi::escape_segment(name)
 }
 
 /// The error for `value`, found at `at` where `expected` belongs.

@@ -210,7 +210,7 @@ fn component(pointer: &str) -> Option<(&str, String, &str)> {
     let rest = pointer.strip_prefix('/')?;
     let (kind, rest) = rest.split_once('/')?;
     let (name, tail) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
-    Some((kind, name.replace("~1", "/").replace("~0", "~"), tail))
+    Some((kind, crate::openapi::unescape_segment(name), tail))
 }
 
 /// Whether OpenAPI 3 allows `name` as a component name.

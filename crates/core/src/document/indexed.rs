@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use super::checks::{Described, check_index, index_error};
 use super::error::DocumentError;
 use crate::catalog::{Catalog, CatalogError, ItemSource};
+use crate::openapi::unescape_segment;
 
 /// Root fields kept as text, like `paths` and `components`: they can be large and no view of
 /// an operation reads them whole.
@@ -238,7 +239,7 @@ impl IndexedDocument {
     fn item_text(&self, reference: &str) -> Option<&str> {
         let fragment = reference.strip_prefix('#')?;
         let fragment = percent_encoding::percent_decode_str(fragment).decode_utf8().ok()?;
-        let mut segments = fragment.strip_prefix('/')?.split('/').map(unescape);
+        let mut segments = fragment.strip_prefix('/')?.split('/').map(unescape_segment);
         let range = match (segments.next()?.as_str(), segments.next(), segments.next(), segments.next()) {
             ("paths", Some(path), None, None) => self.parts().paths.as_ref()?.get(&path)?.clone(),
             ("webhooks", Some(name), None, None) => self.parts().webhooks.as_ref()?.get(&name)?.clone(),
@@ -556,11 +557,6 @@ fn references(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// A JSON pointer segment with its escapes undone (`~1` is `/`, `~0` is `~`).
-fn unescape(segment: &str) -> String {
-    segment.replace("~1", "/").replace("~0", "~")
-}
-
 /// The part of the document a local reference points into, as far as the small document of
 /// an operation needs it: a component, a path item or a webhook.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -580,9 +576,11 @@ impl Place {
             percent_encoding::percent_decode_str(reference.strip_prefix('#')?).decode_utf8().ok()?;
         let mut segments = fragment.strip_prefix('/')?.split('/');
         match segments.next()? {
-            "components" => Some(Self::Component(unescape(segments.next()?), unescape(segments.next()?))),
-            "paths" => Some(Self::Path(unescape(segments.next()?))),
-            "webhooks" => Some(Self::Webhook(unescape(segments.next()?))),
+            "components" => {
+                Some(Self::Component(unescape_segment(segments.next()?), unescape_segment(segments.next()?)))
+            }
+            "paths" => Some(Self::Path(unescape_segment(segments.next()?))),
+            "webhooks" => Some(Self::Webhook(unescape_segment(segments.next()?))),
             _ => None,
         }
     }

@@ -7,13 +7,21 @@ use serde_json::Value;
 
 use crate::catalog::{Method, Stability};
 
+mod component;
 mod example;
+mod links;
 mod overview;
+mod parts;
+mod security;
 mod tree;
 
+pub use component::SchemaView;
 pub use example::{Example, example_for, generate_example};
+pub use links::{external_docs, safe_link};
 pub use overview::{License, Overview};
-use tree::schema_node;
+pub(crate) use parts::resolved_schema;
+use parts::{body, parameter, response};
+use security::security;
 
 /// How deep nested schemas are expanded; deeper levels are left collapsed.
 pub(crate) const MAX_DEPTH: usize = 12;
@@ -245,50 +253,11 @@ pub struct CallbackView {
     pub operations: Vec<OperationView>,
 }
 
-/// A component schema, as the Schemas section shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SchemaView {
-    /// Its name in `components.schemas`.
-    pub name: String,
-    /// The schema as a tree.
-    pub tree: SchemaNode,
-    /// An example generated from it (or its own `example`).
-    pub example: Example,
-}
-
-impl SchemaView {
-    /// The view of `components.schemas.<name>` in `doc`.
-    ///
-    /// # Errors
-    /// [`ViewError::NoOperation`] is never returned; [`ViewError::BrokenRef`] when the
-    /// document has no such schema.
-    pub fn build(doc: &Value, name: &str) -> Result<Self, ViewError> {
-        let Some(schema) = doc.get("components").and_then(|c| c.get("schemas")).and_then(|s| s.get(name))
-        else {
-            return Err(ViewError::BrokenRef(format!("there is no schema {name} in components.schemas")));
-        };
-        let reference = Value::String(format!(
-            "#/components/schemas/{}",
-            name.replace('~', "~0").replace('/', "~1").replace('%', "%25")
-        ));
-        let mut pointer = serde_json::Map::new();
-        pointer.insert("$ref".to_owned(), reference);
-        let mut tree = schema_node(doc, &Value::Object(pointer));
-        // The top of the tree is the schema itself, not a link to it.
-        tree.component = None;
-        Ok(Self { name: name.to_owned(), tree, example: generate_example(doc, schema) })
-    }
-}
-
 impl OperationView {
     /// Its deep-link anchor (see [`crate::catalog::anchor`]), the same as its row's in the list.
     #[must_use]
     pub fn anchor(&self) -> String {
-        if self.webhook {
-            crate::catalog::webhook_anchor(self.operation_id.as_deref(), self.method, &self.path)
-        } else {
-            crate::catalog::anchor(self.operation_id.as_deref(), self.method, &self.path)
-        }
+        crate::catalog::anchor_of(self.operation_id.as_deref(), self.method, &self.path, self.webhook)
     }
 
     /// The warning shown for a deprecated operation.
@@ -468,107 +437,6 @@ fn callback_views(
     out
 }
 
-/// `externalDocs`, when it has a `url`.
-#[must_use]
-pub fn external_docs(value: Option<&Value>) -> Option<ExternalDocs> {
-    let value = value?;
-    Some(ExternalDocs {
-        url: safe_link(value.get("url").and_then(Value::as_str)?)?,
-        description: value.get("description").and_then(Value::as_str).map(str::to_owned),
-    })
-}
-
-/// A link from the document, when it is safe to follow: `http`, `https` or `mailto`, or
-/// relative (no `javascript:` or `data:` address ends up in a link of the page).
-#[must_use]
-pub fn safe_link(url: &str) -> Option<String> {
-    let url = url.trim();
-    let scheme_end = url.find(':');
-    let path_start = url.find(['/', '?', '#']);
-    let relative = match (scheme_end, path_start) {
-        (None, _) => true,
-        (Some(colon), Some(slash)) => slash < colon,
-        (Some(_), None) => false,
-    };
-    let allowed = ["http:", "https:", "mailto:"]
-        .iter()
-        .any(|scheme| url.get(..scheme.len()).is_some_and(|s| s.eq_ignore_ascii_case(scheme)));
-    (!url.is_empty() && (relative || allowed)).then(|| url.to_owned())
-}
-
-/// A `security` list with each scheme described from `components.securitySchemes`.
-fn security(doc: &Value, requirements: Option<&Value>) -> Vec<Vec<SecurityUse>> {
-    let schemes = &doc["components"]["securitySchemes"];
-    requirements
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_object)
-        .map(|requirement| {
-            requirement
-                .iter()
-                .map(|(name, scopes)| SecurityUse {
-                    name: name.clone(),
-                    kind: follow(doc, &schemes[name])
-                        .ok()
-                        .filter(|s| s.is_object())
-                        .map_or_else(|| "not described in the document".to_owned(), scheme_in_words),
-                    scopes: scopes
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect(),
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// A security scheme in words.
-fn scheme_in_words(scheme: &Value) -> String {
-    let text = |key: &str| scheme.get(key).and_then(Value::as_str).unwrap_or_default();
-    match text("type") {
-        "apiKey" => format!("API key in the {} {}", text("in"), text("name")),
-        "http" => {
-            let name = text("scheme");
-            let name = if name.eq_ignore_ascii_case("bearer") {
-                "bearer".to_owned()
-            } else if name.eq_ignore_ascii_case("basic") {
-                "basic".to_owned()
-            } else {
-                name.to_owned()
-            };
-            match scheme.get("bearerFormat").and_then(Value::as_str) {
-                Some(format) => format!("HTTP {name} ({format})"),
-                None => format!("HTTP {name}"),
-            }
-        }
-        "oauth2" => {
-            let flows: Vec<&str> = scheme
-                .get("flows")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .map(|(flow, _)| match flow.as_str() {
-                    "authorizationCode" => "authorization code",
-                    "clientCredentials" => "client credentials",
-                    "implicit" => "implicit",
-                    "password" => "password",
-                    "deviceAuthorization" => "device authorization",
-                    other => other,
-                })
-                .collect();
-            if flows.is_empty() { "OAuth 2".to_owned() } else { format!("OAuth 2 ({})", flows.join(", ")) }
-        }
-        "openIdConnect" => "OpenID Connect".to_owned(),
-        "mutualTLS" => "mutual TLS".to_owned(),
-        other if !other.is_empty() => other.to_owned(),
-        _ => "a scheme of no known type".to_owned(),
-    }
-}
-
 /// The entries of the list `key` of `value` (none when it is missing or not a list).
 fn listed<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
     value.get(key).and_then(Value::as_array).into_iter().flatten()
@@ -588,141 +456,4 @@ fn resolve<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, ViewError>
 /// Follows `$ref`s; the error is the reason alone, for the view's list of problems.
 pub(crate) fn follow<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, String> {
     crate::openapi::resolve(doc, value)
-}
-
-/// Prefers JSON (`application/json`, then any `+json`), else the first media type.
-fn pick_media(content: Option<&Value>) -> (Option<String>, Option<&Value>) {
-    let Some(map) = content.and_then(Value::as_object) else { return (None, None) };
-    let pick = map
-        .iter()
-        .find(|(k, _)| k.as_str() == "application/json")
-        .or_else(|| map.iter().find(|(k, _)| k.ends_with("+json") || k.ends_with("/json")))
-        .or_else(|| map.iter().next());
-    pick.map_or((None, None), |(k, v)| (Some(k.clone()), Some(v)))
-}
-
-/// The request body of an operation; `None` when it has no content.
-fn body(doc: &Value, b: &Value) -> Result<Option<BodyView>, String> {
-    let b = follow(doc, b)?;
-    let (media_type, media) = pick_media(b.get("content"));
-    let Some(media) = media else { return Ok(None) };
-    let schema_value = media.get("schema").cloned().unwrap_or(Value::Null);
-    let (example, example_notes) = match media_examples(doc, media).into_iter().next() {
-        Some((_, value)) => (value, Vec::new()),
-        None => {
-            let generated = generate_example(doc, &schema_value);
-            (generated.value, generated.notes)
-        }
-    };
-    Ok(Some(BodyView {
-        required: b.get("required").and_then(Value::as_bool).unwrap_or(false),
-        description: b.get("description").and_then(Value::as_str).map(str::to_owned),
-        media_type: media_type.unwrap_or_default(),
-        schema: schema_node(doc, &schema_value),
-        example,
-        example_notes,
-    }))
-}
-
-/// One response; a broken header is left out and named in `problems`.
-fn response(
-    doc: &Value,
-    status: &str,
-    r: &Value,
-    problems: &mut Vec<String>,
-) -> Result<ResponseView, String> {
-    let r = follow(doc, r)?;
-    let mut headers = Vec::new();
-    for (name, h) in r.get("headers").and_then(Value::as_object).into_iter().flatten() {
-        match follow(doc, h) {
-            Ok(h) => {
-                let schema = h.get("schema").cloned().unwrap_or(Value::Null);
-                let description = h.get("description").and_then(Value::as_str).map(str::to_owned);
-                headers.push((name.clone(), description, schema_node(doc, &schema)));
-            }
-            Err(e) => problems.push(format!("The header {name} of the response {status} is not shown: {e}.")),
-        }
-    }
-    let (media_type, media) = pick_media(r.get("content"));
-    let (schema, examples) = match media {
-        Some(media) => {
-            let schema_value = media.get("schema").cloned().unwrap_or(Value::Null);
-            let mut examples = media_examples(doc, media);
-            if examples.is_empty() && !schema_value.is_null() {
-                let generated = generate_example(doc, &schema_value);
-                let label = if generated.notes.is_empty() {
-                    "Generated from the schema".to_owned()
-                } else {
-                    format!("Generated from the schema ({})", generated.notes.join("; "))
-                };
-                examples.push((label, generated.value));
-            }
-            (Some(schema_node(doc, &schema_value)), examples)
-        }
-        None => (None, Vec::new()),
-    };
-    Ok(ResponseView {
-        status: status.to_owned(),
-        description: r.get("description").and_then(Value::as_str).unwrap_or_default().to_owned(),
-        headers,
-        media_type,
-        schema,
-        examples,
-    })
-}
-
-/// A media type's examples: `example`, else each of `examples` that resolves and has a value.
-fn media_examples(doc: &Value, media: &Value) -> Vec<(String, Value)> {
-    if let Some(example) = media.get("example") {
-        return vec![("Example".to_owned(), example.clone())];
-    }
-    let mut out = Vec::new();
-    for (name, ex) in media.get("examples").and_then(Value::as_object).into_iter().flatten() {
-        let Ok(ex) = follow(doc, ex) else { continue };
-        if let Some(value) = ex.get("value") {
-            let label = ex.get("summary").and_then(Value::as_str).unwrap_or(name);
-            out.push((label.to_owned(), value.clone()));
-        }
-    }
-    out
-}
-
-fn parameter(doc: &Value, p: &Value) -> Result<ParameterView, String> {
-    let p = follow(doc, p)?;
-    let location = p.get("in").and_then(Value::as_str).unwrap_or("query").to_owned();
-    let schema_value = p.get("schema").cloned().unwrap_or(Value::Null);
-    let schema = schema_node(doc, &schema_value);
-    let example = p.get("example").cloned().or_else(|| {
-        p.get("examples")
-            .and_then(Value::as_object)
-            .and_then(|m| m.values().next())
-            .and_then(|e| follow(doc, e).ok())
-            .and_then(|e| e.get("value").cloned())
-    });
-    // Resolved one level down too, so an array's item enum is checked by the try-it form.
-    let mut schema_json = resolved_schema(doc, &schema_value);
-    if let Some(items) = schema_json.get("items").map(|i| resolved_schema(doc, i)) {
-        schema_json["items"] = items;
-    }
-    let repeated = schema.kind == "array" && p.get("explode").and_then(Value::as_bool).unwrap_or(true);
-    Ok(ParameterView {
-        name: p.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
-        required: location == "path" || p.get("required").and_then(Value::as_bool).unwrap_or(false),
-        location,
-        description: p.get("description").and_then(Value::as_str).map(str::to_owned),
-        deprecated: p.get("deprecated").and_then(Value::as_bool).unwrap_or(false),
-        schema,
-        schema_json,
-        example,
-        repeated,
-    })
-}
-
-/// A schema with its `$ref` followed and the reference's siblings laid over the target;
-/// `null` when the reference does not resolve.
-pub(crate) fn resolved_schema(doc: &Value, schema: &Value) -> Value {
-    match follow(doc, schema) {
-        Ok(target) => crate::schema::with_siblings(schema, target).unwrap_or_else(|| target.clone()),
-        Err(_) => Value::Null,
-    }
 }

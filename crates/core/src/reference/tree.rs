@@ -113,7 +113,7 @@ pub(crate) fn component_schema(reference: &str) -> Option<String> {
     let fragment = percent_encoding::percent_decode_str(reference.strip_prefix("#/components/schemas/")?)
         .decode_utf8()
         .ok()?;
-    (!fragment.contains('/')).then(|| fragment.replace("~1", "/").replace("~0", "~"))
+    (!fragment.contains('/')).then(|| crate::openapi::unescape_segment(&fragment))
 }
 
 /// A schema in a few words, for constraints that name another schema ("string", "Pet",

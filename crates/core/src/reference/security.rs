@@ -1,0 +1,79 @@
+//! The security an operation needs, each scheme described in words from
+//! `components.securitySchemes`.
+
+use serde_json::Value;
+
+use super::{SecurityUse, follow};
+
+/// A `security` list with each scheme described from `components.securitySchemes`.
+pub(super) fn security(doc: &Value, requirements: Option<&Value>) -> Vec<Vec<SecurityUse>> {
+    let schemes = &doc["components"]["securitySchemes"];
+    requirements
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .map(|requirement| {
+            requirement
+                .iter()
+                .map(|(name, scopes)| SecurityUse {
+                    name: name.clone(),
+                    kind: follow(doc, &schemes[name])
+                        .ok()
+                        .filter(|s| s.is_object())
+                        .map_or_else(|| "not described in the document".to_owned(), scheme_in_words),
+                    scopes: scopes
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A security scheme in words.
+fn scheme_in_words(scheme: &Value) -> String {
+    let text = |key: &str| scheme.get(key).and_then(Value::as_str).unwrap_or_default();
+    match text("type") {
+        "apiKey" => format!("API key in the {} {}", text("in"), text("name")),
+        "http" => {
+            let name = text("scheme");
+            let name = if name.eq_ignore_ascii_case("bearer") {
+                "bearer".to_owned()
+            } else if name.eq_ignore_ascii_case("basic") {
+                "basic".to_owned()
+            } else {
+                name.to_owned()
+            };
+            match scheme.get("bearerFormat").and_then(Value::as_str) {
+                Some(format) => format!("HTTP {name} ({format})"),
+                None => format!("HTTP {name}"),
+            }
+        }
+        "oauth2" => {
+            let flows: Vec<&str> = scheme
+                .get("flows")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(flow, _)| match flow.as_str() {
+                    "authorizationCode" => "authorization code",
+                    "clientCredentials" => "client credentials",
+                    "implicit" => "implicit",
+                    "password" => "password",
+                    "deviceAuthorization" => "device authorization",
+                    other => other,
+                })
+                .collect();
+            if flows.is_empty() { "OAuth 2".to_owned() } else { format!("OAuth 2 ({})", flows.join(", ")) }
+        }
+        "openIdConnect" => "OpenID Connect".to_owned(),
+        "mutualTLS" => "mutual TLS".to_owned(),
+        other if !other.is_empty() => other.to_owned(),
+        _ => "a scheme of no known type".to_owned(),
+    }
+}
