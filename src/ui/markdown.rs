@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use js_sys::{Function, Reflect};
 use leptos::prelude::*;
+use petstore_core::html::{Html, MARKDOWN_SOURCE};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -119,33 +120,82 @@ impl MarkdownRenderer {
         });
     }
 
-    /// `source` as HTML, once the renderer is ready (tracked).
-    fn render(self, source: &str) -> Option<String> {
-        let render = self.0.with(|renderer| match renderer {
+    /// Whether descriptions can be rendered now (tracked).
+    fn is_ready(self) -> bool {
+        self.0.with(|renderer| matches!(renderer, Renderer::Ready(_)))
+    }
+
+    /// `source` as HTML, when the renderer is ready (untracked).
+    fn render_untracked(self, source: &str) -> Option<String> {
+        let render = self.0.try_with_untracked(|renderer| match renderer {
             Renderer::Ready(render) => Some(Rc::clone(render)),
             Renderer::NotRequested | Renderer::Requested => None,
         });
-        render.and_then(|render| render(source))
+        render.flatten().and_then(|render| render(source))
     }
 }
 
-/// A description rendered from Markdown (plain text until the page's renderer is ready, and
-/// outside an [`crate::App`], which provides it).
-#[component]
-pub fn Markdown(#[prop(into)] source: String) -> impl IntoView {
-    let renderer = use_context::<MarkdownRenderer>();
-    if let Some(renderer) = renderer {
-        renderer.request();
-    }
-    let base = use_context::<DocumentBase>();
-    move || match renderer.and_then(|renderer| renderer.render(&source)) {
-        Some(html) => {
-            let html = match &base {
-                Some(DocumentBase(base)) => resolve_links(&html, base),
-                None => html,
-            };
-            view! { <div class="markdown" inner_html=html></div> }.into_any()
+/// Renders `source` with the page's renderer, its relative links resolved against the
+/// document's address; `None` until the renderer is ready.
+fn render_markdown(
+    renderer: Option<MarkdownRenderer>,
+    base: Option<&DocumentBase>,
+    source: &str,
+) -> Option<String> {
+    let html = renderer?.render_untracked(source)?;
+    Some(match base {
+        Some(DocumentBase(base)) => resolve_links(&html, base),
+        None => html,
+    })
+}
+
+/// Renders the descriptions still shown as plain text under `root`, in place.
+fn render_pending(root: &web_sys::Element, renderer: MarkdownRenderer, base: Option<&DocumentBase>) {
+    let selector = format!("[{MARKDOWN_SOURCE}]");
+    let Ok(pending) = root.query_selector_all(&selector) else { return };
+    for i in 0..pending.length() {
+        let Some(element) = pending.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
+            continue;
+        };
+        let source = element.text_content().unwrap_or_default();
+        if let Some(html) = render_markdown(Some(renderer), base, &source) {
+            element.set_inner_html(&html);
+            element.set_class_name("markdown");
+            let _ = element.remove_attribute(MARKDOWN_SOURCE);
         }
-        None => view! { <div class="markdown markdown-plain">{source.clone()}</div> }.into_any(),
     }
+}
+
+/// A read-only part of the reference that the core writes as HTML ([`petstore_core::html`]):
+/// its descriptions are rendered Markdown when the page's renderer is ready, else plain text
+/// until it is (outside an [`crate::App`], which provides the renderer, they stay text).
+/// A click on a button with a `data-action` calls `on_action` with the action's name.
+pub fn fragment(write: &dyn Fn(&mut Html<'_>), on_action: Option<Callback<String>>) -> AnyView {
+    let renderer = use_context::<MarkdownRenderer>();
+    let base = use_context::<DocumentBase>();
+    let render = |source: &str| render_markdown(renderer, base.as_ref(), source);
+    let mut html = Html::new(&render);
+    write(&mut html);
+    let pending = html.markdown_pending();
+    let html = html.finish();
+    let node = NodeRef::<leptos::html::Div>::new();
+    if let (true, Some(renderer)) = (pending, renderer) {
+        renderer.request();
+        Effect::new(move |_| {
+            if let (true, Some(root)) = (renderer.is_ready(), node.get()) {
+                render_pending(&root, renderer, base.as_ref());
+            }
+        });
+    }
+    let click = move |event: leptos::ev::MouseEvent| {
+        let action = event
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("[data-action]").ok().flatten())
+            .and_then(|e| e.get_attribute("data-action"));
+        if let (Some(action), Some(on_action)) = (action, on_action) {
+            on_action.run(action);
+        }
+    };
+    view! { <div class="fragment" node_ref=node inner_html=html on:click=click></div> }.into_any()
 }

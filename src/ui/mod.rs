@@ -11,8 +11,6 @@ pub mod mock_transfer;
 pub mod operation_list;
 pub mod operation_view;
 pub mod reference;
-pub mod schema_tree;
 pub mod search;
-pub mod sections;
 pub mod theme;
 pub mod try_it;

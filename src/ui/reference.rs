@@ -6,13 +6,14 @@ use petstore_core::Catalog;
 use petstore_core::catalog::OperationSummary;
 use petstore_core::document::AnyDocument;
 
+use petstore_core::html::{self, DOWNLOAD_ACTION};
 use petstore_core::outline::{Page, SCHEMAS_ANCHOR};
 use petstore_core::reference::Overview;
 
+use super::markdown::fragment;
 use super::operation_list::OperationList;
 use super::operation_view::OperationDetail;
 use super::search::OperationSearch;
-use super::sections::{OverviewPage, schema_list, schema_page, tag_page};
 
 fn current_hash() -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
@@ -66,31 +67,53 @@ pub fn Reference(
     let list_catalog = catalog.clone();
     // The hash names an operation (its anchor), else a tag's page, the schemas or a schema;
     // no hash is the overview.
+    let on_action = download.map(|download| {
+        Callback::new(move |action: String| {
+            if action == DOWNLOAD_ACTION {
+                download.run(());
+            }
+        })
+    });
     let detail = move || {
         let Some(anchor) = selected.get() else {
-            return view! { <OverviewPage catalog=catalog.clone() overview=overview.clone() download=download /> }
-                .into_any();
+            let write =
+                |out: &mut html::Html<'_>| html::overview(out, &catalog, &overview, download.is_some());
+            return fragment(&write, on_action);
         };
         if let Some(op) = operations.iter().find(|o| o.anchor() == anchor) {
             return match document.view_of(op) {
                 Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
-                Err(e) => view! { <p class="load-error" role="alert">{e.to_string()}</p> }.into_any(),
+                Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),
             };
         }
-        let page = match Page::of(&anchor) {
-            Some(Page::Schemas) => Some(schema_list(&document)),
-            Some(Page::Schema(name)) => Some(schema_page(&document, name)),
-            Some(Page::Tag(name)) => tag_page(&catalog, &overview, name),
-            None => None,
-        };
-        page.unwrap_or_else(|| {
-            view! {
-                <p class="load-error" role="alert" data-testid="unknown-operation">
-                    {format!("There is no operation #{anchor} in this document.")}
-                </p>
+        let write = |out: &mut html::Html<'_>| {
+            let shown = match Page::of(&anchor) {
+                Some(Page::Schemas) => {
+                    match document.schema_names() {
+                        Ok(names) => html::schema_list(out, &names),
+                        Err(e) => html::error(out, "", &e.to_string()),
+                    }
+                    true
+                }
+                Some(Page::Schema(name)) => {
+                    match document.schema_view(name) {
+                        Ok(schema) => html::schema_page(out, &schema),
+                        Err(e) => html::error(out, "unknown-schema", &e.to_string()),
+                    }
+                    true
+                }
+                Some(Page::Tag(name)) => html::tag_page(out, &catalog, &overview, name),
+                None => false,
+            };
+            if !shown {
+                html::error(
+                    out,
+                    "unknown-operation",
+                    &format!("There is no operation #{anchor} in this document."),
+                );
             }
-            .into_any()
-        })
+        };
+        fragment(&write, None)
     };
     let webhooks = list_catalog.webhook_count();
     view! {

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod convert;
 pub mod document;
 pub mod error;
+pub mod html;
 pub mod http;
 pub mod markdown;
 pub mod mock;

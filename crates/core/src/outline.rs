@@ -7,6 +7,7 @@ use std::ops::Range;
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
 use crate::catalog::{Group, OperationSummary};
+use crate::html::escape;
 
 /// What a URL fragment cannot hold as it is (the WHATWG URL standard's fragment set, and `%`
 /// and `#` so that the text decodes back to itself).
@@ -152,23 +153,6 @@ pub fn scroll_to_show(index: usize, scroll_top: f64, height: f64, row_height: f6
     }
 }
 
-/// `text` with `&`, `<`, `>`, `"` and `'` escaped, for HTML text and attribute values.
-#[must_use]
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// One row as HTML, every value from the document escaped. Headings are `role="heading"`
 /// (level 2 for groups, 3 for tags); an operation is a link to `#anchor`, marked
 /// `aria-current="page"` when its anchor is `current`. The sidebar's virtual list builds its
@@ -178,11 +162,11 @@ pub fn escape_html(text: &str) -> String {
 pub fn row_html(row: &Row, current: Option<&str>) -> String {
     match row {
         Row::Group { name, tag } => {
-            let name = escape_html(name);
+            let name = escape(name);
             let text = match tag {
                 Some(tag) => format!(
                     r#"<a href="{}" class="heading-link">{name}</a>"#,
-                    escape_html(&href(&tag_anchor(tag)))
+                    escape(&href(&tag_anchor(tag)))
                 ),
                 None => name.clone(),
             };
@@ -191,8 +175,8 @@ pub fn row_html(row: &Row, current: Option<&str>) -> String {
             )
         }
         Row::Tag { name, group, tag } => {
-            let (name, group) = (escape_html(name), escape_html(group));
-            let link = escape_html(&href(&tag_anchor(tag)));
+            let (name, group) = (escape(name), escape(group));
+            let link = escape(&href(&tag_anchor(tag)));
             format!(
                 r#"<div class="list-row tag-name" role="heading" aria-level="3" data-testid="tag" data-tag="{name}" data-in-group="{group}"><a href="{link}" class="heading-link">{name}</a></div>"#
             )
@@ -200,11 +184,11 @@ pub fn row_html(row: &Row, current: Option<&str>) -> String {
         Row::Operation(op) => {
             let anchor = op.anchor();
             let marked = if current == Some(anchor.as_str()) { r#" aria-current="page""# } else { "" };
-            let href = escape_html(&href(&anchor));
-            let anchor = escape_html(&anchor);
+            let href = escape(&href(&anchor));
+            let anchor = escape(&anchor);
             let method = op.method.as_str();
             let lower = method.to_ascii_lowercase();
-            let path = escape_html(&op.path);
+            let path = escape(&op.path);
             let deprecated = if op.deprecated { " deprecated" } else { "" };
             let mut badges = String::new();
             if op.deprecated {
@@ -218,7 +202,7 @@ pub fn row_html(row: &Row, current: Option<&str>) -> String {
                     r#"<span class="badge badge-{value}" data-testid="badge-stability">{label}</span>"#
                 ));
             }
-            let summary = escape_html(op.summary.as_deref().unwrap_or_default());
+            let summary = escape(op.summary.as_deref().unwrap_or_default());
             format!(
                 r##"<div class="list-row operation" data-testid="operation" data-operation-id="{anchor}"><a href="{href}" class="operation-link" title="{method} {path}"{marked}><span class="operation-line"><span class="method method-{lower}">{method}</span><code class="path{deprecated}">{path}</code>{badges}</span><span class="summary">{summary}</span></a></div>"##
             )

@@ -2,8 +2,8 @@
 //! keywords the reader, the views and the example generator look at, and real documents with
 //! random edits) go through everything the page does with a document, on the host, and nothing
 //! panics: reading (whole and as a listing), the list and its rows, every operation's and
-//! webhook's view, the try-it request and its code samples, the Markdown, the overview, the
-//! Schemas section, and a Swagger 2.0 document's conversion.
+//! webhook's view and its HTML, the try-it request and its code samples, the Markdown, the
+//! overview, tag and schema pages, and a Swagger 2.0 document's conversion.
 #![allow(clippy::unwrap_used)]
 // a failed unwrap is a failed test, with its location
 // Host only: proptest has no random source in the wasm32 builds here.
@@ -12,6 +12,7 @@
 use petstore_core::Catalog;
 use petstore_core::convert::swagger2_to_openapi3;
 use petstore_core::document::{self, AnyDocument, Read};
+use petstore_core::html;
 use petstore_core::openapi::PETSTORE_JSON;
 use petstore_core::outline::{row_html, rows};
 use petstore_core::reference::{Overview, generate_example};
@@ -179,14 +180,16 @@ fn show(doc: &AnyDocument, listed: &Catalog) {
     }
     let _ = catalog.filter("a /");
     let _ = (catalog.operation_count(), catalog.webhook_count());
-    if let Some(description) = &catalog.description {
-        let _ = markdown::to_safe_html(description);
-    }
-    if let Some(root) = doc.root() {
-        let _ = Overview::from_root(root);
+    let render = |source: &str| Some(markdown::to_safe_html(source));
+    let overview = doc.root().map(Overview::from_root).unwrap_or_default();
+    let mut page = html::Html::new(&render);
+    html::overview(&mut page, catalog, &overview, true);
+    for group in &catalog.groups {
+        html::tag_page(&mut page, catalog, &overview, &group.name);
     }
     for op in catalog.operations() {
         let Ok(view) = doc.view_of(op) else { continue };
+        html::operation(&mut page, &view);
         let params: Vec<ParamInput> = view
             .parameters
             .iter()
@@ -208,13 +211,13 @@ fn show(doc: &AnyDocument, listed: &Catalog) {
         for lang in samples::Lang::ALL {
             let _ = samples::generate(lang, &request);
         }
-        if let Some(description) = &view.description {
-            let _ = markdown::to_safe_html(description);
-        }
     }
     if let Ok(names) = doc.schema_names() {
+        html::schema_list(&mut page, &names);
         for name in names.iter().take(16) {
-            let _ = doc.schema_view(name);
+            if let Ok(schema) = doc.schema_view(name) {
+                html::schema_page(&mut page, &schema);
+            }
         }
     }
 }
