@@ -413,6 +413,9 @@ async fn the_search_box_filters_the_list_and_slash_focuses_it() {
         .map(|o| o.get_attribute("data-operation-id").unwrap())
         .collect();
     assert_eq!(ids, ["getInventoryItem", "setInventory"]);
+    search("STOCK OF");
+    tick().await;
+    assert_eq!(all(&root, "[data-testid=operation]").len(), 2, "case-insensitive");
     search("zebra");
     tick().await;
     assert_eq!(text(&root, "[data-testid=search-empty]"), "No operation matches \u{201c}zebra\u{201d}.");
@@ -429,6 +432,35 @@ async fn the_search_box_filters_the_list_and_slash_focuses_it() {
     let active = web_sys::window().unwrap().document().unwrap().active_element().unwrap();
     assert_eq!(active.id(), "operation-search");
     assert!(event.default_prevented(), "the slash is not typed into the box");
+}
+
+#[wasm_bindgen_test]
+async fn the_search_folds_case_beyond_ascii() {
+    set_hash("");
+    let doc = serde_json::json!({"openapi": "3.0.0", "info": {"title": "Bank", "version": "1"},
+        "paths": {
+            "/transfers": {"post": {"operationId": "createTransfer", "summary": "Überweisung anlegen"}},
+            "/accounts": {"get": {"operationId": "listAccounts", "summary": "Λογαριασμοί"}},
+            "/cards": {"get": {"operationId": "listCards", "summary": "Karten"}}}});
+    let root = mount_document(doc);
+    let input: web_sys::HtmlInputElement =
+        root.query_selector("[data-testid=search]").unwrap().unwrap().unchecked_into();
+    let found = |text: &str| {
+        input.set_value(text);
+        input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+        let root = root.clone();
+        async move {
+            tick().await;
+            all(&root, "[data-testid=operation]")
+                .iter()
+                .map(|o| o.get_attribute("data-operation-id").unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(found("überweisung").await, ["createTransfer"]);
+    assert_eq!(found("ÜBERWEISUNG").await, ["createTransfer"]);
+    assert_eq!(found("λογαριασμοί").await, ["listAccounts"]);
+    assert_eq!(found("KARTEN").await, ["listCards"]);
 }
 
 // ---- The try-it panel ----

@@ -4,13 +4,13 @@
 use leptos::prelude::*;
 use petstore_core::mock::MockNotice;
 
-/// One line per notice; a current problem is an alert, a past event a status with a Dismiss
+/// One line per notice (a handful at most, so the list is rebuilt when it changes); a current problem is an alert, a past event a status with a Dismiss
 /// button (`on_dismiss`).
 #[component]
 pub fn MockNotices(notices: Signal<Vec<MockNotice>>, on_dismiss: Callback<()>) -> impl IntoView {
     view! {
         <div class="mock-notices">
-            <For each=move || notices.get() key=|notice| notice.message.clone() let:notice>
+            {move || notices.get().into_iter().map(|notice| view! {
                 <div
                     class="mock-notice"
                     class:mock-notice-problem=notice.is_problem()
@@ -25,7 +25,7 @@ pub fn MockNotices(notices: Signal<Vec<MockNotice>>, on_dismiss: Callback<()>) -
                         </button>
                     })}
                 </div>
-            </For>
+            }).collect_view()}
         </div>
     }
 }

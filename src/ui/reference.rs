@@ -141,7 +141,7 @@ pub fn Reference(
                 <OperationSearch query=query />
                 {move || {
                     let query = query.get();
-                    let groups = list_catalog.filter(&query);
+                    let groups = list_catalog.filter_folded(&query, &fold_case);
                     if groups.is_empty() {
                         view! {
                             <p class="hint" role="status" data-testid="search-empty">
@@ -157,6 +157,11 @@ pub fn Reference(
             <main id="content">{detail}</main>
         </div>
     }
+}
+
+/// The browser's case folding, for the search (no Unicode tables in the page's WebAssembly).
+fn fold_case(text: &str) -> String {
+    js_sys::JsString::from(text).to_lower_case().into()
 }
 
 /// `info.version` as a label: "v1.0.0" for a version number, the version as written

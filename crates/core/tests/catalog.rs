@@ -119,6 +119,12 @@ fn search_filters_by_path_summary_and_operation_id_and_drops_empty_sections() {
     assert_eq!(groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(), ["Store"]);
     assert_eq!(groups[0].tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["Inventory"]);
     assert!(c.filter("no such thing").is_empty());
+    // The folding given is the one used, on the query and on the operations alike.
+    let exact = |s: &str| s.to_owned();
+    assert!(c.filter_folded("COMPLETE", &exact).is_empty());
+    assert_eq!(ids(c.filter_folded("complete", &exact)), ["completeOrder"]);
+    let upper = |s: &str| s.to_uppercase();
+    assert_eq!(ids(c.filter_folded("deletecat", &upper)), ["deleteCategory"]);
 }
 
 #[test]

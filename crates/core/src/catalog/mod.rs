@@ -384,7 +384,14 @@ impl Catalog {
     /// query keeps everything.
     #[must_use]
     pub fn filter(&self, query: &str) -> Vec<Group> {
-        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        self.filter_folded(query, &str::to_lowercase)
+    }
+
+    /// [`Catalog::filter`] with the case folding given: the page passes the browser's
+    /// (`String.prototype.toLowerCase`), so its WebAssembly carries no Unicode case tables.
+    #[must_use]
+    pub fn filter_folded(&self, query: &str, fold: &dyn Fn(&str) -> String) -> Vec<Group> {
+        let words: Vec<String> = query.split_whitespace().map(fold).collect();
         if words.is_empty() {
             return self.groups.clone();
         }
@@ -395,8 +402,8 @@ impl Catalog {
                 op.path,
                 op.summary.as_deref().unwrap_or_default(),
                 op.operation_id.as_deref().unwrap_or_default()
-            )
-            .to_lowercase();
+            );
+            let haystack = fold(&haystack);
             words.iter().all(|w| haystack.contains(w.as_str()))
         };
         self.groups

@@ -288,7 +288,7 @@ impl IndexedDocument {
         self.complete()?;
         let mut names: Vec<String> =
             self.parts().components.get("schemas").into_iter().flat_map(|s| s.keys().cloned()).collect();
-        names.sort_unstable_by_key(|n| n.to_lowercase());
+        super::sort_names(&mut names);
         Ok(names)
     }
 

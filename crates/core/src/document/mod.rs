@@ -209,7 +209,7 @@ impl AnyDocument {
                     .into_iter()
                     .flat_map(|s| s.keys().cloned())
                     .collect();
-                names.sort_unstable_by_key(|n| n.to_lowercase());
+                sort_names(&mut names);
                 Ok(names)
             }
             Self::Indexed(doc) => doc.schema_names().map_err(|e| ViewError::Unreadable(e.to_string())),
@@ -313,4 +313,10 @@ impl Source {
             Source::Pasted => "pasted text".to_owned(),
         }
     }
+}
+
+/// Sorts component names for the Schemas section, ignoring ASCII case. Names are identifiers,
+/// nearly always ASCII; the page's WebAssembly carries no Unicode case tables for this.
+pub(crate) fn sort_names(names: &mut [String]) {
+    names.sort_by_cached_key(|n| n.to_ascii_lowercase());
 }
