@@ -17,8 +17,20 @@ pub fn MockPanel() -> impl IntoView {
             <h2 id="mock-panel-title" class="mock-panel-title">"Mock"</h2>
             <p class="mock-panel-note">"In this browser, shared by its tabs"</p>
             {move || match status.get() {
+                // The shape of the ready block (a counts line that wraps alike, the buttons
+                // disabled), so nothing below it moves when the mock is ready: a reader's
+                // click on the list lands where it was aimed.
                 MockStatus::Loading => view! {
-                    <p class="mock-counts hint" role="status" data-testid="mock-loading">"Starting the mock…"</p>
+                    <p class="mock-counts hint" role="status" data-testid="mock-loading">
+                        <span class="visually-hidden">"Starting the mock: "</span>
+                        <span class="mock-count">"… pets"</span>" · "<span class="mock-count">"… categories"</span>" · "
+                        <span class="mock-count">"… orders"</span>" · "<span class="mock-count">"… in stock"</span>
+                    </p>
+                    <div class="mock-actions" aria-hidden="true">
+                        <button type="button" class="button" disabled>"Reset…"</button>
+                        <button type="button" class="button" disabled>"Export"</button>
+                        <button type="button" class="button" disabled>"Import…"</button>
+                    </div>
                 }.into_any(),
                 MockStatus::Failed(reason) => view! {
                     <p class="load-error" role="alert" data-testid="mock-failed">{reason}</p>

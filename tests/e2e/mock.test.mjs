@@ -118,6 +118,33 @@ test("two tabs of the example page stay consistent: each sees the other's new pe
   }
 });
 
+test("the list does not move when the mock is ready: the Mock block keeps its size while it starts", async () => {
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    // The mock's WebAssembly is held back until the list has been measured.
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    await page.route("**/mock/petstore_mock_bg.wasm", async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(site.url);
+      await page.locator("[data-testid=operation]").first().waitFor({ timeout: 15_000 });
+      await page.locator("[data-testid=mock-loading]").waitFor();
+      const top = () => page.locator("[data-testid=operation][data-operation-id=createPet]").evaluate((e) => e.getBoundingClientRect().top);
+      const before = await top();
+      release();
+      await page.locator("[data-testid=mock-counts]").waitFor({ timeout: 15_000 });
+      assert.equal(await top(), before, `at ${viewport.width}px the list moved when the mock was ready`);
+    } finally {
+      release();
+      await context.close();
+    }
+  }
+});
+
 test("the app's Mock block shows the counts and resets after a confirmation", async () => {
   const { page, context, problems } = await openPage(browser, site.url);
   try {
