@@ -5,12 +5,11 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::error::ConvertError;
-use super::read::{
-    At, escape, field, object, opt_array, opt_bool, opt_object, opt_str, opt_strings, req_str, wrong,
-};
+use super::read::{At, field, object, opt_array, opt_bool, opt_object, opt_str, opt_strings, req_str, wrong};
 use super::refs::{ParamKind, unknown_location};
 use super::schema::VALUE_FIELDS;
 use super::{Converter, capitalized, effective, unique_texts};
+use crate::openapi::escape_segment;
 
 /// The operations a Swagger 2.0 path item can have.
 const METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "patch"];
@@ -207,7 +206,7 @@ impl<'d> Converter<'d> {
                     }
                     Some((ParamKind::Form, original, _, map)) => {
                         let name = map.get("name").and_then(Value::as_str).unwrap_or_default();
-                        let pointer = format!("/parameters/{}", escape(original));
+                        let pointer = format!("/parameters/{}", escape_segment(original));
                         out.form.insert(name.to_owned(), FormField { map, pointer });
                     }
                     _ => out.parameters.push(self.reference(reference, &here)?),
@@ -341,10 +340,10 @@ impl<'d> Converter<'d> {
         match body {
             Body::Inline { map, pointer } => self.body(map, &At::pointer_of(&pointer), &media),
             Body::Root { name, .. } if media == effective(None, &self.consumes) => {
-                Ok(json!({ "$ref": format!("#/components/requestBodies/{}", escape(&name)) }))
+                Ok(json!({ "$ref": format!("#/components/requestBodies/{}", escape_segment(&name)) }))
             }
             Body::Root { original, map, .. } => {
-                let pointer = format!("/parameters/{}", escape(original));
+                let pointer = format!("/parameters/{}", escape_segment(original));
                 self.body(map, &At::pointer_of(&pointer), &media)
             }
         }

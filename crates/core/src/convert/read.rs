@@ -57,7 +57,7 @@ impl<'a> At<'a> {
                 Key::Pointer(pointer) => out.push_str(pointer),
                 Key::Field(name) => {
                     out.push('/');
-                    out.push_str(&escape(name));
+                    out.push_str(&crate::openapi::escape_segment(name));
                 }
                 Key::Index(index) => {
                     let _ = write!(out, "/{index}");
@@ -72,11 +72,6 @@ impl<'a> At<'a> {
         let pointer = self.pointer();
         if pointer.is_empty() { "the document".to_owned() } else { format!("`{pointer}`") }
     }
-}
-
-/// A JSON pointer segment for `name` (`~` as `~0`, `/` as `~1`).
-pub(super) fn escape(name: &str) -> String {
-    crate::openapi::escape_segment(name)
 }
 
 /// The error for `value`, found at `at` where `expected` belongs.

@@ -8,7 +8,8 @@ use percent_encoding::percent_decode_str;
 use serde_json::{Map, Value};
 
 use super::error::ConvertError;
-use super::read::{At, escape, object, req_str};
+use super::read::{At, object, req_str};
+use crate::openapi::escape_segment;
 
 /// What a parameter of the root `parameters` becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,7 +175,7 @@ impl<'d> Names<'d> {
                     notes.push(format!(
                         "The reference `{reference}` at {} points to a form parameter, which OpenAPI 3 cannot refer to outside a parameter list; it is written as `#/components/parameters/{}`.",
                         at.quoted(),
-                        escape(&p.name)
+                        escape_segment(&p.name)
                     ));
                     ("parameters", Some(p.name.clone()))
                 }
@@ -188,12 +189,12 @@ impl<'d> Names<'d> {
                 notes.push(format!(
                     "The reference `{reference}` at {} points to nothing in the document; it is written as `#/components/{target}/{}`.",
                     at.quoted(),
-                    escape(&name)
+                    escape_segment(&name)
                 ));
             }
             name
         });
-        format!("{document}#/components/{target}/{}{tail}", escape(&name))
+        format!("{document}#/components/{target}/{}{tail}", escape_segment(&name))
     }
 }
 

@@ -5,9 +5,10 @@ use serde_json::{Map, Value, json};
 
 use super::error::ConvertError;
 use super::operation::collection_format;
-use super::read::{At, escape, field, object, opt_object, opt_str, wrong};
+use super::read::{At, field, object, opt_object, opt_str, wrong};
 use super::schema::VALUE_FIELDS;
 use super::{Converter, effective};
+use crate::openapi::escape_segment;
 
 impl<'d> Converter<'d> {
     /// The Responses Object at `at` of an operation whose `produces` is `produces`. A
@@ -39,7 +40,7 @@ impl<'d> Converter<'d> {
                             if !same_media
                                 && (field(root, "schema").is_some() || field(root, "examples").is_some()) =>
                         {
-                            let pointer = format!("/responses/{}", escape(original));
+                            let pointer = format!("/responses/{}", escape_segment(original));
                             self.response(root, &At::pointer_of(&pointer), &media)?
                         }
                         _ => self.reference(reference, &here)?,
