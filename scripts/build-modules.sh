@@ -7,6 +7,7 @@
 #   OUT_ROOT/convert/petstore_convert.js       petstore-web, feature convert-api: the Swagger 2.0
 #                                              to OpenAPI 3.0 converter, loaded when a document needs it
 #   OUT_ROOT/dashboard/petstore_dashboard.js   petstore-dashboard: Project settings > Domains
+# and OUT_ROOT/petstore.json, the Petstore document the reference shows.
 # They are kept out of the reference's wasm so its first download stays small. Trunk runs this
 # as a post_build hook (Trunk.toml), so `trunk build` and `trunk serve` both leave them in dist/.
 # Usage: build-modules.sh [OUT_ROOT]
@@ -23,7 +24,9 @@ build_module() {
   local args=(-p "$package" --lib --crate-type cdylib --target wasm32-unknown-unknown --locked)
   [ -n "$features" ] && args+=(--features "$features")
   [ "$PROFILE" = release ] && args+=(--release)
-  cargo rustc "${args[@]}"
+  # JSON messages to a file (diagnostics still rendered): the core's build script's output
+  # directory is read from them below.
+  cargo rustc "${args[@]}" --message-format=json-render-diagnostics >"$messages"
 
   mkdir -p "$out"
   wasm-bindgen --target web --out-dir "$out" --out-name "$name" \
@@ -38,7 +41,24 @@ build_module() {
   fi
 }
 
+messages="$(mktemp)"
+trap 'rm -f "$messages"' EXIT
+
 build_module petstore-web js-api petstore_mock mock
+
+# The Petstore document the reference shows (src/document.rs, BUILTIN_PATH), beside the app
+# rather than inside its WebAssembly: the compact JSON the core's build script makes of
+# openapi/petstore.yaml, the very text the mock embeds.
+core_out="$(node -e '
+  const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n");
+  for (const line of lines) {
+    if (!line.startsWith("{")) continue;
+    const m = JSON.parse(line);
+    if (m.reason === "build-script-executed" && /[#/]petstore-core@/.test(m.package_id)) console.log(m.out_dir);
+  }' "$messages")"
+[ -f "$core_out/petstore.json" ] || { echo "build-modules: the core build script's petstore.json was not found" >&2; exit 1; }
+cp "$core_out/petstore.json" "$OUT_ROOT/petstore.json"
+
 build_module petstore-web markdown-api petstore_markdown markdown
 build_module petstore-web convert-api petstore_convert convert
 build_module petstore-dashboard "" petstore_dashboard dashboard

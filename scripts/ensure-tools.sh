@@ -7,6 +7,7 @@ WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=123
 JS_YAML_VERSION=4.1.0
+ESBUILD_VERSION=0.28.2
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 mode="${1:-build}"
@@ -51,6 +52,14 @@ if [ "$(node -p "require('$TOOLS/node_modules/js-yaml/package.json').version" 2>
   log "installing js-yaml@$JS_YAML_VERSION from npm into .tools/"
   mkdir -p "$TOOLS"
   (cd "$TOOLS" && npm install --no-audit --no-fund --save-exact "js-yaml@$JS_YAML_VERSION" >/dev/null)
+fi
+
+# esbuild minifies wasm-bindgen's JavaScript glue in release builds (scripts/minify-js.mjs, a
+# Trunk hook): the glue is in the reference's first download.
+if [ "$(node -p "require('$TOOLS/node_modules/esbuild/package.json').version" 2>/dev/null || true)" != "$ESBUILD_VERSION" ]; then
+  log "installing esbuild@$ESBUILD_VERSION from npm into .tools/"
+  mkdir -p "$TOOLS"
+  (cd "$TOOLS" && npm install --no-audit --no-fund --save-exact "esbuild@$ESBUILD_VERSION" >/dev/null)
 fi
 
 if [ "$mode" = test ]; then

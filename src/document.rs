@@ -9,15 +9,14 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::document::{self, AnyDocument, DocumentError, Format, Read, Source};
-use petstore_core::openapi::petstore_value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 /// A document ready to show: parsed, checked and listed.
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    /// The document (operation views are built from it on demand): the embedded one parsed
-    /// whole, a loaded one indexed (`petstore_core::document::IndexedDocument`).
+    /// The document (operation views are built from it on demand): indexed text
+    /// (`petstore_core::document::IndexedDocument`), or parsed whole after a conversion.
     pub value: AnyDocument,
     /// Its operation list.
     pub catalog: Catalog,
@@ -31,20 +30,19 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// The embedded Petstore document.
+    /// The Petstore document from its text (`petstore.json`, or the one a test provides).
     ///
     /// # Errors
-    /// Only if the embedded document stopped being listable, which the core tests rule out.
-    fn builtin() -> Result<Self, DocumentError> {
-        let value = petstore_value();
-        let catalog = Catalog::from_value(&value).map_err(|e| DocumentError::Shape(e.to_string()))?;
-        Ok(Self {
-            value: AnyDocument::Whole(value),
-            catalog,
-            source: Source::Builtin,
-            converted: None,
-            original: None,
-        })
+    /// Only if the text stopped being a listable document, which the core tests rule out.
+    fn builtin(json: Vec<u8>) -> Result<Self, DocumentError> {
+        match document::read(json, false)? {
+            Read::OpenApi(value, catalog) => {
+                Ok(Self { value, catalog, source: Source::Builtin, converted: None, original: None })
+            }
+            Read::Swagger2(_) => {
+                Err(DocumentError::Shape("the Petstore document is not OpenAPI 3".to_owned()))
+            }
+        }
     }
 
     /// Saves the document's text, as it came, as a file named after its source, when run; a
@@ -85,10 +83,17 @@ impl Loaded {
 
 /// Saves `value`'s text (or `original`, the text as it came) as a file named after `source`.
 fn save(value: &AnyDocument, source: &Source, original: Option<&[u8]>) {
+    let serialized: Vec<u8>;
     let bytes: &[u8] = match (original, value.text()) {
         (Some(original), _) => original,
         (None, Some(text)) => text.as_bytes(),
-        (None, None) => petstore_core::openapi::PETSTORE_JSON.as_bytes(),
+        (None, None) => {
+            serialized = match value {
+                AnyDocument::Whole(value) => serde_json::to_vec(&**value).unwrap_or_default(),
+                AnyDocument::Indexed(_) => Vec::new(),
+            };
+            &serialized
+        }
     };
     let yaml = document::detect_format(bytes) == Format::Yaml;
     let fallback = if yaml { "openapi.yaml" } else { "openapi.json" };
@@ -238,7 +243,20 @@ enum Input {
     File(web_sys::File),
     /// Pasted text.
     Text(String),
+    /// The Petstore document, [`BUILTIN_PATH`].
+    Builtin,
 }
+
+/// The Petstore document the reference shows when no other is named, relative to the page: a
+/// file beside the app (written by `scripts/build-modules.sh` from `openapi/petstore.yaml`), not
+/// text inside its WebAssembly, so it downloads alongside the app (index.html starts it) and
+/// stays out of the code's size budget. A test provides it instead ([`BuiltinText`]).
+pub const BUILTIN_PATH: &str = "petstore.json";
+
+/// The Petstore document's text, provided by a test (context) so the app shows it at once
+/// instead of fetching [`BUILTIN_PATH`].
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinText(pub &'static str);
 
 impl Input {
     /// What is read, in words, for the loader's status.
@@ -247,6 +265,7 @@ impl Input {
             Input::Url(address) => format!("Loading {address}\u{2026}"),
             Input::File(_) => "Reading the file\u{2026}".to_owned(),
             Input::Text(_) => "Reading the pasted document\u{2026}".to_owned(),
+            Input::Builtin => "Loading the Petstore document\u{2026}".to_owned(),
         }
     }
 }
@@ -257,6 +276,7 @@ async fn read(input: &Input, listing: bool) -> Result<Loaded, DocumentError> {
         Input::Url(address) => ("url", JsValue::from_str(address)),
         Input::File(file) => ("file", file.into()),
         Input::Text(text) => ("text", JsValue::from_str(text)),
+        Input::Builtin => ("url", JsValue::from_str(BUILTIN_PATH)),
     };
     let result = JsFuture::from(read_document_js(kind, &value)).await.unwrap_or(JsValue::UNDEFINED);
     let url = text(&result, "url");
@@ -277,6 +297,7 @@ async fn read(input: &Input, listing: bool) -> Result<Loaded, DocumentError> {
         Input::Url(_) => Source::Url(label),
         Input::File(_) => Source::File(label),
         Input::Text(_) => Source::Pasted,
+        Input::Builtin => return Loaded::builtin(bytes),
     };
     Loaded::parse(bytes, source, listing).await
 }
@@ -354,17 +375,23 @@ pub struct DocumentState {
     /// Numbers the loads. Only the newest one shows its result, so a newer load or Back
     /// supersedes the one under way; once the mount is gone, none does.
     newest: StoredValue<u64>,
+    /// The Petstore document once read, so showing it again reads nothing.
+    petstore: StoredValue<Option<Loaded>>,
 }
 
 impl DocumentState {
-    /// The embedded document, or the one named by the page's `?url=`, loading it.
+    /// Loads the document named by the page's `?url=`, or the Petstore document: the text a
+    /// test provided ([`BuiltinText`], shown at once), else [`BUILTIN_PATH`].
     #[must_use]
     pub fn start() -> Self {
+        let provided =
+            use_context::<BuiltinText>().map(|BuiltinText(text)| Loaded::builtin(text.as_bytes().to_vec()));
         let state = Self {
             current: RwSignal::new(None),
             failed: RwSignal::new(None),
             loading: RwSignal::new(None),
             newest: StoredValue::new(0),
+            petstore: StoredValue::new(provided.and_then(Result::ok)),
         };
         let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
         match document::url_from_query(&search) {
@@ -388,9 +415,10 @@ impl DocumentState {
         self.failed.set(None);
     }
 
-    /// Shows the embedded Petstore document again and drops `?url=` from the address.
+    /// Shows the Petstore document again and drops `?url=` from the address.
     pub fn back_to_builtin(self) {
         self.supersede();
+        self.failed.set(None);
         set_page_url(None);
         self.builtin();
     }
@@ -437,14 +465,39 @@ impl DocumentState {
         self.newest.try_get_value() == Some(this)
     }
 
+    /// Shows the Petstore document, reading it first if it was not read yet. The load's
+    /// message (a failed `?url=` one) stays; a newer load supersedes the read.
     fn builtin(self) {
-        match Loaded::builtin() {
-            Ok(loaded) => {
-                self.current.set(Some(loaded));
-                self.failed.set(None);
-            }
-            Err(e) => self.failed.set(Some(e.to_string())),
+        if let Some(loaded) = self.petstore.get_value() {
+            self.current.set(Some(loaded));
+            return;
         }
+        let this = self.newest.get_value();
+        if self.failed.with_untracked(Option::is_none) {
+            self.loading.set(Some(Input::Builtin.describe()));
+        }
+        leptos::task::spawn_local(async move {
+            let read = read(&Input::Builtin, false).await;
+            if !self.is_newest(this) {
+                return;
+            }
+            self.loading.set(None);
+            match read {
+                Ok(loaded) => {
+                    self.petstore.set_value(Some(loaded.clone()));
+                    self.current.set(Some(loaded));
+                }
+                Err(e) => {
+                    let earlier = self.failed.get_untracked();
+                    self.failed.set(Some(match earlier {
+                        Some(earlier) => {
+                            format!("{earlier} The Petstore document could not be shown either. {e}")
+                        }
+                        None => e.to_string(),
+                    }));
+                }
+            }
+        });
     }
 
     /// Reads a document and shows it if it is valid and load `this` is still the newest. With
@@ -465,7 +518,7 @@ impl DocumentState {
         if !load.keep_address {
             set_page_url(match &load.input {
                 Input::Url(address) => Some(address.as_str()),
-                Input::File(_) | Input::Text(_) => None,
+                Input::File(_) | Input::Text(_) | Input::Builtin => None,
             });
         }
         let document = loaded.value.clone();
@@ -494,10 +547,10 @@ impl DocumentState {
     /// A load failed: the message and, with `show_builtin` (the `?url=` document failed at
     /// start, at once or when its rest was read), the built-in document.
     fn fail(self, error: DocumentError, show_builtin: bool) {
+        self.failed.set(Some(error.to_string()));
         if show_builtin {
             self.builtin();
         }
-        self.failed.set(Some(error.to_string()));
     }
 }
 

@@ -15,7 +15,7 @@ use crate::document::{DocumentState, Status};
 use crate::mock::MockState;
 
 /// The whole page: notices about the mock's storage, then the reference of the shown document
-/// (the embedded Petstore one, or the one named by `?url=` or loaded by the reader) with the
+/// (the Petstore one, or the one named by `?url=` or loaded by the reader) with the
 /// document loader and the Mock block in its header. Opens the mock once and the Markdown
 /// renderer, for every component below (a test may provide either first), and starts the
 /// [`DocumentState`].

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::openapi::PETSTORE_JSON;
 use petstore_playground::App;
+use petstore_playground::document::BuiltinText;
 use petstore_playground::ui::markdown::MarkdownRenderer;
 use petstore_playground::ui::reference::Reference;
 use wasm_bindgen::JsCast;
@@ -134,6 +135,13 @@ fn open_mock(key: &str) -> MockState {
     MockState::from_handle(JsValue::from(mock).unchecked_into())
 }
 
+/// The app, given the Petstore document's text (the built site serves it as `petstore.json`,
+/// which this test page does not).
+fn app() -> AnyView {
+    provide_context(BuiltinText(PETSTORE_JSON));
+    view! { <App /> }.into_any()
+}
+
 /// Mounts the app on the mock saved under `STORAGE_KEY`.
 fn mount_app() -> HtmlElement {
     for key in ["petstore-playground/try-it/target", "petstore-playground/try-it/base-url"] {
@@ -141,7 +149,7 @@ fn mount_app() -> HtmlElement {
     }
     mount(|| {
         provide_context(open_mock(STORAGE_KEY));
-        view! { <App /> }.into_any()
+        app()
     })
 }
 
@@ -709,7 +717,7 @@ fn shown(root: &Element, selector: &str) -> bool {
 async fn a_broken_document_shows_why_and_keeps_the_current_one() {
     set_hash("");
     storage().remove_item(STORAGE_KEY).unwrap();
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount(app);
     assert!(!shown(&root, "[data-testid=document-error]"));
 
     paste(&root, "{\n  \"openapi\": \"3.0.0\",\n  \"info\": }");
@@ -754,7 +762,7 @@ async fn a_broken_document_shows_why_and_keeps_the_current_one() {
 #[wasm_bindgen_test]
 async fn another_document_replaces_the_mock_block_with_a_notice_until_back_to_petstore() {
     set_hash("");
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount(app);
     assert!(!shown(&root, "[data-testid=document-source]"), "no source line for the built-in document");
     paste(
         &root,
@@ -799,7 +807,7 @@ async fn another_document_replaces_the_mock_block_with_a_notice_until_back_to_pe
 #[wasm_bindgen_test]
 async fn a_newer_load_or_back_supersedes_the_load_under_way() {
     set_hash("");
-    let root = mount(|| view! { <App /> }.into_any());
+    let root = mount(app);
     let titled = |title: &str| {
         format!(r#"{{"openapi": "3.0.3", "info": {{"title": "{title}", "version": "1"}}, "paths": {{}}}}"#)
     };
@@ -867,4 +875,18 @@ async fn a_large_list_renders_only_the_rows_in_view_and_scrolls_the_selected_one
     assert!(root.query_selector("[data-testid=operation][data-operation-id=op700]").unwrap().is_none());
     assert_eq!(text(&root, "[data-testid=group]"), "tag0");
     set_hash("");
+}
+
+#[wasm_bindgen_test]
+async fn without_its_petstore_document_the_page_says_why() {
+    set_hash("");
+    // No text provided: the app fetches petstore.json, which this test page does not serve.
+    let root = mount(|| view! { <App /> }.into_any());
+    let status = || text(&root, "[data-testid=document-status]");
+    assert_eq!(status(), "Loading the Petstore document\u{2026}");
+    until(|| status().starts_with("The API description could not be loaded:")).await;
+    let message = status();
+    assert!(message.contains("/petstore.json"), "{message}");
+    assert!(message.contains("404"), "{message}");
+    assert!(root.query_selector("[data-testid=operation]").unwrap().is_none());
 }

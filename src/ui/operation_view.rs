@@ -10,7 +10,7 @@ use super::markdown::fragment;
 use super::try_it::{TryIt, TryItForm};
 
 /// The reference of one operation. `mock_available` is false for documents other than the
-/// embedded Petstore one: the try-it panel then offers only real base URLs and says why.
+/// built-in Petstore one: the try-it panel then offers only real base URLs and says why.
 #[component]
 pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_available: bool) -> impl IntoView {
     // A webhook is a request the API sends: there is nothing to try or to call.

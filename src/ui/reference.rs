@@ -29,7 +29,7 @@ fn current_hash() -> Option<String> {
 pub fn Reference(
     document: AnyDocument,
     catalog: Catalog,
-    /// False for documents other than the embedded Petstore one: the mock cannot serve them.
+    /// False for documents other than the built-in Petstore one: the mock cannot serve them.
     #[prop(default = true)]
     mock_available: bool,
     /// For a Swagger 2.0 document, converted as it loaded: what could not be carried over.
