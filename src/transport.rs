@@ -113,27 +113,41 @@ impl Abort {
 /// Sends `request` to `destination` and waits for the outcome; `abort` stops it, as does
 /// [`TIMEOUT`].
 pub async fn send(request: &Request, destination: Destination, abort: &Abort) -> Exchange {
+    if let Destination::Mock(mock) = destination {
+        return ask(request, mock);
+    }
     let at = clock();
     let started = now_ms();
-    let (target, outcome) = match destination {
-        Destination::Mock(mock) => ("In-browser mock".to_owned(), ask_mock(mock, request)),
-        Destination::Network => {
-            let timer = {
-                let abort = abort.clone();
-                set_timeout_with_handle(move || abort.time_out(), TIMEOUT).ok()
-            };
-            let outcome = over_network(request, abort).await;
-            if let Some(timer) = timer {
-                timer.clear();
-            }
-            (origin_of(&request.target), outcome)
-        }
+    let timer = {
+        let abort = abort.clone();
+        set_timeout_with_handle(move || abort.time_out(), TIMEOUT).ok()
     };
+    let outcome = over_network(request, abort).await;
+    if let Some(timer) = timer {
+        timer.clear();
+    }
     Exchange {
         at,
         method: request.method.clone(),
         url: request.target.clone(),
-        target,
+        target: origin_of(&request.target),
+        millis: now_ms() - started,
+        outcome,
+    }
+}
+
+/// Sends `request` to the in-browser mock (`None` when the page has none), which answers at
+/// once: nothing to wait for, cancel or time out.
+#[must_use]
+pub fn ask(request: &Request, mock: Option<MockState>) -> Exchange {
+    let at = clock();
+    let started = now_ms();
+    let outcome = ask_mock(mock, request);
+    Exchange {
+        at,
+        method: request.method.clone(),
+        url: request.target.clone(),
+        target: "In-browser mock".to_owned(),
         millis: now_ms() - started,
         outcome,
     }

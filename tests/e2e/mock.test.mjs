@@ -133,6 +133,10 @@ test("the list does not move when the mock is ready: the Mock block keeps its si
       await page.goto(site.url);
       await page.locator("[data-testid=operation]").first().waitFor({ timeout: 15_000 });
       await page.locator("[data-testid=mock-loading]").waitFor();
+      // At phone width the overview is above the list: its descriptions change height when the
+      // Markdown module renders them (loaded after the first paint too), which is not the Mock
+      // block's doing.
+      await page.waitForFunction(() => !document.querySelector("[data-markdown]"), null, { timeout: 15_000 });
       const top = () => page.locator("[data-testid=operation][data-operation-id=createPet]").evaluate((e) => e.getBoundingClientRect().top);
       const before = await top();
       release();

@@ -129,6 +129,20 @@ test("try-it POST /pets to the in-browser mock shows 201, GET /pets lists the pe
     assert.equal(JSON.parse(await page.locator("[data-testid=try-body-view]").textContent()).name, "Biscuit");
     const headers = await page.locator("[data-testid=try-response-headers]").textContent();
     assert.match(headers, /sunset: Wed, 30 Jun 2027/i, "the deprecated operation's Sunset header is shown");
+
+    // Enter in a one-line field sends, as in a form; the Recent list brings an earlier answer back.
+    await page.locator("[data-testid=try-param][data-name=petId]").fill("999999");
+    await page.locator("[data-testid=try-param][data-name=petId]").press("Enter");
+    await page.locator("[data-testid=try-answer][data-status='404']").waitFor();
+    const recent = page.locator("[data-testid=try-history] .history-entry");
+    assert.equal(await recent.count(), 2);
+    assert.equal(await recent.nth(0).getAttribute("aria-pressed"), "true");
+    assert.match(await recent.nth(0).textContent(), /404 GET \/pets\/999999/);
+    await recent.nth(1).click();
+    await page.locator("[data-testid=try-answer][data-status='200']").waitFor();
+    assert.equal(JSON.parse(await page.locator("[data-testid=try-body-view]").textContent()).name, "Biscuit");
+    assert.equal(await recent.nth(1).getAttribute("aria-pressed"), "true");
+    assert.equal(await recent.nth(0).getAttribute("aria-pressed"), "false");
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

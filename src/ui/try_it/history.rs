@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 
 use leptos::prelude::*;
+use petstore_core::html::escape;
+use wasm_bindgen::JsCast;
 
 use crate::transport::{Exchange, Outcome};
 
@@ -66,51 +68,52 @@ impl History {
     }
 }
 
-/// The "Recent" list: one button per answer, which shows it; nothing until there are two.
+/// The "Recent" list: one button per answer, which shows it; nothing until there are two. It
+/// is HTML written at once (one DOM write per answer, no view per row), its clicks handled by
+/// one listener.
 #[component]
 pub fn HistoryList(entries: Memo<Vec<Entry>>, shown: RwSignal<Option<u64>>) -> impl IntoView {
-    move || {
-        let list = entries.get();
-        (list.len() > 1).then(|| {
-            view! {
-                <div class="try-history" data-testid="try-history">
-                    <h4>"Recent"</h4>
-                    <ul>
-                        {list
-                            .into_iter()
-                            .map(|Entry { id, exchange: e }| {
-                                let status = match &e.outcome {
-                                    Outcome::Answer { status, .. } => status.to_string(),
-                                    Outcome::Failure(_) => "failed".to_owned(),
-                                };
-                                view! {
-                                    <li>
-                                        <button
-                                            type="button"
-                                            class="history-entry"
-                                            aria-pressed=move || (shown.get() == Some(id)).to_string()
-                                            on:click=move |_| shown.set(Some(id))
-                                        >
-                                            <span class="history-time">{e.at}</span>
-                                            " "
-                                            <span class="history-status">{status}</span>
-                                            " "
-                                            <span class="history-url">{format!("{} {}", e.method, e.url)}</span>
-                                        </button>
-                                    </li>
-                                }
-                            })
-                            .collect_view()}
-                    </ul>
-                </div>
-            }
-        })
-    }
+    let html = move || entries.with(|list| shown.with(|shown| history_html(list, *shown)));
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let id = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|t| t.closest("[data-entry]").ok().flatten())
+            .and_then(|b| b.get_attribute("data-entry"))
+            .and_then(|id| id.parse().ok());
+        if let Some(id) = id {
+            shown.set(Some(id));
+        }
+    };
+    view! { <div class="try-history-slot" inner_html=html on:click=on_click></div> }
 }
 
-/// One answer: status, where it went, how long it took, headers and body; or why there was none.
-#[component]
-pub fn ExchangeView(entry: Entry) -> impl IntoView {
+fn history_html(list: &[Entry], shown: Option<u64>) -> String {
+    if list.len() < 2 {
+        return String::new();
+    }
+    let mut out = String::from(r#"<div class="try-history" data-testid="try-history"><h4>Recent</h4><ul>"#);
+    for Entry { id, exchange: e } in list {
+        let status = match &e.outcome {
+            Outcome::Answer { status, .. } => status.to_string(),
+            Outcome::Failure(_) => "failed".to_owned(),
+        };
+        let pressed = shown == Some(*id);
+        out.push_str(&format!(
+            r#"<li><button type="button" class="history-entry" data-entry="{id}" aria-pressed="{pressed}"><span class="history-time">{}</span> <span class="history-status">{status}</span> <span class="history-url">{} {}</span></button></li>"#,
+            escape(&e.at),
+            escape(&e.method),
+            escape(&e.url),
+        ));
+    }
+    out.push_str("</ul></div>");
+    out
+}
+
+/// One answer as HTML: status, where it went, how long it took, headers and body; or why
+/// there was none. Written at once and inserted in one DOM write.
+#[must_use]
+pub fn exchange_html(entry: &Entry) -> String {
     let Entry { id, exchange: e } = entry;
     // Whole tenths of a millisecond, formatted as integers (no float formatting in the app).
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a short duration
@@ -120,44 +123,42 @@ pub fn ExchangeView(entry: Entry) -> impl IntoView {
     } else {
         format!("{} ms", (tenths + 5) / 10)
     };
-    let meta = format!("{} {} · {} · {millis} · {}", e.method, e.url, e.target, e.at);
-    // Which exchange is shown: the view is patched in place when another answer replaces it.
-    let exchange = id.to_string();
-    match e.outcome {
-        Outcome::Failure(message) => view! {
-            <div class="try-failure" role="alert" data-testid="try-failure" data-exchange=exchange>
-                <p class="try-meta">{meta}</p>
-                <p>{message}</p>
-            </div>
-        }
-        .into_any(),
+    let meta = escape(&format!("{} {} · {} · {millis} · {}", e.method, e.url, e.target, e.at));
+    match &e.outcome {
+        Outcome::Failure(message) => format!(
+            r#"<div class="try-failure" role="alert" data-testid="try-failure" data-exchange="{id}"><p class="try-meta">{meta}</p><p>{}</p></div>"#,
+            escape(message)
+        ),
         Outcome::Answer { status, status_text, headers, body, error } => {
-            let class = if status >= 400 { "status status-error" } else { "status status-ok" };
-            view! {
-                <div class="try-answer" data-testid="try-answer" data-status=status.to_string() data-exchange=exchange>
-                    <p class="try-status">
-                        <span class=class data-testid="try-status">{format!("{status} {status_text}")}</span>
-                        <span class="try-meta">{meta}</span>
-                    </p>
-                    {error.map(|e| view! {
-                        <p class="try-error" data-testid="try-error">
-                            <strong>{e.code.map_or_else(|| "Error".to_owned(), |c| format!("Error {c}"))}</strong>
-                            ": "
-                            {e.message}
-                        </p>
-                    })}
-                    <details class="try-headers">
-                        <summary>{format!("Headers ({})", headers.len())}</summary>
-                        <ul class="header-list" data-testid="try-response-headers">
-                            {headers.into_iter().map(|(n, v)| view! { <li><code>{n}</code>": "{v}</li> }).collect_view()}
-                        </ul>
-                    </details>
-                    {(!body.is_empty()).then(|| view! {
-                        <pre class="example" data-testid="try-body-view"><code>{body}</code></pre>
-                    })}
-                </div>
+            let class = if *status >= 400 { "status status-error" } else { "status status-ok" };
+            let mut out = format!(
+                r#"<div class="try-answer" data-testid="try-answer" data-status="{status}" data-exchange="{id}"><p class="try-status"><span class="{class}" data-testid="try-status">{status} {}</span><span class="try-meta">{meta}</span></p>"#,
+                escape(status_text)
+            );
+            if let Some(error) = error {
+                let code = error.code.as_ref().map_or_else(|| "Error".to_owned(), |c| format!("Error {c}"));
+                out.push_str(&format!(
+                    r#"<p class="try-error" data-testid="try-error"><strong>{}</strong>: {}</p>"#,
+                    escape(&code),
+                    escape(&error.message)
+                ));
             }
-            .into_any()
+            out.push_str(&format!(
+                r#"<details class="try-headers"><summary>Headers ({})</summary><ul class="header-list" data-testid="try-response-headers">"#,
+                headers.len()
+            ));
+            for (name, value) in headers {
+                out.push_str(&format!("<li><code>{}</code>: {}</li>", escape(name), escape(value)));
+            }
+            out.push_str("</ul></details>");
+            if !body.is_empty() {
+                out.push_str(&format!(
+                    r#"<pre class="example" data-testid="try-body-view"><code>{}</code></pre>"#,
+                    escape(body)
+                ));
+            }
+            out.push_str("</div>");
+            out
         }
     }
 }

@@ -20,7 +20,7 @@ pub use history::History;
 use crate::mock::MockState;
 use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
-use history::{ExchangeView, HistoryList};
+use history::{HistoryList, exchange_html};
 
 /// The try-it panel of `view`; `form` is shared with the code samples.
 #[component]
@@ -38,7 +38,10 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
         if pending.get_untracked() {
             return;
         }
-        form.attempted.set(true);
+        // Set once: every field's error line listens to it.
+        if !form.attempted.get_untracked() {
+            form.attempted.set(true);
+        }
         let (request, problems) = form.request();
         match problems.first() {
             Some(first) => focus(&ids.field(&first.field)),
@@ -54,8 +57,13 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
             }
         }
     };
+    // Ctrl/Cmd+Enter anywhere in the panel sends; so does Enter in a one-line field, as a
+    // form's submit button would (Send is a plain button: a form submission costs the browser
+    // more than the mock's whole answer).
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
-        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+        let in_line = ev.target().is_some_and(|t| t.dyn_ref::<web_sys::HtmlInputElement>().is_some());
+        let plain = !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key() || ev.is_composing());
+        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key() || (plain && in_line)) {
             ev.prevent_default();
             submit();
         }
@@ -68,9 +76,8 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
         .collect_view();
     let body = view.request_body.clone().map(|b| view! { <BodyField form=form ids=ids body=b /> });
     let result = move || {
-        let id = shown.get()?;
-        let entry = entries.with(|list| list.iter().find(|e| e.id == id).cloned())?;
-        Some(view! { <ExchangeView entry=entry /> })
+        let id = shown.get();
+        entries.with(|list| list.iter().find(|e| Some(e.id) == id).map(exchange_html).unwrap_or_default())
     };
     view! {
         <section class="try-it" data-testid="try-it" aria-labelledby=ids.of("title") on:keydown=on_keydown>
@@ -80,14 +87,14 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
                     "The in-browser mock answers only the Petstore document's operations; send this request to a server."
                 </p>
             })}
-            <form class="try-form" on:submit=move |ev| { ev.prevent_default(); submit(); }>
+            <form class="try-form" on:submit=move |ev| ev.prevent_default()>
                 <TargetSelect form=form ids=ids mock_available=mock_available />
                 <BaseUrlField form=form ids=ids />
                 {params}
                 {body}
                 <HeadersField form=form ids=ids />
                 <div class="try-actions">
-                    <button type="submit" class="button button-primary" data-testid="try-send" disabled=move || pending.get()>
+                    <button type="button" class="button button-primary" data-testid="try-send" disabled=move || pending.get() on:click=move |_| submit()>
                         {move || if pending.get() { "Sending…" } else { "Send" }}
                     </button>
                     <Show when=move || pending.get()>
@@ -96,7 +103,7 @@ pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl
                     <span class="hint keys">"Ctrl/⌘ + Enter"</span>
                 </div>
             </form>
-            <div class="try-result" aria-live="polite" data-testid="try-result">{result}</div>
+            <div class="try-result" aria-live="polite" data-testid="try-result" inner_html=result></div>
             <HistoryList entries=entries shown=shown />
         </section>
     }
@@ -116,8 +123,12 @@ impl Sending {
         sending
     }
 
-    /// Sends `request`; `answered` gets its exchange, unless the panel is gone by then.
+    /// Sends `request`; `answered` gets its exchange, unless the panel is gone by then. The
+    /// in-browser mock answers at once, so nothing is pending then.
     fn start(self, request: Request, to: Destination, answered: impl FnOnce(Exchange) + 'static) {
+        if let Destination::Mock(mock) = to {
+            return answered(transport::ask(&request, mock));
+        }
         let abort = Abort::new();
         self.in_flight.set_value(Some(abort.clone()));
         self.pending.set(true);
