@@ -84,14 +84,12 @@ impl Loaded {
 /// Saves `value`'s text (or `original`, the text as it came) as a file named after `source`.
 fn save(value: &AnyDocument, source: &Source, original: Option<&[u8]>) {
     let serialized: Vec<u8>;
-    let bytes: &[u8] = match (original, value.text()) {
+    let bytes: &[u8] = match (original, value) {
         (Some(original), _) => original,
-        (None, Some(text)) => text.as_bytes(),
-        (None, None) => {
-            serialized = match value {
-                AnyDocument::Whole(value) => serde_json::to_vec(&**value).unwrap_or_default(),
-                AnyDocument::Indexed(_) => Vec::new(),
-            };
+        (None, AnyDocument::Indexed(doc)) => doc.text().as_bytes(),
+        // Only a document parsed whole without its original text (none the loader makes).
+        (None, AnyDocument::Whole(value)) => {
+            serialized = serde_json::to_vec(&**value).unwrap_or_default();
             &serialized
         }
     };

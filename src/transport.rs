@@ -126,14 +126,7 @@ pub async fn send(request: &Request, destination: Destination, abort: &Abort) ->
     if let Some(timer) = timer {
         timer.clear();
     }
-    Exchange {
-        at,
-        method: request.method.clone(),
-        url: request.target.clone(),
-        target: origin_of(&request.target),
-        millis: now_ms() - started,
-        outcome,
-    }
+    Exchange::of(request, at, started, origin_of(&request.target), outcome)
 }
 
 /// Sends `request` to the in-browser mock (`None` when the page has none), which answers at
@@ -143,13 +136,20 @@ pub fn ask(request: &Request, mock: Option<MockState>) -> Exchange {
     let at = clock();
     let started = now_ms();
     let outcome = ask_mock(mock, request);
-    Exchange {
-        at,
-        method: request.method.clone(),
-        url: request.target.clone(),
-        target: "In-browser mock".to_owned(),
-        millis: now_ms() - started,
-        outcome,
+    Exchange::of(request, at, started, "In-browser mock".to_owned(), outcome)
+}
+
+impl Exchange {
+    /// `request`, sent at `at` (clock) and `started` (`now_ms`), to `target`, and what it got.
+    fn of(request: &Request, at: String, started: f64, target: String, outcome: Outcome) -> Self {
+        Self {
+            at,
+            method: request.method.clone(),
+            url: request.target.clone(),
+            target,
+            millis: now_ms() - started,
+            outcome,
+        }
     }
 }
 
