@@ -105,6 +105,22 @@ pub enum DocumentError {
     /// The address is not a URL the page can fetch.
     #[error("\u{201c}{0}\u{201d} is not a web address (http or https).")]
     BadUrl(String),
+    /// The document is larger than this reader takes.
+    #[error("The document is larger than {} MB, the most this page reads.", limit >> 20)]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// The download stopped before the end of the document.
+    #[error(
+        "The download of {url} stopped after {received} bytes, before the end of the document. Check the connection and try again."
+    )]
+    Interrupted {
+        /// The address asked for.
+        url: String,
+        /// Bytes received.
+        received: usize,
+    },
     /// The file could not be read.
     #[error("The file could not be read: {0}.")]
     File(String),

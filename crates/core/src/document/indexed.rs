@@ -20,26 +20,26 @@ use crate::openapi::unescape_segment;
 const KEPT_AS_TEXT: [&str; 4] = ["paths", "components", "webhooks", "x-webhooks"];
 
 /// The root fields the operation list reads besides `paths` (see `Catalog::from_parts`).
-const LISTED_ROOT_FIELDS: [&str; 3] = ["openapi", "info", "tags"];
+pub(super) const LISTED_ROOT_FIELDS: [&str; 3] = ["openapi", "info", "tags"];
 
 /// What one pass over the text found.
 #[derive(Debug, Default)]
-struct Parts {
+pub(super) struct Parts {
     /// The root fields other than the large ones.
-    root: Map<String, Value>,
+    pub(super) root: Map<String, Value>,
     /// Where each path item is; `None` when the document has no `paths` object.
-    paths: Option<IndexMap<String, Range<usize>>>,
+    pub(super) paths: Option<IndexMap<String, Range<usize>>>,
     /// Where each webhook's path item is (`webhooks`, or Redoc's `x-webhooks` in a 3.0
     /// document); `None` when the document has neither.
-    webhooks: Option<IndexMap<String, Range<usize>>>,
+    pub(super) webhooks: Option<IndexMap<String, Range<usize>>>,
     /// Kind (`schemas`, `parameters`, ...) to name to text.
-    components: HashMap<String, HashMap<String, Range<usize>>>,
+    pub(super) components: HashMap<String, HashMap<String, Range<usize>>>,
     /// Whether the document has a `components` object with at least one kind in it.
-    has_components: bool,
+    pub(super) has_components: bool,
 }
 
 impl Parts {
-    fn described(&self) -> Described {
+    pub(super) fn described(&self) -> Described {
         Described {
             paths: self.paths.is_some(),
             webhooks: self.webhooks.is_some(),
@@ -108,6 +108,12 @@ impl IndexedDocument {
     /// As [`Self::parse`], for the part of the text read.
     pub fn parse_listing(text: String) -> Result<Self, (serde_json::Error, String)> {
         Self::read(text, true)
+    }
+
+    /// `text` with the whole index of it, built elsewhere (as the text arrived:
+    /// [`super::DocumentStream`]).
+    pub(super) fn indexed(text: String, parts: Parts) -> Self {
+        Self { text, first: parts, rest: OnceLock::from(Ok(None)) }
     }
 
     fn read(text: String, listing: bool) -> Result<Self, (serde_json::Error, String)> {

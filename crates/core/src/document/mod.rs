@@ -9,6 +9,7 @@
 mod checks;
 mod error;
 mod indexed;
+mod stream;
 
 use std::sync::Arc;
 
@@ -17,6 +18,7 @@ use serde_json::Value;
 pub use checks::{Described, Version, kind as kind_of, parse_json, validate};
 pub use error::{DocumentError, SUPPORTED_VERSIONS};
 pub use indexed::IndexedDocument;
+pub use stream::{DocumentStream, Listing, MAX_DOCUMENT_BYTES, Streamed};
 
 use crate::catalog::{Catalog, Method};
 use crate::reference::{OperationView, SchemaView, ViewError};
@@ -102,7 +104,11 @@ fn read_json(mut bytes: Vec<u8>, indexer: Indexer) -> Result<Read, DocumentError
         Ok(text) => text,
         Err(e) => return Err(parse_json(e.as_bytes()).err().unwrap_or(DocumentError::Empty)),
     };
-    let indexed = indexer(text).map_err(|(e, text)| checks::index_error(&e, &text))?;
+    read_indexed(indexer(text).map_err(|(e, text)| checks::index_error(&e, &text))?)
+}
+
+/// An indexed document checked and listed, or handed back as text when it is Swagger 2.0.
+fn read_indexed(indexed: IndexedDocument) -> Result<Read, DocumentError> {
     match checks::check_index(indexed.root(), indexed.described()) {
         Ok(_) => {}
         Err(DocumentError::Swagger(version)) if version == "2.0" => {
