@@ -36,6 +36,13 @@ tools:
 bench:
 	bench/run.sh
 
+## bench-growth: time to the list, memory and the longest main-thread task against the document's
+## size (generated 1-100 MB, the three largest public descriptions), for us and every peer
+## (installs and builds like bench; writes bench/growth.svg, bench/GROWTH.md)
+.PHONY: bench-growth
+bench-growth:
+	bench/run.sh growth
+
 ## bench-mock: core dispatch times (criterion), then req/s of petstore-mock, Prism and json-server under wrk
 bench-mock:
 	bench/mock/run.sh

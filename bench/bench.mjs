@@ -6,17 +6,24 @@
 //      interactive, JS heap (plus WebAssembly memory) after load, and the code loaded before
 //      the list was visible. Runs are interleaved: each round loads every tool once per
 //      document, in a rotated order, each in a fresh browser context (cold cache). These loads
-//      drive Chromium over the DevTools protocol directly (lib/cdp.mjs says why).
+//      drive Chromium over the DevTools protocol directly (lib/cdp.mjs says why). Then, in the
+//      same round, each tool opens a deep link to one operation of GitHub's document (the last
+//      operation of its last tag, so that no tool shows it with the first screen), timed to
+//      the operation on screen.
 //   2. The try-it round trip (click Send to the answer in the DOM) with the in-browser mock,
 //      against MSW answering the same requests through its service worker.
 //   3. The native server's requests per second against Prism and json-server, from
 //      bench/mock/run.sh in the same `make bench` run (BENCH_MOCK_RESULTS).
 //
 // Environment: BENCH_RUNS (3), BENCH_TOOLS / BENCH_DOCS (comma-separated subsets),
-// BENCH_SENDS (30, try-it sends per request), BENCH_REDOC3 (unpacked redoc@3 folder),
-// BENCH_MOCK_RESULTS (JSON from bench/mock/run.sh), BENCH_OUT (RESULTS.md path; "-" = none).
+// BENCH_DEEP_LINK (documents whose deep link is timed: "github"; "" = none),
+// BENCH_SENDS (30, try-it sends per request; 0 = no try-it stage), BENCH_REDOC3 (unpacked
+// redoc@3 folder), BENCH_DIST (our release build: ../dist; give a copy, `cp -r dist
+// /tmp/bench-dist`, when dist/ may be rebuilt during the run), BENCH_MOCK_RESULTS (JSON from
+// bench/mock/run.sh), BENCH_OUT (RESULTS.md path; "-" = none). The growth benchmark
+// (bench/growth.mjs, `make bench-growth`) writes bench/GROWTH.md, included here when present.
 import { readFile, stat, writeFile } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { createRequire } from "node:module";
@@ -25,6 +32,7 @@ import os from "node:os";
 import { serve } from "./lib/server.mjs";
 import { renderers } from "./lib/renderers.mjs";
 import { firstFrame, launch as launchCdp, openPage } from "./lib/cdp.mjs";
+import { WASM_TRACKER, memory, watcher } from "./lib/load.mjs";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const ROOT = join(HERE, "..");
@@ -36,7 +44,8 @@ const yaml = createRequire(join(ROOT, ".tools/package.json"))("js-yaml");
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SENDS = Number(process.env.BENCH_SENDS ?? 30);
 const TIMEOUT = Number(process.env.BENCH_TIMEOUT ?? 180_000);
-const DIST = join(ROOT, "dist");
+const DIST = resolve(process.env.BENCH_DIST ?? join(ROOT, "dist"));
+const DEEP_LINK = (process.env.BENCH_DEEP_LINK ?? "github").split(",").filter(Boolean);
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARGS = [
   "--headless=new",
@@ -67,6 +76,24 @@ for (const doc of docs) {
     (n, item) => n + Object.keys(item).filter((k) => /^(get|put|post|delete|options|head|patch|trace)$/.test(k)).length,
     0,
   );
+  if (DEEP_LINK.includes(doc.key)) doc.deepLink = deepLinkTarget(value);
+}
+
+/**
+ * The operation a deep link opens: the last operation (in document order) of the last tag the
+ * document declares that has operations. Every tool that groups by tag shows it at the end of
+ * its list, far from the first screen.
+ */
+function deepLinkTarget(value) {
+  const byTag = new Map();
+  for (const [path, item] of Object.entries(value.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!/^(get|put|post|delete|options|head|patch|trace)$/.test(method) || !op.operationId || !op.tags?.length) continue;
+      byTag.set(op.tags[0], { operationId: op.operationId, tag: op.tags[0], method, path, summary: op.summary ?? op.operationId });
+    }
+  }
+  const tag = (value.tags ?? []).map((t) => t.name).filter((t) => byTag.has(t)).at(-1) ?? [...byTag.keys()].at(-1);
+  return byTag.get(tag);
 }
 const docRoutes = Object.fromEntries(DOCUMENTS.map((d) => [`/${d.path}`, d.file]));
 
@@ -94,35 +121,6 @@ function gitVersion() {
   }
 }
 
-// Records every WebAssembly memory a page creates, to add it to the JS heap.
-const WASM_TRACKER = `(() => {
-  const memories = (globalThis.__benchWasmMemories = new Set());
-  const track = (instance) => {
-    for (const value of Object.values(instance?.exports ?? {})) if (value instanceof WebAssembly.Memory) memories.add(value);
-  };
-  const instantiate = WebAssembly.instantiate;
-  WebAssembly.instantiate = async function (...args) {
-    const result = await instantiate.apply(this, args);
-    track(result instanceof WebAssembly.Instance ? result : result.instance);
-    return result;
-  };
-  const streaming = WebAssembly.instantiateStreaming;
-  if (streaming) {
-    WebAssembly.instantiateStreaming = async function (...args) {
-      const result = await streaming.apply(this, args);
-      track(result.instance);
-      return result;
-    };
-  }
-  const Instance = WebAssembly.Instance;
-  WebAssembly.Instance = function (module, imports) {
-    const instance = new Instance(module, imports);
-    track(instance);
-    return instance;
-  };
-  WebAssembly.Instance.prototype = Instance.prototype;
-})();`;
-
 const CODE = new Set([".js", ".mjs", ".wasm", ".css"]);
 const sizes = new Map();
 async function sizeOf(file) {
@@ -134,11 +132,7 @@ async function sizeOf(file) {
 }
 
 /** Run in the page from its start: notes the first animation frame at which `condition` holds. */
-const listWatcher = (condition) => `if (window === window.top) {
-  ${firstFrame(condition)}.then((t) => {
-    globalThis.__benchListed = { t, resources: performance.getEntriesByType("resource").map((e) => e.name) };
-  });
-}`;
+const listWatcher = (condition) => watcher(firstFrame, condition, "__benchListed");
 
 /** One load of `doc` in `name`: timings, memory, code before the list, blocked requests. */
 async function measureLoad(browser, servers, name, doc) {
@@ -153,9 +147,7 @@ async function measureLoad(browser, servers, name, doc) {
     const opened = await tool.open(page, TIMEOUT);
     // Let deferred work settle (our mock and Markdown modules load after the first paint).
     await new Promise((ok) => setTimeout(ok, 1000));
-    await page.send("HeapProfiler.collectGarbage");
-    const { usedSize } = await page.send("Runtime.getHeapUsage");
-    const wasm = await page.evaluate("[...globalThis.__benchWasmMemories].reduce((sum, m) => sum + m.buffer.byteLength, 0)");
+    const { heap: usedSize, wasm } = await memory(page);
     const code = { raw: 0, gzip: 0, files: 0 };
     for (const address of new Set(listed.resources)) {
       const file = site.fileFor(address);
@@ -168,6 +160,25 @@ async function measureLoad(browser, servers, name, doc) {
     return { list: listed.t, open: opened, heap: usedSize, wasm, code, blocked: [...blocked] };
   } catch (error) {
     return { error: String(error.message ?? error).split("\n")[0], blocked: [...blocked] };
+  } finally {
+    await page.close();
+  }
+}
+
+/** One load of `tool.deepLink(doc)`: the time until the operation is on screen. */
+async function measureDeepLink(browser, servers, name, doc) {
+  const tool = allTools[name];
+  const blocked = new Set();
+  const page = await openPage(browser, { viewport: VIEWPORT, blocked, scripts: [watcher(firstFrame, tool.shown(doc.deepLink), "__benchShown")] });
+  try {
+    await page.navigate(tool.deepLink(servers[name].url, doc, doc.deepLink));
+    // A tool known not to open this link gets 30 s to prove it wrong.
+    const limit = tool.deepLinkLimit?.(doc.deepLink);
+    const shown = await page.poll("globalThis.__benchShown", limit ? 30_000 : TIMEOUT, "the operation did not show")
+      .catch((error) => { throw limit ? Object.assign(new Error(limit), { limit: true }) : error; });
+    return { shown: shown.t, hash: await page.evaluate("decodeURIComponent(location.hash)") };
+  } catch (error) {
+    return { error: String(error.message ?? error).split("\n")[0], limit: Boolean(error.limit) };
   } finally {
     await page.close();
   }
@@ -280,6 +291,7 @@ for (const name of toolNames) {
 const browser = await launchCdp(CHROMIUM, ARGS);
 const chromiumVersion = browser.version;
 const results = {}; // results[doc][tool] = [run...]
+const deepLinks = {}; // deepLinks[doc][tool] = [run...]
 let tryIt;
 try {
   // One throw-away load per tool: the browser's own first start is nobody's cost.
@@ -296,12 +308,20 @@ try {
         console.error(`[run ${run + 1}/${RUNS}] ${doc.key.padEnd(9)} ${name.padEnd(20)} ${line}`);
       }
     }
+    for (const doc of docs.filter((d) => d.deepLink)) {
+      const order = toolNames.map((_, i) => toolNames[(i + run) % toolNames.length]);
+      for (const name of order) {
+        const r = await measureDeepLink(browser, servers, name, doc);
+        ((deepLinks[doc.key] ??= {})[name] ??= []).push(r);
+        console.error(`[run ${run + 1}/${RUNS}] ${doc.key.padEnd(9)} ${name.padEnd(20)} deep link: ${r.error ? `error: ${r.error}` : `shown ${ms(r.shown)} (${r.hash})`}`);
+      }
+    }
   }
 } finally {
   await browser.close();
   for (const s of Object.values(servers)) await s.close();
 }
-if (!process.env.BENCH_TOOLS || toolNames.includes(OURS)) {
+if ((!process.env.BENCH_TOOLS || toolNames.includes(OURS)) && SENDS > 0) {
   // The try-it figures are click-to-answer times inside one loaded page, driven by Playwright.
   const playwright = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
@@ -354,12 +374,41 @@ for (const doc of docs) {
   out();
 }
 
+for (const doc of docs.filter((d) => d.deepLink)) {
+  const op = doc.deepLink;
+  out(`### Deep link: ${doc.name}, operation \`${op.operationId}\` (\`${op.method.toUpperCase()} ${op.path}\`, last of tag \`${op.tag}\`)`);
+  out();
+  const peerTimes = toolNames.filter((n) => n !== OURS).map((n) => median(ok(deepLinks[doc.key]?.[n]).map((r) => r.shown))).filter(Number.isFinite);
+  const fastest = Math.min(...peerTimes);
+  out("| Tool | Deep link (hash) | Operation shown | Fastest peer / this |");
+  out("|---|---|---:|---:|");
+  for (const name of toolNames) {
+    const runs = deepLinks[doc.key]?.[name] ?? [];
+    const good = ok(runs);
+    const hash = `\`${new URL(allTools[name].deepLink("http://x/", doc, op)).hash}\``;
+    if (!good.length) {
+      out(`| ${name} | ${hash} | ${runs[0]?.limit ? "not shown within 30 s: " : "failed: "}${runs[0]?.error ?? "not run"} | |`);
+      continue;
+    }
+    const failed = runs.length - good.length;
+    const t = median(good.map((r) => r.shown));
+    out(`| ${name}${failed ? ` (${failed} of ${runs.length} runs failed: ${runs.find((r) => r.error).error})` : ""} | ${hash} | ${spread(good.map((r) => r.shown), ms)} | ${Number.isFinite(fastest) ? `${(fastest / t).toFixed(1)}×` : "–"} |`);
+  }
+  out();
+}
+
+const growth = await readFile(join(HERE, "GROWTH.md"), "utf8").catch(() => "");
+if (growth) {
+  out(growth.trim());
+  out();
+}
+
 out("How each figure is taken:");
 out();
 out("- Each load is a fresh browser context (empty cache) on a server of its own at 127.0.0.1, which sends files as they are (no compression, `Cache-Control: no-store`). Every request that leaves 127.0.0.1 is refused and listed under *Blocked* (Redoc's are its \"API docs by Redocly\" logo image; `github.githubassets.com` is an image in GitHub's descriptions).");
 out("- The loads drive Chromium over the DevTools protocol directly, not through Playwright: Playwright's network instrumentation makes Chromium decode a copy of every response body on the page's main thread (60–150 ms for GitHub's 13 MB document, for every tool), and its `waitForFunction` runs a 90 ms script in the page while it loads. The page gets only a check of the DOM condition at each animation frame, request interception and mouse events for the clicks.");
 out("- Times run from the navigation's start (`performance.now()` in the page) to the first animation frame at which the condition holds:");
-for (const name of toolNames) out(`  - ${name}: list: ${allTools[name].describe.list}; open: ${allTools[name].describe.open}.`);
+for (const name of toolNames) out(`  - ${name}: list: ${allTools[name].describe.list}; open: ${allTools[name].describe.open}; deep link: ${allTools[name].describe.deepLink}.`);
 out("- Petstore Playground shows our document built in (`/`); the other documents, like every peer's, are fetched from `?url=`/`?doc=`.");
 out("- Memory: one second after the operation opened, a forced garbage collection (`HeapProfiler.collectGarbage`), then `Runtime.getHeapUsage` (used JS heap of the page's main thread; workers are not counted), plus the size of every `WebAssembly.Memory` the page created.");
 out("- Code: the `.js`, `.mjs`, `.wasm` and `.css` files in the page's resource timing when the list became visible; gzip is node's zlib at level 9.");
@@ -412,6 +461,13 @@ if (toolNames.includes(OURS) && peers.length) {
       `ours ${ms(ours)}, fastest peer ${fastest} ${ms(best)}: ${(best / ours).toFixed(1)}×`, best / ours >= 5]);
     const mem = median(figure("github", OURS, (r) => r.heap + r.wasm));
     const peerMem = peers.map((n) => [n, median(figure("github", n, (r) => r.heap))]).filter(([, v]) => Number.isFinite(v)).sort((a, b) => a[1] - b[1]);
+    if (github.deepLink) {
+      const oursLink = median(ok(deepLinks.github?.[OURS]).map((r) => r.shown));
+      const peerLinks = peers.map((n) => [n, median(ok(deepLinks.github?.[n]).map((r) => r.shown))]).filter(([, v]) => Number.isFinite(v)).sort((a, b) => a[1] - b[1]);
+      const [fastestLink, bestLink] = peerLinks[0] ?? ["none", NaN];
+      targets.push([`GitHub's document: a deep link (\`#${github.deepLink.operationId}\`) shows the operation at least 5× sooner than the fastest peer's`,
+        `ours ${ms(oursLink)}, fastest peer ${fastestLink} ${ms(bestLink)}: ${(bestLink / oursLink).toFixed(1)}×`, bestLink / oursLink >= 5]);
+    }
     targets.push([`GitHub's document: our JS heap + WebAssembly memory below every peer's heap`,
       `ours ${mb(mem)}; lowest peer ${peerMem[0]?.[0]} ${mb(peerMem[0]?.[1])}`, peerMem.every(([, v]) => mem < v)]);
   }

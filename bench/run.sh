@@ -6,12 +6,18 @@
 #   1. requests per second of the native mock server, Prism and json-server (bench/mock/run.sh);
 #   2. the renderers and the in-page mocks in headless Chromium (bench/bench.mjs).
 # Prints Markdown and writes bench/RESULTS.md. Prints how long each stage took.
+# `bench/run.sh growth` (`make bench-growth`) installs and builds the same way, then runs only
+# the growth benchmark, bench/growth.mjs (documents of 1 to 100 MB; writes bench/growth.svg and
+# bench/GROWTH.md, and its section of RESULTS.md).
 # Environment: BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_SKIP_SERVERS=1 skips stage 1;
-# and bench/bench.mjs's own (BENCH_RUNS, BENCH_TOOLS, BENCH_DOCS, BENCH_SENDS).
+# BENCH_DIST=<folder> runs a copy of the build (cp -r dist /tmp/bench-dist) instead of dist/;
+# and bench/bench.mjs's own (BENCH_RUNS, BENCH_TOOLS, BENCH_DOCS, BENCH_DEEP_LINK, BENCH_SENDS)
+# and bench/growth.mjs's (BENCH_GROWTH_*).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BENCH="$ROOT/bench"
 REDOC3_VERSION=3.0.1
+mode="${1:-all}"
 export PATH="$ROOT/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 cd "$ROOT"
 
@@ -41,6 +47,13 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
   stage "release build (trunk)"
   trunk build --release --offline
   stage_done
+fi
+
+if [[ "$mode" == growth ]]; then
+  stage "growth with the document's size (bench/growth.mjs)"
+  BENCH_REDOC3="$redoc3" node "$BENCH/growth.mjs"
+  stage_done
+  exit 0
 fi
 
 mock_json=""

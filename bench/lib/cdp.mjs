@@ -131,6 +131,7 @@ export async function openPage(browser, { viewport, scripts = [], blocked = new 
     }
   };
   return {
+    sessionId,
     send,
     evaluate,
     poll,
