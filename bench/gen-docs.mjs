@@ -27,7 +27,7 @@ import { fileURLToPath } from "node:url";
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const GENERATED = process.env.GEN_OUT ?? join(HERE, "../target/bench/growth");
 // Bump when the output changes, so that files of an older generator are written again.
-const VERSION = 1;
+const VERSION = 2;
 
 /** mulberry32: a small seeded PRNG; returns floats in [0, 1). */
 function prng(seed) {
@@ -97,6 +97,16 @@ function generator(seed) {
 
   const usedTags = new Set();
   const usedResources = new Set();
+  // Every key of `paths` and `components.schemas` is unique (JSON.parse keeps the last of two
+  // equal keys, but YAML parsers, which some tools read JSON with, refuse them).
+  const usedPaths = new Set();
+  const usedSchemas = new Set(["Error", "PageInfo", "Link", "SimpleUser"]);
+  const schemaName = (name) => {
+    let unique = name;
+    for (let n = 2; usedSchemas.has(unique); n++) unique = `${name}${n}`;
+    usedSchemas.add(unique);
+    return unique;
+  };
   let tagCount = 0;
 
   /** One tag: its entry, its paths ([path, item] pairs) and its schemas ([name, schema] pairs). */
@@ -112,7 +122,7 @@ function generator(seed) {
     let name = `${area} ${plural(human(noun))}`;
     while (usedTags.has(name)) name = `${name} ${tagCount}`;
     usedTags.add(name);
-    const Schema = pascal(`${area} ${noun}`);
+    const Schema = schemaName(pascal(`${area} ${noun}`));
     const base = `/v${int(1, 3)}/${area.toLowerCase()}/${plural(noun)}`;
     const idParam = `${noun}_id`;
     const entry = { name, description: `${paragraph(1, 3)} ${docsLink(resource.replace(/_/g, "-"))}` };
@@ -146,20 +156,25 @@ function generator(seed) {
     resourceSchema.properties.links = { type: "array", items: ref("Link") };
     schemas.push([Schema, resourceSchema]);
     const writable = props.filter((p) => p !== "id" && !p.endsWith("_at"));
-    schemas.push([`${Schema}Create`, objectSchema(writable.slice(0, 8), ["name"])]);
-    schemas.push([`${Schema}Update`, objectSchema(writable.slice(0, 8), [])]);
-    schemas.push([`${Schema}Page`, {
+    const Create = schemaName(`${Schema}Create`);
+    const Update = schemaName(`${Schema}Update`);
+    const Page = schemaName(`${Schema}Page`);
+    schemas.push([Create, objectSchema(writable.slice(0, 8), ["name"])]);
+    schemas.push([Update, objectSchema(writable.slice(0, 8), [])]);
+    schemas.push([Page, {
       type: "object",
       description: `A page of ${plural(human(noun))}.`,
       required: ["items", "page_info"],
       properties: { items: { type: "array", items: ref(Schema) }, page_info: ref("PageInfo"), total_count: { type: "integer" } },
     }]);
     const subs = Array.from({ length: int(0, 2) }, () => pick(NOUNS)).filter((s, i, all) => s !== noun && all.indexOf(s) === i);
+    const subSchemas = new Map();
     for (const sub of subs) {
       const subProps = ["id", ...PROPERTY_NAMES.filter((p) => p !== "id" && chance(0.2))].slice(0, 10);
       const subSchema = objectSchema(subProps, ["id"]);
       subSchema.properties[`${noun}_id`] = property("parent_id");
-      schemas.push([`${Schema}${pascal(sub)}`, subSchema]);
+      subSchemas.set(sub, schemaName(`${Schema}${pascal(sub)}`));
+      schemas.push([subSchemas.get(sub), subSchema]);
     }
 
     // Operations, grouped by path; the tag gets 20 to 100 of them.
@@ -168,7 +183,11 @@ function generator(seed) {
     let ops = 0;
     const pathParams = (names) => names.map((n) => ({ name: n, in: "path", required: true, description: sentence(4, 10), schema: { type: "string" } }));
     const add = (path, params, method, op) => {
-      if (!items.has(path)) items.set(path, params.length ? { parameters: pathParams(params) } : {});
+      if (!items.has(path)) {
+        if (usedPaths.has(path)) throw new Error(`gen-docs: two tags made the path ${path}`);
+        usedPaths.add(path);
+        items.set(path, params.length ? { parameters: pathParams(params) } : {});
+      }
       const item = items.get(path);
       if (item[method]) return false;
       item[method] = op;
@@ -192,11 +211,11 @@ function generator(seed) {
     ];
     const item = `${base}/{${idParam}}`;
     const main = [
-      () => add(base, [], "get", operation("list", plural(human(noun)), { parameters: listParams(), responses: { 200: { description: "OK", content: json(ref(`${Schema}Page`)) }, ...errors(401, 429) } })),
-      () => add(base, [], "post", operation("create", `a ${human(noun)}`, { requestBody: { required: true, content: json(ref(`${Schema}Create`)) }, responses: { 201: { description: "Created", content: json(ref(Schema)) }, ...errors(400, 401, 422) } })),
+      () => add(base, [], "get", operation("list", plural(human(noun)), { parameters: listParams(), responses: { 200: { description: "OK", content: json(ref(Page)) }, ...errors(401, 429) } })),
+      () => add(base, [], "post", operation("create", `a ${human(noun)}`, { requestBody: { required: true, content: json(ref(Create)) }, responses: { 201: { description: "Created", content: json(ref(Schema)) }, ...errors(400, 401, 422) } })),
       () => add(item, [idParam], "get", operation("get", `a ${human(noun)}`, { responses: { 200: { description: "OK", content: json(ref(Schema)) }, ...errors(401, 404) } })),
-      () => add(item, [idParam], "patch", operation("update", `a ${human(noun)}`, { parameters: [{ $ref: "#/components/parameters/IfMatch" }], requestBody: { required: true, content: json(ref(`${Schema}Update`)) }, responses: { 200: { description: "OK", content: json(ref(Schema)) }, ...errors(404, 409, 422) } })),
-      () => add(item, [idParam], "put", operation("replace", `a ${human(noun)}`, { requestBody: { required: true, content: json(ref(`${Schema}Create`)) }, responses: { 200: { description: "OK", content: json(ref(Schema)) }, ...errors(404, 422) } })),
+      () => add(item, [idParam], "patch", operation("update", `a ${human(noun)}`, { parameters: [{ $ref: "#/components/parameters/IfMatch" }], requestBody: { required: true, content: json(ref(Update)) }, responses: { 200: { description: "OK", content: json(ref(Schema)) }, ...errors(404, 409, 422) } })),
+      () => add(item, [idParam], "put", operation("replace", `a ${human(noun)}`, { requestBody: { required: true, content: json(ref(Create)) }, responses: { 200: { description: "OK", content: json(ref(Schema)) }, ...errors(404, 422) } })),
       () => add(item, [idParam], "delete", operation("delete", `a ${human(noun)}`, { responses: { 204: { description: "No Content" }, ...errors(403, 404) } })),
     ];
     for (const step of main) if (ops < want) step();
@@ -213,7 +232,7 @@ function generator(seed) {
         }));
       } else {
         const sub = others.shift();
-        const subSchema = subs.includes(sub) ? `${Schema}${pascal(sub)}` : Schema;
+        const subSchema = subSchemas.get(sub) ?? Schema;
         const collection = `${item}/${plural(sub)}`;
         const what = `${human(sub)} of a ${human(noun)}`;
         add(collection, [idParam], "get", operation("list", plural(what), { parameters: listParams(), responses: { 200: { description: "OK", content: json({ type: "array", items: ref(subSchema) }) }, ...errors(404) } }));
