@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use petstore_core::Catalog;
-use petstore_core::document::{self, AnyDocument, DocumentError, Format, Read, Source};
+use petstore_core::document::{
+    self, AnyDocument, Arriving, DocumentError, DocumentStream, Format, Read, Source, Streamed,
+};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -16,7 +18,9 @@ use wasm_bindgen_futures::JsFuture;
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The document (operation views are built from it on demand): indexed text
-    /// (`petstore_core::document::IndexedDocument`), or parsed whole after a conversion.
+    /// (`petstore_core::document::IndexedDocument`), or parsed whole after a conversion; or,
+    /// while its text still arrives, `AnyDocument::Arriving`, which takes the whole document
+    /// when it is in ([`Arrivals`] says when).
     pub value: AnyDocument,
     /// Its operation list.
     pub catalog: Catalog,
@@ -25,8 +29,11 @@ pub struct Loaded {
     /// For a Swagger 2.0 document, read once converted to OpenAPI 3.0: what the conversion
     /// could not carry over exactly, in sentences (perhaps none).
     pub converted: Option<Vec<String>>,
-    /// The text as it came (YAML, Swagger 2.0), when it is not the indexed JSON text.
+    /// The text as it came (YAML, pasted Swagger 2.0), when it is not the indexed JSON text.
     pub original: Option<Arc<[u8]>>,
+    /// Where to read the text as it came again, for "Download the document": the text kept
+    /// of a JSON document has no indentation (`DocumentStream`).
+    reread: Option<Input>,
 }
 
 impl Loaded {
@@ -35,14 +42,16 @@ impl Loaded {
     /// # Errors
     /// Only if the text stopped being a listable document, which the core tests rule out.
     fn builtin(json: Vec<u8>) -> Result<Self, DocumentError> {
-        match document::read(json, false)? {
-            Read::OpenApi(value, catalog) => {
-                Ok(Self { value, catalog, source: Source::Builtin, converted: None, original: None })
-            }
+        match document::read(json)? {
+            Read::OpenApi(value, catalog) => Ok(Self::new(value, catalog, Source::Builtin)),
             Read::Swagger2(_) => {
                 Err(DocumentError::Shape("the Petstore document is not OpenAPI 3".to_owned()))
             }
         }
+    }
+
+    fn new(value: AnyDocument, catalog: Catalog, source: Source) -> Self {
+        Self { value, catalog, source, converted: None, original: None, reread: None }
     }
 
     /// Saves the document's text, as it came, as a file named after its source, when run; a
@@ -50,16 +59,26 @@ impl Loaded {
     #[must_use]
     pub fn saver(&self) -> Callback<()> {
         let (value, source, original) = (self.value.clone(), self.source.clone(), self.original.clone());
-        Callback::new(move |()| save(&value, &source, original.as_deref()))
+        let reread = self.reread.clone();
+        Callback::new(move |()| {
+            let (value, source, original, reread) =
+                (value.clone(), source.clone(), original.clone(), reread.clone());
+            leptos::task::spawn_local(async move {
+                // The text as it came, read again; the text kept (the same JSON) if that fails.
+                let again = match reread {
+                    Some(input) if original.is_none() => bytes(&read_js(&input).await),
+                    _ => None,
+                };
+                save(&value, &source, again.as_deref().or(original.as_deref()));
+            });
+        })
     }
 
-    /// Parses JSON or YAML bytes and checks the document. With `listing`, reading stops once
-    /// the operation list can be shown (`petstore_core::document::list_json`): the caller
-    /// completes it (`value.complete()`) after the list is painted.
+    /// Parses JSON or YAML bytes and checks the document.
     ///
     /// # Errors
     /// Any [`DocumentError`] about the text or the document's shape.
-    async fn parse(bytes: Vec<u8>, source: Source, listing: bool) -> Result<Self, DocumentError> {
+    async fn parse(bytes: Vec<u8>, source: Source) -> Result<Self, DocumentError> {
         let (json, original) = match document::detect_format(&bytes) {
             Format::Json => (bytes, None),
             Format::Yaml => {
@@ -69,13 +88,23 @@ impl Loaded {
                 (yaml_to_json(&bytes).await?, Some(Arc::<[u8]>::from(bytes)))
             }
         };
-        match document::read(json, listing)? {
-            Read::OpenApi(value, catalog) => Ok(Self { value, catalog, source, converted: None, original }),
+        let read = document::read(json)?;
+        Self::from_read(read, source, original).await
+    }
+
+    /// A document read (converted first when it is Swagger 2.0); `original` is its text as it
+    /// came when that is not the text read.
+    async fn from_read(
+        read: Read,
+        source: Source,
+        original: Option<Arc<[u8]>>,
+    ) -> Result<Self, DocumentError> {
+        match read {
+            Read::OpenApi(value, catalog) => Ok(Self { original, ..Self::new(value, catalog, source) }),
             Read::Swagger2(text) => {
-                let original = original.unwrap_or_else(|| Arc::from(text.as_bytes()));
                 let (json, notes) = convert_swagger2(text.into_bytes()).await?;
                 let (value, catalog) = document::load_json(json)?;
-                Ok(Self { value, catalog, source, converted: Some(notes), original: Some(original) })
+                Ok(Self { converted: Some(notes), original, ..Self::new(value, catalog, source) })
             }
         }
     }
@@ -91,6 +120,11 @@ fn save(value: &AnyDocument, source: &Source, original: Option<&[u8]>) {
         (None, AnyDocument::Whole(value)) => {
             serialized = serde_json::to_vec(&**value).unwrap_or_default();
             &serialized
+        }
+        // Not read again, and not arrived whole yet: nothing whole to save.
+        (None, AnyDocument::Arriving(_)) => {
+            web_sys::console::warn_1(&"The document was not saved: it is still downloading.".into());
+            return;
         }
     };
     let yaml = document::detect_format(bytes) == Format::Yaml;
@@ -116,9 +150,20 @@ fn save(value: &AnyDocument, source: &Source, original: Option<&[u8]>) {
 #[wasm_bindgen(inline_js = r#"
 export async function readDocument(kind, input) {
   if (kind === "text") return { bytes: new TextEncoder().encode(input), label: "" };
+  const opened = await openDocument(kind, input);
+  if (!opened.reader) return opened;
+  try {
+    const body = await new Response(new ReadableStream({ pull: (c) => opened.reader.read().then((r) => (r.done ? c.close() : c.enqueue(r.value))) })).arrayBuffer();
+    return { bytes: new Uint8Array(body), label: opened.label };
+  } catch (e) {
+    return kind === "file" ? { error: "file", message: String((e && e.message) || e) } : { error: "network", url: opened.label };
+  }
+}
+// A document's bytes as they arrive: { reader, label, size } (size 0 when unknown), or { error, ... }.
+export async function openDocument(kind, input) {
   if (kind === "file") {
     try {
-      return { bytes: new Uint8Array(await input.arrayBuffer()), label: input.name };
+      return { reader: input.stream().getReader(), label: input.name, size: input.size };
     } catch (e) {
       return { error: "file", message: String((e && e.message) || e) };
     }
@@ -131,23 +176,42 @@ export async function readDocument(kind, input) {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return { error: "bad-url" };
   try {
-    // index.html starts downloading the ?url= document before the app runs; taken once.
+    // index.html starts the request for the ?url= document before the app runs; taken once.
     const early = globalThis.__petstoreEarlyDocument;
-    let answer;
+    let response;
     if (early && early.href === url.href) {
       globalThis.__petstoreEarlyDocument = undefined;
-      answer = await early.answer;
+      response = await early.response;
     } else {
-      const response = await fetch(url.href);
-      answer = response.ok
-        ? { ok: true, body: await response.arrayBuffer() }
-        : { ok: false, status: response.status, statusText: response.statusText };
+      response = await fetch(url.href);
     }
-    if (!answer.ok) return { error: "http", url: url.href, status: answer.status, statusText: answer.statusText };
-    return { bytes: new Uint8Array(answer.body), label: url.href };
+    if (!response.ok) return { error: "http", url: url.href, status: response.status, statusText: response.statusText };
+    // Compressed answers give the compressed length: only an estimate of the room to reserve.
+    const size = response.headers.get("content-encoding") ? 0 : Number(response.headers.get("content-length")) || 0;
+    return { reader: response.body.getReader(), label: url.href, size };
   } catch (e) {
     return { error: "network", url: url.href };
   }
+}
+// The next chunk (a Uint8Array), null at the end, or false when the read failed.
+export async function nextChunk(reader) {
+  try {
+    const { done, value } = await reader.read();
+    return done ? null : value;
+  } catch (e) {
+    return false;
+  }
+}
+export function cancelRead(reader) {
+  reader.cancel().catch(() => {});
+}
+// Resolves in a task of its own, so the page can paint and take input between two.
+export function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
 }
 export function setPageUrl(address) {
   const query = address == null ? "" : "?url=" + encodeURIComponent(address);
@@ -198,6 +262,14 @@ export async function yamlToJson(bytes) {
 extern "C" {
     #[wasm_bindgen(js_name = readDocument)]
     fn read_document_js(kind: &str, input: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = openDocument)]
+    fn open_document_js(kind: &str, input: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = nextChunk)]
+    fn next_chunk_js(reader: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = cancelRead)]
+    fn cancel_read_js(reader: &JsValue);
+    #[wasm_bindgen(js_name = nextTask)]
+    fn next_task_js() -> js_sys::Promise;
     #[wasm_bindgen(js_name = setPageUrl)]
     fn set_page_url_js(address: Option<&str>);
     /// Fills the loader's source line, status and error (`None` hides each).
@@ -268,36 +340,125 @@ impl Input {
     }
 }
 
-/// Reads a document; `listing` as for [`Loaded::parse`].
-async fn read(input: &Input, listing: bool) -> Result<Loaded, DocumentError> {
-    let (kind, value) = match input {
+/// The bytes handed to the reader at a time: a chunk larger than this (a file's) is split, so
+/// that the page can paint between two.
+const PIECE: usize = 1 << 20;
+
+/// Reading goes on in the same task for at most this long (ms) before the page gets a turn.
+const SLICE_MS: f64 = 30.0;
+
+/// What JavaScript's `readDocument` and `openDocument` take for `input`.
+fn js_input(input: &Input) -> (&'static str, JsValue) {
+    match input {
         Input::Url(address) => ("url", JsValue::from_str(address)),
         Input::File(file) => ("file", file.into()),
         Input::Text(text) => ("text", JsValue::from_str(text)),
         Input::Builtin => ("url", JsValue::from_str(BUILTIN_PATH)),
-    };
-    let result = JsFuture::from(read_document_js(kind, &value)).await.unwrap_or(JsValue::UNDEFINED);
-    let url = text(&result, "url");
-    let Some(bytes) = bytes(&result) else {
-        return Err(match text(&result, "error").as_str() {
-            "bad-url" => DocumentError::BadUrl(value.as_string().unwrap_or_default()),
-            "http" => DocumentError::Http {
-                url,
-                status: u16::try_from(number(&result, "status")).unwrap_or_default(),
-                status_text: text(&result, "statusText"),
-            },
-            "file" => DocumentError::File(text(&result, "message")),
-            _ => DocumentError::Network { url },
-        });
-    };
-    let label = text(&result, "label");
+    }
+}
+
+/// The error JavaScript answered for `input` (see `openDocument`).
+fn read_error(result: &JsValue, input: &JsValue) -> DocumentError {
+    let url = text(result, "url");
+    match text(result, "error").as_str() {
+        "bad-url" => DocumentError::BadUrl(input.as_string().unwrap_or_default()),
+        "http" => DocumentError::Http {
+            url,
+            status: u16::try_from(number(result, "status")).unwrap_or_default(),
+            status_text: text(result, "statusText"),
+        },
+        "file" => DocumentError::File(text(result, "message")),
+        _ => DocumentError::Network { url },
+    }
+}
+
+/// `readDocument`'s answer for `input`: all its bytes at once (pasted text, and a document's
+/// text read again for "Download the document").
+async fn read_js(input: &Input) -> JsValue {
+    let (kind, value) = js_input(input);
+    JsFuture::from(read_document_js(kind, &value)).await.unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Reads a document. Pasted text is read whole. Anything else is read as it arrives
+/// (`petstore_core::document::DocumentStream`): with `early`, its list goes to `early` as soon
+/// as it can be shown, with the document still arriving, and the page paints it before the
+/// reading goes on; the whole document then replaces the arriving one in the same signal.
+/// The reading stops when `alive` says the load was superseded.
+async fn read(
+    input: &Input,
+    early: Option<&dyn Fn(Loaded)>,
+    alive: &dyn Fn() -> bool,
+) -> Result<Loaded, DocumentError> {
+    let (kind, value) = js_input(input);
+    if let Input::Text(_) = input {
+        let result = read_js(input).await;
+        let Some(bytes) = bytes(&result) else { return Err(read_error(&result, &value)) };
+        // The text kept has no indentation: "Download the document" gives the pasted text.
+        return Ok(Loaded { reread: Some(input.clone()), ..Loaded::parse(bytes, Source::Pasted).await? });
+    }
+    let opened = JsFuture::from(open_document_js(kind, &value)).await.unwrap_or(JsValue::UNDEFINED);
+    let reader = field(&opened, "reader");
+    if reader.is_undefined() {
+        return Err(read_error(&opened, &value));
+    }
+    let label = text(&opened, "label");
     let source = match input {
-        Input::Url(_) => Source::Url(label),
-        Input::File(_) => Source::File(label),
+        Input::Url(_) => Source::Url(label.clone()),
+        Input::File(_) => Source::File(label.clone()),
         Input::Text(_) => Source::Pasted,
-        Input::Builtin => return Loaded::builtin(bytes),
+        Input::Builtin => Source::Builtin,
     };
-    Loaded::parse(bytes, source, listing).await
+    let mut stream = DocumentStream::new(number(&opened, "size"));
+    let mut shown: Option<Arc<Arriving>> = None;
+    let mut chunk = Vec::new();
+    let mut slice = js_sys::Date::now();
+    loop {
+        let next = JsFuture::from(next_chunk_js(&reader)).await.unwrap_or(JsValue::FALSE);
+        if next.is_null() {
+            break;
+        }
+        if !alive() {
+            cancel_read_js(&reader);
+            return Err(DocumentError::Network { url: label });
+        }
+        let Some(array) = next.dyn_ref::<js_sys::Uint8Array>() else {
+            return Err(match input {
+                Input::File(_) => DocumentError::File("it stopped before its end".to_owned()),
+                _ => DocumentError::Interrupted { url: label, received: stream.received() },
+            });
+        };
+        chunk.resize(array.length() as usize, 0);
+        array.copy_to(&mut chunk);
+        for piece in chunk.chunks(PIECE) {
+            let listing = stream.push(piece).inspect_err(|_| cancel_read_js(&reader))?;
+            if let (Some(listing), Some(early)) = (listing, early) {
+                let value = Arc::new(Arriving::new(listing.root));
+                early(Loaded {
+                    value: AnyDocument::Arriving(value.clone()),
+                    catalog: listing.catalog,
+                    source: source.clone(),
+                    converted: None,
+                    original: None,
+                    reread: Some(input.clone()),
+                });
+                shown = Some(value);
+                crate::modules::after_paint().await;
+                slice = js_sys::Date::now();
+            } else if js_sys::Date::now() - slice > SLICE_MS {
+                let _ = JsFuture::from(next_task_js()).await;
+                slice = js_sys::Date::now();
+            }
+        }
+    }
+    let mut loaded = match stream.finish()? {
+        Streamed::Json(read) => Loaded::from_read(read, source, None).await?,
+        Streamed::Yaml(bytes) => Loaded::parse(bytes, source).await?,
+    };
+    loaded.reread = Some(input.clone());
+    if let Some(arriving) = shown {
+        arriving.arrive(loaded.value.clone());
+    }
+    Ok(loaded)
 }
 
 /// YAML text to JSON bytes, by js-yaml (core schema: dates stay text).
@@ -375,7 +536,15 @@ pub struct DocumentState {
     newest: StoredValue<u64>,
     /// The Petstore document once read, so showing it again reads nothing.
     petstore: StoredValue<Option<Loaded>>,
+    /// Counts the arriving documents that arrived whole.
+    pub arrivals: Arrivals,
 }
+
+/// Counts the documents shown while their text arrived that have arrived whole since: the
+/// views that waited for them are made again when it changes (the reference reads it from
+/// the context, when it is there).
+#[derive(Debug, Clone, Copy)]
+pub struct Arrivals(pub RwSignal<usize>);
 
 impl DocumentState {
     /// Loads the document named by the page's `?url=`, or the Petstore document: the text a
@@ -390,6 +559,7 @@ impl DocumentState {
             loading: RwSignal::new(None),
             newest: StoredValue::new(0),
             petstore: StoredValue::new(provided.and_then(Result::ok)),
+            arrivals: Arrivals(RwSignal::new(0)),
         };
         let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
         match document::url_from_query(&search) {
@@ -475,7 +645,7 @@ impl DocumentState {
             self.loading.set(Some(Input::Builtin.describe()));
         }
         leptos::task::spawn_local(async move {
-            let read = read(&Input::Builtin, false).await;
+            let read = read(&Input::Builtin, None, &|| true).await;
             if !self.is_newest(this) {
                 return;
             }
@@ -500,12 +670,21 @@ impl DocumentState {
 
     /// Reads a document and shows it if it is valid and load `this` is still the newest. With
     /// `listing` (nothing is shown yet: the `?url=` document at the start) it is listed as soon
-    /// as its list can be: the rest of it (components, the syntax of everything) is read after
-    /// the list is painted, and a problem found then shows the built-in document with the
-    /// message, as a problem found at once does. A document loaded over a shown one is read
-    /// whole first, so that a broken one never replaces it.
+    /// as its list can be, while the rest of it still downloads; a problem found in the rest
+    /// shows the built-in document with the message, as a problem found at once does. A document loaded over a shown one
+    /// is read whole first, so that a broken one never replaces it.
     async fn load(self, load: Load, listing: bool, this: u64) {
-        let read = read(&load.input, listing).await;
+        // The list shown early, and how many root fields the overview had then.
+        let early_shown: std::cell::RefCell<Option<(Catalog, usize)>> = std::cell::RefCell::default();
+        let early = |loaded: Loaded| {
+            if self.is_newest(this) {
+                let fields = loaded.value.root().map_or(0, serde_json::Map::len);
+                *early_shown.borrow_mut() = Some((loaded.catalog.clone(), fields));
+                self.current.set(Some(loaded));
+            }
+        };
+        let alive = || self.is_newest(this);
+        let read = read(&load.input, listing.then_some(&early as &dyn Fn(Loaded)), &alive).await;
         if !self.is_newest(this) {
             return;
         }
@@ -519,27 +698,18 @@ impl DocumentState {
                 Input::File(_) | Input::Text(_) | Input::Builtin => None,
             });
         }
-        let document = loaded.value.clone();
-        self.current.set(Some(loaded));
-        if !document.is_complete() {
-            crate::modules::after_paint().await;
-            if !self.is_newest(this) {
-                return;
+        if let Some((catalog, fields)) = early_shown.take() {
+            // The arriving document shown took the whole one: the views shown are made again,
+            // and the list and the overview too when the whole document has more (webhooks,
+            // root fields after `paths`).
+            if catalog != loaded.catalog || loaded.value.root().map_or(0, serde_json::Map::len) != fields {
+                self.current.set(Some(loaded));
+            } else {
+                self.arrivals.0.update(|n| *n += 1);
             }
-            if let Err(e) = document.complete() {
-                return self.fail(e, true);
-            }
-            // Webhooks and root fields after `paths` are shown once the rest is read.
-            if document.shows_more_when_complete()
-                && let Ok(catalog) = document.catalog()
-            {
-                self.current.update(|current| {
-                    if let Some(loaded) = current {
-                        loaded.catalog = catalog;
-                    }
-                });
-            }
+            return;
         }
+        self.current.set(Some(loaded));
     }
 
     /// A load failed: the message and, with `show_builtin` (the `?url=` document failed at

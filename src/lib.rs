@@ -29,6 +29,7 @@ pub fn App() -> impl IntoView {
     provide_context(markdown);
     provide_context(ui::try_it::History::new());
     let documents = DocumentState::start();
+    provide_context(documents.arrivals);
     let notices = view! {
         <ui::mock_notices::MockNotices
             notices=mock.notices()

@@ -8,7 +8,7 @@ use petstore_core::document::AnyDocument;
 
 use petstore_core::html::{self, DOWNLOAD_ACTION};
 use petstore_core::outline::{Page, SCHEMAS_ANCHOR};
-use petstore_core::reference::Overview;
+use petstore_core::reference::{Overview, ViewError};
 
 use super::markdown::fragment;
 use super::operation_list::OperationList;
@@ -27,6 +27,9 @@ fn current_hash() -> Option<String> {
 /// are rendered), and the selected operation.
 #[component]
 pub fn Reference(
+    /// The document; while its text arrives, its root so far (the list is shown already), then
+    /// the whole document (the views waiting for it are made again when the context's
+    /// `Arrivals` changes).
     document: AnyDocument,
     catalog: Catalog,
     /// False for documents other than the built-in Petstore one: the mock cannot serve them.
@@ -49,6 +52,7 @@ pub fn Reference(
     }
     let count = catalog.operation_count();
     let overview = document.root().map(Overview::from_root).unwrap_or_default();
+    let arrivals = use_context::<crate::document::Arrivals>();
     let title = catalog.title.clone();
     let version = catalog.version.clone();
     let operations: Vec<OperationSummary> = catalog.operations().cloned().collect();
@@ -75,6 +79,9 @@ pub fn Reference(
         })
     });
     let detail = move || {
+        if let Some(arrivals) = arrivals {
+            arrivals.0.track();
+        }
         let Some(anchor) = selected.get() else {
             let write =
                 |out: &mut html::Html<'_>| html::overview(out, &catalog, &overview, download.is_some());
@@ -83,6 +90,7 @@ pub fn Reference(
         if let Some(op) = operations.iter().find(|o| o.anchor() == anchor) {
             return match document.view_of(op) {
                 Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
+                Err(e @ ViewError::Arriving) => fragment(&|out| html::pending(out, &e.to_string()), None),
                 Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),
             };
         }
@@ -91,6 +99,7 @@ pub fn Reference(
                 Some(Page::Schemas) => {
                     match document.schema_names() {
                         Ok(names) => html::schema_list(out, &names),
+                        Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
                         Err(e) => html::error(out, "", &e.to_string()),
                     }
                     true
@@ -98,6 +107,7 @@ pub fn Reference(
                 Some(Page::Schema(name)) => {
                     match document.schema_view(name) {
                         Ok(schema) => html::schema_page(out, &schema),
+                        Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
                         Err(e) => html::error(out, "unknown-schema", &e.to_string()),
                     }
                     true

@@ -19,93 +19,16 @@ fn assert_same_as_whole(text: &str) {
     let (indexed, catalog) = document::load_json(text.as_bytes().to_vec()).unwrap();
     assert!(matches!(indexed, AnyDocument::Indexed(_)));
     assert_eq!(catalog, expected);
-    // Listed first, the rest read when an operation is opened: the same list and views.
-    let (listed, listed_catalog) = document::list_json(text.as_bytes().to_vec()).unwrap();
-    assert_eq!(listed_catalog, expected);
     let whole = AnyDocument::whole(whole);
     let mut seen = 0;
     for op in catalog.operations() {
         let expected = whole.operation_view(op.method, &op.path);
-        for (how, doc) in [("loaded", &indexed), ("listed", &listed)] {
-            let got = doc.operation_view(op.method, &op.path);
-            assert_eq!(got, expected, "{how}: {} {}", op.method.as_str(), op.path);
-        }
+        let got = indexed.operation_view(op.method, &op.path);
+        assert_eq!(got, expected, "{} {}", op.method.as_str(), op.path);
         seen += 1;
     }
     assert!(seen >= 18, "{seen} operations compared");
-    assert!(listed.is_complete());
-}
-
-/// A document that lists `openapi`, `info`, `tags` and `paths` first, then `components`, then
-/// `servers` (read only by operation views), with `rest` (JSON text) as its components.
-fn list_first(components: &str) -> String {
-    format!(
-        r##"{{"openapi":"3.0.3","info":{{"title":"T","version":"1"}},"tags":[{{"name":"a"}}],
-"paths":{{"/a":{{"get":{{"tags":["a"],"operationId":"getA","responses":{{"200":{{"description":"ok",
-"content":{{"application/json":{{"schema":{{"$ref":"#/components/schemas/A"}}}}}}}}}}}}}}}},
-"components":{components},
-"servers":[{{"url":"https://api.example.com/v1"}}]}}"##
-    )
-}
-
-#[test]
-fn listing_stops_after_the_lists_fields_and_the_rest_is_read_later() {
-    let text = list_first(r#"{"schemas":{"A":{"type":"string"}}}"#);
-    let (doc, catalog) = document::list_json(text.clone().into_bytes()).unwrap();
-    assert_eq!(catalog, document::validate(&serde_json::from_str(&text).unwrap()).unwrap());
-    assert!(!doc.is_complete(), "the components and servers were not read yet");
-    let AnyDocument::Indexed(indexed) = &doc else { panic!("indexed") };
-    assert!(indexed.root().get("servers").is_none());
-    doc.complete().unwrap();
-    assert!(doc.is_complete());
-    assert_eq!(indexed.root()["servers"][0]["url"], "https://api.example.com/v1");
-    // The view has the server and the component, as when the document is parsed whole.
-    let op = &catalog.groups[0].tags[0].operations[0];
-    let whole = AnyDocument::whole(serde_json::from_str(&text).unwrap());
-    assert_eq!(doc.operation_view(op.method, &op.path), whole.operation_view(op.method, &op.path));
-    // load_json reads everything at once.
-    let (all, _) = document::load_json(text.into_bytes()).unwrap();
-    assert!(all.is_complete());
-}
-
-#[test]
-fn a_document_without_the_lists_fields_first_is_read_whole_when_listed() {
-    // No `tags`: the listing cannot know there are none before the end.
-    let text =
-        r#"{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{}}},"components":{}}"#;
-    let (doc, _) = document::list_json(text.as_bytes().to_vec()).unwrap();
-    assert!(doc.is_complete());
-}
-
-#[test]
-fn a_syntax_error_after_the_list_is_reported_when_the_rest_is_read() {
-    // A missing comma inside the components, on line 4.
-    let text = list_first("{\"schemas\":{\"A\":{\"type\":\"string\" \"format\":\"x\"}}}");
-    let expected = document::load_json(text.clone().into_bytes()).unwrap_err();
-    assert!(matches!(expected, DocumentError::Json { line: 4, .. }), "{expected:?}");
-    assert_eq!(document::parse_json(text.as_bytes()).unwrap_err(), expected);
-    let (doc, catalog) = document::list_json(text.into_bytes()).unwrap();
-    assert_eq!(catalog.title, "T");
-    assert_eq!(doc.complete(), Err(expected.clone()));
-    assert_eq!(doc.complete(), Err(expected.clone()), "the same answer again");
-    assert!(doc.is_complete());
-    let op = &catalog.groups[0].tags[0].operations[0];
-    assert_eq!(
-        doc.operation_view(op.method, &op.path),
-        Err(petstore_core::reference::ViewError::Unreadable(expected.to_string()))
-    );
-    // Text after the root object, and a root field read only now that is of the wrong kind.
-    for (text, expected) in [
-        (format!("{} x", list_first("{}")), None),
-        (list_first("{}").replacen(r#""servers""#, r#""openapi":"4.0.0","servers""#, 1), Some("4.0.0")),
-    ] {
-        let whole = document::load_json(text.clone().into_bytes()).unwrap_err();
-        let (doc, _) = document::list_json(text.into_bytes()).unwrap();
-        assert_eq!(doc.complete(), Err(whole.clone()));
-        if let Some(version) = expected {
-            assert_eq!(whole, DocumentError::UnsupportedVersion(version.into()));
-        }
-    }
+    assert!(indexed.is_complete());
 }
 
 #[test]
@@ -121,7 +44,7 @@ fn swagger_petstore3_lists_and_shows_every_operation_as_parsed_whole() {
 #[test]
 fn an_operation_document_holds_only_the_components_it_reaches() {
     let indexed = IndexedDocument::parse(PETSTORE_JSON.to_owned()).unwrap();
-    let doc = indexed.operation_document("/pets").unwrap().unwrap();
+    let doc = indexed.operation_document("/pets").unwrap();
     let schemas = doc["components"]["schemas"].as_object().unwrap();
     // GET /pets answers `Pets` (a list of `Pet`, whose status is a `PetStatus`), and every
     // error is an `Error`; nothing about orders or the inventory.
@@ -132,7 +55,7 @@ fn an_operation_document_holds_only_the_components_it_reaches() {
     assert!(!schemas.contains_key("InventoryItem"));
     assert_eq!(doc["paths"].as_object().unwrap().len(), 1);
     assert_eq!(doc["info"]["title"], "Petstore API");
-    assert_eq!(indexed.operation_document("/nowhere"), Ok(None));
+    assert_eq!(indexed.operation_document("/nowhere"), None);
     let whole = AnyDocument::whole(serde_json::from_str(PETSTORE_JSON).unwrap());
     for doc in [AnyDocument::Indexed(std::sync::Arc::new(indexed)), whole] {
         assert!(matches!(
@@ -186,10 +109,6 @@ fn bad_documents_get_the_same_messages_as_parsed_whole() {
         let expected =
             document::parse_json(text.as_bytes()).and_then(|v| document::validate(&v)).unwrap_err();
         let got = document::load_json(text.clone().into_bytes()).unwrap_err();
-        // Listed first, then completed: the same error, at one step or the other.
-        let listed =
-            document::list_json(text.clone().into_bytes()).and_then(|(doc, _)| doc.complete()).unwrap_err();
-        assert_eq!(listed, got, "{text}");
         match (&got, &expected) {
             // The wording of a wrong-type error names the same field; where it is differs.
             (DocumentError::Shape(a), DocumentError::Shape(b)) => {

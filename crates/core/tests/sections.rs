@@ -3,8 +3,9 @@
 //! (summary, licence, contact, external docs), tag pages' links and safe links.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+use petstore_core::Catalog;
 use petstore_core::catalog::{Method, WEBHOOKS};
-use petstore_core::document::{self, AnyDocument, IndexedDocument};
+use petstore_core::document::{AnyDocument, Arriving, DocumentStream, IndexedDocument, Read, Streamed};
 use petstore_core::outline::{Page, Row, row_html, rows, schema_anchor, tag_anchor};
 use petstore_core::reference::{Overview, safe_link};
 use serde_json::{Value, json};
@@ -51,22 +52,39 @@ fn doc_31() -> Value {
     })
 }
 
-/// The same document whole, indexed at once, and indexed as the list is read (webhooks after
-/// `paths`, so listed only once the rest is read).
+/// A document read as it arrives, in chunks of `size` bytes: the list shown first, the
+/// arriving document, and the list of the whole one (with the arriving document now whole).
+fn arriving(text: &str, size: usize) -> (Catalog, AnyDocument, Catalog) {
+    let mut stream = DocumentStream::new(0);
+    let mut early = None;
+    for chunk in text.as_bytes().chunks(size) {
+        if let Some(listing) = stream.push(chunk).unwrap() {
+            early = Some(listing);
+        }
+    }
+    let listing = early.expect("listed before the end");
+    let Ok(Streamed::Json(Read::OpenApi(whole, catalog))) = stream.finish() else { panic!("read") };
+    let arriving = std::sync::Arc::new(Arriving::new(listing.root));
+    let shown = AnyDocument::Arriving(arriving.clone());
+    assert!(!shown.is_complete());
+    arriving.arrive(whole);
+    (listing.catalog, shown, catalog)
+}
+
+/// The same document whole, indexed at once, and read as it arrived (webhooks after `paths`,
+/// so listed only once the rest is in).
 fn all_ways(doc: &Value) -> Vec<AnyDocument> {
     let text = doc.to_string();
-    let listed = document::list_json(text.clone().into_bytes()).unwrap().0;
     vec![
         AnyDocument::whole(doc.clone()),
-        AnyDocument::Indexed(std::sync::Arc::new(IndexedDocument::parse(text).unwrap())),
-        listed,
+        AnyDocument::Indexed(std::sync::Arc::new(IndexedDocument::parse(text.clone()).unwrap())),
+        arriving(&text, 23).1,
     ]
 }
 
 #[test]
 fn webhooks_are_listed_last_and_apart_from_the_operation_count() {
     for document in all_ways(&doc_31()) {
-        document.complete().unwrap();
         let catalog = document.catalog().unwrap();
         assert_eq!(catalog.operation_count(), 1);
         assert_eq!(catalog.webhook_count(), 2);
@@ -91,26 +109,31 @@ fn webhooks_are_listed_last_and_apart_from_the_operation_count() {
 }
 
 #[test]
-fn a_listing_read_lists_later_webhooks_once_complete() {
+fn a_document_read_as_it_arrives_lists_later_webhooks_once_in() {
     // `externalDocs` moved after `paths` (keys keep their order).
     let mut doc = doc_31();
     let docs = doc.as_object_mut().unwrap().shift_remove("externalDocs").unwrap();
     doc.as_object_mut().unwrap().insert("externalDocs".to_owned(), docs);
-    let (document, first) = document::list_json(doc.to_string().into_bytes()).unwrap();
-    assert_eq!(first.webhook_count(), 0, "the listing stops after `paths`");
-    assert!(!document.root().unwrap().contains_key("externalDocs"));
-    assert!(!document.shows_more_when_complete());
-    document.complete().unwrap();
-    assert!(document.shows_more_when_complete());
-    assert_eq!(document.catalog().unwrap().webhook_count(), 2);
-    assert!(document.root().unwrap().contains_key("externalDocs"), "the overview reads the whole root now");
-    // A document whose list was whole from the start has nothing more to show.
+    let text = serde_json::to_string_pretty(&doc).unwrap();
+    let mut stream = DocumentStream::new(0);
+    let mut early = None;
+    for chunk in text.as_bytes().chunks(40) {
+        if let Some(listing) = stream.push(chunk).unwrap() {
+            early.get_or_insert(listing);
+        }
+    }
+    let early = early.unwrap();
+    assert_eq!(early.catalog.webhook_count(), 0, "listed once `paths` was in");
+    assert!(!early.root.contains_key("externalDocs"));
+    let (_, shown, whole) = arriving(&text, 40);
+    assert_eq!(whole.webhook_count(), 2);
+    assert!(shown.root().unwrap().contains_key("externalDocs"), "the overview reads the whole root now");
+    // Webhooks before `paths`: listed with the rest.
     let early = json!({"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "tags": [],
-        "webhooks": {"w": {"post": {}}}, "paths": {}});
-    let (document, first) = document::list_json(early.to_string().into_bytes()).unwrap();
-    document.complete().unwrap();
+        "webhooks": {"w": {"post": {}}}, "paths": {}, "servers": [{"url": "https://example.com/".repeat(20)}]});
+    let (first, _, whole) = arriving(&early.to_string(), 16);
     assert_eq!(first.webhook_count(), 1);
-    assert!(!document.shows_more_when_complete());
+    assert_eq!(first, whole);
 }
 
 #[test]

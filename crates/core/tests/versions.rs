@@ -12,13 +12,11 @@ use petstore_core::reference::{OperationView, generate_example};
 use petstore_core::tryit::check_parameter;
 use serde_json::{Value, json};
 
-/// The document listed both ways (the two lists must agree), and indexed.
+/// The document listed as a whole value and indexed (the two lists must agree).
 fn load(doc: &Value) -> (AnyDocument, Catalog) {
     let whole = document::validate(doc).unwrap();
     let (indexed, catalog) = document::load_json(doc.to_string().into_bytes()).unwrap();
     assert_eq!(catalog, whole);
-    let (_, listed) = document::list_json(doc.to_string().into_bytes()).unwrap();
-    assert_eq!(listed, whole);
     (indexed, catalog)
 }
 

@@ -81,24 +81,6 @@ pub(super) fn listing_error(error: CatalogError) -> DocumentError {
     }
 }
 
-/// What indexing `text` failed on, in [`validate`]'s and [`parse_json`]'s words: not an object,
-/// or `paths` not one (rare, and a failure anyway: parsing it whole gives the same message),
-/// or a syntax error with its line and column.
-pub(super) fn index_error(error: &serde_json::Error, text: &str) -> DocumentError {
-    if error.is_data() {
-        return whole_value_error(text);
-    }
-    syntax_error(error)
-}
-
-/// The error [`validate`] gives for a document that is not an object, or whose `paths` is not.
-fn whole_value_error(text: &str) -> DocumentError {
-    match parse_json(text.as_bytes()).and_then(|value| validate(&value)) {
-        Err(error) => error,
-        Ok(_) => DocumentError::MissingPaths,
-    }
-}
-
 /// The OpenAPI version of a document, as far as the rules differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Version {

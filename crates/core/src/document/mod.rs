@@ -43,34 +43,44 @@ pub fn detect_format(bytes: &[u8]) -> Format {
     }
 }
 
-/// Reads a JSON document (a byte order mark is skipped) into an [`IndexedDocument`] (see
-/// there: the list without parsing everything), checks it as [`validate`] does, and lists it.
+/// Reads a JSON document (a byte order mark is skipped) as [`read`] does, and lists it.
+///
+/// # Errors
+/// The errors of [`read`], and [`DocumentError::Swagger`] for a Swagger 2.0 document.
+pub fn load_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
+    read(bytes)?.into_openapi()
+}
+
+/// Reads a JSON document's text at once, as [`DocumentStream`] reads one as it arrives: an
+/// [`IndexedDocument`] (the list without parsing everything) checked as [`validate`] does, or a
+/// Swagger 2.0 document handed back as its text, for the converter ([`crate::convert`], which
+/// the page loads as a module of its own only when a document needs it).
 ///
 /// # Errors
 /// The errors of [`parse_json`] and [`validate`], with the same messages.
-pub fn load_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
-    read_json(bytes, IndexedDocument::parse)?.into_openapi()
+pub fn read(bytes: Vec<u8>) -> Result<Read, DocumentError> {
+    let mut stream = DocumentStream::new(bytes.len());
+    stream.push(&bytes)?;
+    drop(bytes);
+    match stream.finish()? {
+        Streamed::Json(read) => Ok(read),
+        // Not an object or a list: what JSON's reader and the checks say.
+        Streamed::Yaml(bytes) => read_whole(&bytes),
+    }
 }
 
-/// As [`load_json`], but the list comes before the components are read (see
-/// [`IndexedDocument::parse_listing`]): call [`AnyDocument::complete`] once the list is on
-/// screen. Until then, a syntax error after the list's fields is not known; `complete` gives
-/// it with the message [`load_json`] would have given.
-///
-/// # Errors
-/// As [`load_json`], for the part of the text read.
-pub fn list_json(bytes: Vec<u8>) -> Result<(AnyDocument, Catalog), DocumentError> {
-    read_json(bytes, IndexedDocument::parse_listing)?.into_openapi()
-}
-
-/// As [`load_json`] (`listing` false) or [`list_json`] (true), except that a Swagger 2.0
-/// document is handed back as its text, for the converter ([`crate::convert`], which the
-/// page loads as a module of its own only when a document needs it).
-///
-/// # Errors
-/// As [`load_json`].
-pub fn read(bytes: Vec<u8>, listing: bool) -> Result<Read, DocumentError> {
-    read_json(bytes, if listing { IndexedDocument::parse_listing } else { IndexedDocument::parse })
+/// Why a text the index could not follow cannot be shown, as reading it whole as one value
+/// says: a syntax error with its line and column, or what is wrong with the document.
+pub(super) fn read_whole(bytes: &[u8]) -> Result<Read, DocumentError> {
+    match parse_json(bytes).and_then(|value| validate(&value)) {
+        Err(DocumentError::Swagger(version)) if version == "2.0" => {
+            Ok(Read::Swagger2(String::from_utf8_lossy(bytes).into_owned()))
+        }
+        Err(e) => Err(e),
+        // The index follows every document [`validate`] takes (the stream's property tests
+        // compare the two).
+        Ok(_) => Err(DocumentError::Shape("its text could not be indexed".to_owned())),
+    }
 }
 
 /// What reading a document's JSON gave.
@@ -89,22 +99,6 @@ impl Read {
             Self::Swagger2(_) => Err(DocumentError::Swagger("2.0".to_owned())),
         }
     }
-}
-
-type Indexer = fn(String) -> Result<IndexedDocument, (serde_json::Error, String)>;
-
-fn read_json(mut bytes: Vec<u8>, indexer: Indexer) -> Result<Read, DocumentError> {
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
-    }
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(DocumentError::Empty);
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => return Err(parse_json(e.as_bytes()).err().unwrap_or(DocumentError::Empty)),
-    };
-    read_indexed(indexer(text).map_err(|(e, text)| checks::index_error(&e, &text))?)
 }
 
 /// An indexed document checked and listed, or handed back as text when it is Swagger 2.0.
@@ -127,6 +121,37 @@ pub enum AnyDocument {
     Whole(Arc<Value>),
     /// Kept as indexed text.
     Indexed(Arc<IndexedDocument>),
+    /// Still arriving ([`DocumentStream`]): the root fields read so far; every view is
+    /// [`ViewError::Arriving`] until the whole document is in, then the whole document's.
+    Arriving(Arc<Arriving>),
+}
+
+/// A document whose text is still arriving: its list is shown, its views wait.
+#[derive(Debug)]
+pub struct Arriving {
+    root: serde_json::Map<String, Value>,
+    whole: std::sync::OnceLock<AnyDocument>,
+}
+
+impl Arriving {
+    /// A document of which `root` (the fields before `paths`, and those the list reads) has
+    /// arrived.
+    #[must_use]
+    pub fn new(root: serde_json::Map<String, Value>) -> Self {
+        Self { root, whole: std::sync::OnceLock::new() }
+    }
+
+    /// The whole document is in: every view comes from it from now on (once; later calls do
+    /// nothing).
+    pub fn arrive(&self, whole: AnyDocument) {
+        let _ = self.whole.set(whole);
+    }
+
+    /// The whole document, once it arrived.
+    #[must_use]
+    pub fn whole(&self) -> Option<&AnyDocument> {
+        self.whole.get()
+    }
 }
 
 impl AnyDocument {
@@ -136,24 +161,12 @@ impl AnyDocument {
         Self::Whole(Arc::new(value))
     }
 
-    /// Reads what a listing left unread (see [`IndexedDocument::complete`]); nothing to do for
-    /// a document parsed whole.
-    ///
-    /// # Errors
-    /// As [`IndexedDocument::complete`].
-    pub fn complete(&self) -> Result<(), DocumentError> {
-        match self {
-            Self::Whole(_) => Ok(()),
-            Self::Indexed(doc) => doc.complete(),
-        }
-    }
-
-    /// Whether the whole text has been read.
+    /// Whether the whole text is in (not an [`Arriving`] one still arriving).
     #[must_use]
     pub fn is_complete(&self) -> bool {
         match self {
-            Self::Whole(_) => true,
-            Self::Indexed(doc) => doc.is_complete(),
+            Self::Whole(_) | Self::Indexed(_) => true,
+            Self::Arriving(doc) => doc.whole().is_some(),
         }
     }
 
@@ -167,10 +180,10 @@ impl AnyDocument {
         match self {
             Self::Whole(doc) => OperationView::build(doc, method, path),
             Self::Indexed(doc) => match doc.operation_document(path) {
-                Ok(Some(part)) => OperationView::build(&part, method, path),
-                Ok(None) => Err(ViewError::NoOperation(path.to_owned())),
-                Err(e) => Err(ViewError::Unreadable(e.to_string())),
+                Some(part) => OperationView::build(&part, method, path),
+                None => Err(ViewError::NoOperation(path.to_owned())),
             },
+            Self::Arriving(doc) => doc.whole().ok_or(ViewError::Arriving)?.operation_view(method, path),
         }
     }
 
@@ -182,10 +195,10 @@ impl AnyDocument {
         match self {
             Self::Whole(doc) => OperationView::build_webhook(doc, method, name),
             Self::Indexed(doc) => match doc.webhook_document(name) {
-                Ok(Some(part)) => OperationView::build_webhook(&part, method, name),
-                Ok(None) => Err(ViewError::NoOperation(format!("{} {name}", method.as_str()))),
-                Err(e) => Err(ViewError::Unreadable(e.to_string())),
+                Some(part) => OperationView::build_webhook(&part, method, name),
+                None => Err(ViewError::NoOperation(format!("{} {name}", method.as_str()))),
             },
+            Self::Arriving(doc) => doc.whole().ok_or(ViewError::Arriving)?.webhook_view(method, name),
         }
     }
 
@@ -218,7 +231,8 @@ impl AnyDocument {
                 sort_names(&mut names);
                 Ok(names)
             }
-            Self::Indexed(doc) => doc.schema_names().map_err(|e| ViewError::Unreadable(e.to_string())),
+            Self::Indexed(doc) => Ok(doc.schema_names()),
+            Self::Arriving(doc) => doc.whole().ok_or(ViewError::Arriving)?.schema_names(),
         }
     }
 
@@ -230,11 +244,8 @@ impl AnyDocument {
     pub fn schema_view(&self, name: &str) -> Result<SchemaView, ViewError> {
         match self {
             Self::Whole(doc) => SchemaView::build(doc, name),
-            Self::Indexed(doc) => match doc.schema_document(name) {
-                Ok(Some(part)) => SchemaView::build(&part, name),
-                Ok(None) => SchemaView::build(&Value::Null, name),
-                Err(e) => Err(ViewError::Unreadable(e.to_string())),
-            },
+            Self::Indexed(doc) => SchemaView::build(&doc.schema_document(name).unwrap_or(Value::Null), name),
+            Self::Arriving(doc) => doc.whole().ok_or(ViewError::Arriving)?.schema_view(name),
         }
     }
 
@@ -244,6 +255,7 @@ impl AnyDocument {
         match self {
             Self::Whole(doc) => doc.as_object(),
             Self::Indexed(doc) => Some(doc.root()),
+            Self::Arriving(doc) => doc.whole().map_or(Some(&doc.root), Self::root),
         }
     }
 
@@ -253,17 +265,11 @@ impl AnyDocument {
         match self {
             Self::Whole(_) => None,
             Self::Indexed(doc) => Some(doc.text()),
+            Self::Arriving(doc) => doc.whole().and_then(Self::text),
         }
     }
 
-    /// Whether the list or the overview shown before [`Self::complete`] missed something (see
-    /// [`IndexedDocument::shows_more_when_complete`]).
-    #[must_use]
-    pub fn shows_more_when_complete(&self) -> bool {
-        matches!(self, Self::Indexed(doc) if doc.shows_more_when_complete())
-    }
-
-    /// The operation list, made again (see [`Self::shows_more_when_complete`]).
+    /// The operation list.
     ///
     /// # Errors
     /// As [`Catalog::from_value`].
@@ -271,6 +277,10 @@ impl AnyDocument {
         match self {
             Self::Whole(doc) => Catalog::from_value(doc),
             Self::Indexed(doc) => doc.catalog(),
+            Self::Arriving(doc) => match doc.whole() {
+                Some(whole) => whole.catalog(),
+                None => Err(crate::catalog::CatalogError::Malformed(ViewError::Arriving.to_string())),
+            },
         }
     }
 }

@@ -16,16 +16,14 @@
 //! `paths` is still read, a root that is not an object) stops the early reading: the whole text
 //! is then read at the end as [`super::read`] reads it, with the same errors.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use indexmap::IndexMap;
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::checks::{self, check_index};
+use super::checks::check_index;
 use super::error::DocumentError;
 use super::indexed::{IndexedDocument, LISTED_ROOT_FIELDS, Parts};
 use super::{Format, Read};
@@ -42,8 +40,14 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// it can be shown; [`Self::finish`] reads what is left at the end.
 #[derive(Debug)]
 pub struct DocumentStream {
-    /// The text taken so far (a JSON one without each line's indentation).
-    text: Vec<u8>,
+    /// The text taken so far, checked as UTF-8 as it came (a JSON one without each line's
+    /// indentation).
+    text: String,
+    /// The text once it cannot be kept as a string: YAML (read elsewhere), or JSON that is not
+    /// UTF-8 (read whole at the end, for the error).
+    raw: Option<Vec<u8>>,
+    /// The first bytes of a character split between two chunks.
+    carry: Vec<u8>,
     /// The first bytes, until it is known whether they start with a byte order mark.
     head: Option<Vec<u8>>,
     /// Decided at the first byte that is not white space.
@@ -100,7 +104,9 @@ impl DocumentStream {
     #[must_use]
     pub fn new(expected: usize) -> Self {
         Self {
-            text: Vec::new(),
+            text: String::new(),
+            raw: None,
+            carry: Vec::new(),
             head: Some(Vec::new()),
             format: None,
             lines: Lines::default(),
@@ -140,7 +146,7 @@ impl DocumentStream {
             }
             None => self.take(chunk),
         }
-        if self.format != Some(Format::Json) {
+        if self.format != Some(Format::Json) || self.raw.is_some() {
             return Ok(None);
         }
         self.reader.advance(&self.text);
@@ -162,27 +168,66 @@ impl DocumentStream {
         Ok(listing)
     }
 
-    /// Appends `chunk` to the text: as it is until the format is known (white space only),
+    /// Appends `chunk` to the text: checked as UTF-8 (a character split between two chunks is
+    /// taken whole with the second), as it is until the format is known (white space only),
     /// then without each line's indentation for JSON, as it is for YAML.
-    fn take(&mut self, mut chunk: &[u8]) {
+    fn take(&mut self, chunk: &[u8]) {
+        if let Some(raw) = &mut self.raw {
+            if self.format == Some(Format::Json) {
+                self.lines.strip(chunk, |kept| raw.extend_from_slice(&chunk[kept]));
+            } else {
+                raw.extend_from_slice(chunk);
+            }
+            self.reserve();
+            return;
+        }
+        let joined: Vec<u8>;
+        let bytes = if self.carry.is_empty() {
+            chunk
+        } else {
+            joined = [std::mem::take(&mut self.carry).as_slice(), chunk].concat();
+            &joined
+        };
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.take_str(text),
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                self.take_str(std::str::from_utf8(valid).unwrap_or_default());
+                if e.error_len().is_none() {
+                    self.carry.extend_from_slice(rest);
+                } else {
+                    // Not UTF-8: kept as bytes from here, for the error at the end.
+                    self.raw = Some(std::mem::take(&mut self.text).into_bytes());
+                    self.take(rest);
+                }
+            }
+        }
+        self.reserve();
+    }
+
+    /// Appends text to the text (see [`Self::take`]).
+    fn take_str(&mut self, mut chunk: &str) {
         if self.format.is_none() {
-            let Some(first) = chunk.iter().position(|b| !b.is_ascii_whitespace()) else {
-                self.lines.count(chunk);
-                self.text.extend_from_slice(chunk);
+            let Some(first) = chunk.find(|c: char| !c.is_ascii_whitespace()) else {
+                self.lines.count(chunk.as_bytes());
+                self.text.push_str(chunk);
                 return;
             };
             let (space, rest) = chunk.split_at(first);
-            self.lines.count(space);
-            self.text.extend_from_slice(space);
-            self.format = Some(if matches!(rest[0], b'{' | b'[') { Format::Json } else { Format::Yaml });
+            self.lines.count(space.as_bytes());
+            self.text.push_str(space);
             chunk = rest;
+            if !rest.starts_with(['{', '[']) {
+                self.format = Some(Format::Yaml);
+                let mut raw = std::mem::take(&mut self.text).into_bytes();
+                raw.extend_from_slice(rest.as_bytes());
+                self.raw = Some(raw);
+                return;
+            }
+            self.format = Some(Format::Json);
         }
-        if self.format == Some(Format::Yaml) {
-            self.text.extend_from_slice(chunk);
-        } else {
-            self.lines.strip(chunk, &mut self.text);
-        }
-        self.reserve();
+        let text = &mut self.text;
+        self.lines.strip(chunk.as_bytes(), |kept| text.push_str(&chunk[kept]));
     }
 
     /// Reserves the room the whole text will take, once, from the share of the bytes so far
@@ -194,10 +239,14 @@ impl DocumentStream {
         // An estimate of a size: truncation is what is wanted.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
         let room = {
-            let kept = (self.text.len() as f64 / self.received as f64).min(1.0);
+            let taken = self.raw.as_ref().map_or(self.text.len(), Vec::len);
+            let kept = (taken as f64 / self.received as f64).min(1.0);
             ((self.expected as f64) * kept * 1.05) as usize
         };
-        self.text.reserve(room.saturating_sub(self.text.len()));
+        match &mut self.raw {
+            Some(raw) => raw.reserve(room.saturating_sub(raw.len())),
+            None => self.text.reserve(room.saturating_sub(self.text.len())),
+        }
         self.expected = 0;
     }
 
@@ -211,30 +260,36 @@ impl DocumentStream {
         if let Some(head) = self.head.take() {
             self.take(head.strip_prefix(BOM).unwrap_or(&head));
         }
-        match self.format {
-            None => Err(DocumentError::Empty),
-            Some(Format::Yaml) => Ok(Streamed::Yaml(self.text)),
-            Some(Format::Json) => {
-                let mut lines = std::mem::take(&mut self.lines);
-                if lines.at_start {
-                    lines.record();
-                }
-                let read = match self.reader.into_parts(&self.text) {
-                    Some(parts) => from_parts(self.text, parts),
-                    None => super::read(self.text, false),
-                };
-                read.map(Streamed::Json).map_err(|e| lines.restore(e))
-            }
+        if !self.carry.is_empty() {
+            // A character cut short by the end: the text is not UTF-8.
+            let carry = std::mem::take(&mut self.carry);
+            self.raw
+                .get_or_insert_with(|| std::mem::take(&mut self.text).into_bytes())
+                .extend_from_slice(&carry);
         }
+        let mut lines = std::mem::take(&mut self.lines);
+        if lines.at_start {
+            lines.record();
+        }
+        let read = match (self.format, self.raw) {
+            (None, _) => return Err(DocumentError::Empty),
+            (Some(Format::Yaml), raw) => return Ok(Streamed::Yaml(raw.unwrap_or_default())),
+            (Some(Format::Json), Some(raw)) => super::read_whole(&raw),
+            (Some(Format::Json), None) => match self.reader.into_parts(&self.text) {
+                Some(parts) => super::read_indexed(IndexedDocument::indexed(self.text, parts)),
+                None => super::read_whole(self.text.as_bytes()),
+            },
+        };
+        read.map(Streamed::Json).map_err(|e| lines.restore(e))
     }
 }
 
 /// The list of a document whose text is arriving, from the index read so far, when it can be
 /// listed as the whole document would be.
-fn listing(parts: &Parts, text: &[u8]) -> Option<Listing> {
+fn listing(parts: &Parts, text: &str) -> Option<Listing> {
     check_index(&parts.root, parts.described()).ok()?;
     let missed = std::cell::Cell::new(false);
-    let slice = |range: &Range<usize>| std::str::from_utf8(text.get(range.clone())?).ok();
+    let slice = |range: &Range<usize>| text.get(range.clone());
     let items = parts.paths.iter().flatten();
     let items = items.filter_map(|(path, range)| Some((path.as_str(), ItemSource::Text(slice(range)?))));
     let webhooks = parts.webhooks.iter().flatten();
@@ -258,15 +313,6 @@ fn listing(parts: &Parts, text: &[u8]) -> Option<Listing> {
     (!missed.get()).then(|| Listing { root: parts.root.clone(), catalog })
 }
 
-/// A document from its text and its index built as it arrived.
-fn from_parts(text: Vec<u8>, parts: Parts) -> Result<Read, DocumentError> {
-    // Every value was checked as it was read; only the white space between them was not.
-    let text = String::from_utf8(text)
-        .map_err(|e| checks::parse_json(e.as_bytes()).err().unwrap_or(DocumentError::Empty))?;
-    let indexed = IndexedDocument::indexed(text, parts);
-    super::read_indexed(indexed)
-}
-
 /// Line feeds seen, and the indentation removed from each line.
 #[derive(Debug, Default)]
 struct Lines {
@@ -278,8 +324,8 @@ struct Lines {
     indent: usize,
     /// Indentation removed from each line (0-based), up to 254; [`u8::MAX`] says "see `wide`".
     indents: Vec<u8>,
-    /// Indentation of 255 bytes or more, by line.
-    wide: HashMap<usize, usize>,
+    /// Indentation of 255 bytes or more: line and indentation, by line.
+    wide: Vec<(usize, usize)>,
 }
 
 impl Lines {
@@ -292,26 +338,28 @@ impl Lines {
         }
     }
 
-    /// Appends `chunk` to `out` without the spaces and tabs that start each line.
-    fn strip(&mut self, mut chunk: &[u8], out: &mut Vec<u8>) {
-        while !chunk.is_empty() {
+    /// The parts of `chunk` to keep (`keep` is given their ranges, in order): all but the
+    /// spaces and tabs that start each line.
+    fn strip(&mut self, chunk: &[u8], mut keep: impl FnMut(Range<usize>)) {
+        let mut at = 0;
+        while at < chunk.len() {
             if self.at_start {
-                let n = chunk.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+                let n = chunk[at..].iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
                 self.indent += n;
-                chunk = &chunk[n..];
-                if chunk.is_empty() {
+                at += n;
+                if at == chunk.len() {
                     return;
                 }
                 self.at_start = false;
                 self.record();
             }
-            if let Some(end) = chunk.iter().position(|b| *b == b'\n') {
-                out.extend_from_slice(&chunk[..=end]);
-                chunk = &chunk[end + 1..];
+            if let Some(end) = chunk[at..].iter().position(|b| *b == b'\n') {
+                keep(at..at + end + 1);
+                at += end + 1;
                 self.line += 1;
                 self.at_start = true;
             } else {
-                out.extend_from_slice(chunk);
+                keep(at..chunk.len());
                 return;
             }
         }
@@ -327,7 +375,7 @@ impl Lines {
             Ok(small) if small < u8::MAX => self.indents[self.line] = small,
             _ => {
                 self.indents[self.line] = u8::MAX;
-                self.wide.insert(self.line, indent);
+                self.wide.push((self.line, indent));
             }
         }
     }
@@ -336,7 +384,9 @@ impl Lines {
     fn removed(&self, line: usize) -> usize {
         let index = line.saturating_sub(1);
         match self.indents.get(index) {
-            Some(&u8::MAX) => self.wide.get(&index).copied().unwrap_or(0),
+            Some(&u8::MAX) => {
+                self.wide.binary_search_by_key(&index, |(line, _)| *line).map_or(0, |i| self.wide[i].1)
+            }
             Some(&n) => usize::from(n),
             None => 0,
         }
@@ -415,8 +465,8 @@ enum Try<T> {
 
 impl Reader {
     /// Reads every entry that has arrived whole.
-    fn advance(&mut self, text: &[u8]) {
-        if text.len() < self.retry_at {
+    fn advance(&mut self, text: &str) {
+        if text.len() < self.retry_at || matches!(self.step, Step::Done | Step::GaveUp) {
             return;
         }
         loop {
@@ -440,9 +490,9 @@ impl Reader {
     }
 
     /// One step: an entry (or an opening or closing brace) from `self.at`.
-    fn step(&mut self, text: &[u8]) -> Try<()> {
+    fn step(&mut self, text: &str) -> Try<()> {
         let at = skip_space(text, self.at);
-        let Some(&byte) = text.get(at) else { return Try::Wait };
+        let Some(&byte) = text.as_bytes().get(at) else { return Try::Wait };
         if matches!(self.step, Step::Open) {
             if byte != b'{' {
                 return Try::Bad;
@@ -474,16 +524,18 @@ impl Reader {
                 Try::Got((), end)
             }
             Step::Components { first } => {
-                *first = false;
-                self.parts.has_components = true;
-                if text.get(at) == Some(&b'{') {
+                if text.as_bytes().get(at) == Some(&b'{') {
+                    self.parts.has_components = true;
                     self.step = Step::Kind { kind: key, first: true, entries: IndexMap::new() };
                     return Try::Got((), at + 1);
                 }
                 // A kind that is not an object of named entries has none (a reference into
-                // it would not resolve in the whole document either).
-                let ((), end) = attempt!(skip_value(text, at));
-                self.parts.components.insert(key, HashMap::new());
+                // it would not resolve in the whole document either). Nothing changes before
+                // the value has arrived whole: the entry is tried again from its start.
+                let (_, end) = attempt!(raw_at(text, at));
+                *first = false;
+                self.parts.has_components = true;
+                self.parts.components.insert(key, IndexMap::new());
                 Try::Got((), end)
             }
             Step::Open | Step::Done | Step::GaveUp => Try::Bad,
@@ -508,7 +560,7 @@ impl Reader {
             }
             Step::Components { .. } => Step::Root { first: false },
             Step::Kind { kind, entries, .. } => {
-                self.parts.components.insert(kind, entries.into_iter().collect());
+                self.parts.components.insert(kind, entries);
                 Step::Components { first: false }
             }
             other @ (Step::Open | Step::Done | Step::GaveUp) => other,
@@ -516,8 +568,8 @@ impl Reader {
     }
 
     /// The root entry `key`, whose value starts at `at` (after the colon and white space).
-    fn root_entry(&mut self, text: &[u8], key: String, at: usize) -> Try<()> {
-        let object = text.get(at) == Some(&b'{');
+    fn root_entry(&mut self, text: &str, key: String, at: usize) -> Try<()> {
+        let object = text.as_bytes().get(at) == Some(&b'{');
         let field = match key.as_str() {
             "paths" => Some(Items::Paths),
             "webhooks" => Some(Items::Webhooks),
@@ -525,6 +577,12 @@ impl Reader {
             _ => None,
         };
         if let Some(field) = field {
+            // Redoc's `x-webhooks` is an extension: anything else there is no webhook.
+            if !object && field == Items::XWebhooks {
+                let (_, end) = attempt!(raw_at(text, at));
+                self.step = Step::Root { first: false };
+                return Try::Got((), end);
+            }
             // Not an object: the whole reading gives the message.
             if !object {
                 return Try::Bad;
@@ -538,11 +596,13 @@ impl Reader {
                 self.step = Step::Components { first: true };
                 return Try::Got((), at + 1);
             }
-            let ((), end) = attempt!(skip_value(text, at));
+            let (_, end) = attempt!(raw_at(text, at));
             self.step = Step::Root { first: false };
             return Try::Got((), end);
         }
-        let (value, end) = attempt!(value_at::<Value>(text, at));
+        // Small values, parsed from their checked text (one reader of raw values here).
+        let (range, end) = attempt!(raw_at(text, at));
+        let Ok(value) = serde_json::from_str::<Value>(&text[range]) else { return Try::Bad };
         self.parts.root.insert(key, value);
         self.step = Step::Root { first: false };
         Try::Got((), end)
@@ -563,7 +623,7 @@ impl Reader {
     }
 
     /// The whole index, when the root was read whole and only white space follows it.
-    fn into_parts(mut self, text: &[u8]) -> Option<Parts> {
+    fn into_parts(mut self, text: &str) -> Option<Parts> {
         self.retry_at = 0;
         self.advance(text);
         match self.step {
@@ -575,7 +635,7 @@ impl Reader {
 
 /// Where the next entry of an object starts (`at` is its first byte that is not white space,
 /// `byte` that byte): after the `,` unless it is the `first`; `None` at the closing `}`.
-fn next_entry(text: &[u8], at: usize, byte: u8, first: bool) -> Try<Option<usize>> {
+fn next_entry(text: &str, at: usize, byte: u8, first: bool) -> Try<Option<usize>> {
     match byte {
         b'}' => Try::Got(None, at + 1),
         _ if first => Try::Got(Some(at), at),
@@ -588,13 +648,14 @@ fn next_entry(text: &[u8], at: usize, byte: u8, first: bool) -> Try<Option<usize
 }
 
 /// A key and its colon from `at`: the key, and the first byte of the value.
-fn key_at(text: &[u8], at: usize) -> Try<String> {
-    if text.get(at).is_some_and(|b| *b != b'"') {
+fn key_at(text: &str, at: usize) -> Try<String> {
+    if text.as_bytes().get(at).is_some_and(|b| *b != b'"') {
         return Try::Bad;
     }
-    let (key, end) = attempt!(value_at::<String>(text, at));
+    let (raw, end) = attempt!(raw_at(text, at));
+    let Ok(key) = serde_json::from_str::<String>(&text[raw]) else { return Try::Bad };
     let colon = skip_space(text, end);
-    match text.get(colon) {
+    match text.as_bytes().get(colon) {
         None => Try::Wait,
         Some(b':') => {
             let value = skip_space(text, colon + 1);
@@ -605,36 +666,33 @@ fn key_at(text: &[u8], at: usize) -> Try<String> {
 }
 
 /// Where the value at `at` is, checked but not built.
-fn raw_at(text: &[u8], at: usize) -> Try<Range<usize>> {
+fn raw_at(text: &str, at: usize) -> Try<Range<usize>> {
     let (raw, end) = attempt!(value_at::<&RawValue>(text, at));
     let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
     Try::Got(start..start + raw.get().len(), end)
 }
 
-/// The end of the value at `at`, checked but not kept.
-fn skip_value(text: &[u8], at: usize) -> Try<()> {
-    let (IgnoredAny, end) = attempt!(value_at::<IgnoredAny>(text, at));
-    Try::Got((), end)
-}
-
 /// The JSON value at `at`, and the byte after it. A value that ends where the text ends may
 /// go on (a number), so it is waited for.
-fn value_at<'t, T: Deserialize<'t>>(text: &'t [u8], at: usize) -> Try<T> {
+fn value_at<'t, T: Deserialize<'t>>(text: &'t str, at: usize) -> Try<T> {
     let Some(rest) = text.get(at..) else { return Try::Wait };
-    let mut values = serde_json::Deserializer::from_slice(rest).into_iter::<T>();
+    // `from_str`, as the rest of the reader: one JSON reader in the app, not two.
+    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<T>();
     match values.next() {
         None => Try::Wait,
         Some(Ok(value)) => {
             let end = at + values.byte_offset();
             if end >= text.len() { Try::Wait } else { Try::Got(value, end) }
         }
-        Some(Err(e)) if e.is_eof() => Try::Wait,
+        // A number cut after its `.`, `e` or sign is a syntax error, not the end of the text.
+        Some(Err(e)) if e.is_eof() || text.ends_with(['.', 'e', 'E', '+', '-']) => Try::Wait,
         Some(Err(_)) => Try::Bad,
     }
 }
 
 /// The first byte at or after `at` that is not JSON white space.
-fn skip_space(text: &[u8], at: usize) -> usize {
+fn skip_space(text: &str, at: usize) -> usize {
+    let text = text.as_bytes();
     let mut at = at;
     while text.get(at).is_some_and(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')) {
         at += 1;

@@ -161,6 +161,13 @@ pub fn error(html: &mut Html<'_>, testid: &str, message: &str) {
     html.raw(">").text(message).raw("</p>");
 }
 
+/// A line saying the part asked for is on its way (the document is still arriving).
+pub fn pending(html: &mut Html<'_>, message: &str) {
+    html.raw(r#"<p class="document-status" role="status" data-testid="document-arriving">"#)
+        .text(message)
+        .raw("</p>");
+}
+
 /// `"s"` unless `count` is one.
 fn plural(count: usize) -> &'static str {
     if count == 1 { "" } else { "s" }

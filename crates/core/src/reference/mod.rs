@@ -47,6 +47,9 @@ pub enum ViewError {
     /// The part of the document read after its list cannot be read (the message says why).
     #[error("{0}")]
     Unreadable(String),
+    /// The document's text is still arriving: the part asked for is shown once it is in.
+    #[error("The rest of the document is still downloading; this part is shown when it has arrived.")]
+    Arriving,
 }
 
 /// A schema as a tree for display.
