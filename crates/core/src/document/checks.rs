@@ -58,6 +58,12 @@ fn syntax_error(error: &serde_json::Error) -> DocumentError {
 /// `info` (with `title` and `version`), no `paths` (3.0) or nothing described (3.1 and later),
 /// or a listed field of the wrong type.
 pub fn validate(doc: &Value) -> Result<Catalog, DocumentError> {
+    check_shape(doc)?;
+    Catalog::from_value(doc).map_err(listing_error)
+}
+
+/// The checks of [`validate`] before the list is made.
+pub(super) fn check_shape(doc: &Value) -> Result<(), DocumentError> {
     let Value::Object(fields) = doc else {
         return Err(DocumentError::NotAnObject(kind(doc)));
     };
@@ -68,8 +74,7 @@ pub fn validate(doc: &Value) -> Result<Catalog, DocumentError> {
             return Err(DocumentError::NotAnObjectAt { pointer: format!("/{name}"), found: kind(value) });
         }
     }
-    check_described(version, Described::of(fields))?;
-    Catalog::from_value(doc).map_err(listing_error)
+    check_described(version, Described::of(fields))
 }
 
 /// Why a document could not be listed, in the reader's words.

@@ -72,14 +72,14 @@ pub fn read(bytes: Vec<u8>) -> Result<Read, DocumentError> {
 /// Why a text the index could not follow cannot be shown, as reading it whole as one value
 /// says: a syntax error with its line and column, or what is wrong with the document.
 pub(super) fn read_whole(bytes: &[u8]) -> Result<Read, DocumentError> {
-    match parse_json(bytes).and_then(|value| validate(&value)) {
+    match parse_json(bytes).and_then(|value| checks::check_shape(&value)) {
         Err(DocumentError::Swagger(version)) if version == "2.0" => {
             Ok(Read::Swagger2(String::from_utf8_lossy(bytes).into_owned()))
         }
         Err(e) => Err(e),
-        // The index follows every document [`validate`] takes (the stream's property tests
-        // compare the two).
-        Ok(_) => Err(DocumentError::Shape("its text could not be indexed".to_owned())),
+        // The index follows every document the checks take (the stream's property tests
+        // compare it with reading the whole value).
+        Ok(()) => Err(DocumentError::Shape("its text could not be indexed".to_owned())),
     }
 }
 
