@@ -1,0 +1,131 @@
+// A document read as it downloads: its list is on screen while the rest still arrives, an
+// operation asked for meanwhile is shown once it is in, the download of the document gives the
+// text as it came, and a download that stops midway is said so. A real HTTP server on
+// 127.0.0.1 (another origin than the page, as a published description would be) holds the
+// rest of the document until the test lets it go.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { launch, openPage, serveStatic } from "./harness.mjs";
+
+let browser;
+let site;
+let api;
+/** What the document server does with the rest of each document: set by each test. */
+const held = {};
+
+/** A document of `count` operations whose components are about `padding` bytes, indented. */
+function documentText(title, count, padding) {
+  const paths = {};
+  const schemas = {};
+  for (let i = 0; i < count; i++) {
+    paths[`/things${i}/{id}`] = {
+      get: {
+        operationId: `getThing${i}`,
+        tags: [`group${i % 3}`],
+        summary: `Get thing ${i}`,
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        responses: { 200: { description: "The thing", content: { "application/json": { schema: { $ref: `#/components/schemas/Thing${i}` } } } } },
+      },
+    };
+    schemas[`Thing${i}`] = {
+      type: "object",
+      description: "x".repeat(Math.ceil(padding / count)),
+      properties: { id: { type: "integer" }, name: { type: "string", description: `The name of thing ${i}` } },
+    };
+  }
+  const doc = {
+    openapi: "3.0.3",
+    info: { title, version: "1.0.0" },
+    tags: [0, 1, 2].map((i) => ({ name: `group${i}` })),
+    paths,
+    components: { schemas },
+  };
+  return JSON.stringify(doc, null, 2);
+}
+
+before(async () => {
+  site = await serveStatic();
+  api = createServer((req, res) => {
+    const name = new URL(req.url, "http://x").pathname.slice(1);
+    const doc = held[name];
+    if (!doc) {
+      res.writeHead(404, { "Access-Control-Allow-Origin": "*" }).end();
+      return;
+    }
+    res.writeHead(200, { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" });
+    // Everything up to the components now; the rest when the test says.
+    const cut = doc.text.indexOf('"components"');
+    res.write(doc.text.slice(0, cut));
+    doc.rest.then((how) => {
+      if (how === "stop") res.socket.destroy();
+      else res.end(doc.text.slice(cut));
+    });
+  });
+  await new Promise((ok) => api.listen(0, "127.0.0.1", ok));
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  await new Promise((ok) => api?.close(ok) ?? ok());
+});
+
+/** A held document: `release(how)` sends the rest ("end") or breaks the connection ("stop"). */
+function hold(name, text) {
+  let release;
+  const rest = new Promise((ok) => (release = ok));
+  held[name] = { text, rest };
+  return { url: `http://127.0.0.1:${api.address().port}/${name}`, release };
+}
+
+test("the list is on screen while the rest downloads; a deep link's operation shows once it is in; the download is the text as it came", async () => {
+  const text = documentText("Held", 30, 400_000);
+  const doc = hold("held.json", text);
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=${encodeURIComponent(doc.url)}#getThing7`);
+  try {
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Held", null, { timeout: 20_000 });
+    assert.equal(await page.locator("[data-testid=op-count]").textContent(), "30 operations");
+    assert.ok((await page.locator("[data-testid=operation]").count()) > 5, "the rows are drawn");
+    // The operation asked for waits for the components, which the server still holds.
+    const waiting = page.locator("[data-testid=document-arriving]");
+    await waiting.waitFor();
+    assert.match(await waiting.textContent(), /still downloading/);
+    assert.equal(await page.locator("[data-testid=operation-detail]").count(), 0);
+    doc.release("end");
+    const detail = page.locator("[data-testid=operation-detail][data-operation-id=getThing7]");
+    await detail.waitFor({ timeout: 20_000 });
+    assert.match(await detail.textContent(), /Thing7/);
+    assert.equal(await waiting.count(), 0);
+    // The overview's download is the document as served, indentation and all (the page keeps
+    // it without indentation).
+    await page.evaluate(() => (location.hash = ""));
+    const [download] = await Promise.all([page.waitForEvent("download"), page.locator("[data-testid=download-document]").click()]);
+    assert.equal(download.suggestedFilename(), "held.json");
+    assert.equal(await readFile(await download.path(), "utf8"), text);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a download that stops midway is said so, and the Petstore reference is shown", async () => {
+  const doc = hold("cut.json", documentText("Cut", 10, 200_000));
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=${encodeURIComponent(doc.url)}`);
+  try {
+    // Listed from what arrived; then the connection breaks.
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Cut", null, { timeout: 20_000 });
+    doc.release("stop");
+    const error = page.locator("[data-testid=document-error-message]");
+    await error.waitFor({ timeout: 20_000 });
+    assert.match(await error.textContent(), new RegExp(`^The download of ${doc.url} stopped after \\d+ bytes, before the end of the document\\.`));
+    await page.locator("[data-testid=doc-title]", { hasText: "Petstore API" }).waitFor({ timeout: 15_000 });
+    assert.equal(await page.locator("[data-testid=operation]").count(), 18);
+    // The browser reports the broken answer itself; nothing else went wrong.
+    assert.deepEqual(problems.filter((p) => !p.includes("cut.json") && !p.includes("ERR_INCOMPLETE_CHUNKED_ENCODING")), []);
+  } finally {
+    await context.close();
+  }
+});
