@@ -142,13 +142,23 @@ async function documents() {
 }
 
 // --- one load -------------------------------------------------------------------------------
+/** The Long Tasks API's view, logged beside the trace's figure as a cross-check. */
+const LONG_TASKS = `if (window === window.top) {
+  globalThis.__benchLongTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) globalThis.__benchLongTasks.push([e.startTime, e.duration]);
+    }).observe({ type: "longtask", buffered: true });
+  } catch {}
+}`;
+
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const within = (promise, ms, what) => Promise.race([promise, sleep(ms).then(() => { throw Object.assign(new Error(what), { cap: true }); })]);
 
 async function measure(browser, tools, site, name, doc) {
   const tool = tools[name];
   const blocked = new Set();
-  const page = await openPage(browser, { viewport: VIEWPORT, blocked, scripts: [WASM_TRACKER, watcher(firstFrame, tool.list(doc), "__benchListed")] });
+  const page = await openPage(browser, { viewport: VIEWPORT, blocked, scripts: [WASM_TRACKER, LONG_TASKS, watcher(firstFrame, tool.list(doc), "__benchListed")] });
   let crashed;
   const crash = new Promise((_, reject) => {
     crashed = browser.on(({ method, sessionId }) => {
@@ -166,6 +176,7 @@ async function measure(browser, tools, site, name, doc) {
     result.list = listed.t;
     if (result.list > CAP) throw Object.assign(new Error("not listed"), { cap: true });
     await Promise.race([sleep(SETTLE), crash]);
+    result.longTaskApi = await Promise.race([within(page.evaluate(`Math.max(0, ...globalThis.__benchLongTasks.filter(([t]) => t < ${result.list}).map(([, d]) => d))`), 60_000, "no answer"), crash]);
     Object.assign(result, await Promise.race([within(memory(page), 60_000, "memory not measured within 60 s"), crash]));
   } catch (error) {
     if (error.crash) result.crashed = true;
@@ -398,7 +409,8 @@ try {
           const t0 = Date.now();
           const r = await measure(browser, tools, servers[name], name, doc);
           runs.push(r);
-          const task = r.task ? `, longest task ${fmtMs(r.task.longest)}${r.task.open > 1000 ? ` (a task still running for ${fmtMs(r.task.open)})` : ""}` : r.traceError ? `, trace: ${r.traceError}` : "";
+          const task = (r.task ? `, longest task ${fmtMs(r.task.longest)}${r.task.open > 1000 ? ` (a task still running for ${fmtMs(r.task.open)})` : ""}` : r.traceError ? `, trace: ${r.traceError}` : "") +
+            (r.longTaskApi !== undefined ? ` (Long Tasks API: ${fmtMs(r.longTaskApi)})` : "");
           console.error(`[growth] ${doc.key.padEnd(12)} ${name.padEnd(20)} ${r.list !== undefined && !r.error ? `list ${fmtMs(r.list)}, memory ${fmtMb(r.heap + r.wasm)}` : r.crashed ? "page crashed" : r.missed ? `did not list within ${CAP / 1000} s` : `error: ${r.error}`}${task} (${((Date.now() - t0) / 1000).toFixed(0)} s, trace ${((r.traceBytes ?? 0) / 1e6).toFixed(0)} MB)`);
           if (r.missed || r.crashed) break;
         }

@@ -78,45 +78,104 @@ export async function startTrace(browser) {
     });
     await browser.send("Tracing.end");
     const { stream } = await complete;
-    const chunks = [];
+    // The trace can be larger than a string may be: its events are read one at a time as the
+    // stream arrives, and only the ones longestTask() reads are kept.
+    const events = [];
+    const scanner = eventScanner((text) => {
+      if (text.includes('RunTask"') || text.includes(`"${CHECKPOINT}"`) || text.includes('"TimeStamp"')) events.push(JSON.parse(text));
+    });
+    let bytes = 0;
     for (;;) {
       const { data, eof, base64Encoded } = await browser.send("IO.read", { handle: stream, size: 8 << 20 });
-      chunks.push(base64Encoded ? Buffer.from(data, "base64").toString("utf8") : data);
+      const chunk = base64Encoded ? Buffer.from(data, "base64").toString("utf8") : data;
+      bytes += chunk.length;
+      scanner(chunk);
       if (eof) break;
     }
     await browser.send("IO.close", { handle: stream });
-    const text = chunks.join("");
-    const parsed = JSON.parse(text);
-    return { events: Array.isArray(parsed) ? parsed : parsed.traceEvents, bytes: text.length };
+    return { events, bytes };
   };
 }
 
 /**
+ * Feeds the text of a JSON trace ({"traceEvents": [...]} or [...]) in chunks; calls `onEvent`
+ * with the text of each event object (each element of the events array).
+ */
+function eventScanner(onEvent) {
+  const stack = [];
+  let inString = false;
+  let escaped = false;
+  let start = -1;
+  let carry = "";
+  return (chunk) => {
+    // The carried text (an event not yet closed) is scanned already; it starts at 0 now.
+    const text = carry + chunk;
+    if (start >= 0) start = 0;
+    for (let i = carry.length; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 92) escaped = true; // backslash
+        else if (c === 34) inString = false;
+        continue;
+      }
+      if (c === 34) inString = true;
+      else if (c === 123 || c === 91) { // { [
+        const inEvents = stack.length && stack[stack.length - 1] === 91 && (stack.length === 1 || (stack.length === 2 && stack[0] === 123));
+        if (c === 123 && inEvents) start = i;
+        stack.push(c);
+      } else if (c === 125 || c === 93) { // } ]
+        stack.pop();
+        if (c === 125 && start >= 0 && stack.length && stack[stack.length - 1] === 91 && (stack.length === 1 || (stack.length === 2 && stack[0] === 123))) {
+          onEvent(text.slice(start, i + 1));
+          start = -1;
+        }
+      }
+    }
+    carry = start >= 0 ? text.slice(start) : "";
+  };
+}
+
+const CHECKPOINT = "BlinkScheduler_PerformMicrotaskCheckpoint";
+const isTask = (e) => e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask";
+
+/**
  * The page's main thread in a trace: the thread that logged `console.timeStamp(startMark)`.
- * Returns the longest top-level task on it that started before `endMark` was logged (or
- * before the trace's end when the mark is missing), in ms; `open` is how long the thread had
- * been in a task still running when the trace ended (a page that never answered), in ms.
+ * Returns the longest task on it that started before `endMark` was logged (or before the
+ * trace's end when the mark is missing), in ms. A task is a top-level `RunTask` together with
+ * the microtask checkpoint that follows it: Chromium traces the two as siblings (the promise
+ * reactions a task queues run in the checkpoint), and the Long Tasks API counts them as one.
+ * `open` is how long the thread had been in a task still running when the trace ended (a page
+ * that never answered), in ms.
  */
 export function longestTask(events, startMark, endMark) {
-  const stamp = (name) => events.find((e) => e.name === "TimeStamp" && (e.args?.data?.message === name));
+  const stamp = (name) => events.find((e) => e.name === "TimeStamp" && e.args?.data?.message === name);
   const start = stamp(startMark);
   if (!start) return null;
   const end = stamp(endMark);
-  const mine = (e) => e.pid === start.pid && e.tid === start.tid;
-  const tasks = events.filter((e) => mine(e) && e.ph === "X" && (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask"));
-  const until = end ? end.ts : Math.max(...events.filter((e) => e.ts).map((e) => e.ts + (e.dur ?? 0)));
-  let longest = 0;
-  let lastEnd = start.ts;
-  let count = 0;
-  for (const task of tasks) {
-    if (task.ts > until) continue;
-    count += 1;
-    longest = Math.max(longest, task.dur ?? 0);
-    lastEnd = Math.max(lastEnd, task.ts + (task.dur ?? 0));
+  let until = end?.ts ?? 0;
+  if (!end) for (const e of events) if (e.ts) until = Math.max(until, e.ts + (e.dur ?? 0));
+  const top = events
+    .filter((e) => e.pid === start.pid && e.tid === start.tid && e.ph === "X" && (isTask(e) || e.name === CHECKPOINT))
+    .sort((a, b) => a.ts - b.ts);
+  const tasks = [];
+  let current = null;
+  for (const e of top) {
+    const stop = e.ts + (e.dur ?? 0);
+    // Nested in the current task, or its checkpoint (starting within 0.1 ms of its end).
+    if (current && (e.ts < current.end || (e.name === CHECKPOINT && e.ts - current.end <= 100))) {
+      current.end = Math.max(current.end, stop);
+      continue;
+    }
+    if (e.ts > until) break;
+    current = { start: e.ts, end: stop };
+    tasks.push(current);
   }
+  const longest = Math.max(0, ...tasks.map((t) => t.end - t.start));
+  const lastEnd = tasks.length ? tasks[tasks.length - 1].end : start.ts;
   return {
     longest: longest / 1000,
     open: end ? 0 : Math.max(0, until - lastEnd) / 1000,
-    tasks: count,
+    tasks: tasks.length,
   };
 }
