@@ -340,9 +340,10 @@ impl Input {
     }
 }
 
-/// The bytes handed to the reader at a time: a chunk larger than this (a file's) is split, so
-/// that the page can paint between two.
-const PIECE: usize = 1 << 20;
+/// The bytes handed to the reader at a time: a chunk larger than this (a file's, or a body
+/// that arrived before the app asked) is split, so that the page can paint between two and
+/// its memory holds no second copy of it.
+const PIECE: u32 = 1 << 18;
 
 /// Reading goes on in the same task for at most this long (ms) before the page gets a turn.
 const SLICE_MS: f64 = 30.0;
@@ -427,10 +428,16 @@ async fn read(
                 _ => DocumentError::Interrupted { url: label, received: stream.received() },
             });
         };
-        chunk.resize(array.length() as usize, 0);
-        array.copy_to(&mut chunk);
-        for piece in chunk.chunks(PIECE) {
-            let listing = stream.push(piece).inspect_err(|_| cancel_read_js(&reader))?;
+        // A chunk can be the whole body when it had arrived before the app asked: it is
+        // copied into the page's memory a piece at a time, not all at once.
+        let length = array.length();
+        let mut at = 0;
+        while at < length {
+            let end = length.min(at.saturating_add(PIECE));
+            chunk.resize((end - at) as usize, 0);
+            array.subarray(at, end).copy_to(&mut chunk);
+            at = end;
+            let listing = stream.push(&chunk).inspect_err(|_| cancel_read_js(&reader))?;
             if let (Some(listing), Some(early)) = (listing, early) {
                 let value = Arc::new(Arriving::new(listing.root));
                 early(Loaded {

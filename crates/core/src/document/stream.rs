@@ -231,9 +231,12 @@ impl DocumentStream {
     }
 
     /// Reserves the room the whole text will take, once, from the share of the bytes so far
-    /// that was kept, so the text is not copied as it grows.
+    /// that was kept, so the text is not copied as it grows (each copy of a large text leaves
+    /// its old room behind: the page's memory never shrinks). The share is read off the first
+    /// sixteenth of the document (1 MiB at least), with room to spare: the indentation of a
+    /// document's start differs from the rest's.
     fn reserve(&mut self) {
-        if self.expected == 0 || self.received == 0 {
+        if self.expected == 0 || self.received < (self.expected / 16).max(1 << 20).min(self.expected) {
             return;
         }
         // An estimate of a size: truncation is what is wanted.
@@ -241,7 +244,7 @@ impl DocumentStream {
         let room = {
             let taken = self.raw.as_ref().map_or(self.text.len(), Vec::len);
             let kept = (taken as f64 / self.received as f64).min(1.0);
-            ((self.expected as f64) * kept * 1.05) as usize
+            ((self.expected as f64) * (kept * 1.15).min(1.0)) as usize
         };
         match &mut self.raw {
             Some(raw) => raw.reserve(room.saturating_sub(raw.len())),
@@ -276,7 +279,12 @@ impl DocumentStream {
             (Some(Format::Yaml), raw) => return Ok(Streamed::Yaml(raw.unwrap_or_default())),
             (Some(Format::Json), Some(raw)) => super::read_whole(&raw),
             (Some(Format::Json), None) => match self.reader.into_parts(&self.text) {
-                Some(parts) => super::read_indexed(IndexedDocument::indexed(self.text, parts)),
+                Some(parts) => {
+                    // The room reserved and not used is given back for what comes next.
+                    let mut text = self.text;
+                    text.shrink_to_fit();
+                    super::read_indexed(IndexedDocument::indexed(text, parts))
+                }
                 None => super::read_whole(self.text.as_bytes()),
             },
         };
