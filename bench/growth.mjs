@@ -318,7 +318,9 @@ function report(data) {
     out(`Petstore Playground: time to list grows as size^${g.exponent.toFixed(2)} over the generated family (^${g.local.toFixed(2)} from ${g.last}; ${fmtMs(g.perMb)} per MB), memory as size^${m.exponent.toFixed(2)} (^${m.local.toFixed(2)} from ${m.last}; ` +
       `${(m.perMb / 1048576).toFixed(2)} MB per MB of document); ` +
       (worst ? `the longest main-thread task before the list was ${fmtMs(worst[1])} (${worst[0].label}), ${worst[1] > LONG_TASK ? `over the ${LONG_TASK} ms limit` : `under ${LONG_TASK} ms for every document`}` : "no trace") +
-      (missed.length ? `; did not list ${missed.map((d) => d.label).join(", ")}` : "") + ".");
+      (missed.length ? `; did not list ${missed.map((d) => d.label).join(", ")}` : "") + ". " +
+      `Target (growth stays linear: exponent at most 1.1 between the two largest documents, for time and memory; no task over ${LONG_TASK} ms while a document loads): ` +
+      `**${g.local <= 1.1 && m.local <= 1.1 && !missed.length && tasks.every(([, v]) => v <= LONG_TASK) ? "met" : "missed"}**.`);
     out();
   }
   out("How: each load is a fresh browser context (cold cache) with the servers and the DevTools-protocol driving of bench/bench.mjs, and the same list conditions. " +
@@ -359,7 +361,9 @@ function write(data) {
     const marked = /<!-- growth:start[^]*?<!-- growth:end -->\n?/;
     const updated = marked.test(text)
       ? text.replace(marked, section)
-      : text.replace(/^How each figure is taken:/m, `${section}\nHow each figure is taken:`);
+      : /^## Notes \(written by hand/m.test(text)
+        ? text.replace(/^## Notes \(written by hand/m, `${section}\n## Notes (written by hand`)
+        : `${text.trimEnd()}\n\n${section}`;
     if (updated !== text) writeFileSync(results, updated);
   }
   console.log(section);
@@ -428,7 +432,7 @@ try {
 const meta = {
   date: `${started.toISOString().slice(0, 16).replace("T", " ")} UTC`,
   machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`,
-  chromium: browser.version,
+  chromium: browser.version.replace(/^(Headless)?Chrome\//, ""),
   cap: CAP,
   runs: RUNS,
   trace: TRACE,
