@@ -311,6 +311,8 @@ try {
     for (const doc of docs.filter((d) => d.deepLink)) {
       const order = toolNames.map((_, i) => toolNames[(i + run) % toolNames.length]);
       for (const name of order) {
+        // A link the tool could not open (deepLinkLimit) is not tried again in later rounds.
+        if (deepLinks[doc.key]?.[name]?.some((r) => r.limit)) continue;
         const r = await measureDeepLink(browser, servers, name, doc);
         ((deepLinks[doc.key] ??= {})[name] ??= []).push(r);
         console.error(`[run ${run + 1}/${RUNS}] ${doc.key.padEnd(9)} ${name.padEnd(20)} deep link: ${r.error ? `error: ${r.error}` : `shown ${ms(r.shown)} (${r.hash})`}`);
