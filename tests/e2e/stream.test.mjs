@@ -7,7 +7,9 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
-import { launch, openPage, serveStatic } from "./harness.mjs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
 
 let browser;
 let site;
@@ -108,6 +110,24 @@ test("the list is on screen while the rest downloads; a deep link's operation sh
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+test("screenshots of a deep link waiting for the rest of its document, light and dark, desktop and phone (artifacts/)", async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const sizes = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
+  for (const colorScheme of ["light", "dark"]) {
+    for (const [name, viewport] of Object.entries(sizes)) {
+      const doc = hold(`shot-${colorScheme}-${name}.json`, documentText("Held", 30, 100_000));
+      const { page, context } = await openPage(browser, `${site.url}?url=${encodeURIComponent(doc.url)}#getThing7`, { colorScheme, viewport });
+      try {
+        await page.locator("[data-testid=document-arriving]").waitFor({ timeout: 20_000 });
+        await page.screenshot({ path: join(ARTIFACTS, `arriving-${colorScheme}-${name}.png`) });
+      } finally {
+        doc.release("end");
+        await context.close();
+      }
+    }
   }
 });
 
