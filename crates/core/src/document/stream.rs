@@ -100,7 +100,7 @@ impl Default for DocumentStream {
 
 impl DocumentStream {
     /// A stream expecting about `expected` bytes (0 when unknown): the room for the text is
-    /// reserved once the first chunk shows how much of it is indentation.
+    /// reserved once the first sixteenth shows how much of it is indentation.
     #[must_use]
     pub fn new(expected: usize) -> Self {
         Self {
@@ -134,13 +134,15 @@ impl DocumentStream {
         if self.received > MAX_DOCUMENT_BYTES {
             return Err(DocumentError::TooLarge { limit: MAX_DOCUMENT_BYTES });
         }
-        match &mut self.head {
-            Some(head) if head.len() + chunk.len() < BOM.len() => {
+        match self.head.take() {
+            Some(mut head) if head.len() + chunk.len() < BOM.len() => {
                 head.extend_from_slice(chunk);
+                self.head = Some(head);
                 return Ok(None);
             }
-            Some(_) => {
-                let mut head = self.head.take().unwrap_or_default();
+            // The usual first chunk: nothing held back, nothing copied.
+            Some(head) if head.is_empty() => self.take(chunk.strip_prefix(BOM).unwrap_or(chunk)),
+            Some(mut head) => {
                 head.extend_from_slice(chunk);
                 self.take(head.strip_prefix(BOM).unwrap_or(&head));
             }
