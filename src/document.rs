@@ -18,7 +18,7 @@ mod js;
 
 pub(crate) use js::show_loader;
 use js::{
-    bytes, cancel_read_js, field, next_chunk_js, next_task_js, number, open_document_js, read_document_js,
+    bytes, cancel_read_js, field, next_chunk_js, number, open_document_js, read_document_js,
     set_page_url_js, text, yaml_to_json_js,
 };
 
@@ -193,9 +193,6 @@ impl Input {
 /// its memory holds no second copy of it.
 const PIECE: u32 = 1 << 18;
 
-/// Reading goes on in the same task for at most this long (ms) before the page gets a turn.
-const SLICE_MS: f64 = 30.0;
-
 /// What JavaScript's `readDocument` and `openDocument` take for `input`.
 fn js_input(input: &Input) -> (&'static str, JsValue) {
     match input {
@@ -299,8 +296,10 @@ async fn read(
                 shown = Some(value);
                 crate::modules::after_paint().await;
                 slice = js_sys::Date::now();
-            } else if js_sys::Date::now() - slice > SLICE_MS {
-                let _ = JsFuture::from(next_task_js()).await;
+            } else if js_sys::Date::now() - slice > crate::modules::SLICE_MS {
+                // Reading goes on in the same task for at most a slice before the page gets a
+                // turn.
+                crate::modules::next_task().await;
                 slice = js_sys::Date::now();
             }
         }

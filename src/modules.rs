@@ -11,12 +11,32 @@ export function import_module(url) { return import(url); }
 export function after_paint() {
   return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
+// Resolves in a task of its own, so the page can paint and take input between two.
+export function next_task() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
 "#)]
 extern "C" {
     #[wasm_bindgen(catch)]
     fn import_module(url: &str) -> Result<Promise, JsValue>;
     #[wasm_bindgen(js_name = after_paint)]
     fn after_paint_js() -> Promise;
+    #[wasm_bindgen(js_name = next_task)]
+    fn next_task_js() -> Promise;
+}
+
+/// Long work is cut into slices of about this many milliseconds, with [`next_task`] between
+/// two, so no task holds the page longer than a frame or two.
+pub const SLICE_MS: f64 = 30.0;
+
+/// Resolves in a task of its own (not a timer's, which browsers clamp to 4 ms once nested):
+/// the page can paint and take input in between.
+pub async fn next_task() {
+    let _ = JsFuture::from(next_task_js()).await;
 }
 
 /// Resolves after the next paint: what was rendered before the call is on screen.

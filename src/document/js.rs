@@ -64,14 +64,6 @@ export async function nextChunk(reader) {
 export function cancelRead(reader) {
   reader.cancel().catch(() => {});
 }
-// Resolves in a task of its own, so the page can paint and take input between two.
-export function nextTask() {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
-}
 export function setPageUrl(address) {
   const query = address == null ? "" : "?url=" + encodeURIComponent(address);
   history.replaceState(null, "", location.pathname + query);
@@ -127,8 +119,6 @@ extern "C" {
     pub(super) fn next_chunk_js(reader: &JsValue) -> js_sys::Promise;
     #[wasm_bindgen(js_name = cancelRead)]
     pub(super) fn cancel_read_js(reader: &JsValue);
-    #[wasm_bindgen(js_name = nextTask)]
-    pub(super) fn next_task_js() -> js_sys::Promise;
     #[wasm_bindgen(js_name = setPageUrl)]
     pub(super) fn set_page_url_js(address: Option<&str>);
     /// Fills the loader's source line, status and error (`None` hides each).

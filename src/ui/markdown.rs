@@ -14,16 +14,14 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(inline_js = r##"
-export function resolveLinks(html, base) {
+export function resolveLinksIn(root, base, selector) {
   let from;
   try {
     from = new URL(base, document.baseURI);
   } catch (e) {
-    return html;
+    return;
   }
-  const holder = document.createElement("template");
-  holder.innerHTML = html;
-  for (const element of holder.content.querySelectorAll("img[src], a[href]")) {
+  for (const element of root.querySelectorAll(selector)) {
     const name = element.tagName === "IMG" ? "src" : "href";
     const value = element.getAttribute(name);
     if (!value || value.startsWith("#")) continue;
@@ -31,13 +29,19 @@ export function resolveLinks(html, base) {
       element.setAttribute(name, new URL(value, from).href);
     } catch (e) {}
   }
-  return holder.innerHTML;
 }
 "##)]
 extern "C" {
-    #[wasm_bindgen(js_name = resolveLinks)]
-    fn resolve_links(html: &str, base: &str) -> String;
+    /// Resolves the relative links and images matching `selector` under `root` against `base`
+    /// (in place: the descriptions' HTML is parsed once, by the page).
+    #[wasm_bindgen(js_name = resolveLinksIn)]
+    fn resolve_links_in(root: &web_sys::Element, base: &str, selector: &str);
 }
+
+/// The links and images of the descriptions in a fragment.
+const FRAGMENT_LINKS: &str = ".markdown img[src], .markdown a[href]";
+/// The links and images of one description.
+const LINKS: &str = "img[src], a[href]";
 
 /// The address of the shown document, when it came from one: relative links and images in
 /// its descriptions are resolved against it, not against the page.
@@ -135,33 +139,39 @@ impl MarkdownRenderer {
     }
 }
 
-/// Renders `source` with the page's renderer, its relative links resolved against the
-/// document's address; `None` until the renderer is ready.
-fn render_markdown(
-    renderer: Option<MarkdownRenderer>,
-    base: Option<&DocumentBase>,
-    source: &str,
-) -> Option<String> {
-    let html = renderer?.render_untracked(source)?;
-    Some(match base {
-        Some(DocumentBase(base)) => resolve_links(&html, base),
-        None => html,
-    })
+/// Renders `source` with the page's renderer; `None` until the renderer is ready. Relative
+/// links are resolved once the HTML is in the page.
+fn render_markdown(renderer: Option<MarkdownRenderer>, source: &str) -> Option<String> {
+    renderer?.render_untracked(source)
 }
 
-/// Renders the descriptions still shown as plain text under `root`, in place.
-fn render_pending(root: &web_sys::Element, renderer: MarkdownRenderer, base: Option<&DocumentBase>) {
+/// Renders the descriptions still shown as plain text under `root`, in place, a slice of time
+/// at a time (an overview can have thousands: one per tag), their relative links resolved
+/// against the document's address.
+async fn render_pending(root: web_sys::Element, renderer: MarkdownRenderer, base: Option<DocumentBase>) {
     let selector = format!("[{MARKDOWN_SOURCE}]");
     let Ok(pending) = root.query_selector_all(&selector) else { return };
+    let mut slice = js_sys::Date::now();
     for i in 0..pending.length() {
+        if js_sys::Date::now() - slice > crate::modules::SLICE_MS {
+            crate::modules::next_task().await;
+            slice = js_sys::Date::now();
+        }
         let Some(element) = pending.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
             continue;
         };
+        // Replaced meanwhile (another page shown): nothing to do.
+        if !element.is_connected() || !element.has_attribute(MARKDOWN_SOURCE) {
+            continue;
+        }
         let source = element.text_content().unwrap_or_default();
-        if let Some(html) = render_markdown(Some(renderer), base, &source) {
+        if let Some(html) = render_markdown(Some(renderer), &source) {
             element.set_inner_html(&html);
             element.set_class_name("markdown");
             let _ = element.remove_attribute(MARKDOWN_SOURCE);
+            if let Some(DocumentBase(base)) = &base {
+                resolve_links_in(&element, base, LINKS);
+            }
         }
     }
 }
@@ -173,7 +183,7 @@ fn render_pending(root: &web_sys::Element, renderer: MarkdownRenderer, base: Opt
 pub fn fragment(write: &dyn Fn(&mut Html<'_>), on_action: Option<Callback<String>>) -> AnyView {
     let renderer = use_context::<MarkdownRenderer>();
     let base = use_context::<DocumentBase>();
-    let render = |source: &str| render_markdown(renderer, base.as_ref(), source);
+    let render = |source: &str| render_markdown(renderer, source);
     let mut html = Html::new(&render);
     write(&mut html);
     let pending = html.markdown_pending();
@@ -181,9 +191,21 @@ pub fn fragment(write: &dyn Fn(&mut Html<'_>), on_action: Option<Callback<String
     let node = NodeRef::<leptos::html::Div>::new();
     if let (true, Some(renderer)) = (pending, renderer) {
         renderer.request();
+        let base = base.clone();
+        Effect::new(move |done: Option<bool>| {
+            if done == Some(true) {
+                return true;
+            }
+            let (true, Some(root)) = (renderer.is_ready(), node.get()) else { return false };
+            leptos::task::spawn_local(render_pending(root.into(), renderer, base.clone()));
+            true
+        });
+    }
+    if let Some(DocumentBase(base)) = base.filter(|_| html.contains(r#"<div class="markdown">"#)) {
+        // The descriptions rendered at once have their links resolved once they are in.
         Effect::new(move |_| {
-            if let (true, Some(root)) = (renderer.is_ready(), node.get()) {
-                render_pending(&root, renderer, base.as_ref());
+            if let Some(root) = node.get() {
+                resolve_links_in(&root, &base, FRAGMENT_LINKS);
             }
         });
     }

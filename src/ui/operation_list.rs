@@ -67,22 +67,31 @@ pub fn OperationList(
         let (top, view_height) = (scroll_top.get(), height.get());
         let (Some(list), Some(spacer)) = (scroller.get(), spacer.get()) else { return current };
         if previous.as_ref() != Some(&current) {
-            let index = current.as_deref().and_then(|a| outline::position(&rows, a));
-            let to = index.and_then(|i| {
-                outline::scroll_to_show(
-                    i,
-                    f64::from(list.scroll_top()),
-                    f64::from(list.client_height()),
-                    ROW_HEIGHT,
-                )
-            });
-            if let Some(to) = to {
-                // Scroll offsets are whole pixels well inside i32.
-                #[allow(clippy::cast_possible_truncation)]
-                list.set_scroll_top(to.round() as i32);
-            }
-            // Measured now the list is laid out (and maybe scrolled): this effect runs again.
-            measure();
+            let reveal = {
+                let (rows, current) = (Arc::clone(&rows), current.clone());
+                move || {
+                    let index = current.as_deref().and_then(|a| outline::position(&rows, a));
+                    let to = index.and_then(|i| {
+                        outline::scroll_to_show(
+                            i,
+                            f64::from(list.scroll_top()),
+                            f64::from(list.client_height()),
+                            ROW_HEIGHT,
+                        )
+                    });
+                    if let Some(to) = to {
+                        // Scroll offsets are whole pixels well inside i32.
+                        #[allow(clippy::cast_possible_truncation)]
+                        list.set_scroll_top(to.round() as i32);
+                    }
+                    // Measured now the list is laid out (and maybe scrolled): this effect runs
+                    // again.
+                    measure();
+                }
+            };
+            // Reading the layout at once would lay out the new page inside this task; at the
+            // first run it is read in the next frame, laid out by then.
+            if previous.is_none() { request_animation_frame(reveal) } else { reveal() }
         }
         let range = outline::visible_range(top, view_height, ROW_HEIGHT, len, OVERSCAN);
         let _ = spacer.set_attribute("style", &spacer_style(len, &range));

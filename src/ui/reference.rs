@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use petstore_core::Catalog;
-use petstore_core::catalog::OperationSummary;
 use petstore_core::document::AnyDocument;
 
 use petstore_core::html::{self, DOWNLOAD_ACTION};
@@ -55,7 +54,6 @@ pub fn Reference(
     let arrivals = use_context::<crate::document::Arrivals>();
     let title = catalog.title.clone();
     let version = catalog.version.clone();
-    let operations: Vec<OperationSummary> = catalog.operations().cloned().collect();
     let selected = RwSignal::new(current_hash());
     // Only a different operation re-renders: an event for the same hash keeps the view's state
     // (chosen sample tab, form inputs).
@@ -78,19 +76,26 @@ pub fn Reference(
             }
         })
     });
-    let detail = move || {
+    // A view waiting for the rest of the document is made again when it arrives; the others
+    // (the overview, a tag's page) stay as they are.
+    let wait = move || {
         if let Some(arrivals) = arrivals {
             arrivals.0.track();
         }
+    };
+    let detail = move || {
         let Some(anchor) = selected.get() else {
             let write =
                 |out: &mut html::Html<'_>| html::overview(out, &catalog, &overview, download.is_some());
             return fragment(&write, on_action);
         };
-        if let Some(op) = operations.iter().find(|o| o.anchor() == anchor) {
+        if let Some(op) = catalog.operations().find(|o| o.anchor() == anchor) {
             return match document.view_of(op) {
                 Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
-                Err(e @ ViewError::Arriving) => fragment(&|out| html::pending(out, &e.to_string()), None),
+                Err(e @ ViewError::Arriving) => {
+                    wait();
+                    fragment(&|out| html::pending(out, &e.to_string()), None)
+                }
                 Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),
             };
         }
@@ -99,7 +104,10 @@ pub fn Reference(
                 Some(Page::Schemas) => {
                     match document.schema_names() {
                         Ok(names) => html::schema_list(out, &names),
-                        Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
+                        Err(e @ ViewError::Arriving) => {
+                            wait();
+                            html::pending(out, &e.to_string());
+                        }
                         Err(e) => html::error(out, "", &e.to_string()),
                     }
                     true
@@ -107,7 +115,10 @@ pub fn Reference(
                 Some(Page::Schema(name)) => {
                     match document.schema_view(name) {
                         Ok(schema) => html::schema_page(out, &schema),
-                        Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
+                        Err(e @ ViewError::Arriving) => {
+                            wait();
+                            html::pending(out, &e.to_string());
+                        }
                         Err(e) => html::error(out, "unknown-schema", &e.to_string()),
                     }
                     true

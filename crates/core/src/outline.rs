@@ -3,6 +3,7 @@
 //! a thousand operations lists as fast as one with ten.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
@@ -80,7 +81,7 @@ pub enum Row {
         tag: String,
     },
     /// An operation.
-    Operation(OperationSummary),
+    Operation(Arc<OperationSummary>),
 }
 
 /// The rows of `groups` in order: each group's heading, then for each of its tags the tag's

@@ -67,6 +67,36 @@ fn standalone_undeclared_and_untagged_operations_all_get_a_place() {
 }
 
 #[test]
+fn tags_nested_deeper_or_in_a_circle_are_listed_as_groups_of_their_own() {
+    let c = catalog(json!({
+        "openapi": "3.0.0",
+        "info": {"title": "T", "version": "2"},
+        "tags": [
+            {"name": "top"}, {"name": "mid", "x-parent": "top"}, {"name": "deep", "x-parent": "mid"},
+            {"name": "a", "x-parent": "b"}, {"name": "b", "x-parent": "a"}
+        ],
+        "paths": {
+            "/t": {"get": {"tags": ["top"]}},
+            "/m": {"get": {"tags": ["mid"]}},
+            "/d": {"get": {"tags": ["deep"]}},
+            "/ab": {"get": {"tags": ["a"]}, "put": {"tags": ["b"]}}
+        }
+    }))
+    .unwrap();
+    assert_eq!(
+        names(&c),
+        vec![
+            ("top".into(), vec!["top".into(), "mid".into()]),
+            ("deep".into(), vec!["deep".into()]),
+            ("a".into(), vec!["a".into()]),
+            ("b".into(), vec!["b".into()]),
+        ]
+    );
+    assert_eq!(c.operation_count(), 5);
+    assert_eq!(c.operations().count(), 5, "every operation has a row");
+}
+
+#[test]
 fn an_operation_with_two_tags_is_listed_under_both_but_counted_once() {
     let c = catalog(json!({
         "openapi": "3.0.3", "info": {"title": "T", "version": "1"},

@@ -4,6 +4,9 @@
 //! Only the fields shown in the list are deserialized; everything else is skipped without
 //! being built, so a large document (GitHub's, 13 MB) is listed quickly.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde::Deserialize;
 
@@ -168,8 +171,10 @@ pub struct TagSection {
     pub title: String,
     /// Tag description (Markdown), when given.
     pub description: Option<String>,
-    /// Operations in document order.
-    pub operations: Vec<OperationSummary>,
+    /// Operations in document order; shared (an operation with two tags is one summary, and
+    /// the list's copies of the catalog copy no text: GitHub's document lists 1,000
+    /// operations, generated ones 100,000).
+    pub operations: Vec<Arc<OperationSummary>>,
 }
 
 /// A navigation group: an entry of the document's `x-tagGroups` (Redoc's), a tag named by
@@ -199,6 +204,8 @@ pub struct Catalog {
     pub description: Option<String>,
     /// Groups in the order the document declares their tags.
     pub groups: Vec<Group>,
+    /// Operations of paths and of webhooks, each once.
+    counts: (usize, usize),
 }
 
 /// Why a document could not be listed.
@@ -254,9 +261,10 @@ impl ItemSource<'_> {
         }
     }
 
-    fn read(self, pointer: &str) -> Result<RawPathItem, CatalogError> {
+    /// The item as the list reads it; `pointer` names it in an error.
+    fn read(self, pointer: impl FnOnce() -> String) -> Result<RawPathItem, CatalogError> {
         if let Some(found) = self.not_an_object() {
-            return Err(CatalogError::NotAnObject { pointer: pointer.to_owned(), found });
+            return Err(CatalogError::NotAnObject { pointer: pointer(), found });
         }
         let read = match self {
             Self::Text(text) => serde_json::from_str(text),
@@ -266,8 +274,87 @@ impl ItemSource<'_> {
             let message = e.to_string();
             // serde_json's position is within the item's text, not the document's.
             let reason = message.split(" at line ").next().unwrap_or(&message);
-            CatalogError::Malformed(format!("`{pointer}`: {reason}"))
+            CatalogError::Malformed(format!("`{}`: {reason}", pointer()))
         })
+    }
+}
+
+/// The path items of `paths`, or of the webhooks, read for the list one at a time: a document
+/// read as it arrives ([`crate::document::DocumentStream`]) reads each item once, when it has
+/// arrived, so no task reads them all; the list is then made from what was read
+/// ([`Catalog::from_read`]).
+#[derive(Debug, Clone, Default)]
+pub struct ItemsRead {
+    /// Webhooks (`/webhooks/<name>`), not paths: an item that cannot be read is left out of
+    /// the list, and no name is skipped.
+    webhooks: bool,
+    items: IndexMap<String, ItemRead>,
+}
+
+/// One item of [`ItemsRead`].
+#[derive(Debug, Clone)]
+enum ItemRead {
+    /// Its operations, as the list shows them.
+    Listed(Vec<Listed>),
+    /// A `$ref` to another item: followed when the list is made (the item it names may arrive
+    /// later).
+    Reference(Box<RawPathItem>),
+    /// It could not be read.
+    Failed(CatalogError),
+}
+
+/// An operation as the list shows it, and the tags it is listed under.
+#[derive(Debug, Clone)]
+struct Listed {
+    summary: Arc<OperationSummary>,
+    tags: Vec<String>,
+}
+
+impl Listed {
+    /// The operations of an item (its `$ref` followed already).
+    fn all(item: RawPathItem, name: &str, webhook: bool) -> Vec<Listed> {
+        item.into_operations()
+            .map(|(method, mut op)| {
+                let tags = std::mem::take(&mut op.tags);
+                Listed { summary: Arc::new(OperationSummary::of(method, name, op, webhook)), tags }
+            })
+            .collect()
+    }
+}
+
+impl ItemsRead {
+    /// The items of `paths`.
+    #[must_use]
+    pub fn paths() -> Self {
+        Self::default()
+    }
+
+    /// The items of `webhooks` (or Redoc's `x-webhooks`).
+    #[must_use]
+    pub fn webhooks() -> Self {
+        Self { webhooks: true, items: IndexMap::new() }
+    }
+
+    /// Reads the item `name` (a path, or a webhook's name); a later item of the same name
+    /// replaces it, as in JSON's objects. `x-` extensions among the paths are skipped.
+    pub fn add(&mut self, name: &str, source: ItemSource<'_>) {
+        if !self.webhooks && name.starts_with("x-") {
+            return;
+        }
+        let webhooks = self.webhooks;
+        let read = source.read(|| {
+            if webhooks {
+                format!("/webhooks/{}", crate::openapi::escape_segment(name))
+            } else {
+                path_pointer(name)
+            }
+        });
+        let read = match read {
+            Ok(item) if item.reference.is_some() => ItemRead::Reference(Box::new(item)),
+            Ok(item) => ItemRead::Listed(Listed::all(item, name, webhooks)),
+            Err(e) => ItemRead::Failed(e),
+        };
+        self.items.insert(name.to_owned(), read);
     }
 }
 
@@ -306,6 +393,28 @@ impl Catalog {
         webhooks: impl Iterator<Item = (&'a str, ItemSource<'a>)>,
         resolve: &dyn Fn(&str) -> Option<ItemSource<'a>>,
     ) -> Result<Self, CatalogError> {
+        let (mut paths, mut hooks) = (ItemsRead::paths(), ItemsRead::webhooks());
+        for (name, source) in items {
+            paths.add(name, source);
+        }
+        for (name, source) in webhooks {
+            hooks.add(name, source);
+        }
+        Self::from_read(root, &paths, &hooks, resolve)
+    }
+
+    /// Lists a document given as its root fields and its path items and webhooks read already
+    /// ([`ItemsRead`]); `resolve` as for [`Catalog::from_parts`].
+    ///
+    /// # Errors
+    /// As [`Catalog::from_value`]: the first path item that could not be read (webhooks that
+    /// cannot be read are left out).
+    pub fn from_read<'a, 'r>(
+        root: &serde_json::Map<String, serde_json::Value>,
+        paths: &'r ItemsRead,
+        webhooks: &'r ItemsRead,
+        resolve: &dyn Fn(&str) -> Option<ItemSource<'a>>,
+    ) -> Result<Self, CatalogError> {
         #[derive(Deserialize)]
         struct RawRoot {
             openapi: Option<String>,
@@ -319,30 +428,28 @@ impl Catalog {
         let malformed = |e: serde_json::Error| CatalogError::Malformed(e.to_string());
         let RawRoot { openapi, swagger, info, tags, tag_groups } =
             RawRoot::deserialize(serde_json::Value::Object(root.clone())).map_err(malformed)?;
-        let read = |pointer: &str, source: ItemSource<'a>| {
-            let mut item = source.read(pointer)?;
-            for _ in 0..MAX_ITEM_REFS {
-                let Some(target) = item.reference.take() else { break };
-                // A reference that does not resolve lists nothing; the view says why.
-                let Some(source) = resolve(&target) else { break };
-                item.fill_from(source.read(&target)?);
+        // An item's `$ref` is followed to the items it names (rare: most items are whole).
+        let follow = |name: &str, read: &'r ItemRead, webhook: bool| match read {
+            ItemRead::Listed(listed) => Ok(Cow::Borrowed(listed.as_slice())),
+            ItemRead::Failed(e) => Err(e.clone()),
+            ItemRead::Reference(item) => {
+                let mut item = RawPathItem::clone(item);
+                for _ in 0..MAX_ITEM_REFS {
+                    let Some(target) = item.reference.take() else { break };
+                    // A reference that does not resolve lists nothing; the view says why.
+                    let Some(source) = resolve(&target) else { break };
+                    item.fill_from(source.read(|| target.clone())?);
+                }
+                Ok(Cow::Owned(Listed::all(item, name, webhook)))
             }
-            Ok::<_, CatalogError>(item)
         };
-        let mut paths = IndexMap::new();
-        for (path, source) in items {
-            if !path.starts_with("x-") {
-                paths.insert(path.to_owned(), read(&path_pointer(path), source)?);
-            }
+        let mut listed = Vec::with_capacity(paths.items.len());
+        for (path, read) in &paths.items {
+            listed.push(follow(path, read, false)?);
         }
-        let mut hooks = IndexMap::new();
-        for (name, source) in webhooks {
-            // A webhook that cannot be read is left out of the list, not the whole document.
-            if let Ok(item) = read(&format!("/webhooks/{}", crate::openapi::escape_segment(name)), source) {
-                hooks.insert(name.to_owned(), item);
-            }
-        }
-        Self::from_raw(RawDoc { openapi, swagger, info, tags, tag_groups, paths, webhooks: hooks })
+        // A webhook that cannot be read is left out of the list, not the whole document.
+        let hooks = webhooks.items.iter().filter_map(|(name, read)| follow(name, read, true).ok()).collect();
+        Self::from_raw(RawDoc { openapi, swagger, info, tags, tag_groups, paths: listed, webhooks: hooks })
     }
 
     /// Reads a document already parsed to JSON.
@@ -376,7 +483,7 @@ impl Catalog {
             (None, None) => return Err(CatalogError::UnsupportedVersion("no `openapi` field".into())),
         }
         let info = raw.info.ok_or_else(|| CatalogError::Malformed("the `info` object is missing.".into()))?;
-        Ok(Self::build(info, raw.tags, &raw.tag_groups, raw.paths, raw.webhooks))
+        Ok(Self::build(info, raw.tags, &raw.tag_groups, &raw.paths, &raw.webhooks))
     }
 
     /// The groups with only the operations whose path, summary or operationId contains every
@@ -413,7 +520,7 @@ impl Catalog {
                     .tags
                     .iter()
                     .filter_map(|t| {
-                        let operations: Vec<OperationSummary> =
+                        let operations: Vec<Arc<OperationSummary>> =
                             t.operations.iter().filter(|o| matches(o)).cloned().collect();
                         (!operations.is_empty()).then(|| TagSection { operations, ..t.clone() })
                     })
@@ -427,52 +534,48 @@ impl Catalog {
     /// [`Catalog::groups`] but counted once here); webhooks are not counted.
     #[must_use]
     pub fn operation_count(&self) -> usize {
-        self.count(false)
+        self.counts.0
     }
 
     /// Every operation of a webhook, each once.
     #[must_use]
     pub fn webhook_count(&self) -> usize {
-        self.count(true)
-    }
-
-    fn count(&self, webhook: bool) -> usize {
-        let mut seen = std::collections::HashSet::new();
-        self.operations()
-            .filter(|op| op.webhook == webhook && seen.insert((op.method, op.path.as_str())))
-            .count()
+        self.counts.1
     }
 
     /// Every entry of the list, in list order: an operation with two tags comes twice.
     pub fn operations(&self) -> impl Iterator<Item = &OperationSummary> {
-        self.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations)
+        self.groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations).map(|op| &**op)
     }
 
     fn build(
         info: RawInfo,
         declared: Vec<RawTag>,
         tag_groups: &[RawTagGroup],
-        paths: IndexMap<String, RawPathItem>,
-        webhooks: IndexMap<String, RawPathItem>,
+        paths: &[Cow<'_, [Listed]>],
+        webhooks: &[Cow<'_, [Listed]>],
     ) -> Self {
         // Operations by tag, tags in first-use order.
-        let mut by_tag: IndexMap<String, Vec<OperationSummary>> = IndexMap::new();
-        for (path, item) in paths {
-            for (method, op) in item.into_operations() {
-                let tags = if op.tags.is_empty() { vec![UNTAGGED.to_owned()] } else { op.tags.clone() };
-                let summary = OperationSummary::of(method, &path, op, false);
-                for tag in tags {
-                    by_tag.entry(tag).or_default().push(summary.clone());
+        let mut by_tag: IndexMap<String, Vec<Arc<OperationSummary>>> = IndexMap::new();
+        let mut operation_count = 0;
+        for listed in paths.iter().flat_map(|item| item.iter()) {
+            operation_count += 1;
+            if listed.tags.is_empty() {
+                by_tag.entry(UNTAGGED.to_owned()).or_default().push(Arc::clone(&listed.summary));
+            }
+            for tag in &listed.tags {
+                match by_tag.get_mut(tag.as_str()) {
+                    Some(operations) => operations.push(Arc::clone(&listed.summary)),
+                    None => {
+                        by_tag.insert(tag.clone(), vec![Arc::clone(&listed.summary)]);
+                    }
                 }
             }
         }
         // Webhooks are listed last, in a group of their own.
-        let hooks: Vec<OperationSummary> = webhooks
-            .into_iter()
-            .flat_map(|(name, item)| {
-                item.into_operations().map(move |(method, op)| OperationSummary::of(method, &name, op, true))
-            })
-            .collect();
+        let hooks: Vec<Arc<OperationSummary>> =
+            webhooks.iter().flat_map(|item| item.iter()).map(|listed| Arc::clone(&listed.summary)).collect();
+        let webhook_count = hooks.len();
         let webhook_group = (!hooks.is_empty()).then(|| Group {
             name: WEBHOOKS.to_owned(),
             title: "Webhooks".to_owned(),
@@ -500,8 +603,10 @@ impl Catalog {
             tags.entry(parent.clone()).or_insert_with(|| RawTag::named(&parent));
         }
 
-        let section = |tag: &RawTag, by_tag: &mut IndexMap<String, Vec<OperationSummary>>| {
-            by_tag.shift_remove(&tag.name).map(|operations| TagSection {
+        let section = |tag: &RawTag, by_tag: &mut IndexMap<String, Vec<Arc<OperationSummary>>>| {
+            // Taken, not removed: removing from the middle of an index map shifts the rest.
+            let operations = by_tag.get_mut(&tag.name).map(std::mem::take).filter(|ops| !ops.is_empty());
+            operations.map(|operations| TagSection {
                 name: tag.name.clone(),
                 title: tag.title(),
                 description: tag.description.clone(),
@@ -547,13 +652,19 @@ impl Catalog {
                 version: info.version,
                 description: info.description,
                 groups,
+                counts: (operation_count, webhook_count),
             };
+        }
+        // Each parent's children, in declaration order.
+        let mut children: std::collections::HashMap<&str, Vec<&RawTag>> = std::collections::HashMap::new();
+        for child in tags.values() {
+            if let Some(parent) = child.parent.as_deref().filter(|p| *p != child.name) {
+                children.entry(parent).or_default().push(child);
+            }
         }
         for tag in tags.values().filter(|t| t.parent.as_deref().is_none_or(|p| p == t.name)) {
             let mut sections: Vec<TagSection> = section(tag, &mut by_tag).into_iter().collect();
-            for child in
-                tags.values().filter(|c| c.parent.as_deref() == Some(tag.name.as_str()) && c.name != tag.name)
-            {
+            for child in children.get(tag.name.as_str()).into_iter().flatten() {
                 sections.extend(section(child, &mut by_tag));
             }
             if !sections.is_empty() {
@@ -566,9 +677,28 @@ impl Catalog {
                 });
             }
         }
+        // A tag whose parent has a parent itself, or whose parents name each other, is a group
+        // of its own: no operation is out of reach.
+        for tag in tags.values() {
+            if let Some(alone) = section(tag, &mut by_tag) {
+                groups.push(Group {
+                    name: tag.name.clone(),
+                    title: tag.title(),
+                    description: tag.description.clone(),
+                    tags: vec![alone],
+                    is_tag: true,
+                });
+            }
+        }
 
         groups.extend(webhook_group);
-        Catalog { title: info.title, version: info.version, description: info.description, groups }
+        Catalog {
+            title: info.title,
+            version: info.version,
+            description: info.description,
+            groups,
+            counts: (operation_count, webhook_count),
+        }
     }
 }
 

@@ -1,19 +1,20 @@
 //! The fields of a document the list reads, as serde reads them: only those, leniently (a
 //! field of the wrong type reads as absent), and a path item's operations in OpenAPI's order.
 
-use indexmap::IndexMap;
+use std::borrow::Cow;
+
 use serde::Deserialize;
 
-use super::Method;
+use super::{Listed, Method};
 
-pub(super) struct RawDoc {
+pub(super) struct RawDoc<'a> {
     pub(super) openapi: Option<String>,
     pub(super) swagger: Option<String>,
     pub(super) info: Option<RawInfo>,
     pub(super) tags: Vec<RawTag>,
     pub(super) tag_groups: Vec<RawTagGroup>,
-    pub(super) paths: IndexMap<String, RawPathItem>,
-    pub(super) webhooks: IndexMap<String, RawPathItem>,
+    pub(super) paths: Vec<Cow<'a, [Listed]>>,
+    pub(super) webhooks: Vec<Cow<'a, [Listed]>>,
 }
 
 /// A value of the wrong type reads as absent: the list shows what it can, and the view of the
@@ -99,7 +100,7 @@ impl RawTag {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub(super) struct RawPathItem {
     /// A path item may be a reference to another (OpenAPI 3.1's `components.pathItems`).
     #[serde(rename = "$ref", default, deserialize_with = "lenient")]
@@ -164,7 +165,7 @@ impl RawPathItem {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub(super) struct RawOperation {
     #[serde(default, deserialize_with = "lenient_list")]
     pub(super) tags: Vec<String>,

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::checks::Described;
 use super::error::DocumentError;
-use crate::catalog::{Catalog, CatalogError, ItemSource};
+use crate::catalog::{Catalog, CatalogError, ItemSource, ItemsRead};
 use crate::openapi::unescape_segment;
 
 /// The root fields the operation list reads besides `paths` (see `Catalog::from_parts`).
@@ -131,6 +131,15 @@ impl IndexedDocument {
             .map(|(name, range)| (name.as_str(), ItemSource::Text(&self.text[range.clone()])));
         let resolve = |reference: &str| self.item_text(reference).map(ItemSource::Text);
         Catalog::from_parts(&parts.root, items, webhooks, &resolve)
+    }
+
+    /// The operation list, from its path items and webhooks read already (as they arrived).
+    ///
+    /// # Errors
+    /// As [`Catalog::from_value`].
+    pub(super) fn catalog_of(&self, paths: &ItemsRead, webhooks: &ItemsRead) -> Result<Catalog, CatalogError> {
+        let resolve = |reference: &str| self.item_text(reference).map(ItemSource::Text);
+        Catalog::from_read(self.root(), paths, webhooks, &resolve)
     }
 
     /// Replaces a path item's `$ref` by the fields of the item it names (its own fields win),

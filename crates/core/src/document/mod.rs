@@ -101,8 +101,13 @@ impl Read {
     }
 }
 
-/// An indexed document checked and listed, or handed back as text when it is Swagger 2.0.
-fn read_indexed(indexed: IndexedDocument) -> Result<Read, DocumentError> {
+/// An indexed document checked and listed from its items read already, or handed back as text
+/// when it is Swagger 2.0.
+fn read_indexed(
+    indexed: IndexedDocument,
+    paths: &crate::catalog::ItemsRead,
+    webhooks: &crate::catalog::ItemsRead,
+) -> Result<Read, DocumentError> {
     match checks::check_index(indexed.root(), indexed.described()) {
         Ok(_) => {}
         Err(DocumentError::Swagger(version)) if version == "2.0" => {
@@ -110,7 +115,7 @@ fn read_indexed(indexed: IndexedDocument) -> Result<Read, DocumentError> {
         }
         Err(error) => return Err(error),
     }
-    let catalog = indexed.catalog().map_err(checks::listing_error)?;
+    let catalog = indexed.catalog_of(paths, webhooks).map_err(checks::listing_error)?;
     Ok(Read::OpenApi(AnyDocument::Indexed(Arc::new(indexed)), catalog))
 }
 

@@ -16,8 +16,6 @@
 //! `paths` is still read, a root that is not an object) stops the early reading: the whole text
 //! is then read at the end as [`super::read`] reads it, with the same errors.
 
-use std::ops::Range;
-
 use serde_json::{Map, Value};
 
 use super::checks::check_index;
@@ -26,11 +24,11 @@ mod lines;
 mod reader;
 
 use lines::Lines;
-use reader::{Reader, Step};
+use reader::{Listed, Reader, Step};
 
 use super::indexed::{IndexedDocument, Parts};
 use super::{Format, Read};
-use crate::catalog::{Catalog, ItemSource};
+use crate::catalog::{Catalog, ItemSource, ItemsRead};
 
 /// The largest document read, counted as it arrives: about twice the largest public API
 /// description known (GitHub's dereferenced one, 73 MB).
@@ -163,8 +161,8 @@ impl DocumentStream {
         if self.listing == ListingState::Refused && !done {
             return Ok(None);
         }
-        let Some(parts) = self.reader.listable() else { return Ok(None) };
-        let listing = listing(parts, &self.text);
+        let Some((parts, listed)) = self.reader.listable() else { return Ok(None) };
+        let listing = listing(parts, listed, &self.text);
         self.listing = match (&listing, done) {
             (Some(_), _) => ListingState::Given,
             (None, false) => ListingState::Refused,
@@ -284,11 +282,12 @@ impl DocumentStream {
             (Some(Format::Yaml), raw) => return Ok(Streamed::Yaml(raw.unwrap_or_default())),
             (Some(Format::Json), Some(raw)) => super::read_whole(&raw),
             (Some(Format::Json), None) => match self.reader.into_parts(&self.text) {
-                Some(parts) => {
+                Some((parts, listed)) => {
                     // The room reserved and not used is given back for what comes next.
                     let mut text = self.text;
                     text.shrink_to_fit();
-                    super::read_indexed(IndexedDocument::indexed(text, parts))
+                    let webhooks = listed.webhooks.unwrap_or_else(ItemsRead::webhooks);
+                    super::read_indexed(IndexedDocument::indexed(text, parts), &listed.paths, &webhooks)
                 }
                 None => super::read_whole(self.text.as_bytes()),
             },
@@ -299,15 +298,9 @@ impl DocumentStream {
 
 /// The list of a document whose text is arriving, from the index read so far, when it can be
 /// listed as the whole document would be.
-fn listing(parts: &Parts, text: &str) -> Option<Listing> {
+fn listing(parts: &Parts, listed: &Listed, text: &str) -> Option<Listing> {
     check_index(&parts.root, parts.described()).ok()?;
     let missed = std::cell::Cell::new(false);
-    let slice = |range: &Range<usize>| text.get(range.clone());
-    let items = parts.paths.iter().flatten();
-    let items = items.filter_map(|(path, range)| Some((path.as_str(), ItemSource::Text(slice(range)?))));
-    let webhooks = parts.webhooks.iter().flatten();
-    let webhooks =
-        webhooks.filter_map(|(name, range)| Some((name.as_str(), ItemSource::Text(slice(range)?))));
     // A path item may refer to another one, or to a component not arrived yet: the list then
     // waits for the whole root, where every reference can be followed.
     let resolve = |reference: &str| {
@@ -315,13 +308,15 @@ fn listing(parts: &Parts, text: &str) -> Option<Listing> {
             .strip_prefix("#/paths/")
             .map(crate::openapi::unescape_segment)
             .and_then(|path| parts.paths.as_ref()?.get(&path))
-            .and_then(slice)
+            .and_then(|range| text.get(range.clone()))
             .map(ItemSource::Text);
         if found.is_none() {
             missed.set(true);
         }
         found
     };
-    let catalog = Catalog::from_parts(&parts.root, items, webhooks, &resolve).ok()?;
+    let none = ItemsRead::webhooks();
+    let webhooks = listed.webhooks.as_ref().unwrap_or(&none);
+    let catalog = Catalog::from_read(&parts.root, &listed.paths, webhooks, &resolve).ok()?;
     (!missed.get()).then(|| Listing { root: parts.root.clone(), catalog })
 }

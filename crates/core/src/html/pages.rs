@@ -81,7 +81,7 @@ fn fact(html: &mut Html<'_>, lead: &str, name: &str, link: Option<&str>) {
     html.raw("</li>");
 }
 
-fn operation_links(html: &mut Html<'_>, operations: &[OperationSummary]) {
+fn operation_links(html: &mut Html<'_>, operations: &[std::sync::Arc<OperationSummary>]) {
     html.raw(r#"<ul class="operation-links">"#);
     for op in operations {
         html.raw("<li><a")

@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::catalog::{ItemSource, ItemsRead};
 use crate::document::indexed::{LISTED_ROOT_FIELDS, Parts};
 
 /// Where the reading of the root is.
@@ -17,8 +18,9 @@ pub(super) enum Step {
     Open,
     /// In the root: the next entry, after a `,` unless `first`, or the `}`.
     Root { first: bool },
-    /// In `paths`, `webhooks` or `x-webhooks`: the next path item.
-    Items { field: Items, first: bool, items: IndexMap<String, Range<usize>> },
+    /// In `paths`, `webhooks` or `x-webhooks`: the next path item (where it is, and what the
+    /// list reads of it).
+    Items { field: Items, first: bool, items: IndexMap<String, Range<usize>>, read: ItemsRead },
     /// In `components`: the next kind.
     Components { first: bool },
     /// In a kind of components: the next entry.
@@ -46,6 +48,15 @@ pub(super) struct Reader {
     /// No entry is tried again before the text is this long.
     retry_at: usize,
     parts: Parts,
+    listed: Listed,
+}
+
+/// The path items and webhooks as the list reads them, each read once when it arrived (see
+/// [`ItemsRead`]): the ones of [`Parts::paths`] and [`Parts::webhooks`].
+#[derive(Debug, Default)]
+pub(super) struct Listed {
+    pub(super) paths: ItemsRead,
+    pub(super) webhooks: Option<ItemsRead>,
 }
 
 /// The value and end of a [`Try::Got`]; returns from the function otherwise.
@@ -123,9 +134,16 @@ impl Reader {
         let (key, at) = attempt!(key_at(text, at));
         match &mut self.step {
             Step::Root { .. } => self.root_entry(text, key, at),
-            Step::Items { first, items, .. } | Step::Kind { first, entries: items, .. } => {
+            Step::Items { first, items, read, .. } => {
                 let (range, end) = attempt!(raw_at(text, at));
+                read.add(&key, ItemSource::Text(&text[range.clone()]));
                 items.insert(key, range);
+                *first = false;
+                Try::Got((), end)
+            }
+            Step::Kind { first, entries, .. } => {
+                let (range, end) = attempt!(raw_at(text, at));
+                entries.insert(key, range);
                 *first = false;
                 Try::Got((), end)
             }
@@ -152,13 +170,20 @@ impl Reader {
     fn close(&mut self) {
         self.step = match std::mem::take(&mut self.step) {
             Step::Root { .. } => Step::Done,
-            Step::Items { field, items, .. } => {
+            Step::Items { field, items, read, .. } => {
                 match field {
-                    Items::Paths => self.parts.paths = Some(items),
-                    Items::Webhooks => self.parts.webhooks = Some(items),
+                    Items::Paths => {
+                        self.parts.paths = Some(items);
+                        self.listed.paths = read;
+                    }
+                    Items::Webhooks => {
+                        self.parts.webhooks = Some(items);
+                        self.listed.webhooks = Some(read);
+                    }
                     Items::XWebhooks => {
                         if self.parts.webhooks.is_none() {
                             self.parts.webhooks = Some(items);
+                            self.listed.webhooks = Some(read);
                         }
                     }
                 }
@@ -193,7 +218,8 @@ impl Reader {
             if !object {
                 return Try::Bad;
             }
-            self.step = Step::Items { field, first: true, items: IndexMap::new() };
+            let read = if field == Items::Paths { ItemsRead::paths() } else { ItemsRead::webhooks() };
+            self.step = Step::Items { field, first: true, items: IndexMap::new(), read };
             return Try::Got((), at + 1);
         }
         if key == "components" {
@@ -216,7 +242,7 @@ impl Reader {
 
     /// The index, when the list can be made from it: `paths` read, and the fields the list
     /// reads with it, or the whole root.
-    pub(super) fn listable(&self) -> Option<&Parts> {
+    pub(super) fn listable(&self) -> Option<(&Parts, &Listed)> {
         let ready = match self.step {
             Step::Done => true,
             Step::GaveUp => false,
@@ -225,15 +251,16 @@ impl Reader {
                     && LISTED_ROOT_FIELDS.iter().all(|field| self.parts.root.contains_key(*field))
             }
         };
-        ready.then_some(&self.parts)
+        ready.then_some((&self.parts, &self.listed))
     }
 
-    /// The whole index, when the root was read whole and only white space follows it.
-    pub(super) fn into_parts(mut self, text: &str) -> Option<Parts> {
+    /// The whole index, when the root was read whole and only white space follows it, and
+    /// what the list reads of it.
+    pub(super) fn into_parts(mut self, text: &str) -> Option<(Parts, Listed)> {
         self.retry_at = 0;
         self.advance(text);
         match self.step {
-            Step::Done if skip_space(text, self.at) == text.len() => Some(self.parts),
+            Step::Done if skip_space(text, self.at) == text.len() => Some((self.parts, self.listed)),
             _ => None,
         }
     }
