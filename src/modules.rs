@@ -6,10 +6,27 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-#[wasm_bindgen(inline_js = r#"
+#[wasm_bindgen(inline_js = r##"
 export function import_module(url) { return import(url); }
 export function after_paint() {
   return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+// Resolves the relative links and images matching `selector` under `root` against `base`.
+export function resolve_links_in(root, base, selector) {
+  let from;
+  try {
+    from = new URL(base, document.baseURI);
+  } catch (e) {
+    return;
+  }
+  for (const element of root.querySelectorAll(selector)) {
+    const name = element.tagName === "IMG" ? "src" : "href";
+    const value = element.getAttribute(name);
+    if (!value || value.startsWith("#")) continue;
+    try {
+      element.setAttribute(name, new URL(value, from).href);
+    } catch (e) {}
+  }
 }
 // Resolves in a task of its own, so the page can paint and take input between two.
 export function next_task() {
@@ -19,7 +36,7 @@ export function next_task() {
     channel.port2.postMessage(null);
   });
 }
-"#)]
+"##)]
 extern "C" {
     #[wasm_bindgen(catch)]
     fn import_module(url: &str) -> Result<Promise, JsValue>;
@@ -27,6 +44,9 @@ extern "C" {
     fn after_paint_js() -> Promise;
     #[wasm_bindgen(js_name = next_task)]
     fn next_task_js() -> Promise;
+    /// Resolves the relative links and images matching `selector` under `root` against `base`
+    /// (in place: the descriptions' HTML is parsed once, by the page).
+    pub(crate) fn resolve_links_in(root: &web_sys::Element, base: &str, selector: &str);
 }
 
 /// Long work is cut into slices of about this many milliseconds, with [`next_task`] between

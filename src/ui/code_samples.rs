@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 /// Generated samples follow `request` (the try-it form's) when given.
 #[component]
 pub fn CodeSamples(
-    view: OperationView,
+    view: std::sync::Arc<OperationView>,
     #[prop(default = None)] request: Option<Signal<Request>>,
 ) -> impl IntoView {
     let tabs: Vec<(String, Signal<String>)> = match &view.code_samples {

@@ -11,32 +11,8 @@ use leptos::prelude::*;
 use petstore_core::html::{Html, MARKDOWN_SOURCE};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
-use wasm_bindgen::prelude::wasm_bindgen;
 
-#[wasm_bindgen(inline_js = r##"
-export function resolveLinksIn(root, base, selector) {
-  let from;
-  try {
-    from = new URL(base, document.baseURI);
-  } catch (e) {
-    return;
-  }
-  for (const element of root.querySelectorAll(selector)) {
-    const name = element.tagName === "IMG" ? "src" : "href";
-    const value = element.getAttribute(name);
-    if (!value || value.startsWith("#")) continue;
-    try {
-      element.setAttribute(name, new URL(value, from).href);
-    } catch (e) {}
-  }
-}
-"##)]
-extern "C" {
-    /// Resolves the relative links and images matching `selector` under `root` against `base`
-    /// (in place: the descriptions' HTML is parsed once, by the page).
-    #[wasm_bindgen(js_name = resolveLinksIn)]
-    fn resolve_links_in(root: &web_sys::Element, base: &str, selector: &str);
-}
+use crate::modules::resolve_links_in;
 
 /// The links and images of the descriptions in a fragment.
 const FRAGMENT_LINKS: &str = ".markdown img[src], .markdown a[href]";

@@ -113,7 +113,7 @@ fn matches_pattern(pattern: &str, text: &str) -> Option<bool> {
 #[derive(Debug, Clone, Copy)]
 pub struct TryItForm {
     /// The operation the form sends.
-    pub view: StoredValue<OperationView>,
+    pub view: StoredValue<std::sync::Arc<OperationView>>,
     /// Where requests go.
     pub target: RwSignal<Target>,
     /// The reader's base URL, as typed.
@@ -135,7 +135,7 @@ pub struct TryItForm {
 impl TryItForm {
     /// The form of `view`, prefilled with examples and the remembered target and base URL.
     #[must_use]
-    pub fn new(view: &OperationView, mock_available: bool) -> Self {
+    pub fn new(view: &std::sync::Arc<OperationView>, mock_available: bool) -> Self {
         let servers = &view.servers;
         let target = remembered(TARGET_KEY)
             .and_then(|k| Target::from_key(&k))
@@ -161,7 +161,7 @@ impl TryItForm {
             .as_ref()
             .map(|b| serde_json::to_string_pretty(&b.example).unwrap_or_default())
             .unwrap_or_default();
-        let view = StoredValue::new(view.clone());
+        let view = StoredValue::new(std::sync::Arc::clone(view));
         let (target, custom_base, params, body) = (
             RwSignal::new(target),
             RwSignal::new(remembered(BASE_URL_KEY).unwrap_or_default()),

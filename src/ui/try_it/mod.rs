@@ -24,7 +24,7 @@ use history::{HistoryList, exchange_html};
 
 /// The try-it panel of `view`; `form` is shared with the code samples.
 #[component]
-pub fn TryIt(view: OperationView, form: TryItForm, mock_available: bool) -> impl IntoView {
+pub fn TryIt(view: std::sync::Arc<OperationView>, form: TryItForm, mock_available: bool) -> impl IntoView {
     let anchor = view.anchor();
     let ids = Ids::new(&anchor);
     let history = History::from_context();

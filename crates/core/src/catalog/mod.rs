@@ -655,17 +655,21 @@ impl Catalog {
                 counts: (operation_count, webhook_count),
             };
         }
-        // Each parent's children, in declaration order.
-        let mut children: std::collections::HashMap<&str, Vec<&RawTag>> = std::collections::HashMap::new();
-        for child in tags.values() {
-            if let Some(parent) = child.parent.as_deref().filter(|p| *p != child.name) {
-                children.entry(parent).or_default().push(child);
+        // Each parent's children (by position in `tags`), in declaration order.
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); tags.len()];
+        for (index, child) in tags.values().enumerate() {
+            let parent = child.parent.as_deref().filter(|p| *p != child.name);
+            if let Some(parent) = parent.and_then(|p| tags.get_index_of(p)) {
+                children[parent].push(index);
             }
         }
-        for tag in tags.values().filter(|t| t.parent.as_deref().is_none_or(|p| p == t.name)) {
+        for (index, tag) in tags.values().enumerate() {
+            if tag.parent.as_deref().is_some_and(|p| p != tag.name) {
+                continue;
+            }
             let mut sections: Vec<TagSection> = section(tag, &mut by_tag).into_iter().collect();
-            for child in children.get(tag.name.as_str()).into_iter().flatten() {
-                sections.extend(section(child, &mut by_tag));
+            for child in children[index].iter().filter_map(|&c| tags.get_index(c)) {
+                sections.extend(section(child.1, &mut by_tag));
             }
             if !sections.is_empty() {
                 groups.push(Group {
