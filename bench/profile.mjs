@@ -41,12 +41,14 @@ const marker = samples.find((s) => name(nodes.get(s.id)) === "__benchMarker");
 if (!marker) throw new Error("the marker is not in the profile");
 const offset = marker.t / 1000 - markAt;
 // The long tasks' samples.
-const runs = long.map(([start, duration]) => ({
+// The long tasks' samples, and (first) every sample from navigation to the list.
+const windows = [[0, listed], ...long];
+const runs = windows.map(([start, duration], i) => ({
   start: (start + offset) * 1000,
-  end: (start + duration + offset) * 1000,
+  end: ((i === 0 ? duration : start + duration) + offset) * 1000,
   samples: samples.filter((s) => s.t >= (start + offset) * 1000 && s.t <= (start + duration + offset) * 1000),
 }));
-for (const r of runs.filter((r) => (r.end - r.start) / 1000 >= Number(threshold))) {
+for (const r of runs.filter((r, i) => i === 0 || (r.end - r.start) / 1000 >= Number(threshold))) {
   const self = new Map();
   const incl = new Map();
   for (let i = 0; i < r.samples.length; i++) {

@@ -15,6 +15,20 @@ const PETSTORE3 = join(REPO, "../shared/fixtures/swagger-petstore3.yaml");
 const GITHUB = join(HERE, "node_modules/@octokit/openapi/generated/api.github.com.json");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
+// 3,000 tags, each with an operation and a Markdown description; the second one nested as
+// deep as a description can go wrong.
+const MANY_TAGS = {
+  openapi: "3.0.3",
+  info: { title: "Many tags", version: "1" },
+  tags: Array.from({ length: 3000 }, (_, i) => ({
+    name: `t${i}`,
+    description: i === 1 ? `${">".repeat(100_000)} deep` : `Tag **${i}**`,
+  })),
+  paths: Object.fromEntries(
+    Array.from({ length: 3000 }, (_, i) => [`/t${i}`, { get: { tags: [`t${i}`], responses: { 200: { description: "ok" } } } }]),
+  ),
+};
+
 const HOOKS31 = {
   openapi: "3.1.0",
   info: {
@@ -95,6 +109,7 @@ before(async () => {
       // `paths`, so listed once the rest is read), a callback, component schemas, tags with
       // Markdown descriptions and external docs, a summary and a licence.
       "/fixtures/hooks31.json": { type: "application/json", body: JSON.stringify(HOOKS31) },
+      "/fixtures/many-tags.json": { type: "application/json", body: JSON.stringify(MANY_TAGS) },
       "/fixtures/img/logo.svg": {
         type: "image/svg+xml",
         body: '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="teal"/></svg>',
@@ -394,6 +409,29 @@ test("a 3.1 document: overview, tag page, webhooks, callbacks, the Schemas secti
     // An unknown anchor says so.
     await page.evaluate(() => (location.hash = "#schema/Nope"));
     await page.locator("[data-testid=unknown-schema]").waitFor();
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("thousands of tag descriptions, one nested 100,000 deep, are all rendered as Markdown", async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/many-tags.json`);
+  try {
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Many tags");
+    const index = page.locator("[data-testid=tag-index]");
+    // Rendered a slice at a time: none is left as plain text in the end.
+    await page.waitForFunction(
+      () => document.querySelectorAll("[data-testid=tag-index] dd").length === 3000 &&
+        document.querySelectorAll("[data-testid=tag-index] [data-markdown]").length === 0,
+      null,
+      { timeout: 20_000 },
+    );
+    assert.equal(await index.locator(".markdown strong").count(), 2999);
+    assert.equal(await index.locator(".markdown strong").last().textContent(), "2999");
+    // The nesting is the renderer's to walk (its stack is small): the text comes out.
+    assert.match(await index.locator("dd").nth(1).textContent(), /deep/);
+    assert.ok((await index.locator("dd").nth(1).locator("blockquote").count()) > 100);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -57,8 +57,11 @@ pub struct DocumentStream {
     lines: Lines,
     /// Bytes received, before any was dropped.
     received: usize,
-    /// The expected size, when the server said it: to reserve the text's room once.
+    /// The expected size, when the server said it: to reserve the text's room once (0 when
+    /// unknown, or once the text outgrew it).
     expected: usize,
+    /// Whether the room for the whole text was reserved.
+    reserved: bool,
     reader: Reader,
     listing: ListingState,
 }
@@ -113,6 +116,7 @@ impl DocumentStream {
             lines: Lines::default(),
             received: 0,
             expected: expected.min(MAX_DOCUMENT_BYTES),
+            reserved: false,
             reader: Reader::default(),
             listing: ListingState::Waiting,
         }
@@ -175,13 +179,13 @@ impl DocumentStream {
     /// taken whole with the second), as it is until the format is known (white space only),
     /// then without each line's indentation for JSON, as it is for YAML.
     fn take(&mut self, chunk: &[u8]) {
+        self.reserve(chunk.len());
         if let Some(raw) = &mut self.raw {
             if self.format == Some(Format::Json) {
                 self.lines.strip(chunk, |kept| raw.extend_from_slice(&chunk[kept]));
             } else {
                 raw.extend_from_slice(chunk);
             }
-            self.reserve();
             return;
         }
         let joined: Vec<u8>;
@@ -205,7 +209,6 @@ impl DocumentStream {
                 }
             }
         }
-        self.reserve();
     }
 
     /// Appends text to the text (see [`Self::take`]).
@@ -233,27 +236,49 @@ impl DocumentStream {
         self.lines.strip(chunk.as_bytes(), |kept| text.push_str(&chunk[kept]));
     }
 
-    /// Reserves the room the whole text will take, once, from the share of the bytes so far
-    /// that was kept, so the text is not copied as it grows (each copy of a large text leaves
-    /// its old room behind: the page's memory never shrinks). The share is read off the first
-    /// sixteenth of the document (1 MiB at least), with room to spare: the indentation of a
-    /// document's start differs from the rest's.
-    fn reserve(&mut self) {
-        if self.expected == 0 || self.received < (self.expected / 16).max(1 << 20).min(self.expected) {
+    /// Reserves the room the whole text will take before `incoming` more bytes are taken, so
+    /// the text is not copied as it grows (each copy of a large text leaves its old room
+    /// behind: the page's memory never shrinks, and room reserved and never used counts as
+    /// much). The share of the bytes kept is read off the first sixteenth of the document (1 MiB
+    /// at least), and the room reserved with 3% to spare: the first part of a document is
+    /// usually the least indented, so the share is rather over than under. Should the room run
+    /// short all the same, the rest is reserved from the share so far with 10% to spare (one
+    /// copy); should the document outgrow its announced size, the text grows as any string
+    /// does.
+    fn reserve(&mut self, incoming: usize) {
+        if self.expected == 0 {
             return;
         }
+        let before = self.received.saturating_sub(incoming);
+        let (len, capacity) = match &self.raw {
+            Some(raw) => (raw.len(), raw.capacity()),
+            None => (self.text.len(), self.text.capacity()),
+        };
+        let margin = if !self.reserved {
+            if before < (self.expected / 16).max(1 << 20).min(self.expected) {
+                return;
+            }
+            1.03
+        } else if capacity - len >= incoming {
+            return;
+        } else if before >= self.expected {
+            self.expected = 0;
+            return;
+        } else {
+            1.10
+        };
+        self.reserved = true;
         // An estimate of a size: truncation is what is wanted.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
-        let room = {
-            let taken = self.raw.as_ref().map_or(self.text.len(), Vec::len);
-            let kept = (taken as f64 / self.received as f64).min(1.0);
-            ((self.expected as f64) * (kept * 1.15).min(1.0)) as usize
+        let more = {
+            let kept = (len as f64 / before.max(1) as f64).min(1.0);
+            let rest = self.expected.saturating_sub(before).max(incoming);
+            ((rest as f64 * (kept * margin).min(1.0)) as usize).max(incoming).max(len / 8) + (64 << 10)
         };
         match &mut self.raw {
-            Some(raw) => raw.reserve(room.saturating_sub(raw.len())),
-            None => self.text.reserve(room.saturating_sub(self.text.len())),
+            Some(raw) => raw.reserve_exact(more),
+            None => self.text.reserve_exact(more),
         }
-        self.expected = 0;
     }
 
     /// Reads what is left once the last chunk is in: a JSON document as [`super::read`]
@@ -319,4 +344,46 @@ fn listing(parts: &Parts, listed: &Listed, text: &str) -> Option<Listing> {
     let webhooks = listed.webhooks.as_ref().unwrap_or(&none);
     let catalog = Catalog::from_read(&parts.root, &listed.paths, webhooks, &resolve).ok()?;
     (!missed.get()).then(|| Listing { root: parts.root.clone(), catalog })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DocumentStream;
+
+    /// The text of a document whose first part is far more indented than the rest.
+    fn indented_then_compact() -> Vec<u8> {
+        let mut text = String::from("{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"T\", \"version\": \"1\"}, \"x-notes\": [\n");
+        while text.len() < 1_500_000 {
+            text.push_str("                                \"indented\",\n");
+        }
+        text.push_str("\"end\"], \"x-rest\": [");
+        while text.len() < 4_000_000 {
+            text.push_str("\"compact\",");
+        }
+        text.push_str("\"end\"], \"paths\": {}}");
+        text.into_bytes()
+    }
+
+    #[test]
+    fn the_room_reserved_follows_the_text_when_its_start_misleads() {
+        let bytes = indented_then_compact();
+        let mut stream = DocumentStream::new(bytes.len());
+        for chunk in bytes.chunks(64 << 10) {
+            stream.push(chunk).unwrap();
+        }
+        let (len, capacity) = (stream.text.len(), stream.text.capacity());
+        // Reserved again when it ran short, not doubled (2x) as a string grows.
+        assert!(capacity < len + len / 5, "{capacity} bytes reserved for {len}");
+    }
+
+    #[test]
+    fn a_size_announced_too_small_is_outgrown_without_a_copy_per_chunk() {
+        let bytes = indented_then_compact();
+        let mut stream = DocumentStream::new(bytes.len() / 3);
+        for chunk in bytes.chunks(64 << 10) {
+            stream.push(chunk).unwrap();
+        }
+        assert_eq!(stream.expected, 0, "given up once outgrown");
+        assert!(matches!(stream.finish(), Ok(super::Streamed::Json(_))));
+    }
 }
