@@ -3,7 +3,7 @@
 // its time (self time, and the deepest frames of our code). For finding long tasks; it prints
 // figures only.
 //
-// Usage: node bench/profile.mjs DIST DOCUMENT [THRESHOLD_MS=50] [WAIT_AFTER_LIST_MS=4000]
+// Usage: [PROFILE_HASH=operationId] node bench/profile.mjs DIST DOCUMENT [THRESHOLD_MS=50] [WAIT_AFTER_LIST_MS=4000]
 // DIST: a trunk build (a build whose wasm keeps its name section names the functions:
 // `-g` in index.html's data-wasm-opt-params).
 import { chromium } from "playwright-core";
@@ -20,8 +20,10 @@ await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
 await page.addInitScript(`globalThis.__long = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) __long.push([e.startTime, e.duration]); }).observe({ type: "longtask", buffered: true }); globalThis.__benchMarker = function __benchMarker() { const start = performance.now(); while (performance.now() < start + 10); return start; }; globalThis.__markAt = __benchMarker();`);
 await cdp.send("Profiler.start");
 const t0 = Date.now();
-await page.goto(`${server.url}?url=${encodeURIComponent(`/docs/${basename(doc)}`)}`);
-await page.waitForSelector("[data-testid=operation]", { timeout: 120_000 });
+// PROFILE_HASH: an operation's anchor, opened by a deep link and waited for.
+const hash = process.env.PROFILE_HASH;
+await page.goto(`${server.url}?url=${encodeURIComponent(`/docs/${basename(doc)}`)}${hash ? `#${hash}` : ""}`);
+await page.waitForSelector(hash ? `[data-testid=operation-detail][data-operation-id="${hash}"]` : "[data-testid=operation]", { timeout: 120_000 });
 const listed = await page.evaluate("performance.now()");
 await page.waitForTimeout(Number(after));
 const { profile } = await cdp.send("Profiler.stop");

@@ -338,7 +338,7 @@ impl ItemsRead {
     /// Reads the item `name` (a path, or a webhook's name); a later item of the same name
     /// replaces it, as in JSON's objects. `x-` extensions among the paths are skipped.
     pub fn add(&mut self, name: &str, source: ItemSource<'_>) {
-        if !self.webhooks && name.starts_with("x-") {
+        if self.skips(name) {
             return;
         }
         let webhooks = self.webhooks;
@@ -349,14 +349,37 @@ impl ItemsRead {
                 path_pointer(name)
             }
         });
+        self.insert(name, read);
+    }
+
+    /// Adds the item `name` read already (see [`PathItemRead`]), as [`Self::add`] does.
+    pub fn add_read(&mut self, name: &str, item: PathItemRead) {
+        if !self.skips(name) {
+            self.insert(name, Ok(item.0));
+        }
+    }
+
+    fn skips(&self, name: &str) -> bool {
+        !self.webhooks && name.starts_with("x-")
+    }
+
+    fn insert(&mut self, name: &str, read: Result<RawPathItem, CatalogError>) {
         let read = match read {
             Ok(item) if item.reference.is_some() => ItemRead::Reference(Box::new(item)),
-            Ok(item) => ItemRead::Listed(Listed::all(item, name, webhooks)),
+            Ok(item) => ItemRead::Listed(Listed::all(item, name, self.webhooks)),
             Err(e) => ItemRead::Failed(e),
         };
         self.items.insert(name.to_owned(), read);
     }
 }
+
+/// A path item as the list reads it, deserialized by the caller from the document's text as
+/// it goes (one pass over the text for its place and its operations, where
+/// [`ItemSource::Text`] would take a second). A value it cannot read (not an object, a field
+/// of the wrong shape) is read again with [`ItemsRead::add`], which says why.
+#[derive(Deserialize)]
+#[serde(transparent)]
+pub struct PathItemRead(RawPathItem);
 
 /// How far a path item's `$ref` is followed to another path item.
 pub(crate) const MAX_ITEM_REFS: usize = 8;

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::catalog::{ItemSource, ItemsRead};
+use crate::catalog::{ItemSource, ItemsRead, PathItemRead};
 use crate::document::indexed::{LISTED_ROOT_FIELDS, Parts};
 
 /// Where the reading of the root is.
@@ -135,8 +135,23 @@ impl Reader {
         match &mut self.step {
             Step::Root { .. } => self.root_entry(text, key, at),
             Step::Items { first, items, read, .. } => {
-                let (range, end) = attempt!(raw_at(text, at));
-                read.add(&key, ItemSource::Text(&text[range.clone()]));
+                // Its place and what the list reads of it, in one pass over its text; an item
+                // the list cannot read is checked as a raw value, and the list says why.
+                // Only an object is one (serde would take a list for a struct too).
+                let object = text.as_bytes().get(at) == Some(&b'{');
+                let read_at = if object { value_at::<PathItemRead>(text, at) } else { Try::Bad };
+                let (range, end) = match read_at {
+                    Try::Got(item, end) => {
+                        read.add_read(&key, item);
+                        (at..end, end)
+                    }
+                    Try::Wait => return Try::Wait,
+                    Try::Bad => {
+                        let (range, end) = attempt!(raw_at(text, at));
+                        read.add(&key, ItemSource::Text(&text[range.clone()]));
+                        (range, end)
+                    }
+                };
                 items.insert(key, range);
                 *first = false;
                 Try::Got((), end)
