@@ -270,7 +270,8 @@ function report(data) {
   out();
   out(`Measured ${meta.date} by \`make bench-growth\` (bench/growth.mjs) on ${meta.machine}; Chromium ${meta.chromium}. ` +
     `${meta.runs === 1 ? "One load" : `Median of ${meta.runs} loads`} per document and tool, each capped at ${CAP_OF(meta)} s; a tool that does not list a document within the cap is not run on larger ones ("skipped"). ` +
-    `Generated documents: bench/gen-docs.mjs (seeded, about one operation per KB); public descriptions from the corpus (corpus/manifest.json).`);
+    `Generated documents: bench/gen-docs.mjs (seeded, about one operation per KB); public descriptions from the corpus (corpus/manifest.json).` +
+    (meta.earlier ? ` This run measured ${meta.measured.join(", ")}; the figures of ${meta.earlier.tools.join(", ")} are kept from the run of ${meta.earlier.date} on the same machine (\`BENCH_GROWTH_MERGE=1\`).` : ""));
   out();
   out(`![Time to the operation list and memory against the document's size, log-log, one line per tool](growth.svg)`);
   out();
@@ -447,7 +448,10 @@ if (previous) {
   const docKeys = new Set([...previous.docs.map((d) => d.key), ...docs.map((d) => d.key)]);
   const allDocs = [...previous.docs.filter((d) => !docs.some((n) => n.key === d.key)), ...data.docs].filter((d) => docKeys.has(d.key)).sort((a, b) => a.bytes - b.bytes);
   const allTools = Object.keys(tools).filter((t) => previous.tools.includes(t) || toolNames.includes(t));
-  data = { meta, docs: allDocs, tools: allTools, results: merged };
+  // Which tools this run measured, and when the others were: the tables say so.
+  const kept = allTools.filter((t) => !toolNames.includes(t));
+  const earlier = kept.length ? { tools: kept, date: previous.meta.earlier?.date ?? previous.meta.date } : undefined;
+  data = { meta: { ...meta, measured: toolNames, earlier }, docs: allDocs, tools: allTools, results: merged };
 }
 mkdirSync(dirname(JSON_PATH), { recursive: true });
 writeFileSync(JSON_PATH, JSON.stringify(data, null, 1));
