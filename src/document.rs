@@ -18,8 +18,8 @@ mod js;
 
 pub(crate) use js::show_loader;
 use js::{
-    bytes, cancel_read_js, field, next_chunk_js, number, open_document_js, read_document_js,
-    set_page_url_js, text, yaml_to_json_js,
+    bytes, cancel_read_js, field, next_chunk_js, number, open_document_js, read_document_js, set_page_url_js,
+    text, yaml_to_json_js,
 };
 
 /// A document ready to show: parsed, checked and listed.

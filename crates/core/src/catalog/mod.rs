@@ -377,7 +377,7 @@ impl ItemsRead {
 /// it goes (one pass over the text for its place and its operations, where
 /// [`ItemSource::Text`] would take a second). A value it cannot read (not an object, a field
 /// of the wrong shape) is read again with [`ItemsRead::add`], which says why.
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(transparent)]
 pub struct PathItemRead(RawPathItem);
 

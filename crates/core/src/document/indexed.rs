@@ -137,7 +137,11 @@ impl IndexedDocument {
     ///
     /// # Errors
     /// As [`Catalog::from_value`].
-    pub(super) fn catalog_of(&self, paths: &ItemsRead, webhooks: &ItemsRead) -> Result<Catalog, CatalogError> {
+    pub(super) fn catalog_of(
+        &self,
+        paths: &ItemsRead,
+        webhooks: &ItemsRead,
+    ) -> Result<Catalog, CatalogError> {
         let resolve = |reference: &str| self.item_text(reference).map(ItemSource::Text);
         Catalog::from_read(self.root(), paths, webhooks, &resolve)
     }

@@ -352,7 +352,9 @@ mod tests {
 
     /// The text of a document whose first part is far more indented than the rest.
     fn indented_then_compact() -> Vec<u8> {
-        let mut text = String::from("{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"T\", \"version\": \"1\"}, \"x-notes\": [\n");
+        let mut text = String::from(
+            "{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"T\", \"version\": \"1\"}, \"x-notes\": [\n",
+        );
         while text.len() < 1_500_000 {
             text.push_str("                                \"indented\",\n");
         }
