@@ -657,55 +657,36 @@ impl Catalog {
                 });
             }
         }
-        if !tag_groups.is_empty() {
-            for tag in tags.values() {
-                if let Some(alone) = section(tag, &mut by_tag) {
+        if tag_groups.is_empty() {
+            // Each parent's children (by position in `tags`), in declaration order.
+            let mut children: Vec<Vec<usize>> = vec![Vec::new(); tags.len()];
+            for (index, child) in tags.values().enumerate() {
+                let parent = child.parent.as_deref().filter(|p| *p != child.name);
+                if let Some(parent) = parent.and_then(|p| tags.get_index_of(p)) {
+                    children[parent].push(index);
+                }
+            }
+            for (index, tag) in tags.values().enumerate() {
+                if tag.parent.as_deref().is_some_and(|p| p != tag.name) {
+                    continue;
+                }
+                let mut sections: Vec<TagSection> = section(tag, &mut by_tag).into_iter().collect();
+                for child in children[index].iter().filter_map(|&c| tags.get_index(c)) {
+                    sections.extend(section(child.1, &mut by_tag));
+                }
+                if !sections.is_empty() {
                     groups.push(Group {
                         name: tag.name.clone(),
                         title: tag.title(),
                         description: tag.description.clone(),
-                        tags: vec![alone],
+                        tags: sections,
                         is_tag: true,
                     });
                 }
             }
-            groups.extend(webhook_group);
-            return Catalog {
-                title: info.title,
-                version: info.version,
-                description: info.description,
-                groups,
-                counts: (operation_count, webhook_count),
-            };
         }
-        // Each parent's children (by position in `tags`), in declaration order.
-        let mut children: Vec<Vec<usize>> = vec![Vec::new(); tags.len()];
-        for (index, child) in tags.values().enumerate() {
-            let parent = child.parent.as_deref().filter(|p| *p != child.name);
-            if let Some(parent) = parent.and_then(|p| tags.get_index_of(p)) {
-                children[parent].push(index);
-            }
-        }
-        for (index, tag) in tags.values().enumerate() {
-            if tag.parent.as_deref().is_some_and(|p| p != tag.name) {
-                continue;
-            }
-            let mut sections: Vec<TagSection> = section(tag, &mut by_tag).into_iter().collect();
-            for child in children[index].iter().filter_map(|&c| tags.get_index(c)) {
-                sections.extend(section(child.1, &mut by_tag));
-            }
-            if !sections.is_empty() {
-                groups.push(Group {
-                    name: tag.name.clone(),
-                    title: tag.title(),
-                    description: tag.description.clone(),
-                    tags: sections,
-                    is_tag: true,
-                });
-            }
-        }
-        // A tag whose parent has a parent itself, or whose parents name each other, is a group
-        // of its own: no operation is out of reach.
+        // The tags in no entry of `x-tagGroups`, and those whose parent has a parent itself or
+        // whose parents name each other, are groups of their own: no operation is out of reach.
         for tag in tags.values() {
             if let Some(alone) = section(tag, &mut by_tag) {
                 groups.push(Group {
