@@ -259,7 +259,8 @@ impl DocumentStream {
                 return;
             }
             1.03
-        } else if capacity - len >= incoming {
+        } else if capacity - len >= incoming + 4 {
+            // (4: the first bytes of a character carried over from the chunk before.)
             return;
         } else if before >= self.expected {
             self.expected = 0;
