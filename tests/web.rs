@@ -890,3 +890,41 @@ async fn without_its_petstore_document_the_page_says_why() {
     assert!(message.contains("404"), "{message}");
     assert!(root.query_selector("[data-testid=operation]").unwrap().is_none());
 }
+
+/// Resolves at the next animation frame.
+async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().request_animation_frame(&resolve).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_list_gone_before_its_first_frame_measures_nothing() {
+    // The list reads its layout in the frame after it is mounted; a list replaced within that
+    // frame (the search typed into) must not touch its disposed state then: in the release
+    // build a panic aborts the page.
+    static PANICKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| PANICKED.store(true, std::sync::atomic::Ordering::SeqCst)));
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&root).unwrap();
+    let groups = Catalog::from_json(PETSTORE_JSON.as_bytes()).unwrap().groups;
+    let mounted = leptos::mount::mount_to(root.clone(), move || {
+        view! { <petstore_playground::ui::operation_list::OperationList groups=groups /> }
+    });
+    // The list's effect runs (and asks for the next frame) before the frame comes.
+    for _ in 0..3 {
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&JsValue::NULL)).await.unwrap();
+    }
+    assert!(root.query_selector("[data-testid=operation]").unwrap().is_some());
+    drop(mounted);
+    next_frame().await;
+    next_frame().await;
+    std::panic::set_hook(hook);
+    assert!(
+        !PANICKED.load(std::sync::atomic::Ordering::SeqCst),
+        "the list's measure ran after it was disposed"
+    );
+}

@@ -45,8 +45,9 @@ pub fn OperationList(
     let guess =
         web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(900.0);
     let height = RwSignal::new(guess);
+    // `try_`: a measure asked for in a frame (see below) can come after the list is gone.
     let measure = move || {
-        if let Some(el) = scroller.get_untracked() {
+        if let Some(Some(el)) = scroller.try_get_untracked() {
             scroll_top.set(f64::from(el.scroll_top()));
             height.set(f64::from(el.client_height()));
         }
