@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use super::{Listed, Method};
+use super::Method;
+use super::items::Listed;
 
 pub(super) struct RawDoc<'a> {
     pub(super) openapi: Option<String>,
