@@ -45,7 +45,9 @@ impl ItemSource<'_> {
         }
         let read = match self {
             Self::Text(text) => serde_json::from_str(text),
-            Self::Value(value) => RawPathItem::deserialize(value),
+            // Read as text, as the items of an indexed document are: one reader of path
+            // items in the app (a value is read so only where the index could not be).
+            Self::Value(value) => serde_json::from_str(&value.to_string()),
         };
         read.map_err(|e| {
             let message = e.to_string();
