@@ -99,6 +99,66 @@ async function sendAndRead(page) {
   return answer;
 }
 
+test("a new answer is written over the one before: an opened Headers list stays open, the Recent list adds one row and keeps the others", async () => {
+  const { page, context, problems } = await openOperation("getPet");
+  try {
+    const petId = page.locator("[data-testid=try-param][data-name=petId]");
+    await petId.fill("1");
+    await sendAndRead(page);
+    await page.locator("[data-testid=try-answer] summary").click();
+    // Marks on the elements shown: an element written again would lose its mark.
+    await page.evaluate(() => {
+      document.querySelector("[data-testid=try-answer]").marked = true;
+    });
+    const again = await sendAndRead(page);
+    assert.equal(await again.getAttribute("data-status"), "200");
+    assert.equal(await again.evaluate((e) => e.marked), true, "the answer's elements stay");
+    assert.equal(await page.locator("[data-testid=try-answer] details").getAttribute("open"), "", "Headers stays open");
+    assert.match(await page.locator("[data-testid=try-response-headers]").textContent(), /content-type: application\/json/i);
+
+    const rows = page.locator("[data-testid=try-history] .history-entry");
+    await page.evaluate(() => {
+      for (const row of document.querySelectorAll("[data-testid=try-history] .history-entry")) row.marked = row.dataset.entry;
+    });
+    // Seven more sends, 404 and 200 by turns: five rows at most, newest first, one pressed.
+    const statuses = ["200", "200"];
+    for (let i = 0; i < 7; i++) {
+      const missing = i % 2 === 0;
+      await petId.fill(missing ? "999999" : "1");
+      const answer = await sendAndRead(page);
+      statuses.unshift(missing ? "404" : "200");
+      assert.equal(await answer.getAttribute("data-status"), statuses[0]);
+      assert.equal(await page.locator("[data-testid=try-error]").count(), missing ? 1 : 0, "the error line is the answer's own");
+      assert.equal(await page.locator("[data-testid=try-body-view]").count(), 1);
+      if (i === 0) {
+        const kept = await page.evaluate(() =>
+          [...document.querySelectorAll("[data-testid=try-history] .history-entry")].map((row) => row.marked ?? null),
+        );
+        assert.equal(kept[0], null, "the new row is new");
+        assert.deepEqual(kept.slice(1).every((mark, i) => mark !== undefined && mark !== null), true, `the older rows stay: ${kept}`);
+      }
+    }
+    assert.equal(await rows.count(), 5);
+    const texts = await rows.allTextContents();
+    texts.forEach((text, i) => assert.match(text, new RegExp(`${statuses[i]} GET /pets/${statuses[i] === "404" ? "999999" : "1"}`)));
+    const pressed = await rows.evaluateAll((all) => all.map((row) => row.getAttribute("aria-pressed")));
+    assert.deepEqual(pressed, ["true", "false", "false", "false", "false"]);
+
+    // An earlier answer comes back whole: its status, its error line, its body.
+    await rows.nth(1).click();
+    await page.locator("[data-testid=try-answer][data-status='200']").waitFor();
+    assert.equal(await page.locator("[data-testid=try-error]").count(), 0);
+    assert.equal(JSON.parse(await page.locator("[data-testid=try-body-view]").textContent()).id, 1);
+    assert.deepEqual(await rows.evaluateAll((all) => all.map((row) => row.getAttribute("aria-pressed"))), ["false", "true", "false", "false", "false"]);
+    await rows.nth(2).click();
+    await page.locator("[data-testid=try-answer][data-status='404']").waitFor();
+    assert.match(await page.locator("[data-testid=try-error]").textContent(), /not_found: Pet 999999 does not exist/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("try-it POST /pets to the in-browser mock shows 201, GET /pets lists the pet, and a reload keeps it", async () => {
   const { page, context, problems } = await openOperation("createPet");
   try {

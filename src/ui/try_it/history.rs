@@ -68,24 +68,79 @@ impl History {
     }
 }
 
-/// The "Recent" list: one button per answer, which shows it; nothing until there are two. It
-/// is HTML written at once (one DOM write per answer, no view per row), its clicks handled by
-/// one listener.
-#[component]
-pub fn HistoryList(entries: Memo<Vec<Entry>>, shown: RwSignal<Option<u64>>) -> impl IntoView {
-    let html = move || entries.with(|list| shown.with(|shown| history_html(list, *shown)));
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let id = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|t| t.closest("[data-entry]").ok().flatten())
-            .and_then(|b| b.get_attribute("data-entry"))
-            .and_then(|id| id.parse().ok());
-        if let Some(id) = id {
-            shown.set(Some(id));
+/// The answer shown and the "Recent" list as written, so the next write changes only what
+/// differs.
+#[derive(Debug, Default)]
+pub struct Written {
+    answer: AnswerHtml,
+    rows: Rows,
+}
+
+impl Written {
+    /// Makes `answer` show the entry of `list` that is `shown`, and `recent` the "Recent" list:
+    /// one button per answer, which shows it; nothing until there are two.
+    pub fn write(
+        &mut self,
+        answer: &web_sys::Element,
+        recent: &web_sys::Element,
+        list: &[Entry],
+        shown: Option<u64>,
+    ) {
+        list.iter()
+            .find(|e| Some(e.id) == shown)
+            .map(exchange_html)
+            .unwrap_or_default()
+            .write(answer, &mut self.answer);
+        self.rows.write(recent, list, shown);
+    }
+}
+
+/// The answer a click in the "Recent" list asks for.
+pub fn picked(ev: &leptos::ev::MouseEvent) -> Option<u64> {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest("[data-entry]").ok().flatten())
+        .and_then(|b| b.get_attribute("data-entry"))
+        .and_then(|id| id.parse().ok())
+}
+
+/// What the "Recent" list shows: its newest row and the row marked as shown. A new answer adds
+/// its row and drops the oldest; the other rows stay.
+#[derive(Debug, Default)]
+struct Rows {
+    newest: Option<u64>,
+    pressed: Option<u64>,
+}
+
+impl Rows {
+    /// Makes `slot` show `list` with `shown` marked. An operation's answers are only ever added
+    /// in front, so rows written up to the second of `list` need only its newest.
+    fn write(&mut self, slot: &web_sys::Element, list: &[Entry], shown: Option<u64>) {
+        match (slot.query_selector("ul").ok().flatten(), list) {
+            (Some(rows), [newest, second, ..])
+                if self.newest == Some(second.id) || self.newest == Some(newest.id) =>
+            {
+                if self.newest != Some(newest.id) {
+                    let _ = rows.insert_adjacent_html("afterbegin", &row_html(newest, shown));
+                    while rows.child_element_count() as usize > list.len() {
+                        if let Some(oldest) = rows.last_element_child() {
+                            oldest.remove();
+                        }
+                    }
+                }
+                for (id, pressed) in [(self.pressed, "false"), (shown, "true")] {
+                    if let Some(row) = id
+                        .and_then(|id| rows.query_selector(&format!(r#"[data-entry="{id}"]"#)).ok().flatten())
+                    {
+                        let _ = row.set_attribute("aria-pressed", pressed);
+                    }
+                }
+            }
+            _ => slot.set_inner_html(&history_html(list, shown)),
         }
-    };
-    view! { <div class="try-history-slot" inner_html=html on:click=on_click></div> }
+        self.newest = list.first().map(|e| e.id);
+        self.pressed = shown;
+    }
 }
 
 fn history_html(list: &[Entry], shown: Option<u64>) -> String {
@@ -93,27 +148,97 @@ fn history_html(list: &[Entry], shown: Option<u64>) -> String {
         return String::new();
     }
     let mut out = String::from(r#"<div class="try-history" data-testid="try-history"><h4>Recent</h4><ul>"#);
-    for Entry { id, exchange: e } in list {
-        let status = match &e.outcome {
-            Outcome::Answer { status, .. } => status.to_string(),
-            Outcome::Failure(_) => "failed".to_owned(),
-        };
-        let pressed = shown == Some(*id);
-        out.push_str(&format!(
-            r#"<li><button type="button" class="history-entry" data-entry="{id}" aria-pressed="{pressed}"><span class="history-time">{}</span> <span class="history-status">{status}</span> <span class="history-url">{} {}</span></button></li>"#,
-            escape(&e.at),
-            escape(&e.method),
-            escape(&e.url),
-        ));
+    for entry in list {
+        out.push_str(&row_html(entry, shown));
     }
     out.push_str("</ul></div>");
     out
 }
 
-/// One answer as HTML: status, where it went, how long it took, headers and body; or why
-/// there was none. Written at once and inserted in one DOM write.
-#[must_use]
-pub fn exchange_html(entry: &Entry) -> String {
+/// The row of `entry` in the "Recent" list, pressed when it is the one shown.
+fn row_html(entry: &Entry, shown: Option<u64>) -> String {
+    let Entry { id, exchange: e } = entry;
+    let status = match &e.outcome {
+        Outcome::Answer { status, .. } => status.to_string(),
+        Outcome::Failure(_) => "failed".to_owned(),
+    };
+    format!(
+        r#"<li><button type="button" class="history-entry" data-entry="{id}" aria-pressed="{}"><span class="history-time">{}</span> <span class="history-status">{status}</span> <span class="history-url">{} {}</span></button></li>"#,
+        shown == Some(*id),
+        escape(&e.at),
+        escape(&e.method),
+        escape(&e.url),
+    )
+}
+
+/// The markup of a failure: the parts go between its pieces (see [`AnswerHtml`]).
+static FAILURE: &[&str] = &[
+    r#"<div class="try-failure" role="alert" data-testid="try-failure"><p class="try-meta" data-part>"#,
+    "</p><p data-part>",
+    "</p></div>",
+];
+
+/// The markup of an answer. The error and the body are parts of their own, empty when the
+/// answer has none.
+static ANSWER: &[&str] = &[
+    r#"<div class="try-answer" data-testid="try-answer"><p class="try-status"><span data-part>"#,
+    r#"</span><span class="try-meta" data-part>"#,
+    r#"</span></p><div data-part>"#,
+    r#"</div><details class="try-headers"><summary data-part>"#,
+    r#"</summary><ul class="header-list" data-testid="try-response-headers" data-part>"#,
+    r#"</ul></details><div data-part>"#,
+    "</div></div>",
+];
+
+/// An answer as its markup and the parts that go in it: what the elements marked `data-part`
+/// hold. Showing an answer in place of another of the same markup rewrites only the parts
+/// that differ (the meta line, mostly): the elements stay, and so does a Headers list the
+/// reader opened.
+#[derive(Debug, Default)]
+struct AnswerHtml {
+    markup: &'static [&'static str],
+    parts: Vec<String>,
+    id: u64,
+    status: Option<u16>,
+}
+
+impl AnswerHtml {
+    /// Makes `slot`, which shows `written`, show this answer; this answer is then `written`.
+    fn write(self, slot: &web_sys::Element, written: &mut Self) {
+        // The markups are statics: one address each.
+        let same = std::ptr::eq(self.markup, written.markup);
+        match same.then(|| slot.query_selector_all("[data-part]").ok()).flatten() {
+            Some(elements) if elements.length() as usize == self.parts.len() => {
+                for (i, (part, old)) in (0..).zip(self.parts.iter().zip(&written.parts)) {
+                    if part != old
+                        && let Some(element) = elements.item(i)
+                    {
+                        element.unchecked_into::<web_sys::Element>().set_inner_html(part);
+                    }
+                }
+            }
+            _ => {
+                let mut html = String::new();
+                for (i, piece) in self.markup.iter().enumerate() {
+                    html.push_str(piece);
+                    html.push_str(self.parts.get(i).map_or("", String::as_str));
+                }
+                slot.set_inner_html(&html);
+            }
+        }
+        if let Some(root) = slot.first_element_child() {
+            let _ = root.set_attribute("data-exchange", &self.id.to_string());
+            if let Some(status) = self.status {
+                let _ = root.set_attribute("data-status", &status.to_string());
+            }
+        }
+        *written = self;
+    }
+}
+
+/// One answer: status, where it went, how long it took, headers and body; or why there was
+/// none.
+fn exchange_html(entry: &Entry) -> AnswerHtml {
     let Entry { id, exchange: e } = entry;
     // Whole tenths of a millisecond, formatted as integers (no float formatting in the app).
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a short duration
@@ -124,41 +249,40 @@ pub fn exchange_html(entry: &Entry) -> String {
         format!("{} ms", (tenths + 5) / 10)
     };
     let meta = escape(&format!("{} {} · {} · {millis} · {}", e.method, e.url, e.target, e.at));
-    match &e.outcome {
-        Outcome::Failure(message) => format!(
-            r#"<div class="try-failure" role="alert" data-testid="try-failure" data-exchange="{id}"><p class="try-meta">{meta}</p><p>{}</p></div>"#,
-            escape(message)
-        ),
+    let (markup, parts, status) = match &e.outcome {
+        Outcome::Failure(message) => (FAILURE, vec![meta, escape(message)], None),
         Outcome::Answer { status, status_text, headers, body, error } => {
-            let class = if *status >= 400 { "status status-error" } else { "status status-ok" };
-            let mut out = format!(
-                r#"<div class="try-answer" data-testid="try-answer" data-status="{status}" data-exchange="{id}"><p class="try-status"><span class="{class}" data-testid="try-status">{status} {}</span><span class="try-meta">{meta}</span></p>"#,
-                escape(status_text)
-            );
-            if let Some(error) = error {
+            let class = if *status >= 400 { "status-error" } else { "status-ok" };
+            let error = error.as_ref().map_or_else(String::new, |error| {
                 let code = error.code.as_ref().map_or_else(|| "Error".to_owned(), |c| format!("Error {c}"));
-                out.push_str(&format!(
+                format!(
                     r#"<p class="try-error" data-testid="try-error"><strong>{}</strong>: {}</p>"#,
                     escape(&code),
                     escape(&error.message)
-                ));
-            }
-            out.push_str(&format!(
-                r#"<details class="try-headers"><summary>Headers ({})</summary><ul class="header-list" data-testid="try-response-headers">"#,
-                headers.len()
-            ));
-            for (name, value) in headers {
-                out.push_str(&format!("<li><code>{}</code>: {}</li>", escape(name), escape(value)));
-            }
-            out.push_str("</ul></details>");
-            if !body.is_empty() {
-                out.push_str(&format!(
+                )
+            });
+            let headers_html = headers
+                .iter()
+                .map(|(name, value)| format!("<li><code>{}</code>: {}</li>", escape(name), escape(value)))
+                .collect();
+            let body = if body.is_empty() {
+                String::new()
+            } else {
+                format!(
                     r#"<pre class="example" data-testid="try-body-view"><code>{}</code></pre>"#,
                     escape(body)
-                ));
-            }
-            out.push_str("</div>");
-            out
+                )
+            };
+            let status_html = format!(
+                r#"<span class="status {class}" data-testid="try-status">{status} {}</span>"#,
+                escape(status_text)
+            );
+            (
+                ANSWER,
+                vec![status_html, meta, error, format!("Headers ({})", headers.len()), headers_html, body],
+                Some(*status),
+            )
         }
-    }
+    };
+    AnswerHtml { markup, parts, id: *id, status }
 }

@@ -20,7 +20,7 @@ pub use history::History;
 use crate::mock::MockState;
 use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
-use history::{HistoryList, exchange_html};
+use history::Written;
 
 /// The try-it panel of `view`; `form` is shared with the code samples.
 #[component]
@@ -75,10 +75,27 @@ pub fn TryIt(view: std::sync::Arc<OperationView>, form: TryItForm, mock_availabl
         .map(|p| view! { <ParamField form=form ids=ids param=p.clone() /> })
         .collect_view();
     let body = view.request_body.clone().map(|b| view! { <BodyField form=form ids=ids body=b /> });
-    let result = move || {
-        let id = shown.get();
-        entries.with(|list| list.iter().find(|e| Some(e.id) == id).map(exchange_html).unwrap_or_default())
+    // The answer shown and the "Recent" list, written over what they showed (see `Written`).
+    let answer = NodeRef::<leptos::html::Div>::new();
+    let recent = NodeRef::<leptos::html::Div>::new();
+    let mut written = Written::default();
+    // Runs now (before the elements exist), when they are mounted (`recent` is the later of the
+    // two), and on every change of the answers or the one shown. Kept as long as the panel.
+    let pick = move |ev: leptos::ev::MouseEvent| {
+        if let Some(id) = history::picked(&ev) {
+            shown.set(Some(id));
+        }
     };
+    let effect = RenderEffect::new(move |_| {
+        recent.track();
+        let shown = shown.get();
+        entries.with(|list| {
+            if let (Some(answer), Some(recent)) = (answer.get_untracked(), recent.get_untracked()) {
+                written.write(&answer, &recent, list, shown);
+            }
+        });
+    });
+    StoredValue::new_local(effect);
     view! {
         <section class="try-it" data-testid="try-it" aria-labelledby=ids.of("title") on:keydown=on_keydown>
             <h3 id=ids.of("title")>"Try it"</h3>
@@ -103,8 +120,8 @@ pub fn TryIt(view: std::sync::Arc<OperationView>, form: TryItForm, mock_availabl
                     <span class="hint keys">"Ctrl/⌘ + Enter"</span>
                 </div>
             </form>
-            <div class="try-result" aria-live="polite" data-testid="try-result" inner_html=result></div>
-            <HistoryList entries=entries shown=shown />
+            <div class="try-result" aria-live="polite" data-testid="try-result" node_ref=answer></div>
+            <div class="try-history-slot" node_ref=recent on:click=pick></div>
         </section>
     }
 }
