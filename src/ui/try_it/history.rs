@@ -121,11 +121,18 @@ impl Rows {
                 if self.newest == Some(second.id) || self.newest == Some(newest.id) =>
             {
                 if self.newest != Some(newest.id) {
-                    let _ = rows.insert_adjacent_html("afterbegin", &row_html(newest, shown));
-                    while rows.child_element_count() as usize > list.len() {
-                        if let Some(oldest) = rows.last_element_child() {
-                            oldest.remove();
-                        }
+                    // The newest row: the oldest moved to the front when the list is full,
+                    // else a copy of the first; then filled in (no HTML to parse).
+                    let full = rows.child_element_count() as usize >= list.len();
+                    let row = if full {
+                        rows.last_element_child()
+                    } else {
+                        let first = rows.first_element_child();
+                        first.and_then(|row| row.clone_node_with_deep(true).ok()).map(JsCast::unchecked_into)
+                    };
+                    if let Some(row) = row {
+                        let _ = rows.prepend_with_node_1(&row);
+                        fill_row(&row, newest);
                     }
                 }
                 for (id, pressed) in [(self.pressed, "false"), (shown, "true")] {
@@ -155,26 +162,44 @@ fn history_html(list: &[Entry], shown: Option<u64>) -> String {
     out
 }
 
-/// The row of `entry` in the "Recent" list, pressed when it is the one shown.
-fn row_html(entry: &Entry, shown: Option<u64>) -> String {
-    let Entry { id, exchange: e } = entry;
+/// What the row of `entry` in the "Recent" list says of it.
+fn row_texts(Entry { exchange: e, .. }: &Entry) -> [String; 3] {
     let status = match &e.outcome {
         Outcome::Answer { status, .. } => status.to_string(),
         Outcome::Failure(_) => "failed".to_owned(),
     };
+    [e.at.clone(), status, format!("{} {}", e.method, e.url)]
+}
+
+/// Makes `row` (`<li>` of [`row_html`]) the row of `entry`, not pressed.
+fn fill_row(row: &web_sys::Element, entry: &Entry) {
+    let Some(button) = row.first_element_child() else { return };
+    let _ = button.set_attribute("data-entry", &entry.id.to_string());
+    let _ = button.set_attribute("aria-pressed", "false");
+    let spans = button.children();
+    for (i, text) in (0..).zip(row_texts(entry)) {
+        if let Some(span) = spans.item(i) {
+            span.set_text_content(Some(&text));
+        }
+    }
+}
+
+/// The row of `entry` in the "Recent" list, pressed when it is the one shown.
+fn row_html(entry: &Entry, shown: Option<u64>) -> String {
+    let [at, status, request] = row_texts(entry);
     format!(
-        r#"<li><button type="button" class="history-entry" data-entry="{id}" aria-pressed="{}"><span class="history-time">{}</span> <span class="history-status">{status}</span> <span class="history-url">{} {}</span></button></li>"#,
-        shown == Some(*id),
-        escape(&e.at),
-        escape(&e.method),
-        escape(&e.url),
+        r#"<li><button type="button" class="history-entry" data-entry="{}" aria-pressed="{}"><span class="history-time">{}</span> <span class="history-status">{status}</span> <span class="history-url">{}</span></button></li>"#,
+        entry.id,
+        shown == Some(entry.id),
+        escape(&at),
+        escape(&request),
     )
 }
 
 /// The markup of a failure: the parts go between its pieces (see [`AnswerHtml`]).
 static FAILURE: &[&str] = &[
-    r#"<div class="try-failure" role="alert" data-testid="try-failure"><p class="try-meta" data-part>"#,
-    "</p><p data-part>",
+    r#"<div class="try-failure" role="alert" data-testid="try-failure"><p class="try-meta" data-text>"#,
+    "</p><p data-text>",
     "</p></div>",
 ];
 
@@ -182,9 +207,9 @@ static FAILURE: &[&str] = &[
 /// answer has none.
 static ANSWER: &[&str] = &[
     r#"<div class="try-answer" data-testid="try-answer"><p class="try-status"><span data-part>"#,
-    r#"</span><span class="try-meta" data-part>"#,
+    r#"</span><span class="try-meta" data-text>"#,
     r#"</span></p><div data-part>"#,
-    r#"</div><details class="try-headers"><summary data-part>"#,
+    r#"</div><details class="try-headers"><summary data-text>"#,
     r#"</summary><ul class="header-list" data-testid="try-response-headers" data-part>"#,
     r#"</ul></details><div data-part>"#,
     "</div></div>",
@@ -207,21 +232,29 @@ impl AnswerHtml {
     fn write(self, slot: &web_sys::Element, written: &mut Self) {
         // The markups are statics: one address each.
         let same = std::ptr::eq(self.markup, written.markup);
-        match same.then(|| slot.query_selector_all("[data-part]").ok()).flatten() {
+        match same.then(|| slot.query_selector_all("[data-part],[data-text]").ok()).flatten() {
             Some(elements) if elements.length() as usize == self.parts.len() => {
                 for (i, (part, old)) in (0..).zip(self.parts.iter().zip(&written.parts)) {
                     if part != old
                         && let Some(element) = elements.item(i)
                     {
-                        element.unchecked_into::<web_sys::Element>().set_inner_html(part);
+                        if is_text(self.markup, i) {
+                            element.set_text_content(Some(part));
+                        } else {
+                            element.unchecked_into::<web_sys::Element>().set_inner_html(part);
+                        }
                     }
                 }
             }
             _ => {
                 let mut html = String::new();
-                for (i, piece) in self.markup.iter().enumerate() {
+                for (i, piece) in (0..).zip(self.markup) {
                     html.push_str(piece);
-                    html.push_str(self.parts.get(i).map_or("", String::as_str));
+                    match self.parts.get(i as usize) {
+                        Some(text) if is_text(self.markup, i) => html.push_str(&escape(text)),
+                        Some(part) => html.push_str(part),
+                        None => {}
+                    }
                 }
                 slot.set_inner_html(&html);
             }
@@ -236,6 +269,11 @@ impl AnswerHtml {
     }
 }
 
+/// Whether part `i` of `markup` is text (its element is marked `data-text`), not HTML.
+fn is_text(markup: &[&str], i: u32) -> bool {
+    markup.get(i as usize).is_some_and(|piece| piece.ends_with("data-text>"))
+}
+
 /// One answer: status, where it went, how long it took, headers and body; or why there was
 /// none.
 fn exchange_html(entry: &Entry) -> AnswerHtml {
@@ -248,9 +286,9 @@ fn exchange_html(entry: &Entry) -> AnswerHtml {
     } else {
         format!("{} ms", (tenths + 5) / 10)
     };
-    let meta = escape(&format!("{} {} · {} · {millis} · {}", e.method, e.url, e.target, e.at));
+    let meta = format!("{} {} · {} · {millis} · {}", e.method, e.url, e.target, e.at);
     let (markup, parts, status) = match &e.outcome {
-        Outcome::Failure(message) => (FAILURE, vec![meta, escape(message)], None),
+        Outcome::Failure(message) => (FAILURE, vec![meta, message.clone()], None),
         Outcome::Answer { status, status_text, headers, body, error } => {
             let class = if *status >= 400 { "status-error" } else { "status-ok" };
             let error = error.as_ref().map_or_else(String::new, |error| {
