@@ -2,6 +2,16 @@
 //! used at all.
 
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A `Storage`, for reading values without copying them.
+    type RawStorage;
+    /// `Storage.getItem` as it answers: a string or `null`, left in JavaScript.
+    #[wasm_bindgen(method, catch, js_name = getItem)]
+    fn get_item(this: &RawStorage, key: &str) -> Result<JsValue, JsValue>;
+}
 
 use crate::describe;
 
@@ -44,6 +54,17 @@ impl LocalStorage {
     /// [`StorageError::Unavailable`] when the browser refuses the read.
     pub fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
         self.storage.get_item(key).map_err(|e| StorageError::Unavailable(describe(&e)))
+    }
+
+    /// The value under `key` as the JavaScript string it is (`None` when there is none): not
+    /// copied into WebAssembly, for comparing with another such value in place.
+    ///
+    /// # Errors
+    /// [`StorageError::Unavailable`] when the storage cannot be read.
+    pub fn get_js(&self, key: &str) -> Result<Option<js_sys::JsString>, StorageError> {
+        let storage: &RawStorage = self.storage.unchecked_ref();
+        let value = storage.get_item(key).map_err(|e| StorageError::Unavailable(describe(&e)))?;
+        Ok(value.dyn_into::<js_sys::JsString>().ok())
     }
 
     /// Writes `value` under `key`; on error the previous value is still there.

@@ -187,7 +187,7 @@ impl PersistentMock {
     #[cfg(target_arch = "wasm32")]
     fn open_local_storage(key: String, seed: bool) -> Result<(Self, Option<Notice>), crate::StorageError> {
         let storage = crate::LocalStorage::open()?;
-        let (mock, notice) = Self::with_store(storage, key.clone(), seed);
+        let (mock, notice) = Self::with_store(crate::store::WatchedStorage::new(storage), key.clone(), seed);
         // Weak: the listener lives inside the mock and must not keep it alive.
         let inner = Rc::downgrade(&mock.inner);
         let listener = crate::storage_events::StorageListener::new(key, move || {
@@ -399,6 +399,11 @@ impl State {
     /// Takes another tab's write, if any; returns whether the state changed.
     fn sync(&mut self) -> bool {
         let Some(saving) = &mut self.saving else { return false };
+        // `seen` is what the store last read or wrote (every read and successful write below
+        // and in `open` sets it), so an unchanged store needs no read.
+        if saving.store.unchanged(&saving.key) {
+            return false;
+        }
         let Ok(stored) = saving.store.get(&saving.key) else { return false };
         let (generation, discards_ours) = match sync::sync(&saving.local, stored.as_deref()) {
             Sync::UpToDate => return false,

@@ -21,6 +21,12 @@ pub trait KeyValueStore {
     /// # Errors
     /// [`StorageError::QuotaExceeded`] when the value does not fit.
     fn set(&self, key: &str, value: &str) -> Result<(), StorageError>;
+
+    /// Whether `key` still holds the value this store last read or wrote under it (`false`
+    /// when that is not known: read the value then).
+    fn unchanged(&self, _key: &str) -> bool {
+        false
+    }
 }
 
 /// An in-memory store. Clones share the same entries, like two tabs share `localStorage`.
@@ -88,5 +94,50 @@ impl KeyValueStore for LocalStorage {
 
     fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
         LocalStorage::set(self, key, value)
+    }
+}
+
+/// `localStorage` that keeps the value it last read or wrote (under one key) as the JavaScript
+/// string it is, so [`KeyValueStore::unchanged`] compares in JavaScript: a mock that checks
+/// before every request whether another tab wrote does not copy the whole stored state into
+/// WebAssembly each time to find it unchanged.
+#[derive(Debug)]
+pub struct WatchedStorage {
+    storage: LocalStorage,
+    last: RefCell<Option<(String, js_sys::JsString)>>,
+}
+
+impl WatchedStorage {
+    /// `storage`, nothing read or written yet.
+    #[must_use]
+    pub fn new(storage: LocalStorage) -> Self {
+        Self { storage, last: RefCell::new(None) }
+    }
+
+    fn remember(&self, key: &str, value: Option<js_sys::JsString>) {
+        *self.last.borrow_mut() = value.map(|value| (key.to_owned(), value));
+    }
+}
+
+impl KeyValueStore for WatchedStorage {
+    fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
+        let value = self.storage.get_js(key)?;
+        let text = value.as_ref().map(String::from);
+        self.remember(key, value);
+        Ok(text)
+    }
+
+    fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        self.storage.set(key, value)?;
+        // Read back as the page's storage holds it (another tab's write arrives as a task of
+        // its own, never between these two calls).
+        self.remember(key, self.storage.get_js(key).ok().flatten());
+        Ok(())
+    }
+
+    fn unchanged(&self, key: &str) -> bool {
+        let last = self.last.borrow();
+        let Some((last_key, last)) = last.as_ref() else { return false };
+        last_key == key && self.storage.get_js(key).ok().flatten().is_some_and(|now| now == *last)
     }
 }

@@ -103,6 +103,30 @@ fn two_mocks_on_one_key_never_lose_each_others_changes() {
 }
 
 #[wasm_bindgen_test]
+fn a_write_by_anyone_else_is_taken_in_before_the_next_request() {
+    // The mock compares what storage holds with what it last read or wrote without reading
+    // the text into WebAssembly; a write it did not make must still be seen.
+    let key = fresh_key("other-writer");
+    let (a, _) = open(&key);
+    create_pet(&a, "Mine");
+    assert!(pet_names(&a).contains(&"Mine".to_owned()), "unchanged storage: our own state");
+
+    let mut theirs = Mock::seeded();
+    let made =
+        theirs.handle(&Request::new("POST", "/pets").json(&json!({"name": "Theirs", "categoryId": 1})));
+    assert_eq!(made.status, 201);
+    let text = Saved { generation: 10, snapshot: &theirs.snapshot() }.encode();
+    storage().set_item(&key, &text).unwrap();
+
+    let names = pet_names(&a);
+    assert!(names.contains(&"Theirs".to_owned()), "{names:?}");
+    assert!(!names.contains(&"Mine".to_owned()), "{names:?}");
+    create_pet(&a, "After");
+    let saved = storage().get_item(&key).unwrap().unwrap();
+    assert_eq!(Saved::decode(&saved).unwrap().generation, 11, "the next write follows theirs");
+}
+
+#[wasm_bindgen_test]
 fn a_storage_event_for_the_key_brings_the_other_tabs_state_in_at_once() {
     let key = fresh_key("event");
     let (a, _) = open(&key);
