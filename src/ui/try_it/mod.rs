@@ -76,6 +76,8 @@ pub fn TryIt(view: std::sync::Arc<OperationView>, form: TryItForm, mock_availabl
         .collect_view();
     let body = view.request_body.clone().map(|b| view! { <BodyField form=form ids=ids body=b /> });
     // The answer shown and the "Recent" list, written over what they showed (see `Written`).
+    // The answer's region is announced whole (`aria-atomic`) when any part of it changes, as
+    // when it was written anew.
     let answer = NodeRef::<leptos::html::Div>::new();
     let recent = NodeRef::<leptos::html::Div>::new();
     let mut written = Written::default();
@@ -120,7 +122,7 @@ pub fn TryIt(view: std::sync::Arc<OperationView>, form: TryItForm, mock_availabl
                     <span class="hint keys">"Ctrl/⌘ + Enter"</span>
                 </div>
             </form>
-            <div class="try-result" aria-live="polite" data-testid="try-result" node_ref=answer></div>
+            <div class="try-result" aria-live="polite" aria-atomic="true" data-testid="try-result" node_ref=answer></div>
             <div class="try-history-slot" node_ref=recent on:click=pick></div>
         </section>
     }
