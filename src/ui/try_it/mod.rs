@@ -81,13 +81,13 @@ pub fn TryIt(view: std::sync::Arc<OperationView>, form: TryItForm, mock_availabl
     let answer = NodeRef::<leptos::html::Div>::new();
     let recent = NodeRef::<leptos::html::Div>::new();
     let mut written = Written::default();
-    // Runs now (before the elements exist), when they are mounted (`recent` is the later of the
-    // two), and on every change of the answers or the one shown. Kept as long as the panel.
     let pick = move |ev: leptos::ev::MouseEvent| {
         if let Some(id) = history::picked(&ev) {
             shown.set(Some(id));
         }
     };
+    // Runs now (before the elements exist), when they are mounted (`recent` is the later of the
+    // two), and on every change of the answers or the one shown. Kept as long as the panel.
     let effect = RenderEffect::new(move |_| {
         recent.track();
         let shown = shown.get();
