@@ -4,7 +4,7 @@
 //! js-yaml (`vendor/js-yaml.min.js`, loaded only when a document is not JSON), and swaps
 //! the document only when the new one is valid, so a failed load keeps the current one.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use leptos::prelude::*;
 use petstore_core::Catalog;
@@ -129,9 +129,14 @@ fn save(value: &AnyDocument, source: &Source, original: Option<&[u8]>) {
             serialized = serde_json::to_vec(&**value).unwrap_or_default();
             &serialized
         }
-        // Not read again, and not arrived whole yet: nothing whole to save.
-        (None, AnyDocument::Arriving(_)) => {
-            web_sys::console::warn_1(&"The document was not saved: it is still downloading.".into());
+        // Not read again: the whole document once it arrived; nothing whole before.
+        (None, AnyDocument::Arriving(doc)) => {
+            match doc.whole() {
+                Some(whole) => save(whole, source, None),
+                None => {
+                    web_sys::console::warn_1(&"The document was not saved: it is still downloading.".into())
+                }
+            }
             return;
         }
     };
@@ -390,15 +395,41 @@ pub struct DocumentState {
     newest: StoredValue<u64>,
     /// The Petstore document once read, so showing it again reads nothing.
     petstore: StoredValue<Option<Loaded>>,
-    /// Counts the arriving documents that arrived whole.
+    /// The arriving document shown, once it arrived whole.
     pub arrivals: Arrivals,
 }
 
-/// Counts the documents shown while their text arrived that have arrived whole since: the
-/// views that waited for them are made again when it changes (the reference reads it from
-/// the context, when it is there).
+/// The document shown while its text arrived, once it arrived whole, and its whole list: the
+/// views that waited for it are made again, and the list, the header and the overview follow
+/// the whole document in place (the reference reads it from the context, when it is there).
+/// The document is held weakly: once another is shown, nothing keeps it.
 #[derive(Debug, Clone, Copy)]
-pub struct Arrivals(pub RwSignal<usize>);
+pub struct Arrivals(RwSignal<Option<(Weak<Arriving>, Catalog)>>);
+
+impl Arrivals {
+    /// `document`, shown while it arrived, arrived whole with `catalog` as its list.
+    fn arrived(self, document: &Arc<Arriving>, catalog: Catalog) {
+        self.0.set(Some((Arc::downgrade(document), catalog)));
+    }
+
+    /// Tracks the arrivals: the caller runs again when a document arrives whole.
+    pub fn track(self) {
+        self.0.track();
+    }
+
+    /// The whole list of `document`, once it arrived (tracked).
+    #[must_use]
+    pub fn catalog_of(self, document: &AnyDocument) -> Option<Catalog> {
+        let AnyDocument::Arriving(shown) = document else { return None };
+        let shown = Arc::downgrade(shown);
+        self.0.with(|arrived| {
+            arrived
+                .as_ref()
+                .filter(|(document, _)| document.ptr_eq(&shown))
+                .map(|(_, catalog)| catalog.clone())
+        })
+    }
+}
 
 impl DocumentState {
     /// Loads the document named by the page's `?url=`, or the Petstore document: the text a
@@ -413,7 +444,7 @@ impl DocumentState {
             loading: RwSignal::new(None),
             newest: StoredValue::new(0),
             petstore: StoredValue::new(provided.and_then(Result::ok)),
-            arrivals: Arrivals(RwSignal::new(0)),
+            arrivals: Arrivals(RwSignal::new(None)),
         };
         let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
         match document::url_from_query(&search) {
@@ -528,12 +559,13 @@ impl DocumentState {
     /// shows the built-in document with the message, as a problem found at once does. A document loaded over a shown one
     /// is read whole first, so that a broken one never replaces it.
     async fn load(self, load: Load, listing: bool, this: u64) {
-        // The list shown early, and how many root fields the overview had then.
-        let early_shown: std::cell::RefCell<Option<(Catalog, usize)>> = std::cell::RefCell::default();
+        // The document shown early, while its text arrived.
+        let early_shown: std::cell::RefCell<Option<Arc<Arriving>>> = std::cell::RefCell::default();
         let early = |loaded: Loaded| {
             if self.is_newest(this) {
-                let fields = loaded.value.root().map_or(0, serde_json::Map::len);
-                *early_shown.borrow_mut() = Some((loaded.catalog.clone(), fields));
+                if let AnyDocument::Arriving(shown) = &loaded.value {
+                    *early_shown.borrow_mut() = Some(Arc::clone(shown));
+                }
                 self.current.set(Some(loaded));
             }
         };
@@ -552,15 +584,13 @@ impl DocumentState {
                 Input::File(_) | Input::Text(_) | Input::Builtin => None,
             });
         }
-        if let Some((catalog, fields)) = early_shown.take() {
-            // The arriving document shown took the whole one: the views shown are made again,
-            // and the list and the overview too when the whole document has more (webhooks,
-            // root fields after `paths`).
-            if catalog != loaded.catalog || loaded.value.root().map_or(0, serde_json::Map::len) != fields {
-                self.current.set(Some(loaded));
-            } else {
-                self.arrivals.0.update(|n| *n += 1);
-            }
+        if let Some(shown) = early_shown.take()
+            && loaded.converted.is_none()
+        {
+            // The document shown took the whole one (`read` gave it): the views that waited
+            // for it are made again, and the list, the header and the overview follow it in
+            // place. The page is not made again: the list keeps its place, a form its input.
+            self.arrivals.arrived(&shown, loaded.catalog);
             return;
         }
         self.current.set(Some(loaded));

@@ -27,9 +27,10 @@ fn current_hash() -> Option<String> {
 #[component]
 pub fn Reference(
     /// The document; while its text arrives, its root so far (the list is shown already), then
-    /// the whole document (the views waiting for it are made again when the context's
-    /// `Arrivals` changes).
+    /// the whole document: the context's `Arrivals` says when, and the views waiting for it
+    /// are made again, the list and the header follow its whole list.
     document: AnyDocument,
+    /// The list, as shown first.
     catalog: Catalog,
     /// False for documents other than the built-in Petstore one: the mock cannot serve them.
     #[prop(default = true)]
@@ -49,11 +50,17 @@ pub fn Reference(
     if let Some(base) = base {
         provide_context(super::markdown::DocumentBase(base));
     }
-    let count = catalog.operation_count();
-    let overview = document.root().map(Overview::from_root).unwrap_or_default();
     let arrivals = use_context::<crate::document::Arrivals>();
-    let title = catalog.title.clone();
-    let version = catalog.version.clone();
+    // The list: the one shown first, then the whole document's once it arrived.
+    let catalog = {
+        let document = document.clone();
+        Memo::new(move |_| arrivals.and_then(|a| a.catalog_of(&document)).unwrap_or_else(|| catalog.clone()))
+    };
+    // Whether the document may still change (its rest is arriving).
+    let arriving = {
+        let document = document.clone();
+        move || matches!(&document, AnyDocument::Arriving(doc) if doc.whole().is_none())
+    };
     let selected = RwSignal::new(current_hash());
     // Only a different operation re-renders: an event for the same hash keeps the view's state
     // (chosen sample tab, form inputs).
@@ -66,7 +73,6 @@ pub fn Reference(
     on_cleanup(move || listener.remove());
 
     let query = RwSignal::new(String::new());
-    let list_catalog = catalog.clone();
     // The hash names an operation (its anchor), else a tag's page, the schemas or a schema;
     // no hash is the overview.
     let on_action = download.map(|download| {
@@ -77,20 +83,28 @@ pub fn Reference(
         })
     });
     // A view waiting for the rest of the document is made again when it arrives; the others
-    // (the overview, a tag's page) stay as they are.
+    // (an operation's, once shown) stay as they are.
     let wait = move || {
         if let Some(arrivals) = arrivals {
-            arrivals.0.track();
+            arrivals.track();
         }
     };
     let detail = move || {
+        let overview = || document.root().map(Overview::from_root).unwrap_or_default();
         let Some(anchor) = selected.get() else {
-            let write =
-                |out: &mut html::Html<'_>| html::overview(out, &catalog, &overview, download.is_some());
+            // The overview follows the root fields and the list as they arrive.
+            if arriving() {
+                wait();
+            }
+            let overview = overview();
+            let write = |out: &mut html::Html<'_>| {
+                catalog.with(|catalog| html::overview(out, catalog, &overview, download.is_some()));
+            };
             return fragment(&write, on_action);
         };
-        if let Some(op) = catalog.operations().find(|o| o.anchor() == anchor) {
-            return match document.view_of(op) {
+        let operation = catalog.with_untracked(|c| c.operations().find(|o| o.anchor() == anchor).cloned());
+        if let Some(op) = operation {
+            return match document.view_of(&op) {
                 Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
                 Err(e @ ViewError::Arriving) => {
                     wait();
@@ -98,6 +112,10 @@ pub fn Reference(
                 }
                 Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),
             };
+        }
+        // Not (yet) an operation of the list: a webhook or a tag of the rest may name it.
+        if arriving() {
+            wait();
         }
         let write = |out: &mut html::Html<'_>| {
             let shown = match Page::of(&anchor) {
@@ -123,7 +141,10 @@ pub fn Reference(
                     }
                     true
                 }
-                Some(Page::Tag(name)) => html::tag_page(out, &catalog, &overview, name),
+                Some(Page::Tag(name)) => {
+                    let overview = overview();
+                    catalog.with(|catalog| html::tag_page(out, catalog, &overview, name))
+                }
                 None => false,
             };
             if !shown {
@@ -136,21 +157,32 @@ pub fn Reference(
         };
         fragment(&write, None)
     };
-    let webhooks = list_catalog.webhook_count();
+    let count = move || {
+        let count = catalog.with(Catalog::operation_count);
+        format!("{count} operation{}", if count == 1 { "" } else { "s" })
+    };
+    let webhooks = move || {
+        let webhooks = catalog.with(Catalog::webhook_count);
+        (webhooks > 0).then(|| {
+            view! {
+                <span class="op-count" data-testid="webhook-count">
+                    {format!("{webhooks} webhook{}", if webhooks == 1 { "" } else { "s" })}
+                </span>
+            }
+        })
+    };
     view! {
         <header class="doc-header">
             <div class="doc-heading">
-                <h1 data-testid="doc-title"><a href="#" class="title-link">{title}</a></h1>
+                <h1 data-testid="doc-title">
+                    <a href="#" class="title-link">{move || catalog.with(|c| c.title.clone())}</a>
+                </h1>
                 <p class="doc-meta">
-                    <span class="version" data-testid="doc-version">{version_label(&version)}</span>
-                    <span class="op-count" data-testid="op-count">
-                        {format!("{count} operation{}", if count == 1 { "" } else { "s" })}
+                    <span class="version" data-testid="doc-version">
+                        {move || catalog.with(|c| version_label(&c.version))}
                     </span>
-                    {(webhooks > 0).then(|| view! {
-                        <span class="op-count" data-testid="webhook-count">
-                            {format!("{webhooks} webhook{}", if webhooks == 1 { "" } else { "s" })}
-                        </span>
-                    })}
+                    <span class="op-count" data-testid="op-count">{count}</span>
+                    {webhooks}
                     <a href=petstore_core::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
                 </p>
                 {converted.map(|notes| view! { <Converted notes=notes /> })}
@@ -161,9 +193,15 @@ pub fn Reference(
             <aside class="sidebar">
                 <OperationSearch query=query />
                 {move || {
+                    // A new query makes the list again; the rest of the document arriving
+                    // changes its rows in place (unless it makes the list empty or not).
                     let query = query.get();
-                    let groups = list_catalog.filter_folded(&query, &fold_case);
-                    if groups.is_empty() {
+                    let matching = {
+                        let query = query.clone();
+                        Memo::new(move |_| catalog.with(|c| c.filter_folded(&query, &fold_case)))
+                    };
+                    let empty = Memo::new(move |_| matching.with(Vec::is_empty));
+                    if empty.get() {
                         view! {
                             <p class="hint" role="status" data-testid="search-empty">
                                 {format!("No operation matches \u{201c}{}\u{201d}.", query.trim())}
@@ -171,7 +209,7 @@ pub fn Reference(
                         }
                             .into_any()
                     } else {
-                        view! { <OperationList groups=groups selected=selected /> }.into_any()
+                        view! { <OperationList groups=matching selected=selected /> }.into_any()
                     }
                 }}
             </aside>

@@ -18,7 +18,7 @@ let api;
 const held = {};
 
 /** A document of `count` operations whose components are about `padding` bytes, indented. */
-function documentText(title, count, padding) {
+function documentText(title, count, padding, webhooks = 0) {
   const paths = {};
   const schemas = {};
   for (let i = 0; i < count; i++) {
@@ -44,6 +44,13 @@ function documentText(title, count, padding) {
     paths,
     components: { schemas },
   };
+  // Redoc's `x-webhooks`, after the components: the list learns of them at the last byte.
+  if (webhooks) {
+    doc["x-webhooks"] = Object.fromEntries(Array.from({ length: webhooks }, (_, i) => [
+      `thingChanged${i}`,
+      { post: { operationId: `thingChanged${i}`, summary: `Thing changed ${i}`, responses: { 200: { description: "Received" } } } },
+    ]));
+  }
   return JSON.stringify(doc, null, 2);
 }
 
@@ -107,6 +114,53 @@ test("the list is on screen while the rest downloads; a deep link's operation sh
     const [download] = await Promise.all([page.waitForEvent("download"), page.locator("[data-testid=download-document]").click()]);
     assert.equal(download.suggestedFilename(), "held.json");
     assert.equal(await readFile(await download.path(), "utf8"), text);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the rest of a document arrives in place: the list keeps its elements and scroll position, and takes the webhooks that came last", async () => {
+  // 150 operations: a virtual list (only the rows in view are in the page).
+  const doc = hold("inplace.json", documentText("In place", 150, 300_000, 2));
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=${encodeURIComponent(doc.url)}#getThing140`);
+  try {
+    await page.locator("[data-testid=document-arriving]").waitFor({ timeout: 20_000 });
+    const list = page.locator("[data-testid=operation-scroller]");
+    assert.equal(await list.getAttribute("data-rows"), "153", "3 tag headings and 150 operations");
+    assert.equal(await page.locator("[data-testid=webhook-count]").count(), 0);
+    // The deep link's row was scrolled to; mark the page's parts to find them again after.
+    const selected = page.locator("[data-testid=operation] [aria-current=page]");
+    await selected.waitFor();
+    assert.match(await selected.textContent(), /Get thing 140/);
+    const before = await page.evaluate(() => {
+      const scroller = document.querySelector("[data-testid=operation-scroller]");
+      scroller.dataset.mark = "kept";
+      document.querySelector("[data-testid=doc-title]").dataset.mark = "kept";
+      const row = document.querySelector("[aria-current=page]").getBoundingClientRect().top;
+      return { top: scroller.scrollTop, row: row - scroller.getBoundingClientRect().top, height: scroller.clientHeight, window: innerHeight };
+    });
+    assert.ok(before.top > 1000, `scrolled to the selected row (${before.top} px)`);
+    assert.ok(before.row > 0 && before.row < before.height, `the selected row is in view (${JSON.stringify(before)})`);
+    doc.release("end");
+    await page.locator("[data-testid=operation-detail][data-operation-id=getThing140]").waitFor({ timeout: 20_000 });
+    await page.locator("[data-testid=webhook-count]").waitFor();
+    assert.equal(await page.locator("[data-testid=webhook-count]").textContent(), "2 webhooks");
+    assert.equal(await page.locator("[data-testid=op-count]").textContent(), "150 operations");
+    // The same elements: the page was not made again.
+    assert.equal(await page.locator("[data-testid=operation-scroller][data-mark=kept]").count(), 1);
+    assert.equal(await page.locator("[data-testid=doc-title][data-mark=kept]").count(), 1);
+    const rows = Number(await list.getAttribute("data-rows"));
+    assert.ok(rows > 153, `the webhooks are listed too (${rows} rows)`);
+    const after = await page.evaluate(() => {
+      const scroller = document.querySelector("[data-testid=operation-scroller]");
+      const row = document.querySelector("[aria-current=page]").getBoundingClientRect().top;
+      return { top: scroller.scrollTop, row: row - scroller.getBoundingClientRect().top, height: scroller.clientHeight, window: innerHeight };
+    });
+    assert.deepEqual(after, before, "the selected row stays where it was on screen");
+    // The webhooks are at the end of the list.
+    await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await page.locator("[data-testid=operation]", { hasText: "Thing changed 1" }).waitFor();
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
