@@ -430,7 +430,7 @@ impl State {
         let Some(saving) = &mut self.saving else { return };
         let generation = sync::next_generation(&saving.local);
         let snapshot = self.mock.snapshot();
-        let text = Saved { generation, snapshot: &snapshot }.encode();
+        let text = Saved { generation, snapshot: &snapshot }.encode_own();
         match saving.store.set(&saving.key, &text) {
             Ok(()) => {
                 saving.local = Local { generation, seen: Some(text), wrote_seen: true, unsaved: false };

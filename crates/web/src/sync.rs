@@ -41,6 +41,17 @@ impl<'a> Saved<'a> {
         }
     }
 
+    /// The text to store for a snapshot the mock itself wrote (`Mock::snapshot`: JSON by
+    /// construction), the same as [`Saved::encode`] gives, without parsing the snapshot again
+    /// to check it: a save follows every write.
+    #[must_use]
+    pub fn encode_own(&self) -> String {
+        if self.snapshot.is_empty() {
+            return self.encode();
+        }
+        format!(r#"{{"generation":{},"snapshot":{}}}"#, self.generation, self.snapshot)
+    }
+
     /// Reads stored text back.
     ///
     /// # Errors

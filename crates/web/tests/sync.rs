@@ -19,6 +19,22 @@ fn the_envelope_round_trips_and_embeds_the_snapshot_as_json() {
 }
 
 #[test]
+fn the_mock_s_own_snapshots_are_wrapped_as_encode_wraps_them() {
+    let mut mock = petstore_core::mock::Mock::seeded();
+    let snapshot = mock.snapshot();
+    assert_eq!(Saved { generation: 12, snapshot: &snapshot }.encode_own(), stored(12, &snapshot));
+    let body = serde_json::json!({"name": "Nib \"the\" \u{e9}l\u{e8}ve \u{1f408}", "categoryId": 1});
+    let created = mock.handle(&petstore_core::http::Request::new("POST", "/pets").json(&body));
+    assert_eq!(created.status, 201, "{:?}", String::from_utf8_lossy(&created.body));
+    let snapshot = mock.snapshot();
+    let text = Saved { generation: 13, snapshot: &snapshot }.encode_own();
+    assert_eq!(text, stored(13, &snapshot));
+    assert_eq!(Saved::decode(&text), Ok(Saved { generation: 13, snapshot: &snapshot }));
+    // An empty snapshot (none the mock writes) is still stored as one the mock will refuse.
+    assert_eq!(Saved { generation: 1, snapshot: "" }.encode_own(), stored(1, ""));
+}
+
+#[test]
 fn a_snapshot_that_is_not_json_is_stored_as_a_string_the_mock_will_refuse() {
     let text = stored(1, "not json");
     assert_eq!(Saved::decode(&text).unwrap().snapshot, r#""not json""#);

@@ -49,14 +49,16 @@ pub(crate) struct Store {
     pub next: NextIds,
 }
 
+/// The stored form of the state: read into owned records, written from borrowed ones (a save
+/// copies no record).
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Snapshot {
+struct Snapshot<C = Vec<Category>, P = Vec<Pet>, O = Vec<StoredOrder>> {
     version: u64,
     next_ids: NextIds,
-    categories: Vec<Category>,
-    pets: Vec<Pet>,
-    orders: Vec<StoredOrder>,
+    categories: C,
+    pets: P,
+    orders: O,
     stock: Vec<StockEntry>,
 }
 
@@ -198,9 +200,9 @@ impl Store {
         let snapshot = Snapshot {
             version: SNAPSHOT_VERSION,
             next_ids: self.next,
-            categories: self.categories.values().cloned().collect(),
-            pets: self.pets.values().cloned().collect(),
-            orders: self.orders.values().cloned().collect(),
+            categories: self.categories.values().collect::<Vec<_>>(),
+            pets: self.pets.values().collect::<Vec<_>>(),
+            orders: self.orders.values().collect::<Vec<_>>(),
             stock: self.stock.iter().map(|(&pet_id, &quantity)| StockEntry { pet_id, quantity }).collect(),
         };
         serde_json::to_string(&snapshot).unwrap_or_default()
