@@ -399,34 +399,41 @@ pub struct DocumentState {
     pub arrivals: Arrivals,
 }
 
-/// The document shown while its text arrived, once it arrived whole, and its whole list: the
-/// views that waited for it are made again, and the list, the header and the overview follow
-/// the whole document in place (the reference reads it from the context, when it is there).
-/// The document is held weakly: once another is shown, nothing keeps it.
+/// The documents shown while their text arrived, once one arrived whole: the views that
+/// waited for it are made again (when `count` changes), and the list and the header follow its
+/// whole list (the reference reads it from the context, when it is there). The last document
+/// is held weakly: once another is shown, nothing keeps it.
 #[derive(Debug, Clone, Copy)]
-pub struct Arrivals(RwSignal<Option<(Weak<Arriving>, Catalog)>>);
+pub struct Arrivals {
+    count: RwSignal<usize>,
+    last: StoredValue<Option<(Weak<Arriving>, Catalog)>>,
+}
 
 impl Arrivals {
+    fn new() -> Self {
+        Self { count: RwSignal::new(0), last: StoredValue::new(None) }
+    }
+
     /// `document`, shown while it arrived, arrived whole with `catalog` as its list.
     fn arrived(self, document: &Arc<Arriving>, catalog: Catalog) {
-        self.0.set(Some((Arc::downgrade(document), catalog)));
+        self.last.set_value(Some((Arc::downgrade(document), catalog)));
+        self.count.update(|n| *n += 1);
     }
 
     /// Tracks the arrivals: the caller runs again when a document arrives whole.
     pub fn track(self) {
-        self.0.track();
+        self.count.track();
     }
 
-    /// The whole list of `document`, once it arrived (tracked).
+    /// The whole list of `document`, once it arrived (a copy). For a document shown while it
+    /// arrived, the caller runs again when it arrives.
     #[must_use]
-    pub fn catalog_of(self, document: &AnyDocument) -> Option<Catalog> {
-        let AnyDocument::Arriving(shown) = document else { return None };
-        let shown = Arc::downgrade(shown);
-        self.0.with(|arrived| {
-            arrived
-                .as_ref()
-                .filter(|(document, _)| document.ptr_eq(&shown))
-                .map(|(_, catalog)| catalog.clone())
+    pub fn list_of(self, document: &AnyDocument) -> Option<Catalog> {
+        let AnyDocument::Arriving(document) = document else { return None };
+        self.count.track();
+        let document = Arc::downgrade(document);
+        self.last.with_value(|last| {
+            last.as_ref().filter(|(arrived, _)| arrived.ptr_eq(&document)).map(|(_, catalog)| catalog.clone())
         })
     }
 }
@@ -444,7 +451,7 @@ impl DocumentState {
             loading: RwSignal::new(None),
             newest: StoredValue::new(0),
             petstore: StoredValue::new(provided.and_then(Result::ok)),
-            arrivals: Arrivals(RwSignal::new(None)),
+            arrivals: Arrivals::new(),
         };
         let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
         match document::url_from_query(&search) {

@@ -31,81 +31,67 @@ type Rendered = VecDeque<(usize, web_sys::Element)>;
 /// Every group of the document, in document order.
 #[component]
 pub fn OperationList(
-    /// The groups. When they change (the rest of a document arrived, with more operations or
-    /// webhooks), the rows in view are made again where the list is scrolled to, and the
-    /// selected row stays where it was on screen.
-    #[prop(into)]
-    groups: Signal<Vec<Group>>,
+    groups: Vec<Group>,
     /// The anchor of the operation shown, marked `aria-current` in the list.
     #[prop(optional, into)]
     selected: Signal<Option<String>>,
+    /// Where the list is scrolled to, kept for the list made in its place (the rest of its
+    /// document arrived with more rows): that one opens where this one was.
+    #[prop(optional)]
+    place: Option<StoredValue<f64>>,
 ) -> impl IntoView {
-    let rows = Memo::new(move |_| Arc::new(groups.with(|groups| outline::rows(groups))));
+    let rows = Arc::new(outline::rows(&groups));
+    let len = rows.len();
     let scroller = NodeRef::<html::Div>::new();
     let spacer = NodeRef::<html::Div>::new();
     // Until measured, assume the list fills the window.
     let guess =
         web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(900.0);
     let height = RwSignal::new(guess);
-    // The first window, in the page at once; the effect below adopts its elements. A selected
-    // row (a deep link) is in it: the list is scrolled to it in the first frame, and the rows
-    // rendered now are the ones seen then, not the list's first ones.
+    // Where the list opens: where the list before it was, else with the selected row (a deep
+    // link) in view. The first window is rendered there at once, and the list scrolled there
+    // in the first frame: the rows rendered now are the ones seen then.
     let current = selected.get_untracked();
-    let first_rows = rows.get_untracked();
-    let first_top = current
-        .as_deref()
-        .and_then(|anchor| outline::position(&first_rows, anchor))
-        .and_then(|index| outline::scroll_to_show(index, 0.0, guess, ROW_HEIGHT))
-        .unwrap_or(0.0);
-    let scroll_top = RwSignal::new(first_top);
+    let first_top = place.and_then(|place| place.try_get_value()).filter(|top| *top > 0.0).or_else(|| {
+        let index = outline::position(&rows, current.as_deref()?)?;
+        outline::scroll_to_show(index, 0.0, guess, ROW_HEIGHT)
+    });
+    let scroll_top = RwSignal::new(first_top.unwrap_or(0.0));
     // `try_`: a measure asked for in a frame (see below) can come after the list is gone.
     let measure = move || {
         if let Some(Some(el)) = scroller.try_get_untracked() {
-            scroll_top.set(f64::from(el.scroll_top()));
+            let top = f64::from(el.scroll_top());
+            scroll_top.set(top);
             height.set(f64::from(el.client_height()));
+            if let Some(place) = place {
+                place.try_set_value(top);
+            }
         }
     };
-    let first = outline::visible_range(first_top, guess, ROW_HEIGHT, first_rows.len(), OVERSCAN);
+
+    // The first window, in the page at once; the effect below adopts its elements.
+    let first = outline::visible_range(first_top.unwrap_or(0.0), guess, ROW_HEIGHT, len, OVERSCAN);
     let first_html: String =
-        first_rows[first.clone()].iter().map(|row| outline::row_html(row, current.as_deref())).collect();
-    let first_style = spacer_style(first_rows.len(), &first);
+        rows[first.clone()].iter().map(|row| outline::row_html(row, current.as_deref())).collect();
+    let first_style = spacer_style(len, &first);
 
     // One effect: a new selection scrolls its row into view (deep links, back and forward);
-    // the window follows the scroll position and the rows; `aria-current` follows the
-    // selection.
-    let mut rendered: Option<(Arc<Vec<Row>>, Rendered)> = None;
+    // the window follows the scroll position; `aria-current` follows the selection.
+    let mut rendered: Option<Rendered> = None;
     Effect::new(move |previous: Option<Option<String>>| {
         let current = selected.get();
-        let rows = rows.get();
-        let (mut top, view_height) = (scroll_top.get(), height.get());
+        let (top, view_height) = (scroll_top.get(), height.get());
         let (Some(list), Some(spacer)) = (scroller.get(), spacer.get()) else { return current };
-        let (shown, elements) =
-            rendered.get_or_insert_with(|| (Arc::clone(&rows), adopt(&spacer, first.start)));
-        if !Arc::ptr_eq(shown, &rows) {
-            // New rows: the selected one keeps its place on screen (rows may have come
-            // before it), and the window is made again.
-            let place = |rows: &[Row]| current.as_deref().and_then(|a| outline::position(rows, a));
-            if let (Some(was), Some(now)) = (place(shown), place(&rows))
-                && was != now
-            {
-                #[allow(clippy::cast_precision_loss)] // row counts are far below 2^52
-                let moved = (now as f64 - was as f64) * ROW_HEIGHT;
-                top = (top + moved).max(0.0);
-                // Scroll offsets are whole pixels well inside i32.
-                #[allow(clippy::cast_possible_truncation)]
-                list.set_scroll_top(top.round() as i32);
-                measure();
-            }
-            for (_, element) in elements.drain(..) {
-                element.remove();
-            }
-            let _ = list.set_attribute("data-rows", &rows.len().to_string());
-            *shown = Arc::clone(&rows);
-        }
         if previous.as_ref() != Some(&current) {
             let reveal = {
                 let (rows, current) = (Arc::clone(&rows), current.clone());
+                let opening = previous.is_none().then_some(first_top).flatten();
                 move || {
+                    if let Some(top) = opening {
+                        // Scroll offsets are whole pixels well inside i32.
+                        #[allow(clippy::cast_possible_truncation)]
+                        list.set_scroll_top(top.round() as i32);
+                    }
                     let index = current.as_deref().and_then(|a| outline::position(&rows, a));
                     let to = index.and_then(|i| {
                         outline::scroll_to_show(
@@ -129,10 +115,10 @@ pub fn OperationList(
             // first run it is read in the next frame, laid out by then.
             if previous.is_none() { request_animation_frame(reveal) } else { reveal() }
         }
-        let len = rows.len();
         let range = outline::visible_range(top, view_height, ROW_HEIGHT, len, OVERSCAN);
         let _ = spacer.set_attribute("style", &spacer_style(len, &range));
-        sync(&spacer, elements, &range, &rows, current.as_deref());
+        let rendered = rendered.get_or_insert_with(|| adopt(&spacer, first.start));
+        sync(&spacer, rendered, &range, &rows, current.as_deref());
         current
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
@@ -144,7 +130,7 @@ pub fn OperationList(
                 class="list-scroller"
                 node_ref=scroller
                 data-testid="operation-scroller"
-                data-rows=first_rows.len()
+                data-rows=len
                 on:scroll=move |_| measure()
             >
                 <div

@@ -51,15 +51,15 @@ pub fn Reference(
         provide_context(super::markdown::DocumentBase(base));
     }
     let arrivals = use_context::<crate::document::Arrivals>();
-    // The list: the one shown first, then the whole document's once it arrived.
-    let catalog = {
-        let document = document.clone();
-        Memo::new(move |_| arrivals.and_then(|a| a.catalog_of(&document)).unwrap_or_else(|| catalog.clone()))
-    };
-    // Whether the document may still change (its rest is arriving).
-    let arriving = {
-        let document = document.clone();
-        move || matches!(&document, AnyDocument::Arriving(doc) if doc.whole().is_none())
+    // What arrives after the list is shown can add webhooks, not operations: the title and
+    // the operations are those of `paths` and the fields before it.
+    let count = catalog.operation_count();
+    let (title, version) = (catalog.title.clone(), catalog.version.clone());
+    // The list: the one shown first, then the whole document's once it arrived (read through
+    // it, a view is made again when the document arrives).
+    let list = {
+        let (document, shown) = (document.clone(), StoredValue::new(catalog));
+        move || arrivals.and_then(|a| a.list_of(&document)).unwrap_or_else(|| shown.get_value())
     };
     let selected = RwSignal::new(current_hash());
     // Only a different operation re-renders: an event for the same hash keeps the view's state
@@ -73,6 +73,7 @@ pub fn Reference(
     on_cleanup(move || listener.remove());
 
     let query = RwSignal::new(String::new());
+    let (last_query, place) = (StoredValue::new(String::new()), StoredValue::new(0.0));
     // The hash names an operation (its anchor), else a tag's page, the schemas or a schema;
     // no hash is the overview.
     let on_action = download.map(|download| {
@@ -82,50 +83,31 @@ pub fn Reference(
             }
         })
     });
-    // A view waiting for the rest of the document is made again when it arrives; the others
-    // (an operation's, once shown) stay as they are.
-    let wait = move || {
-        if let Some(arrivals) = arrivals {
-            arrivals.track();
-        }
-    };
+    // Reading the list, a view of a document that is still arriving is made again when it
+    // arrives: the one waiting for the rest, the overview, a tag's page (the root fields and
+    // the webhooks that came after `paths` are in).
+    let detail_list = list.clone();
     let detail = move || {
-        let overview = || document.root().map(Overview::from_root).unwrap_or_default();
+        let catalog = detail_list();
+        let overview = document.root().map(Overview::from_root).unwrap_or_default();
         let Some(anchor) = selected.get() else {
-            // The overview follows the root fields and the list as they arrive.
-            if arriving() {
-                wait();
-            }
-            let overview = overview();
-            let write = |out: &mut html::Html<'_>| {
-                catalog.with(|catalog| html::overview(out, catalog, &overview, download.is_some()));
-            };
+            let write =
+                |out: &mut html::Html<'_>| html::overview(out, &catalog, &overview, download.is_some());
             return fragment(&write, on_action);
         };
-        let operation = catalog.with_untracked(|c| c.operations().find(|o| o.anchor() == anchor).cloned());
-        if let Some(op) = operation {
-            return match document.view_of(&op) {
+        if let Some(op) = catalog.operations().find(|o| o.anchor() == anchor) {
+            return match document.view_of(op) {
                 Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
-                Err(e @ ViewError::Arriving) => {
-                    wait();
-                    fragment(&|out| html::pending(out, &e.to_string()), None)
-                }
+                Err(e @ ViewError::Arriving) => fragment(&|out| html::pending(out, &e.to_string()), None),
                 Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),
             };
-        }
-        // Not (yet) an operation of the list: a webhook or a tag of the rest may name it.
-        if arriving() {
-            wait();
         }
         let write = |out: &mut html::Html<'_>| {
             let shown = match Page::of(&anchor) {
                 Some(Page::Schemas) => {
                     match document.schema_names() {
                         Ok(names) => html::schema_list(out, &names),
-                        Err(e @ ViewError::Arriving) => {
-                            wait();
-                            html::pending(out, &e.to_string());
-                        }
+                        Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
                         Err(e) => html::error(out, "", &e.to_string()),
                     }
                     true
@@ -133,18 +115,12 @@ pub fn Reference(
                 Some(Page::Schema(name)) => {
                     match document.schema_view(name) {
                         Ok(schema) => html::schema_page(out, &schema),
-                        Err(e @ ViewError::Arriving) => {
-                            wait();
-                            html::pending(out, &e.to_string());
-                        }
+                        Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
                         Err(e) => html::error(out, "unknown-schema", &e.to_string()),
                     }
                     true
                 }
-                Some(Page::Tag(name)) => {
-                    let overview = overview();
-                    catalog.with(|catalog| html::tag_page(out, catalog, &overview, name))
-                }
+                Some(Page::Tag(name)) => html::tag_page(out, &catalog, &overview, name),
                 None => false,
             };
             if !shown {
@@ -157,12 +133,9 @@ pub fn Reference(
         };
         fragment(&write, None)
     };
-    let count = move || {
-        let count = catalog.with(Catalog::operation_count);
-        format!("{count} operation{}", if count == 1 { "" } else { "s" })
-    };
+    let webhooks_list = list.clone();
     let webhooks = move || {
-        let webhooks = catalog.with(Catalog::webhook_count);
+        let webhooks = webhooks_list().webhook_count();
         (webhooks > 0).then(|| {
             view! {
                 <span class="op-count" data-testid="webhook-count">
@@ -174,14 +147,12 @@ pub fn Reference(
     view! {
         <header class="doc-header">
             <div class="doc-heading">
-                <h1 data-testid="doc-title">
-                    <a href="#" class="title-link">{move || catalog.with(|c| c.title.clone())}</a>
-                </h1>
+                <h1 data-testid="doc-title"><a href="#" class="title-link">{title}</a></h1>
                 <p class="doc-meta">
-                    <span class="version" data-testid="doc-version">
-                        {move || catalog.with(|c| version_label(&c.version))}
+                    <span class="version" data-testid="doc-version">{version_label(&version)}</span>
+                    <span class="op-count" data-testid="op-count">
+                        {format!("{count} operation{}", if count == 1 { "" } else { "s" })}
                     </span>
-                    <span class="op-count" data-testid="op-count">{count}</span>
                     {webhooks}
                     <a href=petstore_core::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
                 </p>
@@ -193,15 +164,15 @@ pub fn Reference(
             <aside class="sidebar">
                 <OperationSearch query=query />
                 {move || {
-                    // A new query makes the list again; the rest of the document arriving
-                    // changes its rows in place (unless it makes the list empty or not).
+                    // A new query makes the list again from its top; the rest of the document
+                    // arriving makes it again where it was.
                     let query = query.get();
-                    let matching = {
-                        let query = query.clone();
-                        Memo::new(move |_| catalog.with(|c| c.filter_folded(&query, &fold_case)))
-                    };
-                    let empty = Memo::new(move |_| matching.with(Vec::is_empty));
-                    if empty.get() {
+                    if last_query.with_value(|last| *last != query) {
+                        last_query.set_value(query.clone());
+                        place.set_value(0.0);
+                    }
+                    let groups = list().filter_folded(&query, &fold_case);
+                    if groups.is_empty() {
                         view! {
                             <p class="hint" role="status" data-testid="search-empty">
                                 {format!("No operation matches \u{201c}{}\u{201d}.", query.trim())}
@@ -209,7 +180,7 @@ pub fn Reference(
                         }
                             .into_any()
                     } else {
-                        view! { <OperationList groups=matching selected=selected /> }.into_any()
+                        view! { <OperationList groups=groups selected=selected place=place /> }.into_any()
                     }
                 }}
             </aside>

@@ -120,7 +120,7 @@ test("the list is on screen while the rest downloads; a deep link's operation sh
   }
 });
 
-test("the rest of a document arrives in place: the list keeps its elements and scroll position, and takes the webhooks that came last", async () => {
+test("the rest of a document arrives in place: the page is not made again, the list keeps its scroll position and takes the webhooks that came last", async () => {
   // 150 operations: a virtual list (only the rows in view are in the page).
   const doc = hold("inplace.json", documentText("In place", 150, 300_000, 2));
   const { page, context, problems } = await openPage(browser, `${site.url}?url=${encodeURIComponent(doc.url)}#getThing140`);
@@ -133,9 +133,13 @@ test("the rest of a document arrives in place: the list keeps its elements and s
     const selected = page.locator("[data-testid=operation] [aria-current=page]");
     await selected.waitFor();
     assert.match(await selected.textContent(), /Get thing 140/);
+    // The reader scrolls a little while the rest downloads.
+    await list.evaluate(async (el) => {
+      el.scrollTop -= 150;
+      await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));
+    });
     const before = await page.evaluate(() => {
       const scroller = document.querySelector("[data-testid=operation-scroller]");
-      scroller.dataset.mark = "kept";
       document.querySelector("[data-testid=doc-title]").dataset.mark = "kept";
       const row = document.querySelector("[aria-current=page]").getBoundingClientRect().top;
       return { top: scroller.scrollTop, row: row - scroller.getBoundingClientRect().top, height: scroller.clientHeight, window: innerHeight };
@@ -147,8 +151,7 @@ test("the rest of a document arrives in place: the list keeps its elements and s
     await page.locator("[data-testid=webhook-count]").waitFor();
     assert.equal(await page.locator("[data-testid=webhook-count]").textContent(), "2 webhooks");
     assert.equal(await page.locator("[data-testid=op-count]").textContent(), "150 operations");
-    // The same elements: the page was not made again.
-    assert.equal(await page.locator("[data-testid=operation-scroller][data-mark=kept]").count(), 1);
+    // The same header: the page was not made again (the list was, with the webhooks).
     assert.equal(await page.locator("[data-testid=doc-title][data-mark=kept]").count(), 1);
     const rows = Number(await list.getAttribute("data-rows"));
     assert.ok(rows > 153, `the webhooks are listed too (${rows} rows)`);
