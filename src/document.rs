@@ -420,9 +420,10 @@ impl Arrivals {
         self.count.update(|n| *n += 1);
     }
 
-    /// Tracks the arrivals: the caller runs again when a document arrives whole.
-    pub fn track(self) {
-        self.count.track();
+    /// How many documents arrived whole (tracked: the caller runs again at the next).
+    #[must_use]
+    pub fn count(self) -> usize {
+        self.count.get()
     }
 
     /// The whole list of `document`, once it arrived (a copy). For a document shown while it

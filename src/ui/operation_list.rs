@@ -18,6 +18,8 @@ use leptos::prelude::*;
 use petstore_core::catalog::Group;
 use petstore_core::outline::{self, Row};
 
+use crate::document::Arrivals;
+
 /// Height of every row, in CSS pixels (`.list-row` in `www/style.css` says the same).
 const ROW_PX: usize = 52;
 #[allow(clippy::cast_precision_loss)] // a small constant
@@ -35,37 +37,35 @@ pub fn OperationList(
     /// The anchor of the operation shown, marked `aria-current` in the list.
     #[prop(optional, into)]
     selected: Signal<Option<String>>,
-    /// Where the list is scrolled to, kept for the list made in its place (the rest of its
-    /// document arrived with more rows): that one opens where this one was.
-    #[prop(optional)]
-    place: Option<StoredValue<f64>>,
+    /// When the rest of the document arrives, `regroup` gives the groups again: the rows in
+    /// view that differ are made again in place, the others keep their elements (a click on
+    /// one is not lost), and the list stays where it is scrolled to.
+    #[prop(default = None)]
+    arrivals: Option<Arrivals>,
+    #[prop(optional)] regroup: Option<Callback<(), Vec<Group>>>,
 ) -> impl IntoView {
-    let rows = Arc::new(outline::rows(&groups));
+    let mut rows = Arc::new(outline::rows(&groups));
     let len = rows.len();
+    let mut arrived = arrivals.map_or(0, |a| untrack(|| a.count()));
     let scroller = NodeRef::<html::Div>::new();
     let spacer = NodeRef::<html::Div>::new();
     // Until measured, assume the list fills the window.
     let guess =
         web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(900.0);
     let height = RwSignal::new(guess);
-    // Where the list opens: where the list before it was, else with the selected row (a deep
-    // link) in view. The first window is rendered there at once, and the list scrolled there
-    // in the first frame: the rows rendered now are the ones seen then.
+    // A selected row (a deep link) is in the first window: it is rendered at once where the
+    // list is scrolled to in the first frame, so the rows rendered now are the ones seen then.
     let current = selected.get_untracked();
-    let first_top = place.and_then(|place| place.try_get_value()).filter(|top| *top > 0.0).or_else(|| {
-        let index = outline::position(&rows, current.as_deref()?)?;
-        outline::scroll_to_show(index, 0.0, guess, ROW_HEIGHT)
-    });
+    let first_top = current
+        .as_deref()
+        .and_then(|anchor| outline::position(&rows, anchor))
+        .and_then(|index| outline::scroll_to_show(index, 0.0, guess, ROW_HEIGHT));
     let scroll_top = RwSignal::new(first_top.unwrap_or(0.0));
     // `try_`: a measure asked for in a frame (see below) can come after the list is gone.
     let measure = move || {
         if let Some(Some(el)) = scroller.try_get_untracked() {
-            let top = f64::from(el.scroll_top());
-            scroll_top.set(top);
+            scroll_top.set(f64::from(el.scroll_top()));
             height.set(f64::from(el.client_height()));
-            if let Some(place) = place {
-                place.try_set_value(top);
-            }
         }
     };
 
@@ -81,7 +81,17 @@ pub fn OperationList(
     Effect::new(move |previous: Option<Option<String>>| {
         let current = selected.get();
         let (top, view_height) = (scroll_top.get(), height.get());
+        let now = arrivals.map_or(0, Arrivals::count);
         let (Some(list), Some(spacer)) = (scroller.get(), spacer.get()) else { return current };
+        let rendered = rendered.get_or_insert_with(|| adopt(&spacer, first.start));
+        if let Some(regroup) = regroup.filter(|_| now != arrived) {
+            arrived = now;
+            let new = Arc::new(outline::rows(&regroup.run(())));
+            remake_changed(&spacer, rendered, &rows, &new, current.as_deref());
+            let _ = list.set_attribute("data-rows", &new.len().to_string());
+            rows = new;
+        }
+        let len = rows.len();
         if previous.as_ref() != Some(&current) {
             let reveal = {
                 let (rows, current) = (Arc::clone(&rows), current.clone());
@@ -117,7 +127,6 @@ pub fn OperationList(
         }
         let range = outline::visible_range(top, view_height, ROW_HEIGHT, len, OVERSCAN);
         let _ = spacer.set_attribute("style", &spacer_style(len, &range));
-        let rendered = rendered.get_or_insert_with(|| adopt(&spacer, first.start));
         sync(&spacer, rendered, &range, &rows, current.as_deref());
         current
     });
@@ -163,6 +172,26 @@ fn create(rows: &[Row], index: usize, current: Option<&str>) -> Option<web_sys::
     let holder = web_sys::window()?.document()?.create_element("div").ok()?;
     holder.set_inner_html(&outline::row_html(rows.get(index)?, current));
     holder.first_element_child()
+}
+
+/// Makes again, in place, the rendered rows that differ between `old` and `new` (rows past
+/// the end of `new` are left to [`sync`]).
+fn remake_changed(
+    spacer: &web_sys::Element,
+    rendered: &mut Rendered,
+    old: &[Row],
+    new: &[Row],
+    current: Option<&str>,
+) {
+    for (index, element) in rendered.iter_mut() {
+        if new.get(*index).is_some()
+            && old.get(*index) != new.get(*index)
+            && let Some(made) = create(new, *index, current)
+        {
+            let _ = spacer.replace_child(&made, element);
+            *element = made;
+        }
+    }
 }
 
 /// Makes the spacer hold exactly the rows of `range`, keeping the elements of rows that stay,

@@ -73,7 +73,6 @@ pub fn Reference(
     on_cleanup(move || listener.remove());
 
     let query = RwSignal::new(String::new());
-    let (last_query, place) = (StoredValue::new(String::new()), StoredValue::new(0.0));
     // The hash names an operation (its anchor), else a tag's page, the schemas or a schema;
     // no hash is the overview.
     let on_action = download.map(|download| {
@@ -164,14 +163,10 @@ pub fn Reference(
             <aside class="sidebar">
                 <OperationSearch query=query />
                 {move || {
-                    // A new query makes the list again from its top; the rest of the document
-                    // arriving makes it again where it was.
+                    // A new query makes the list again; the rest of the document arriving
+                    // changes its rows in place (`regroup`).
                     let query = query.get();
-                    if last_query.with_value(|last| *last != query) {
-                        last_query.set_value(query.clone());
-                        place.set_value(0.0);
-                    }
-                    let groups = list().filter_folded(&query, &fold_case);
+                    let groups = untrack(|| list().filter_folded(&query, &fold_case));
                     if groups.is_empty() {
                         view! {
                             <p class="hint" role="status" data-testid="search-empty">
@@ -180,7 +175,14 @@ pub fn Reference(
                         }
                             .into_any()
                     } else {
-                        view! { <OperationList groups=groups selected=selected place=place /> }.into_any()
+                        let regroup = {
+                            let list = list.clone();
+                            Callback::new(move |()| list().filter_folded(&query, &fold_case))
+                        };
+                        view! {
+                            <OperationList groups=groups selected=selected arrivals=arrivals regroup=regroup />
+                        }
+                            .into_any()
                     }
                 }}
             </aside>
