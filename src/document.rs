@@ -4,7 +4,7 @@
 //! js-yaml (`vendor/js-yaml.min.js`, loaded only when a document is not JSON), and swaps
 //! the document only when the new one is valid, so a failed load keeps the current one.
 
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use petstore_core::Catalog;
@@ -14,7 +14,10 @@ use petstore_core::document::{
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+mod arrivals;
 mod js;
+
+pub use arrivals::Arrivals;
 
 pub(crate) use js::show_loader;
 use js::{
@@ -397,46 +400,6 @@ pub struct DocumentState {
     petstore: StoredValue<Option<Loaded>>,
     /// The arriving document shown, once it arrived whole.
     pub arrivals: Arrivals,
-}
-
-/// The documents shown while their text arrived, once one arrived whole: the views that
-/// waited for it are made again (when `count` changes), and the list and the header follow its
-/// whole list (the reference reads it from the context, when it is there). The last document
-/// is held weakly: once another is shown, nothing keeps it.
-#[derive(Debug, Clone, Copy)]
-pub struct Arrivals {
-    count: RwSignal<usize>,
-    last: StoredValue<Option<(Weak<Arriving>, Catalog)>>,
-}
-
-impl Arrivals {
-    fn new() -> Self {
-        Self { count: RwSignal::new(0), last: StoredValue::new(None) }
-    }
-
-    /// `document`, shown while it arrived, arrived whole with `catalog` as its list.
-    fn arrived(self, document: &Arc<Arriving>, catalog: Catalog) {
-        self.last.set_value(Some((Arc::downgrade(document), catalog)));
-        self.count.update(|n| *n += 1);
-    }
-
-    /// How many documents arrived whole (tracked: the caller runs again at the next).
-    #[must_use]
-    pub fn count(self) -> usize {
-        self.count.get()
-    }
-
-    /// The whole list of `document`, once it arrived (a copy). For a document shown while it
-    /// arrived, the caller runs again when it arrives.
-    #[must_use]
-    pub fn list_of(self, document: &AnyDocument) -> Option<Catalog> {
-        let AnyDocument::Arriving(document) = document else { return None };
-        self.count.track();
-        let document = Arc::downgrade(document);
-        self.last.with_value(|last| {
-            last.as_ref().filter(|(arrived, _)| arrived.ptr_eq(&document)).map(|(_, catalog)| catalog.clone())
-        })
-    }
 }
 
 impl DocumentState {
