@@ -24,6 +24,23 @@ report() {
 }
 trap report EXIT
 
+# wasm-bindgen-test-runner stops ChromeDriver before Chromium can remove the profile it made in
+# $TMPDIR (up to 100 MB per test binary, with the large documents): give them a folder of their
+# own and remove it afterwards, whatever the outcome.
+in_browser_tmp() {
+  local tmp="$ROOT/target/chromium-tmp" status=0
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  TMPDIR="$tmp" "$@" || status=$?
+  rm -rf "$tmp"
+  return "$status"
+}
+
+# A full run writes about 10 GB (mostly target/); say so before a full disk fails a compiler.
+free_kib=$(df -Pk "$ROOT" | awk 'NR == 2 { print $4 }')
+if (( free_kib < 12 * 1024 * 1024 )); then
+  printf 'warning: %s has %d MiB free; a full run writes about 10 GiB\n' "$ROOT" $(( free_kib / 1024 )) >&2
+fi
+
 stage "tools"                     scripts/ensure-tools.sh test
 stage "rustfmt --check"           cargo fmt --all --check
 stage "clippy (host)"             cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -32,7 +49,7 @@ stage "clippy (host)"             cargo clippy --workspace --all-targets --locke
 stage "clippy (wasm32)"           cargo clippy --workspace --exclude petstore-mock-server --all-targets --locked --target wasm32-unknown-unknown --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api -- -D warnings
 stage "host tests"                cargo test --workspace --locked
 stage "conformance (schemathesis)" scripts/schemathesis.sh
-stage "browser tests (Chromium)"  cargo test -p petstore-playground -p petstore-browser-tests-example -p petstore-web -p petstore-browser -p petstore-dashboard --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api --locked --target wasm32-unknown-unknown
+stage "browser tests (Chromium)"  in_browser_tmp cargo test -p petstore-playground -p petstore-browser-tests-example -p petstore-web -p petstore-browser -p petstore-dashboard --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api --locked --target wasm32-unknown-unknown
 stage "release build (trunk)"     trunk build --release --offline --locked
 stage "end-to-end (Chromium)"     bash -c 'cd tests/e2e && npm test'
 stage "budgets"                   node scripts/budgets.mjs
