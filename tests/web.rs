@@ -368,7 +368,7 @@ async fn the_operation_view_lists_parameters_body_schema_and_responses() {
         .iter()
         .map(|r| r.get_attribute("data-status").unwrap())
         .collect();
-    assert_eq!(statuses, ["201", "400", "413", "415", "422"]);
+    assert_eq!(statuses, ["201", "400", "409", "413", "415", "422"]);
 
     set_hash("listPets");
     tick().await;

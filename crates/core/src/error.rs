@@ -26,6 +26,8 @@ pub enum ErrorCode {
     DuplicateCategory,
     /// 409: the order is already complete.
     OrderCompleted,
+    /// 409: every id of a kind up to the largest the mock gives out is taken.
+    IdsExhausted,
     /// 413: the body is over the size limit.
     PayloadTooLarge,
     /// 415: a body sent with a content type other than JSON.
@@ -36,7 +38,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the document's order.
-    pub const ALL: [ErrorCode; 13] = [
+    pub const ALL: [ErrorCode; 14] = [
         ErrorCode::MalformedJson,
         ErrorCode::InvalidParameter,
         ErrorCode::NotFound,
@@ -47,6 +49,7 @@ impl ErrorCode {
         ErrorCode::PetHasOpenOrders,
         ErrorCode::DuplicateCategory,
         ErrorCode::OrderCompleted,
+        ErrorCode::IdsExhausted,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::ValidationFailed,
@@ -64,7 +67,8 @@ impl ErrorCode {
             | ErrorCode::CategoryInUse
             | ErrorCode::PetHasOpenOrders
             | ErrorCode::DuplicateCategory
-            | ErrorCode::OrderCompleted => 409,
+            | ErrorCode::OrderCompleted
+            | ErrorCode::IdsExhausted => 409,
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::UnsupportedMediaType => 415,
             ErrorCode::ValidationFailed => 422,
@@ -160,6 +164,7 @@ mod tests {
             (ErrorCode::PetHasOpenOrders, 409),
             (ErrorCode::DuplicateCategory, 409),
             (ErrorCode::OrderCompleted, 409),
+            (ErrorCode::IdsExhausted, 409),
             (ErrorCode::PayloadTooLarge, 413),
             (ErrorCode::UnsupportedMediaType, 415),
             (ErrorCode::ValidationFailed, 422),

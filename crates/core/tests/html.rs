@@ -67,7 +67,7 @@ fn an_operation_shows_its_parameters_body_responses_and_badges() {
     );
     let statuses: Vec<&str> =
         out.split(r#"data-testid="response" data-status=""#).skip(1).map(|s| &s[..3]).collect();
-    assert_eq!(statuses, ["201", "400", "413", "415", "422"]);
+    assert_eq!(statuses, ["201", "400", "409", "413", "415", "422"]);
     assert!(out.contains(r#"<span class="status status-ok">201</span>"#));
     assert!(out.contains(r#"<span class="status status-error">422</span>"#));
 

@@ -432,3 +432,70 @@ fn revision_counts_changes_not_reads() {
     assert_eq!(mock.counts().pets, 0);
     assert_eq!(mock.revision(), r0 + 2);
 }
+
+/// 2^53 - 1: the largest id the mock gives out (the largest integer JavaScript reads exactly).
+const LAST_ID: i64 = 9_007_199_254_740_991;
+
+/// The seeded mock with every kind's next id set to `next`.
+fn with_next_ids(next: i64) -> String {
+    let mut snapshot: Value = serde_json::from_str(&Mock::seeded().snapshot()).unwrap();
+    snapshot["nextIds"] = json!({"category": next, "pet": next, "order": next});
+    snapshot.to_string()
+}
+
+#[test]
+fn ids_run_out_with_an_error_object_and_the_state_stays_readable() {
+    let mut mock = Mock::from_snapshot(&with_next_ids(LAST_ID - 1)).unwrap();
+    for round in 0..2 {
+        let pet =
+            send(&mut mock, "POST", "/pets", Some(json!({"name": format!("P{round}"), "categoryId": 1})));
+        assert_eq!(pet.status, 201, "{}", message(&pet));
+        assert_eq!(pet.json().unwrap()["id"], LAST_ID - 1 + round);
+        let category = send(&mut mock, "POST", "/categories", Some(json!({"name": format!("C{round}")})));
+        assert_eq!(category.json().unwrap()["id"], LAST_ID - 1 + round);
+        let pet_id = round + 1;
+        let order = send(&mut mock, "POST", "/store/orders", Some(json!({ "petId": pet_id })));
+        assert_eq!(order.json().unwrap()["id"], LAST_ID - 1 + round);
+    }
+    let full = mock.snapshot();
+    for (target, body, kind) in [
+        ("/pets", json!({"name": "One more", "categoryId": 1}), "pet"),
+        ("/categories", json!({"name": "One more"}), "category"),
+        ("/store/orders", json!({"petId": 3}), "order"),
+    ] {
+        let refused = send(&mut mock, "POST", target, Some(body));
+        assert_eq!((refused.status, code(&refused).as_str()), (409, "ids_exhausted"), "{target}");
+        assert!(
+            message(&refused).contains(&format!("every {kind} id up to {LAST_ID}")),
+            "{}",
+            message(&refused)
+        );
+    }
+    assert_eq!(mock.snapshot(), full, "a refused create changes nothing");
+    mock.check_invariants().unwrap();
+    // A full mock is saved and read back like any other: a reload does not start empty.
+    let again = Mock::from_snapshot(&full).unwrap();
+    assert_eq!(again.snapshot(), full);
+    // Reads, updates and deletes go on.
+    assert_eq!(send(&mut mock, "GET", &format!("/pets/{LAST_ID}"), None).status, 200);
+    assert_eq!(send(&mut mock, "DELETE", &format!("/store/orders/{LAST_ID}"), None).status, 204);
+}
+
+#[test]
+fn snapshots_whose_ids_could_not_be_read_exactly_are_refused() {
+    let mut mock = Mock::seeded();
+    let before = mock.snapshot();
+    for next in [LAST_ID + 2, i64::MAX - 1, i64::MAX] {
+        let error = mock.restore(&with_next_ids(next)).unwrap_err();
+        assert!(matches!(error, SnapshotError::Inconsistent(_)), "{error}");
+        assert!(
+            error.to_string().contains(&format!("the next category id is {next}, past {LAST_ID}")),
+            "{error}"
+        );
+        assert_eq!(mock.snapshot(), before, "state untouched after {error}");
+    }
+    // The largest next id a full mock has is accepted.
+    mock.restore(&with_next_ids(LAST_ID + 1)).unwrap();
+    let refused = send(&mut mock, "POST", "/pets", Some(json!({"name": "X", "categoryId": 1})));
+    assert_eq!(code(&refused), "ids_exhausted");
+}

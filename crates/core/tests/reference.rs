@@ -106,8 +106,8 @@ fn parameters_and_schemas_carry_their_limits() {
     assert_eq!((name.name.as_str(), name.required), ("name", true));
     assert_eq!(name.schema.constraints, ["1 to 100 characters", "pattern \\S"]);
     let statuses: Vec<_> = create.responses.iter().map(|r| r.status.as_str()).collect();
-    assert_eq!(statuses, ["201", "400", "413", "415", "422"]);
-    assert_eq!(create.responses[4].examples.len(), 2, "named examples are listed");
+    assert_eq!(statuses, ["201", "400", "409", "413", "415", "422"]);
+    assert_eq!(create.responses[5].examples.len(), 2, "named examples are listed");
 }
 
 #[test]

@@ -130,7 +130,7 @@ pub(crate) fn handle(op: Op, store: &mut Store, inputs: &Inputs) -> Result<Respo
         Op::CreatePet => {
             let new: NewPet = inputs.body()?;
             existing_category(store, new.category_id)?;
-            let id = store.add_pet(new.name.trim(), new.category_id, new.status.unwrap_or_default(), 0);
+            let id = store.add_pet(new.name.trim(), new.category_id, new.status.unwrap_or_default(), 0)?;
             Ok(created(&store.pets[&id], format!("/pets/{id}")))
         }
         Op::GetPet => Ok(json(200, pet(store, inputs.id("petId"))?)),
@@ -174,7 +174,7 @@ pub(crate) fn handle(op: Op, store: &mut Store, inputs: &Inputs) -> Result<Respo
             let new: NewCategory = inputs.body()?;
             let name = new.name.trim();
             unique_category_name(store, name, None)?;
-            let id = store.add_category(name, new.description.as_deref());
+            let id = store.add_category(name, new.description.as_deref())?;
             Ok(created(&store.categories[&id], format!("/categories/{id}")))
         }
         Op::GetCategory => Ok(json(200, category(store, inputs.id("categoryId"))?)),
@@ -242,7 +242,7 @@ pub(crate) fn handle(op: Op, store: &mut Store, inputs: &Inputs) -> Result<Respo
                     format!("Pet {pet_id} has {stock} in stock; the order asks for {quantity}."),
                 ));
             }
-            let id = Store::take_id(&mut store.next.order);
+            let id = Store::take_id(&mut store.next.order, "order")?;
             let stored = StoredOrder { id, pet_id, quantity, ship_date: new.ship_date, complete: false };
             store.stock.insert(pet_id, stock - quantity);
             if let Some(p) = store.pets.get_mut(&pet_id) {

@@ -5,10 +5,15 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::SnapshotError;
+use crate::error::{ApiError, ErrorCode};
 use crate::model::{Category, InventoryItem, Pet, PetStatus};
 
 /// The snapshot format this mock writes and reads.
 pub const SNAPSHOT_VERSION: u64 = 1;
+/// The largest id the mock gives out: 2^53 - 1, the largest integer JavaScript (a frontend's
+/// `JSON.parse`, this project's own JS module) reads exactly. A kind whose next id is past it
+/// is full: creating one more is refused with `ids_exhausted`, never wrapped around.
+pub const MAX_ID: i64 = (1 << 53) - 1;
 /// Largest stock of one pet (the document's `InventoryItem.quantity.maximum`).
 pub(crate) const MAX_STOCK: i32 = 1_000_000;
 
@@ -70,39 +75,62 @@ struct StockEntry {
 }
 
 impl Store {
-    pub(crate) fn take_id(next: &mut i64) -> i64 {
+    /// The next id of a kind (`kind`: "pet", ... for the message), and the counter moved on;
+    /// `ids_exhausted` when the kind is full (the counter then stays where it is).
+    pub(crate) fn take_id(next: &mut i64, kind: &str) -> Result<i64, ApiError> {
         let id = *next;
-        *next += 1;
-        id
+        if !(1..=MAX_ID).contains(&id) {
+            return Err(ApiError::new(
+                ErrorCode::IdsExhausted,
+                format!(
+                    "The mock has given out every {kind} id up to {MAX_ID}, the largest JavaScript reads \
+                     exactly; reset the mock to start again."
+                ),
+            ));
+        }
+        *next = id + 1;
+        Ok(id)
     }
 
-    pub(crate) fn add_category(&mut self, name: &str, description: Option<&str>) -> i64 {
-        let id = Self::take_id(&mut self.next.category);
+    pub(crate) fn add_category(&mut self, name: &str, description: Option<&str>) -> Result<i64, ApiError> {
+        let id = Self::take_id(&mut self.next.category, "category")?;
         let description = description.map(str::to_owned);
         self.categories.insert(id, Category { id, name: name.to_owned(), description });
-        id
+        Ok(id)
     }
 
-    pub(crate) fn add_pet(&mut self, name: &str, category_id: i64, status: PetStatus, stock: i32) -> i64 {
-        let id = Self::take_id(&mut self.next.pet);
+    pub(crate) fn add_pet(
+        &mut self,
+        name: &str,
+        category_id: i64,
+        status: PetStatus,
+        stock: i32,
+    ) -> Result<i64, ApiError> {
+        let id = Self::take_id(&mut self.next.pet, "pet")?;
         self.pets.insert(id, Pet { id, name: name.to_owned(), category_id, status });
         self.stock.insert(id, stock);
-        id
+        Ok(id)
     }
 
     /// Demo data: three categories, six pets with stock.
     pub(crate) fn seeded() -> Self {
         let mut s = Store::default();
-        let dogs = s.add_category("Dogs", Some("Loyal and loud."));
-        let cats = s.add_category("Cats", Some("Independent and curious."));
-        let birds = s.add_category("Birds", Some("They sing."));
-        s.add_pet("Rex", dogs, PetStatus::Available, 5);
-        s.add_pet("Bella", dogs, PetStatus::Available, 3);
-        s.add_pet("Tom", cats, PetStatus::Available, 2);
-        s.add_pet("Luna", cats, PetStatus::Sold, 0);
-        s.add_pet("Tweety", birds, PetStatus::Available, 10);
-        s.add_pet("Kiwi", birds, PetStatus::Available, 0);
+        // An empty store is far from full: these never fail, and nothing is added if one did.
+        let _ = s.seed();
         s
+    }
+
+    fn seed(&mut self) -> Result<(), ApiError> {
+        let dogs = self.add_category("Dogs", Some("Loyal and loud."))?;
+        let cats = self.add_category("Cats", Some("Independent and curious."))?;
+        let birds = self.add_category("Birds", Some("They sing."))?;
+        self.add_pet("Rex", dogs, PetStatus::Available, 5)?;
+        self.add_pet("Bella", dogs, PetStatus::Available, 3)?;
+        self.add_pet("Tom", cats, PetStatus::Available, 2)?;
+        self.add_pet("Luna", cats, PetStatus::Sold, 0)?;
+        self.add_pet("Tweety", birds, PetStatus::Available, 10)?;
+        self.add_pet("Kiwi", birds, PetStatus::Available, 0)?;
+        Ok(())
     }
 
     pub(crate) fn inventory_item(&self, pet: &Pet) -> InventoryItem {
@@ -135,7 +163,13 @@ impl Store {
             ("pet", self.next.pet, max_id(&mut self.pets.keys().copied())),
             ("order", self.next.order, max_id(&mut self.orders.keys().copied())),
         ] {
-            if next <= max || next < 1 || next == i64::MAX {
+            if next > MAX_ID + 1 {
+                return Err(format!(
+                    "the next {kind} id is {next}, past {MAX_ID}, the largest id the mock gives out (the \
+                     largest integer JavaScript reads exactly)"
+                ));
+            }
+            if next <= max || next < 1 {
                 return Err(format!("the next {kind} id is {next}, but ids up to {max} are taken"));
             }
         }
