@@ -102,7 +102,7 @@ pub struct Ctx {
     pub outcomes: RwSignal<HashMap<String, Outcome>>,
     /// The domain whose DNS-over-HTTPS check is running.
     pub checking: RwSignal<Option<String>>,
-    /// Page-wide notices (storage problems).
+    /// Page-wide notices (storage problems, a refused removal).
     pub notices: RwSignal<Vec<String>>,
     /// What happened to a domain that is no longer listed (its removal).
     pub announcement: RwSignal<String>,
@@ -313,10 +313,15 @@ impl Ctx {
         let result =
             if again { dashboard.reverify(name, now, records) } else { dashboard.verify(name, now, records) };
         let outcome = match result {
-            Ok(_) => {
+            Ok(state) => {
                 let live = dashboard.tick(now, records).iter().any(|n| n == name);
                 self.dash.set(dashboard);
-                Outcome::done(&Event::Verified { name: name.to_owned(), again, live })
+                let name = name.to_owned();
+                if matches!(state, DomainState::Reverifying { .. }) && !live {
+                    Outcome::done(&Event::Reverified { name })
+                } else {
+                    Outcome::done(&Event::Verified { name, again, live })
+                }
             }
             Err(refusal) => Outcome::refused(&refusal),
         };
@@ -359,7 +364,7 @@ impl Ctx {
     pub fn remove(&self, name: &str) -> Result<String, String> {
         let now = self.clock();
         let mut dashboard = self.dash.get_untracked();
-        let was_live = matches!(dashboard.domain(name).map(|d| d.state), Some(DomainState::Live { .. }));
+        let was_live = dashboard.domain(name).is_some_and(|d| d.state.serves());
         dashboard.remove(name, now).map_err(|e| e.to_string())?;
         let published = dashboard.published_address();
         self.dash.set(dashboard);

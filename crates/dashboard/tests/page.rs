@@ -383,3 +383,44 @@ async fn a_certificate_missing_after_30_minutes_shows_the_troubleshooting_steps(
     );
     assert_eq!(find(&docs, "[data-testid=certificate]").get_attribute("data-status").unwrap(), "issuing");
 }
+
+#[wasm_bindgen_test]
+async fn re_verifying_the_live_primary_keeps_it_serving_and_primary() {
+    use petstore_domains::{DnsRecord, RecordKind, Settings};
+    let key = "test/domains/reverify-primary";
+    let now = (js_sys::Date::now() / 1000.0) as u64;
+    // Two live domains, www chosen as primary; a certificate takes a day, so the re-verified
+    // one stays re-verifying for the whole test.
+    let mut dashboard = Dashboard::new(Settings { certificate_delay_secs: 100, ..Settings::example() });
+    let no_idna = |_: &str| -> Result<String, String> { Err("ASCII only here".to_owned()) };
+    for name in ["docs.example.com", "www.example.com"] {
+        dashboard.add(name, now - 3600, &no_idna).unwrap();
+        dashboard.zone.add(DnsRecord::new(name, RecordKind::Cname, "cname.docs-host.dev", 3600)).unwrap();
+    }
+    let zone = dashboard.zone.clone();
+    dashboard.verify("docs.example.com", now - 3000, &zone).unwrap();
+    dashboard.verify("www.example.com", now - 3000, &zone).unwrap();
+    dashboard.tick(now - 2000, &zone);
+    dashboard.set_primary("www.example.com").unwrap();
+    dashboard.settings.certificate_delay_secs = 86_400;
+    storage().set_item(key, &dashboard.to_json()).unwrap();
+
+    let root = mount(key);
+    tick().await;
+    let before = config(&root);
+    assert_eq!(before["domains"]["primary"], "www.example.com");
+    let www = card(&root, "www.example.com");
+    click(&www, "[data-testid=reverify]").await;
+    let www = card(&root, "www.example.com");
+    assert_eq!(www.get_attribute("data-state").unwrap(), "reverifying");
+    assert_eq!(text(&www, "[data-testid=domain-state]"), "Live: re-verified, new certificate pending");
+    assert!(
+        text(&www, "[data-testid=domain-result-text]")
+            .contains("keeps serving the project with its current certificate"),
+        "{}",
+        text(&www, "[data-testid=domain-result-text]")
+    );
+    assert!(!all(&www, "[data-testid=primary-badge]").is_empty(), "still the primary");
+    assert_eq!(text(&root, "[data-testid=published-address]"), "www.example.com");
+    assert_eq!(config(&root), before, "the configuration does not move the primary away");
+}

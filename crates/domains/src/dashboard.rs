@@ -96,15 +96,10 @@ impl Dashboard {
     }
 
     fn primary_live(&self) -> Option<String> {
-        let live =
-            |n: &str| self.domains.iter().any(|d| d.name == n && matches!(d.state, DomainState::Live { .. }));
+        let serves = |n: &str| self.domains.iter().any(|d| d.name == n && d.state.serves());
         match &self.primary {
-            Some(p) if live(p) => Some(p.clone()),
-            _ => self
-                .domains
-                .iter()
-                .find(|d| matches!(d.state, DomainState::Live { .. }))
-                .map(|d| d.name.clone()),
+            Some(p) if serves(p) => Some(p.clone()),
+            _ => self.domains.iter().find(|d| d.state.serves()).map(|d| d.name.clone()),
         }
     }
 
@@ -234,14 +229,11 @@ impl Dashboard {
     /// another live domain to redirect it to first. `None` when removal stops no traffic.
     #[must_use]
     pub fn removal_warning(&self, name: &str) -> Option<RemovalWarning> {
-        if !matches!(self.state_of(name), DomainState::Live { .. }) {
+        if !self.state_of(name).serves() {
             return None;
         }
         let redirect_to = self.primary_live().filter(|p| p != name).or_else(|| {
-            self.domains
-                .iter()
-                .find(|d| d.name != name && matches!(d.state, DomainState::Live { .. }))
-                .map(|d| d.name.clone())
+            self.domains.iter().find(|d| d.name != name && d.state.serves()).map(|d| d.name.clone())
         });
         let message = match &redirect_to {
             Some(target) => format!(
@@ -272,7 +264,7 @@ impl Dashboard {
     pub fn set_primary(&mut self, name: &str) -> Result<(), Refusal> {
         match self.state_of(name) {
             DomainState::None => Err(Refusal::NotAttached { name: name.to_owned() }),
-            DomainState::Live { .. } => {
+            DomainState::Live { .. } | DomainState::Reverifying { .. } => {
                 self.primary = Some(name.to_owned());
                 Ok(())
             }
@@ -289,12 +281,15 @@ impl Dashboard {
         names
     }
 
-    /// The domain configuration: the published address is primary and every other attached
-    /// domain redirects to it with 301.
+    /// The domain configuration: the published address is primary and every other domain
+    /// that serves (live, or live and re-verifying) redirects to it with 301. A domain still
+    /// waiting for its DNS record or its first certificate serves nothing, so it redirects
+    /// nothing either.
     #[must_use]
     pub fn config(&self) -> DomainConfig {
         let primary = self.published_address();
-        let others: Vec<&str> = self.domains.iter().map(|d| d.name.as_str()).collect();
+        let others: Vec<&str> =
+            self.domains.iter().filter(|d| d.state.serves()).map(|d| d.name.as_str()).collect();
         build_config(&primary, &others)
     }
 
@@ -353,7 +348,8 @@ impl Dashboard {
         }
         if let Some(p) = &self.primary {
             match self.state_of(p) {
-                DomainState::Live { .. } | DomainState::Verified { .. } => {}
+                DomainState::Live { .. } | DomainState::Reverifying { .. } | DomainState::Verified { .. } => {
+                }
                 DomainState::None => return Err(format!("the primary {p} is not attached.")),
                 DomainState::Added { .. } => return Err(format!("the primary {p} was never verified.")),
             }

@@ -32,6 +32,16 @@ pub enum DomainState {
         /// When the last successful (re-)verification happened.
         verified_at: u64,
     },
+    /// Live, and verified again (Re-verify): it keeps serving with its current certificate
+    /// while a fresh one is issued, then it is live again.
+    Reverifying {
+        /// When it was added.
+        added_at: u64,
+        /// When the re-verification succeeded.
+        verified_at: u64,
+        /// When it went live (with the certificate it still serves).
+        live_at: u64,
+    },
     /// Serving the project over HTTPS.
     Live {
         /// When it was added.
@@ -44,14 +54,33 @@ pub enum DomainState {
 }
 
 impl DomainState {
-    /// The state's name: `none`, `added`, `verified` or `live`.
+    /// The state's name: `none`, `added`, `verified`, `reverifying` or `live`.
     #[must_use]
     pub fn label(&self) -> &'static str {
         match self {
             DomainState::None => "none",
             DomainState::Added { .. } => "added",
             DomainState::Verified { .. } => "verified",
+            DomainState::Reverifying { .. } => "reverifying",
             DomainState::Live { .. } => "live",
+        }
+    }
+
+    /// Whether the domain serves the project now: live, or live and re-verifying.
+    #[must_use]
+    pub fn serves(&self) -> bool {
+        matches!(self, DomainState::Live { .. } | DomainState::Reverifying { .. })
+    }
+
+    /// When the last successful (re-)verification happened, while a certificate is being
+    /// issued (verified or re-verifying).
+    #[must_use]
+    pub fn issuing_since(&self) -> Option<u64> {
+        match *self {
+            DomainState::Verified { verified_at, .. } | DomainState::Reverifying { verified_at, .. } => {
+                Some(verified_at)
+            }
+            _ => None,
         }
     }
 
@@ -60,11 +89,13 @@ impl DomainState {
             DomainState::None => None,
             DomainState::Added { added_at }
             | DomainState::Verified { added_at, .. }
+            | DomainState::Reverifying { added_at, .. }
             | DomainState::Live { added_at, .. } => Some(added_at),
         }
     }
 
-    /// Whether the times are in order (added <= verified <= live).
+    /// Whether the times are in order (added <= verified <= live; re-verifying: added <= live
+    /// <= verified).
     #[must_use]
     pub fn times_in_order(&self) -> bool {
         match *self {
@@ -72,6 +103,9 @@ impl DomainState {
             DomainState::Verified { added_at, verified_at } => added_at <= verified_at,
             DomainState::Live { added_at, verified_at, live_at } => {
                 added_at <= verified_at && verified_at <= live_at
+            }
+            DomainState::Reverifying { added_at, verified_at, live_at } => {
+                added_at <= live_at && live_at <= verified_at
             }
         }
     }
@@ -180,9 +214,13 @@ pub enum Refusal {
 /// | none | added | refused | refused | refused | refused |
 /// | added | refused | verified | verified | refused | none |
 /// | verified | refused | refused | verified (fresh) | live | none |
-/// | live | refused | refused | verified (fresh) | refused | none |
+/// | live | refused | refused | reverifying | refused | none |
+/// | reverifying | refused | refused | reverifying (fresh) | live | none |
 ///
 /// A failed (re-)verification is refused with its cause and leaves the state as it was.
+/// Re-verify on a live domain is the spec's "verified" with a fresh certificate requested, but
+/// the domain keeps serving with the certificate it has meanwhile (`reverifying`): an owner
+/// checking a domain that works must not take it offline, nor move the primary away from it.
 /// Remove is also allowed before the domain is live (the spec only names live; an owner
 /// expects to drop a mistyped domain), and nothing serves traffic then.
 ///
@@ -203,13 +241,21 @@ pub fn step(name: &str, state: &DomainState, action: Action, now: u64) -> Result
         (DomainState::Verified { .. }, Action::Verify(Ok(_))) => {
             Err(Refusal::AlreadyVerified { name: name_owned() })
         }
-        (DomainState::Live { .. }, Action::Verify(Ok(_))) => Err(Refusal::AlreadyLive { name: name_owned() }),
+        (DomainState::Live { .. } | DomainState::Reverifying { .. }, Action::Verify(Ok(_))) => {
+            Err(Refusal::AlreadyLive { name: name_owned() })
+        }
+        (
+            DomainState::Live { added_at, live_at, .. } | DomainState::Reverifying { added_at, live_at, .. },
+            Action::ReVerify(Ok(_)),
+        ) => Ok(DomainState::Reverifying { added_at: *added_at, verified_at: now, live_at: *live_at }),
         (s, Action::ReVerify(Ok(_))) => {
             Ok(DomainState::Verified { added_at: s.added_at().unwrap_or(now), verified_at: now })
         }
-        (DomainState::Verified { added_at, verified_at }, Action::CertificateIssued) => {
-            Ok(DomainState::Live { added_at: *added_at, verified_at: *verified_at, live_at: now })
-        }
+        (
+            DomainState::Verified { added_at, verified_at }
+            | DomainState::Reverifying { added_at, verified_at, .. },
+            Action::CertificateIssued,
+        ) => Ok(DomainState::Live { added_at: *added_at, verified_at: *verified_at, live_at: now }),
         (DomainState::Added { .. }, Action::CertificateIssued) => {
             Err(Refusal::NotVerified { name: name_owned() })
         }
@@ -283,7 +329,7 @@ pub fn propagation_note(added_at: u64, now: u64) -> String {
 /// CAA record blocks it (`blocking_caa` empty).
 #[must_use]
 pub fn certificate_due(state: &DomainState, now: u64, delay_secs: u64, blocking_caa: &[DnsRecord]) -> bool {
-    matches!(state, DomainState::Verified { verified_at, .. } if now >= verified_at.saturating_add(delay_secs))
+    state.issuing_since().is_some_and(|verified_at| now >= verified_at.saturating_add(delay_secs))
         && blocking_caa.is_empty()
 }
 
@@ -300,7 +346,7 @@ pub fn certificate_status(
     match *state {
         DomainState::None | DomainState::Added { .. } => CertificateStatus::NotRequested,
         DomainState::Live { live_at, .. } => CertificateStatus::Issued { at: live_at },
-        DomainState::Verified { verified_at, .. } => {
+        DomainState::Verified { verified_at, .. } | DomainState::Reverifying { verified_at, .. } => {
             if now >= verified_at.saturating_add(CERTIFICATE_TROUBLESHOOT_AFTER_SECS) {
                 CertificateStatus::Overdue {
                     verified_at,

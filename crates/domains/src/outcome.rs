@@ -26,6 +26,12 @@ pub enum Event {
         /// Whether the certificate was issued at once, so the domain is live.
         live: bool,
     },
+    /// A live domain passed a fresh verification: it keeps serving while a new certificate is
+    /// issued.
+    Reverified {
+        /// The domain.
+        name: String,
+    },
     /// The certificate was issued later, as time passed: the domain is live.
     CertificateIssued {
         /// The domain.
@@ -79,6 +85,10 @@ impl fmt::Display for Event {
                     )
                 }
             }
+            Event::Reverified { name } => write!(
+                f,
+                "A fresh verification of {name} passed: its DNS record matches. {name} keeps serving the project with its current certificate while a new one is issued, usually within a couple of minutes."
+            ),
             Event::CertificateIssued { name } => write!(
                 f,
                 "The SSL certificate of {name} has been issued: {name} is live and serves the project over HTTPS."

@@ -25,6 +25,7 @@ fn every_state_times_every_action() {
     let added = DomainState::Added { added_at: 10 };
     let verified = DomainState::Verified { added_at: 10, verified_at: 20 };
     let live = DomainState::Live { added_at: 10, verified_at: 20, live_at: 30 };
+    let reverifying = DomainState::Reverifying { added_at: 10, verified_at: 40, live_at: 30 };
     let now = 100;
     type Expect = Result<DomainState, &'static str>;
     let fresh_verified = DomainState::Verified { added_at: 10, verified_at: now };
@@ -69,12 +70,33 @@ fn every_state_times_every_action() {
         (live, Action::Add, Err("(it is live)")),
         (live, Action::Verify(pass()), Err("docs.example.com is already live. Use Re-verify")),
         (live, Action::Verify(fail()), Err("could not be verified")),
-        (live, Action::ReVerify(pass()), Ok(fresh_verified)),
+        // A live domain keeps serving while it is verified again and its certificate renewed.
+        (
+            live,
+            Action::ReVerify(pass()),
+            Ok(DomainState::Reverifying { added_at: 10, verified_at: now, live_at: 30 }),
+        ),
         (live, Action::ReVerify(fail()), Err("could not be verified")),
         (live, Action::CertificateIssued, Err("already live")),
         (live, Action::Remove, Ok(DomainState::None)),
+        // reverifying
+        (reverifying, Action::Add, Err("(it is reverifying)")),
+        (reverifying, Action::Verify(pass()), Err("docs.example.com is already live. Use Re-verify")),
+        (reverifying, Action::Verify(fail()), Err("could not be verified")),
+        (
+            reverifying,
+            Action::ReVerify(pass()),
+            Ok(DomainState::Reverifying { added_at: 10, verified_at: now, live_at: 30 }),
+        ),
+        (reverifying, Action::ReVerify(fail()), Err("could not be verified")),
+        (
+            reverifying,
+            Action::CertificateIssued,
+            Ok(DomainState::Live { added_at: 10, verified_at: 40, live_at: now }),
+        ),
+        (reverifying, Action::Remove, Ok(DomainState::None)),
     ];
-    assert_eq!(cases.len(), 4 * 7);
+    assert_eq!(cases.len(), 5 * 7);
     for (state, action, expected) in cases {
         let label = format!("{} + {}", state.label(), action.label());
         let got = step("docs.example.com", &state, action, now);
@@ -222,25 +244,89 @@ fn overdue_without_caa_when_the_delay_is_long() {
 }
 
 #[test]
-fn reverify_of_a_live_domain_requests_a_fresh_certificate() {
+fn reverify_of_a_live_primary_keeps_it_serving_and_primary() {
     let mut d = Dashboard::new(settings());
     let zone = good_cname("docs.example.com");
-    d.add("docs.example.com", 0, &idna).unwrap();
-    d.verify("docs.example.com", 0, &zone).unwrap();
-    d.tick(120, &zone);
-    d.set_primary("docs.example.com").unwrap();
+    for name in ["docs.example.com", "www.example.com"] {
+        d.add(name, 0, &idna).unwrap();
+    }
+    let both = {
+        let mut z = zone.clone();
+        z.add(rec("www.example.com", RecordKind::Cname, TARGET)).unwrap();
+        z
+    };
+    d.verify("docs.example.com", 0, &both).unwrap();
+    d.verify("www.example.com", 0, &both).unwrap();
+    d.tick(120, &both);
+    d.set_primary("www.example.com").unwrap();
+    let config = |d: &Dashboard| serde_json::to_value(d.config()).unwrap();
+    let before = config(&d);
+    assert_eq!(before["domains"]["primary"], "www.example.com");
+
     assert_eq!(
-        d.reverify("docs.example.com", 500, &zone).unwrap(),
-        DomainState::Verified { added_at: 0, verified_at: 500 }
+        d.reverify("www.example.com", 500, &both).unwrap(),
+        DomainState::Reverifying { added_at: 0, verified_at: 500, live_at: 120 }
     );
-    assert!(d.check().is_ok(), "a primary being re-verified stays primary");
+    d.check().unwrap();
+    // It still serves: still published, still primary, the configuration unchanged (it never
+    // points the chosen primary away from itself, nor sends it to the default address).
+    assert_eq!(d.published_address(), "www.example.com");
+    assert_eq!(config(&d), before);
+    assert_eq!(d.certificate("www.example.com", 510, &both), CertificateStatus::Issuing { expected_at: 620 });
     // A failing re-verify leaves the state as it was.
-    let err = d.reverify("docs.example.com", 600, &SimulatedZone::new()).unwrap_err();
+    let err = d.reverify("www.example.com", 600, &SimulatedZone::new()).unwrap_err();
     assert!(matches!(err, Refusal::VerificationFailed { .. }));
+    assert!(matches!(
+        d.domain("www.example.com").unwrap().state,
+        DomainState::Reverifying { verified_at: 500, .. }
+    ));
+    // The new certificate: live again, from then.
+    assert_eq!(d.tick(620, &both), vec!["www.example.com".to_owned()]);
     assert_eq!(
-        d.domain("docs.example.com").unwrap().state,
-        DomainState::Verified { added_at: 0, verified_at: 500 }
+        d.domain("www.example.com").unwrap().state,
+        DomainState::Live { added_at: 0, verified_at: 500, live_at: 620 }
     );
+    assert_eq!(config(&d), before);
+    // A re-verifying domain can be made primary, and the saved state reads back.
+    d.reverify("docs.example.com", 700, &both).unwrap();
+    d.set_primary("docs.example.com").unwrap();
+    assert_eq!(d.published_address(), "docs.example.com");
+    assert_eq!(Dashboard::from_json(&d.to_json()), Ok(d.clone()));
+}
+
+#[test]
+fn only_domains_that_serve_redirect_in_the_configuration() {
+    let mut d = Dashboard::new(settings());
+    let zone = good_cname("docs.example.com");
+    for name in ["docs.example.com", "old.example.com", "new.example.com"] {
+        d.add(name, 0, &idna).unwrap();
+    }
+    let config = |d: &Dashboard| serde_json::to_value(d.config()).unwrap();
+    // Nothing serves yet: the default address is primary and nothing redirects (before, the
+    // added domains, whose DNS is not even pointed, were listed as redirect sources).
+    assert_eq!(
+        config(&d),
+        serde_json::json!({"domains": {"primary": "petstore.docs-host.dev", "redirects": []}})
+    );
+    d.verify("docs.example.com", 0, &zone).unwrap();
+    assert_eq!(config(&d)["domains"]["redirects"], serde_json::json!([]), "verified, no certificate yet");
+    d.tick(120, &zone);
+    assert_eq!(
+        config(&d),
+        serde_json::json!({"domains": {"primary": "docs.example.com", "redirects": []}}),
+        "the only live domain is primary; the ones waiting for DNS redirect nothing"
+    );
+    let mut both = zone.clone();
+    both.add(rec("old.example.com", RecordKind::Cname, TARGET)).unwrap();
+    d.verify("old.example.com", 200, &both).unwrap();
+    d.tick(320, &both);
+    assert_eq!(
+        config(&d)["domains"]["redirects"],
+        serde_json::json!([{"from": "old.example.com", "to": "docs.example.com", "status": 301}])
+    );
+    let attached = d.attached_names();
+    let attached: Vec<&str> = attached.iter().map(String::as_str).collect();
+    assert_eq!(validate_config(&d.config(), &attached), Ok(()));
 }
 
 // ---------------------------------------------------------------- saved state

@@ -35,6 +35,10 @@ fn event_sentences() {
             "A fresh verification of docs.example.com passed: its DNS record matches. Its SSL certificate has been issued: docs.example.com is live and serves the project over HTTPS.",
         ),
         (
+            Event::Reverified { name: name() },
+            "A fresh verification of docs.example.com passed: its DNS record matches. docs.example.com keeps serving the project with its current certificate while a new one is issued, usually within a couple of minutes.",
+        ),
+        (
             Event::CertificateIssued { name: name() },
             "The SSL certificate of docs.example.com has been issued: docs.example.com is live and serves the project over HTTPS.",
         ),

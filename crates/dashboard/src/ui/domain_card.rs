@@ -16,7 +16,7 @@ fn steps_reached(state: DomainState) -> usize {
         DomainState::None => 0,
         DomainState::Added { .. } => 1,
         DomainState::Verified { .. } => 2,
-        DomainState::Live { .. } => 3,
+        DomainState::Live { .. } | DomainState::Reverifying { .. } => 3,
     }
 }
 
@@ -35,7 +35,7 @@ fn check_for(state: DomainState) -> Option<Check> {
         DomainState::Added { .. } => {
             Some(Check { testid: "verify", class: "button button-primary", label: "Verify", again: false })
         }
-        DomainState::Verified { .. } | DomainState::Live { .. } => {
+        DomainState::Verified { .. } | DomainState::Reverifying { .. } | DomainState::Live { .. } => {
             Some(Check { testid: "reverify", class: "button", label: "Re-verify", again: true })
         }
     }
@@ -98,6 +98,7 @@ pub fn DomainCard(
                         DomainState::None => "Removed",
                         DomainState::Added { .. } => "Added: waiting for DNS",
                         DomainState::Verified { .. } => "Verified: certificate pending",
+                        DomainState::Reverifying { .. } => "Live: re-verified, new certificate pending",
                         DomainState::Live { .. } => "Live",
                     }}
                 </span>
@@ -135,7 +136,7 @@ pub fn DomainCard(
                         {c.label}
                     </button>
                 })}
-                <Show when=move || matches!(state.get(), DomainState::Live { .. }) && !is_primary.get()>
+                <Show when=move || state.get().serves() && !is_primary.get()>
                     <button
                         type="button"
                         class="button"

@@ -22,7 +22,11 @@ fn domain_card(ctx: Ctx, name: String) -> impl IntoView {
             on_make_primary=move |()| ctx.set_primary(&key.read_value())
             on_keep_as_redirect=move |target: String| ctx.keep_as_redirect(&key.read_value(), &target)
             on_remove=move |()| {
-                let _ = ctx.remove(&key.read_value());
+                // A refusal (the domain is no longer attached: removed meanwhile) is shown at
+                // the top of the page, like every other message that outlives its card.
+                if let Err(refusal) = ctx.remove(&key.read_value()) {
+                    ctx.notice(refusal);
+                }
             }
         />
     }
