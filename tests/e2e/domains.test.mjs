@@ -285,7 +285,7 @@ test("DNS-over-HTTPS: an unreachable resolver and a silent one give a clear mess
   }
 });
 
-/** A showcase state: a live primary, a live redirect, an apex waiting for DNS with a failure. */
+/** A showcase state: a live primary, a re-verified live redirect, an apex waiting for DNS with a failure. */
 async function showcase(page) {
   await openSettings(page);
   await setField(page, "setting-delay", "0");
@@ -296,6 +296,9 @@ async function showcase(page) {
   await addRecord(page, "www.example.com", "CNAME", "cname.docs-host.dev");
   await card(page, "www.example.com").locator("[data-testid=verify]").click();
   await setField(page, "setting-delay", "120");
+  // Re-verified while live: it keeps serving, a new certificate pending.
+  await card(page, "www.example.com").locator("[data-testid=reverify]").click();
+  await card(page, "www.example.com").locator("[data-testid=domain-state]").filter({ hasText: "re-verified" }).waitFor();
   await addDomain(page, "example.org");
   await addRecord(page, "example.org", "A", "192.0.2.10");
   await card(page, "example.org").locator("[data-testid=verify]").click();

@@ -424,3 +424,27 @@ async fn re_verifying_the_live_primary_keeps_it_serving_and_primary() {
     assert_eq!(text(&root, "[data-testid=published-address]"), "www.example.com");
     assert_eq!(config(&root), before, "the configuration does not move the primary away");
 }
+
+#[wasm_bindgen_test]
+async fn the_four_troubleshooting_answers_are_always_there_and_say_where_they_apply() {
+    storage().remove_item("test/domains/troubleshooting").unwrap();
+    let root = mount("test/domains/troubleshooting");
+    tick().await;
+    let answers = all(&root, "[data-testid=trouble]");
+    let symptoms: Vec<_> = answers.iter().map(|a| a.get_attribute("data-symptom").unwrap()).collect();
+    assert_eq!(symptoms, ["verification", "certificate", "private-connection", "redirects"]);
+    for answer in &answers {
+        assert!(!text(answer, "[data-testid=trouble-answer]").is_empty());
+        assert!(answer.query_selector("[data-testid=trouble-none]").unwrap().is_some());
+    }
+    // An added domain: the verification answer names it, and stays open across a tick.
+    let verification = &answers[0];
+    verification.set_attribute("open", "").unwrap();
+    add_domain(&root, "docs.example.com").await;
+    tick().await;
+    let verification = find(&root, "[data-testid=trouble][data-symptom=verification]");
+    assert_eq!(text(&verification, "[data-testid=trouble-where]"), "docs.example.com: not verified yet");
+    assert!(verification.has_attribute("open"), "an open answer stays open");
+    let private = find(&root, "[data-testid=trouble][data-symptom=private-connection]");
+    assert!(private.query_selector("[data-testid=trouble-none]").unwrap().is_some());
+}

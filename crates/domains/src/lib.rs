@@ -15,6 +15,7 @@ pub mod name;
 mod outcome;
 pub mod redirects;
 mod settings;
+mod troubleshooting;
 
 pub use self::dashboard::{Dashboard, Domain, RemovalWarning, STATE_VERSION, StateError};
 pub use self::dns::{
@@ -27,3 +28,4 @@ pub use self::name::{NameError, ToAscii, normalize_host, validate_new_domain};
 pub use self::outcome::{Event, Outcome};
 pub use self::redirects::{DomainConfig, Redirect, RedirectError, build_config, validate_config};
 pub use self::settings::{Plan, Settings};
+pub use self::troubleshooting::{Symptom, Trouble};

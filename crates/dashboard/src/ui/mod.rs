@@ -9,4 +9,5 @@ pub mod instructions;
 pub mod page;
 pub mod parts;
 pub mod settings;
+pub mod troubleshooting;
 pub mod zone;

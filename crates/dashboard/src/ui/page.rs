@@ -8,6 +8,7 @@ use super::add_domain::AddDomain;
 use super::config::ConfigView;
 use super::domain_card::DomainCard;
 use super::settings::SettingsForm;
+use super::troubleshooting::TroubleshootingView;
 use super::zone::ZoneEditor;
 use crate::state::{Ctx, PageOptions, ResolverChoice};
 
@@ -101,6 +102,10 @@ pub fn DomainsPage(
                     </div>
                 </Show>
             </section>
+            <TroubleshootingView troubles=Signal::derive(move || {
+                let now = ctx.now.get();
+                ctx.dash.with(|d| d.troubleshooting(now))
+            }) />
             <ZoneEditor
                 records=Signal::derive(move || ctx.dash.with(|d| d.zone.records().to_vec()))
                 over_doh=Signal::derive(move || ctx.resolver.get() == ResolverChoice::Doh)
