@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use petstore_domains::{
-    CertificateStatus, Dashboard, DnsInstruction, DnsRecord, DomainState, Event, Outcome, RecordKind,
-    RecordSet, RemovalWarning, Settings, doh,
+    CertificateStatus, Dashboard, DnsInstruction, DnsRecord, DomainRole, DomainState, Event, Outcome,
+    RecordKind, RecordSet, RemovalWarning, Settings, doh,
 };
 
 use crate::browser;
@@ -72,6 +72,8 @@ pub struct DomainView {
     pub instruction: Option<DnsInstruction>,
     /// Whether the project is published at it.
     pub primary: bool,
+    /// What it does while it serves and is not the primary.
+    pub role: DomainRole,
     /// Whether its DNS-over-HTTPS check is running.
     pub checking: bool,
     /// The last outcome of its actions.
@@ -221,6 +223,7 @@ impl Ctx {
             state: d.domain(name).map_or(DomainState::None, |x| x.state),
             instruction: d.instructions(name).ok(),
             primary: d.published_address() == name,
+            role: d.domain(name).map_or(DomainRole::Redirect, |x| x.role),
             checking,
             outcome,
             now,
@@ -342,6 +345,20 @@ impl Ctx {
         self.tick();
     }
 
+    /// Sets what `name` does while it serves and is not the primary.
+    pub fn set_role(&self, name: &str, role: DomainRole) {
+        let mut dashboard = self.dash.get_untracked();
+        let outcome = match dashboard.set_role(name, role) {
+            Ok(()) => {
+                let primary = dashboard.published_address();
+                self.dash.set(dashboard);
+                Outcome::done(&Event::RoleChanged { name: name.to_owned(), role, primary })
+            }
+            Err(refusal) => Outcome::refused(&refusal),
+        };
+        self.set_outcome(name, outcome);
+    }
+
     /// The alternative to removing a live domain: keep it attached as a 301 redirect to
     /// `target` (made the primary first if `name` was the published one).
     pub fn keep_as_redirect(&self, name: &str, target: &str) {
@@ -352,6 +369,8 @@ impl Ctx {
             self.set_outcome(name, Outcome::refused(&refusal));
             return;
         }
+        // Kept as a redirect, it redirects even if it was set to serve.
+        let _ = dashboard.set_role(name, DomainRole::Redirect);
         self.dash.set(dashboard);
         let event = Event::KeptAsRedirect { name: name.to_owned(), target: target.to_owned() };
         self.set_outcome(name, Outcome::done(&event));

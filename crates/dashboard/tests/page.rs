@@ -385,7 +385,7 @@ async fn a_certificate_missing_after_30_minutes_shows_the_troubleshooting_steps(
 }
 
 #[wasm_bindgen_test]
-async fn re_verifying_the_live_primary_keeps_it_serving_and_primary() {
+async fn re_verifying_the_live_primary_keeps_it_serving_and_primary_and_another_can_serve_too() {
     use petstore_domains::{DnsRecord, RecordKind, Settings};
     let key = "test/domains/reverify-primary";
     let now = (js_sys::Date::now() / 1000.0) as u64;
@@ -423,6 +423,23 @@ async fn re_verifying_the_live_primary_keeps_it_serving_and_primary() {
     assert!(!all(&www, "[data-testid=primary-badge]").is_empty(), "still the primary");
     assert_eq!(text(&root, "[data-testid=published-address]"), "www.example.com");
     assert_eq!(config(&root), before, "the configuration does not move the primary away");
+
+    // The other live domain redirects by default; it can serve the project itself instead.
+    let docs = card(&root, "docs.example.com");
+    assert_eq!(find(&docs, "[data-testid=role]").get_attribute("data-role").unwrap(), "redirect");
+    assert_eq!(before["domains"]["redirects"][0]["from"], "docs.example.com");
+    click(&docs, "[data-testid=role-toggle]").await;
+    assert_eq!(find(&docs, "[data-testid=role]").get_attribute("data-role").unwrap(), "serve");
+    assert!(text(&docs, "[data-testid=domain-result-text]").contains("now serves the project itself"));
+    assert_eq!(config(&root)["domains"]["redirects"], serde_json::json!([]));
+    assert_eq!(
+        text(&root, "[data-testid=also-served]"),
+        "Also serving the project (not redirected): docs.example.com."
+    );
+    click(&docs, "[data-testid=role-toggle]").await;
+    assert_eq!(find(&docs, "[data-testid=role]").get_attribute("data-role").unwrap(), "redirect");
+    assert_eq!(config(&root), before);
+    assert!(root.query_selector("[data-testid=also-served]").unwrap().is_none());
 }
 
 #[wasm_bindgen_test]

@@ -20,9 +20,25 @@ pub const STATE_VERSION: u64 = 1;
 pub struct Domain {
     /// The normalised (ASCII, lower-case) name.
     pub name: String,
+    /// What it does while it serves and is not the primary (saved states from before the
+    /// choice existed read as [`DomainRole::Redirect`]).
+    #[serde(default)]
+    pub role: DomainRole,
     /// Its lifecycle state with times.
     #[serde(flatten)]
     pub state: DomainState,
+}
+
+/// What a domain that serves does when it is not the primary. The spec allows several domains
+/// per project "to redirect old URLs or serve several regions".
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DomainRole {
+    /// 301-redirects to the primary (an old address).
+    #[default]
+    Redirect,
+    /// Serves the project itself (a region, an audience of its own); not in `redirects`.
+    Serve,
 }
 
 /// What to show before removing a live domain.
@@ -122,7 +138,7 @@ impl Dashboard {
         } else if let Some(d) = self.domains.iter_mut().find(|d| d.name == name) {
             d.state = state;
         } else {
-            self.domains.push(Domain { name: name.to_owned(), state });
+            self.domains.push(Domain { name: name.to_owned(), role: DomainRole::default(), state });
         }
     }
 
@@ -199,7 +215,7 @@ impl Dashboard {
     pub fn tick(&mut self, now: u64, resolver: &dyn Resolver) -> Vec<String> {
         let mut issued = Vec::new();
         for i in 0..self.domains.len() {
-            let Domain { name, state } = self.domains[i].clone();
+            let Domain { name, state, .. } = self.domains[i].clone();
             let blocking = caa_blocking(&name, &self.settings.certificate_authority, resolver);
             if certificate_due(&state, now, self.settings.certificate_delay_secs, &blocking)
                 && let Ok(next) = step(&name, &state, Action::CertificateIssued, now)
@@ -257,6 +273,21 @@ impl Dashboard {
         Ok(())
     }
 
+    /// Chooses what `name` does while it serves and is not the primary: redirect to the
+    /// primary with 301, or serve the project itself.
+    ///
+    /// # Errors
+    /// Not attached.
+    pub fn set_role(&mut self, name: &str, role: DomainRole) -> Result<(), Refusal> {
+        let domain = self
+            .domains
+            .iter_mut()
+            .find(|d| d.name == name)
+            .ok_or_else(|| Refusal::NotAttached { name: name.to_owned() })?;
+        domain.role = role;
+        Ok(())
+    }
+
     /// Makes a live domain the primary.
     ///
     /// # Errors
@@ -282,15 +313,31 @@ impl Dashboard {
     }
 
     /// The domain configuration: the published address is primary and every other domain
-    /// that serves (live, or live and re-verifying) redirects to it with 301. A domain still
-    /// waiting for its DNS record or its first certificate serves nothing, so it redirects
-    /// nothing either.
+    /// that serves (live, or live and re-verifying) redirects to it with 301, unless it is set
+    /// to serve the project itself ([`DomainRole::Serve`]: it is then in neither part). A
+    /// domain still waiting for its DNS record or its first certificate serves nothing, so it
+    /// redirects nothing either.
     #[must_use]
     pub fn config(&self) -> DomainConfig {
         let primary = self.published_address();
-        let others: Vec<&str> =
-            self.domains.iter().filter(|d| d.state.serves()).map(|d| d.name.as_str()).collect();
+        let others: Vec<&str> = self
+            .domains
+            .iter()
+            .filter(|d| d.state.serves() && d.role == DomainRole::Redirect)
+            .map(|d| d.name.as_str())
+            .collect();
         build_config(&primary, &others)
+    }
+
+    /// The domains that serve the project themselves besides the primary.
+    #[must_use]
+    pub fn also_served(&self) -> Vec<String> {
+        let primary = self.published_address();
+        self.domains
+            .iter()
+            .filter(|d| d.state.serves() && d.role == DomainRole::Serve && d.name != primary)
+            .map(|d| d.name.clone())
+            .collect()
     }
 
     /// The saved form: `{"version": 1, "dashboard": {...}}`.

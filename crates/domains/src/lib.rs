@@ -17,7 +17,7 @@ pub mod redirects;
 mod settings;
 mod troubleshooting;
 
-pub use self::dashboard::{Dashboard, Domain, RemovalWarning, STATE_VERSION, StateError};
+pub use self::dashboard::{Dashboard, Domain, DomainRole, RemovalWarning, STATE_VERSION, StateError};
 pub use self::dns::{
     DnsInstruction, DnsRecord, InstructionKind, RecordKind, RecordSet, Resolver, SimulatedZone,
     VerifyFailure, ZoneError, instructions, verify,

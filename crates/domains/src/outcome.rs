@@ -49,6 +49,16 @@ pub enum Event {
         /// Where it redirects.
         target: String,
     },
+    /// A domain that serves was set to redirect to the primary, or to serve the project
+    /// itself.
+    RoleChanged {
+        /// The domain.
+        name: String,
+        /// What it does now.
+        role: crate::DomainRole,
+        /// The primary it redirects to.
+        primary: String,
+    },
     /// The domain was detached.
     Removed {
         /// The domain.
@@ -93,8 +103,16 @@ impl fmt::Display for Event {
                 f,
                 "The SSL certificate of {name} has been issued: {name} is live and serves the project over HTTPS."
             ),
-            Event::MadePrimary { name } => {
-                write!(f, "{name} is now the primary domain; every other domain redirects to it with 301.")
+            Event::MadePrimary { name } => write!(
+                f,
+                "{name} is now the primary domain; every other live domain redirects to it with 301, except those set to serve the project themselves."
+            ),
+            Event::RoleChanged { name, role: crate::DomainRole::Serve, .. } => write!(
+                f,
+                "{name} now serves the project itself (for a region or an audience of its own) instead of redirecting."
+            ),
+            Event::RoleChanged { name, role: crate::DomainRole::Redirect, primary } => {
+                write!(f, "{name} now redirects to {primary} with 301.")
             }
             Event::KeptAsRedirect { name, target } => write!(
                 f,

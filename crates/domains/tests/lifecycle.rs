@@ -403,3 +403,45 @@ fn corrupt_or_inconsistent_state_is_refused() {
         assert!(err.to_string().contains(reason), "{reason}: {err}");
     }
 }
+
+#[test]
+fn a_live_domain_can_serve_the_project_instead_of_redirecting() {
+    let mut d = Dashboard::new(settings());
+    let mut zone = SimulatedZone::new();
+    for name in ["docs.example.com", "eu.example.com", "old.example.com"] {
+        d.add(name, 0, &idna).unwrap();
+        zone.add(rec(name, RecordKind::Cname, TARGET)).unwrap();
+        d.verify(name, 0, &zone).unwrap();
+    }
+    d.tick(120, &zone);
+    d.set_primary("docs.example.com").unwrap();
+    let redirects = |d: &Dashboard| serde_json::to_value(d.config()).unwrap()["domains"]["redirects"].clone();
+    assert_eq!(redirects(&d).as_array().unwrap().len(), 2, "every live domain redirects by default");
+    d.set_role("eu.example.com", DomainRole::Serve).unwrap();
+    assert_eq!(
+        redirects(&d),
+        serde_json::json!([{"from": "old.example.com", "to": "docs.example.com", "status": 301}]),
+        "a serving domain is in neither part of the configuration"
+    );
+    assert_eq!(d.also_served(), ["eu.example.com"]);
+    let attached = d.attached_names();
+    let attached: Vec<&str> = attached.iter().map(String::as_str).collect();
+    assert_eq!(validate_config(&d.config(), &attached), Ok(()));
+    // Saved and read back; a saved state from before the choice existed reads as redirect.
+    let json = d.to_json();
+    assert_eq!(Dashboard::from_json(&json), Ok(d.clone()));
+    let mut old: serde_json::Value = serde_json::from_str(&json).unwrap();
+    old["dashboard"]["domains"][1].as_object_mut().unwrap().remove("role");
+    let read = Dashboard::from_json(&old.to_string()).unwrap();
+    assert_eq!(read.domain("eu.example.com").unwrap().role, DomainRole::Redirect);
+    // Made primary, it is the primary; back to redirecting, it redirects again.
+    d.set_primary("eu.example.com").unwrap();
+    assert_eq!(d.also_served(), Vec::<String>::new());
+    d.set_primary("docs.example.com").unwrap();
+    d.set_role("eu.example.com", DomainRole::Redirect).unwrap();
+    assert_eq!(redirects(&d).as_array().unwrap().len(), 2);
+    assert_eq!(
+        d.set_role("nope.example.com", DomainRole::Serve),
+        Err(Refusal::NotAttached { name: "nope.example.com".to_owned() })
+    );
+}

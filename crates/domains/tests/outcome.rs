@@ -44,7 +44,23 @@ fn event_sentences() {
         ),
         (
             Event::MadePrimary { name: name() },
-            "docs.example.com is now the primary domain; every other domain redirects to it with 301.",
+            "docs.example.com is now the primary domain; every other live domain redirects to it with 301, except those set to serve the project themselves.",
+        ),
+        (
+            Event::RoleChanged {
+                name: name(),
+                role: DomainRole::Serve,
+                primary: "www.example.com".to_owned(),
+            },
+            "docs.example.com now serves the project itself (for a region or an audience of its own) instead of redirecting.",
+        ),
+        (
+            Event::RoleChanged {
+                name: name(),
+                role: DomainRole::Redirect,
+                primary: "www.example.com".to_owned(),
+            },
+            "docs.example.com now redirects to www.example.com with 301.",
         ),
         (
             Event::KeptAsRedirect { name: name(), target: "www.example.com".to_owned() },

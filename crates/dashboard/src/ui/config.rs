@@ -31,6 +31,9 @@ pub fn ConfigView(
     /// Every address the project answers to, what an edited configuration is checked against.
     #[prop(into)]
     attached: Signal<Vec<String>>,
+    /// Live domains set to serve the project themselves (in neither part of the JSON).
+    #[prop(into)]
+    also_served: Signal<Vec<String>>,
 ) -> impl IntoView {
     let json = Memo::new(move |_| config.with(pretty));
     let download_error = RwSignal::new(String::new());
@@ -44,8 +47,14 @@ pub fn ConfigView(
         <section class="section" aria-labelledby="config-title" data-testid="config">
             <h2 id="config-title">"Domain configuration"</h2>
             <p class="muted">
-                "The primary domain serves the project; every other domain redirects to it with 301 (moved permanently), so old links keep working. Only a live domain can be made primary."
+                "The primary domain serves the project; every other live domain redirects to it with 301 (moved permanently), so old links keep working, unless it is set to serve the project itself (a region, an audience of its own). Only a live domain can be made primary; a domain still waiting for DNS or its certificate is not listed."
             </p>
+            {move || {
+                let served = also_served.get();
+                (!served.is_empty()).then(|| view! {
+                    <p data-testid="also-served">{format!("Also serving the project (not redirected): {}.", served.join(", "))}</p>
+                })
+            }}
             <pre class="config-json" data-testid="config-json" tabindex="0" aria-label="Domain configuration as JSON">{move || json.get()}</pre>
             <div class="actions">
                 <button

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use petstore_domains::machine::propagation_note;
-use petstore_domains::{DomainState, Outcome, RemovalWarning};
+use petstore_domains::{DomainRole, DomainState, Outcome, RemovalWarning};
 
 use super::certificate::certificate_view;
 use super::instructions::instruction_table;
@@ -61,12 +61,16 @@ pub fn DomainCard(
     /// Remove now.
     #[prop(into)]
     on_remove: Callback<()>,
+    /// Redirect to the primary, or serve the project itself (a domain that serves, not primary).
+    #[prop(into)]
+    on_role: Callback<DomainRole>,
 ) -> impl IntoView {
     let name = StoredValue::new(name);
     let state = Memo::new(move |_| domain.with(|d| d.state));
     let label = move || state.get().label();
     let instruction = Memo::new(move |_| domain.with(|d| d.instruction.clone()));
     let is_primary = Memo::new(move |_| domain.with(|d| d.primary));
+    let role = Memo::new(move |_| domain.with(|d| d.role));
     let checking = Memo::new(move |_| domain.with(|d| d.checking));
     let now = Memo::new(move |_| domain.with(|d| d.now));
     let outcome = Memo::new(move |_| domain.with(|d| d.outcome.clone()));
@@ -124,6 +128,17 @@ pub fn DomainCard(
                 }),
                 _ => None,
             }}
+            <Show when=move || state.get().serves() && !is_primary.get()>
+                <p class="muted" data-testid="role" data-role=move || match role.get() {
+                    DomainRole::Redirect => "redirect",
+                    DomainRole::Serve => "serve",
+                }>
+                    {move || match role.get() {
+                        DomainRole::Redirect => "Redirects to the primary domain with 301.",
+                        DomainRole::Serve => "Serves the project itself (not redirected).",
+                    }}
+                </p>
+            </Show>
             <div class="actions">
                 {move || check.get().map(|c| view! {
                     <button
@@ -144,6 +159,22 @@ pub fn DomainCard(
                         on:click=move |_| on_make_primary.run(())
                     >
                         "Make primary"
+                    </button>
+                </Show>
+                <Show when=move || state.get().serves() && !is_primary.get()>
+                    <button
+                        type="button"
+                        class="button"
+                        data-testid="role-toggle"
+                        on:click=move |_| on_role.run(match role.get() {
+                            DomainRole::Redirect => DomainRole::Serve,
+                            DomainRole::Serve => DomainRole::Redirect,
+                        })
+                    >
+                        {move || match role.get() {
+                            DomainRole::Redirect => "Serve the project here too",
+                            DomainRole::Serve => "Redirect to the primary instead",
+                        }}
                     </button>
                 </Show>
                 <button

@@ -2,7 +2,7 @@
 //! cards, the simulated zone and the configuration. It keeps time passing and saves changes.
 
 use leptos::prelude::*;
-use petstore_domains::{Dashboard, DnsRecord, Settings};
+use petstore_domains::{Dashboard, DnsRecord, DomainRole, Settings};
 
 use super::add_domain::AddDomain;
 use super::config::ConfigView;
@@ -22,6 +22,7 @@ fn domain_card(ctx: Ctx, name: String) -> impl IntoView {
             on_check=move |again: bool| ctx.check(&key.read_value(), again)
             on_make_primary=move |()| ctx.set_primary(&key.read_value())
             on_keep_as_redirect=move |target: String| ctx.keep_as_redirect(&key.read_value(), &target)
+            on_role=move |role: DomainRole| ctx.set_role(&key.read_value(), role)
             on_remove=move |()| {
                 // A refusal (the domain is no longer attached: removed meanwhile) is shown at
                 // the top of the page, like every other message that outlives its card.
@@ -115,6 +116,7 @@ pub fn DomainsPage(
             <ConfigView
                 config=Signal::derive(move || ctx.dash.with(Dashboard::config))
                 attached=Signal::derive(move || ctx.dash.with(Dashboard::attached_names))
+                also_served=Signal::derive(move || ctx.dash.with(Dashboard::also_served))
             />
         </div>
     }
