@@ -302,7 +302,7 @@ pub enum CertificateStatus {
 #[must_use]
 pub fn certificate_troubleshooting(name: &str, issuer: &str) -> Vec<String> {
     vec![
-        format!("Confirm that {name} still verifies: its DNS record must still match the values shown, with no conflicting A or AAAA record."),
+        format!("Confirm that {name} still verifies: its DNS record must still match the values shown, with no conflicting record of the same name."),
         format!("Check that CAA records at your DNS provider do not block the certificate authority: if {name} or its parent domain has CAA records, one must be 0 issue \"{issuer}\"."),
         "Use Re-verify to trigger a fresh attempt.".to_owned(),
         "If the browser reports a private-connection warning, the certificate is not provisioned yet or an old one is cached: wait a few minutes and retry in a private window.".to_owned(),
@@ -321,7 +321,7 @@ pub fn propagation_note(added_at: u64, now: u64) -> String {
     if now.saturating_sub(added_at) < DNS_PROPAGATION_MAX_SECS {
         PROPAGATION_NOTE.to_owned()
     } else {
-        "It has been more than 48 hours, longer than DNS propagation takes: check the record at your DNS provider against the values shown, and look for a conflicting A or AAAA record.".to_owned()
+        "It has been more than 48 hours, longer than DNS propagation takes: check the record at your DNS provider against the values shown, and look for a conflicting record of the same name.".to_owned()
     }
 }
 

@@ -102,7 +102,7 @@ impl Dashboard {
             .map(|symptom| {
                 let (answer, applies_to) = match symptom {
                     Symptom::VerificationFails => (
-                        "A conflicting DNS record for the same name (an A or AAAA record beside the CNAME blocks it), or a value that differs from the one shown on the domain's card. Correct the record at your DNS provider, then select Verify; DNS changes can take up to 48 hours to propagate.".to_owned(),
+                        "A conflicting DNS record of the same name (any other record beside a CNAME blocks it; at an apex, an A or AAAA record blocks the ALIAS), or a value that differs from the one shown on the domain's card. Correct the record at your DNS provider, then select Verify; DNS changes can take up to 48 hours to propagate.".to_owned(),
                         waiting_dns.clone(),
                     ),
                     Symptom::NoCertificate => (

@@ -58,7 +58,7 @@ fn verification_causes() {
     let err = verify(&sub, &conflict).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "A conflicting DNS record exists for docs.example.com: A 192.0.2.44. An existing A or AAAA record blocks the CNAME; delete it at your DNS provider, then verify again."
+        "A conflicting DNS record exists for docs.example.com: A 192.0.2.44. A CNAME record cannot share its name with any other record; delete it at your DNS provider, then verify again."
     );
     // AAAA alone is a conflict too, not "not found".
     let only_aaaa = set(vec![rec("docs.example.com", RecordKind::Aaaa, "2001:db8::1")]);
@@ -74,12 +74,31 @@ fn verification_causes() {
     let err = verify(&sub, &other_name).unwrap_err();
     assert_eq!(err, VerifyFailure::NotFound { name: "docs.example.com".into(), expected: "CNAME".into() });
     assert!(err.to_string().contains("usually propagate within a few minutes but can take up to 48 hours"));
-    // TXT and CAA do not conflict.
-    let harmless = set(vec![
-        rec("docs.example.com", RecordKind::Cname, TARGET),
-        rec("docs.example.com", RecordKind::Txt, "hello"),
+    // A CNAME shares its name with nothing: TXT and CAA beside it conflict too, named.
+    for (kind, value) in [(RecordKind::Txt, "hello"), (RecordKind::Caa, "0 issue \"letsencrypt.org\"")] {
+        let beside = set(vec![
+            rec("docs.example.com", RecordKind::Cname, TARGET),
+            rec("docs.example.com", kind, value),
+        ]);
+        match verify(&sub, &beside) {
+            Err(VerifyFailure::Conflict { records, .. }) => {
+                assert_eq!(records, [rec("docs.example.com", kind, value)])
+            }
+            other => panic!("{kind}: {other:?}"),
+        }
+    }
+    // At an apex, other records live beside the ALIAS (mail, site verification...).
+    let apex_txt = set(vec![
+        rec("example.com", RecordKind::Alias, TARGET),
+        rec("example.com", RecordKind::Txt, "v=spf1 -all"),
     ]);
-    assert!(verify(&sub, &harmless).is_ok());
+    assert!(verify(&apex, &apex_txt).is_ok());
+    // Records of a parent or another name never conflict.
+    let parent = set(vec![
+        rec("docs.example.com", RecordKind::Cname, TARGET),
+        rec("example.com", RecordKind::Txt, "hello"),
+    ]);
+    assert!(verify(&sub, &parent).is_ok());
     // Apex: ALIAS or ANAME.
     for kind in [RecordKind::Alias, RecordKind::Aname] {
         assert!(verify(&apex, &set(vec![rec("example.com", kind, TARGET)])).is_ok(), "{kind}");

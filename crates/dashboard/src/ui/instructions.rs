@@ -81,7 +81,7 @@ pub fn instruction_table(
         </div>
         {(!apex).then(|| view! {
             <p class="field-hint">
-                {format!("If your provider asks for the full name, enter {full}. Delete any A or AAAA record for the same name first: it blocks the CNAME.")}
+                {format!("If your provider asks for the full name, enter {full}. Delete any other record of the same name first (A, AAAA, TXT, CAA...): a CNAME shares its name with nothing.")}
             </p>
         })}
         {instruction.caveat.clone().map(|c| view! { <p class="caveat" data-testid="apex-caveat">{c}</p> })}

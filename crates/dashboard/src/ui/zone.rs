@@ -60,7 +60,7 @@ pub fn ZoneEditor(
         <section class="section" aria-labelledby="zone-title" data-testid="zone">
             <h2 id="zone-title">"Simulated DNS zone"</h2>
             <p class="muted">
-                "This zone stands in for your DNS provider, so you can try the whole walk offline: create the record a domain asks for here, then verify it. An A or AAAA record beside a CNAME shows the conflict; a CAA record can block the certificate."
+                "This zone stands in for your DNS provider, so you can try the whole walk offline: create the record a domain asks for here, then verify it. Any other record beside a CNAME (an A or a TXT, say) shows the conflict; a CAA record can block the certificate."
                 {move || over_doh.get().then_some(
                     " The resolver is DNS-over-HTTPS now, so verification asks real DNS and ignores this zone."
                 )}

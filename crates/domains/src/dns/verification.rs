@@ -71,8 +71,9 @@ pub fn instructions(domain: &str, cname_target: &str) -> DnsInstruction {
 /// Why verification did not pass: the causes of spec part 7.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VerifyFailure {
-    /// An A or AAAA record for the same name blocks the CNAME (or ALIAS).
-    #[error("A conflicting DNS record exists for {name}: {}. An existing A or AAAA record blocks the {expected}; delete it at your DNS provider, then verify again.", list(.records))]
+    /// Another record of the same name blocks the CNAME (any other record: a CNAME cannot
+    /// share its name), or an A or AAAA record blocks the apex's ALIAS.
+    #[error("A conflicting DNS record exists for {name}: {}. {}; delete it at your DNS provider, then verify again.", list(.records), why(.expected))]
     Conflict {
         /// The domain.
         name: String,
@@ -107,6 +108,14 @@ pub enum VerifyFailure {
     },
 }
 
+fn why(expected: &str) -> String {
+    if expected == InstructionKind::Cname.label() {
+        "A CNAME record cannot share its name with any other record".to_owned()
+    } else {
+        format!("An existing A or AAAA record blocks the {expected}")
+    }
+}
+
 fn list(records: &[DnsRecord]) -> String {
     records.iter().map(|r| format!("{} {}", r.kind, r.value)).collect::<Vec<_>>().join(", ")
 }
@@ -124,7 +133,9 @@ impl InstructionKind {
 
 /// Checks the records a resolver returns for the domain against the instruction. Passes (with
 /// the matching record) when the expected record matches (case-insensitive, trailing dot
-/// ignored) and no A/AAAA record exists for the same name.
+/// ignored) and nothing conflicts: for a CNAME, no other record of the same name at all (TXT,
+/// CAA and A alike: RFC 1034 lets a CNAME share its name with nothing); for an apex ALIAS, no
+/// A/AAAA record (an apex keeps its other records).
 ///
 /// An apex ALIAS is invisible over real DNS (the provider answers with the target's
 /// addresses), so an apex with A/AAAA records also passes when they are exactly the addresses
@@ -142,6 +153,17 @@ pub fn verify(instruction: &DnsInstruction, resolver: &dyn Resolver) -> Result<D
     };
     let candidates: Vec<&DnsRecord> = records.iter().filter(wanted).collect();
     let addresses: Vec<DnsRecord> = records.iter().filter(|r| r.kind.is_address()).cloned().collect();
+    if instruction.kind == InstructionKind::Cname {
+        let beside: Vec<DnsRecord> =
+            records.iter().filter(|r| r.kind != RecordKind::Cname).cloned().collect();
+        if !beside.is_empty() {
+            return Err(VerifyFailure::Conflict {
+                name: name.clone(),
+                expected: instruction.kind.label().to_owned(),
+                records: beside,
+            });
+        }
+    }
     if !addresses.is_empty() {
         if instruction.kind == InstructionKind::AliasOrAname
             && candidates.is_empty()
