@@ -71,6 +71,14 @@ pub enum NameError {
         /// Why the converter refused it.
         reason: String,
     },
+    /// `co.uk`, `github.io`: a public suffix, under which names are registered.
+    #[error(
+        "\u{201c}{name}\u{201d} is a public suffix: names are registered under it (such as example.{name}), so it cannot be attached itself. Enter your own domain under it."
+    )]
+    PublicSuffix {
+        /// The normalised name.
+        name: String,
+    },
     /// `docs..example.com` or a leading dot.
     #[error("\u{201c}{name}\u{201d} has an empty label (two dots in a row, or a dot at the start).")]
     EmptyLabel {
@@ -291,6 +299,9 @@ pub fn validate_new_domain(
     if attached.contains(&name.as_str()) {
         return Err(NameError::AlreadyAttached { name });
     }
+    if is_public_suffix(&name) {
+        return Err(NameError::PublicSuffix { name });
+    }
     Ok(name)
 }
 
@@ -302,29 +313,20 @@ pub fn is_under(name: &str, zone: &str) -> bool {
         && name.as_bytes().get(name.len() - zone.len() - 1) == Some(&b'.')
 }
 
-/// Two-level public suffixes under which the third label from the right is the registrable
-/// domain. A short list of common ones; the page does not ship the full Public Suffix List.
-pub const TWO_LEVEL_SUFFIXES: &[&str] = &[
-    "co.uk", "org.uk", "me.uk", "ltd.uk", "plc.uk", "ac.uk", "gov.uk", "com.au", "net.au", "org.au",
-    "edu.au", "co.nz", "org.nz", "net.nz", "co.jp", "ne.jp", "or.jp", "co.za", "org.za", "com.br", "net.br",
-    "org.br", "co.in", "net.in", "org.in", "com.cn", "net.cn", "org.cn", "com.mx", "com.tr", "co.kr",
-    "or.kr", "com.sg", "com.hk", "co.il", "com.ar", "co.id", "com.my", "com.tw", "com.ua",
-];
-
-/// The registrable zone of a normalised name: its last two labels, or three under a
-/// [`TWO_LEVEL_SUFFIXES`] entry (`docs.example.co.uk` -> `example.co.uk`).
+/// The registrable zone of a normalised name: the public suffix it is under (Mozilla's Public
+/// Suffix List, ICANN and private sections) plus one label (`docs.example.co.uk` ->
+/// `example.co.uk`, `docs.myproject.github.io` -> `myproject.github.io`). A name the list
+/// does not place (a public suffix itself) is its own zone.
 #[must_use]
 pub fn registrable_zone(name: &str) -> &str {
-    let labels: Vec<&str> = name.split('.').collect();
-    let n = labels.len();
-    let two_level =
-        n >= 3 && TWO_LEVEL_SUFFIXES.contains(&format!("{}.{}", labels[n - 2], labels[n - 1]).as_str());
-    let take = if two_level { 3 } else { 2 };
-    if n <= take {
-        return name;
-    }
-    let skip: usize = labels[..n - take].iter().map(|l| l.len() + 1).sum();
-    &name[skip..]
+    psl::domain_str(name).unwrap_or(name)
+}
+
+/// Whether a normalised name is itself a public suffix (`co.uk`, `github.io`): names are
+/// registered under it, and no one can attach it.
+#[must_use]
+pub fn is_public_suffix(name: &str) -> bool {
+    psl::suffix_str(name) == Some(name)
 }
 
 /// Whether a normalised name is an apex (the registrable zone itself, no subdomain).

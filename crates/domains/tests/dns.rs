@@ -12,8 +12,15 @@ use common::*;
 
 #[test]
 fn instructions_for_subdomains_and_apexes() {
-    let cases: [(&str, InstructionKind, Option<&str>, Option<u32>); 7] = [
+    let cases: [(&str, InstructionKind, Option<&str>, Option<u32>); 12] = [
         ("docs.example.com", InstructionKind::Cname, Some("docs"), Some(3600)),
+        // Suffixes of more than two labels, and private suffixes, from the Public Suffix List
+        // (a two-label guess took `example.kyoto.jp` for a subdomain of `kyoto.jp`).
+        ("example.kyoto.jp", InstructionKind::AliasOrAname, None, None),
+        ("docs.example.kyoto.jp", InstructionKind::Cname, Some("docs"), Some(3600)),
+        ("myproject.github.io", InstructionKind::AliasOrAname, None, None),
+        ("docs.myproject.github.io", InstructionKind::Cname, Some("docs"), Some(3600)),
+        ("example.nom.br", InstructionKind::AliasOrAname, None, None),
         ("api.docs.example.com", InstructionKind::Cname, Some("api.docs"), Some(3600)),
         ("www.example.co.uk", InstructionKind::Cname, Some("www"), Some(3600)),
         ("example.com", InstructionKind::AliasOrAname, None, None),

@@ -71,11 +71,24 @@ fn bad_names_say_why() {
         ("Taken.Example.com.", "already attached"),
         ("bü cher.example", "contains a space"),
         ("xn--a.example\u{fffd}", "is not a valid internationalised name"),
+        // Public suffixes (ICANN and private sections of the list) cannot be attached.
+        (
+            "co.uk",
+            "\u{201c}co.uk\u{201d} is a public suffix: names are registered under it (such as example.co.uk)",
+        ),
+        ("github.io", "is a public suffix"),
+        ("Kyoto.JP.", "\u{201c}kyoto.jp\u{201d} is a public suffix"),
+        ("foo.kawasaki.jp", "is a public suffix"),
     ];
     for (input, reason) in cases {
         let err = validate_new_domain(input, &idna, "docs-host.dev", &["taken.example.com"]).unwrap_err();
         assert!(err.to_string().contains(reason), "{input:?}: {:?} lacks {reason:?}", err.to_string());
     }
+    // The list's exceptions: `city.kawasaki.jp` is a registrable domain, not a suffix.
+    assert_eq!(
+        validate_new_domain("city.kawasaki.jp", &idna, "docs-host.dev", &[]),
+        Ok("city.kawasaki.jp".to_owned())
+    );
     // Not the platform's domain just because it ends with the same letters.
     assert!(validate_new_domain("mydocs-host.dev", &idna, "docs-host.dev", &[]).is_ok());
 }
