@@ -5,6 +5,7 @@ set -euo pipefail
 
 WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
+WASM_PACK_VERSION=0.15.1
 BINARYEN_VERSION=123
 JS_YAML_VERSION=4.1.0
 ESBUILD_VERSION=0.28.2
@@ -73,6 +74,13 @@ if [ "$mode" = test ]; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${packages[@]}" >/dev/null
+  fi
+  # wasm-pack: the README's way for another crate to run browser tests against the core mock;
+  # `make test` runs it on examples/browser-tests with --mode no-install (wasm-bindgen from
+  # PATH, /usr/bin/chromedriver), so it downloads nothing.
+  if [ "$(wasm-pack --version 2>/dev/null || true)" != "wasm-pack $WASM_PACK_VERSION" ]; then
+    log "installing wasm-pack $WASM_PACK_VERSION (takes several minutes)"
+    cargo install --locked wasm-pack --version "$WASM_PACK_VERSION" --force
   fi
   # Node packages the end-to-end tests use (playwright-core drives /usr/bin/chromium).
   if [ ! -d "$ROOT/tests/e2e/node_modules/playwright-core" ] \

@@ -49,7 +49,10 @@ stage "clippy (host)"             cargo clippy --workspace --all-targets --locke
 stage "clippy (wasm32)"           cargo clippy --workspace --exclude petstore-mock-server --all-targets --locked --target wasm32-unknown-unknown --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api -- -D warnings
 stage "host tests"                cargo test --workspace --locked
 stage "conformance (schemathesis)" scripts/schemathesis.sh
-stage "browser tests (Chromium)"  in_browser_tmp cargo test -p petstore-playground -p petstore-browser-tests-example -p petstore-web -p petstore-browser -p petstore-dashboard --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api --locked --target wasm32-unknown-unknown
+stage "browser tests (Chromium)"  in_browser_tmp cargo test -p petstore-playground -p petstore-web -p petstore-browser -p petstore-dashboard --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api --locked --target wasm32-unknown-unknown
+# The README's command for other crates, as a user runs it: wasm-pack drives the example's
+# browser tests in headless Chromium (no downloads: --mode no-install, the installed driver).
+stage "wasm-pack test (example)"   in_browser_tmp bash -c 'cd examples/browser-tests && wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install'
 stage "release build (trunk)"     trunk build --release --offline --locked
 stage "end-to-end (Chromium)"     bash -c 'cd tests/e2e && npm test'
 stage "budgets"                   node scripts/budgets.mjs
