@@ -37,8 +37,9 @@ async function files(dir) {
   return nested.flat();
 }
 
-/** Stylesheets copied for the Domains page (domains.html), which the reference does not load. */
-const OTHER_PAGES = new Set(["domains.css", "theme.css"]);
+/** Files copied for the Domains page (domains.html), which the reference does not load (its
+ *  index.html inlines page-died.js, the message shown when the WebAssembly traps). */
+const OTHER_PAGES = new Set(["domains.css", "theme.css", "page-died.js"]);
 
 /** The files the page loads at start: dist/*.wasm, *.js, *.css and snippets/ (not mock/, vendor/,
  *  nor the Domains page's stylesheets). */

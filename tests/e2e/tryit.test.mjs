@@ -209,6 +209,47 @@ test("try-it POST /pets to the in-browser mock shows 201, GET /pets lists the pe
   }
 });
 
+test("a trap in the app's WebAssembly shows a message with Reload; the saved mock is untouched and a reload works", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  // The instance's exports, as Trunk's loader announces them.
+  await page.addInitScript(() => addEventListener("TrunkApplicationStarted", (event) => (window.__exports = event.detail.wasm)));
+  try {
+    await page.goto(new URL("#createPet", site.url).href);
+    await page.locator("[data-testid=operation-detail][data-operation-id=createPet]").waitFor();
+    await page.locator("[data-testid=mock-counts]").waitFor({ timeout: 15_000 });
+    await page.locator("[data-testid=try-body]").fill(JSON.stringify({ name: "Survivor", categoryId: 1 }));
+    assert.equal(await (await sendAndRead(page)).getAttribute("data-status"), "201");
+    const stored = () => page.evaluate(() => JSON.stringify(Object.entries(localStorage).sort()));
+    const before = await stored();
+    assert.match(before, /Survivor/);
+
+    // A real trap: the allocator's free() of an address far past the instance's memory reads
+    // out of bounds, in a task of its own as a broken event handler would.
+    await page.evaluate(() => setTimeout(() => window.__exports.__wbindgen_free(0xfffffff0, 16, 1)));
+    const message = page.locator("[data-testid=page-died]");
+    await message.waitFor({ timeout: 10_000 });
+    assert.equal(await message.getAttribute("role"), "alert");
+    assert.match(await message.textContent(), /stopped working \(.+\)\. Your saved mock data, documents and settings are untouched/);
+    assert.ok(pageErrors.some((e) => /out of bounds/.test(e)), pageErrors.join("; "));
+    assert.equal(await stored(), before, "storage untouched");
+    assert.ok(await message.locator("[data-testid=page-died-reload]").evaluate((b) => b === document.activeElement));
+    await page.screenshot({ path: join(ARTIFACTS, "page-died-light-desktop.png") });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(ARTIFACTS, "page-died-dark-phone.png") });
+
+    await message.locator("[data-testid=page-died-reload]").click();
+    await page.locator("[data-testid=operation-detail][data-operation-id=createPet]").waitFor();
+    await page.locator("[data-testid=mock-counts]", { hasText: "7 pets" }).waitFor({ timeout: 15_000 });
+    assert.equal(await page.locator("[data-testid=page-died]").count(), 0);
+  } finally {
+    await context.close();
+  }
+});
+
 test("an Error object from the mock is shown as an error", async () => {
   const { page, context } = await openOperation("getCategory");
   try {
