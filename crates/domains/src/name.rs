@@ -319,14 +319,14 @@ pub fn is_under(name: &str, zone: &str) -> bool {
 /// does not place (a public suffix itself) is its own zone.
 #[must_use]
 pub fn registrable_zone(name: &str) -> &str {
-    psl::domain_str(name).unwrap_or(name)
+    psl2::lookup(name).and_then(|d| d.registrable_domain()).unwrap_or(name)
 }
 
 /// Whether a normalised name is itself a public suffix (`co.uk`, `github.io`): names are
 /// registered under it, and no one can attach it.
 #[must_use]
 pub fn is_public_suffix(name: &str) -> bool {
-    psl::suffix_str(name) == Some(name)
+    psl2::lookup(name).is_some_and(|d| d.is_public_suffix())
 }
 
 /// Whether a normalised name is an apex (the registrable zone itself, no subdomain).
