@@ -37,9 +37,25 @@ const DRAIN_LIMIT: usize = 8 * 1024 * 1024;
 /// mutex held only for the call is enough.
 pub type SharedMock = Arc<Mutex<Mock>>;
 
+/// Called with the mock, still locked, after a request changed it and before the answer is
+/// sent (`serve --state` writes the state file there, so no change is answered unsaved).
+pub type OnChange = Arc<dyn Fn(&Mock) + Send + Sync>;
+
+#[derive(Clone)]
+struct AppState {
+    mock: SharedMock,
+    on_change: Option<OnChange>,
+}
+
 /// The app: every method and path goes to the mock, wrapped in CORS.
 pub fn router(mock: SharedMock) -> Router {
-    Router::new().fallback(dispatch).with_state(mock)
+    router_with(mock, None)
+}
+
+/// [`router`], calling `on_change` after every request that changed the mock, before its
+/// answer leaves.
+pub fn router_with(mock: SharedMock, on_change: Option<OnChange>) -> Router {
+    Router::new().fallback(dispatch).with_state(AppState { mock, on_change })
 }
 
 /// Locks the mock. A poisoned lock still holds a consistent mock (`handle` never panics, and
@@ -48,7 +64,7 @@ pub fn lock(mock: &SharedMock) -> std::sync::MutexGuard<'_, Mock> {
     mock.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-async fn dispatch(State(mock): State<SharedMock>, request: axum::extract::Request) -> HttpResponse {
+async fn dispatch(State(state): State<AppState>, request: axum::extract::Request) -> HttpResponse {
     let (parts, body) = request.into_parts();
     if let Some(preflight) = cors::preflight(&parts.method, &parts.headers) {
         return preflight;
@@ -57,7 +73,13 @@ async fn dispatch(State(mock): State<SharedMock>, request: axum::extract::Reques
     let mut response = match read_body(&parts, body).await {
         Ok(bytes) => {
             let request = to_core(&parts, bytes);
-            let answer = lock(&mock).handle(&request);
+            let mut mock = lock(&state.mock);
+            let revision = mock.revision();
+            let answer = mock.handle(&request);
+            if let Some(on_change) = state.on_change.as_ref().filter(|_| mock.revision() != revision) {
+                on_change(&mock);
+            }
+            drop(mock);
             from_core(answer)
         }
         Err(refusal) => error_response(&refusal.into_api_error()),

@@ -6,5 +6,5 @@ pub mod app;
 pub mod cors;
 pub mod state_file;
 
-pub use app::{BODY_LIMIT, READ_CAP, SharedMock, router};
+pub use app::{BODY_LIMIT, OnChange, READ_CAP, SharedMock, router, router_with};
 pub use state_file::StateFileError;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use petstore_core::Mock;
 use petstore_mock_server::app::lock;
-use petstore_mock_server::{StateFileError, router, state_file};
+use petstore_mock_server::{OnChange, StateFileError, router_with, state_file};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
@@ -42,9 +42,14 @@ struct ServeArgs {
     /// Start with the demo data instead of an empty store (unless --state loads a saved one).
     #[arg(long)]
     seed: bool,
-    /// Load the state from FILE at start if it exists, save it there at shutdown.
+    /// Load the state from FILE at start if it exists; every change is saved there (atomically,
+    /// synced to disk) before it is answered. One server per FILE: FILE.lock keeps a second off.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
+    /// With --state: when FILE cannot be read as a saved mock, move it aside to
+    /// FILE.unreadable-SECONDS and start fresh (without it, the server refuses to start).
+    #[arg(long, requires = "state")]
+    reset: bool,
 }
 
 /// Why `serve` stopped with an error.
@@ -84,6 +89,8 @@ fn main() -> ExitCode {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), ServeError> {
+    // Held until the process ends (the system lets go of it however it ends).
+    let _lock = args.state.as_deref().map(state_file::lock).transpose()?;
     let mock = initial_mock(&args)?;
     // Before the URL is printed: a signal sent as soon as a client sees the URL must already
     // mean "save and stop", not the default "die at once".
@@ -104,9 +111,23 @@ async fn serve(args: ServeArgs) -> Result<(), ServeError> {
 
     let shared = Arc::new(Mutex::new(mock));
     let (stop, stopped) = oneshot::channel::<()>();
-    let server = axum::serve(listener, router(Arc::clone(&shared))).with_graceful_shutdown(async {
-        let _ = stopped.await;
+    let on_change = args.state.clone().map(|path| -> OnChange {
+        Arc::new(move |mock: &Mock| {
+            if let Err(error) = state_file::save(&path, &mock.snapshot()) {
+                // The change is in memory only: answering it would tell the client it is kept.
+                // Stop instead, as a database does when it cannot sync; the file holds the state
+                // before this change.
+                eprintln!(
+                    "petstore-mock: {error}\npetstore-mock: stopping, so that no change is answered unsaved"
+                );
+                std::process::exit(1);
+            }
+        })
     });
+    let server =
+        axum::serve(listener, router_with(Arc::clone(&shared), on_change)).with_graceful_shutdown(async {
+            let _ = stopped.await;
+        });
     let mut server = tokio::spawn(server.into_future());
 
     tokio::select! {
@@ -137,7 +158,19 @@ async fn serve(args: ServeArgs) -> Result<(), ServeError> {
 
 fn initial_mock(args: &ServeArgs) -> Result<Mock, StateFileError> {
     if let Some(path) = &args.state {
-        if let Some(mock) = state_file::load(path)? {
+        let loaded = match state_file::load(path) {
+            Err(StateFileError::Invalid { source, .. }) if args.reset => {
+                let aside = state_file::keep_aside(path)?;
+                eprintln!(
+                    "petstore-mock: {} could not be loaded ({source}); it is kept as {} and the mock starts fresh",
+                    path.display(),
+                    aside.display()
+                );
+                None
+            }
+            loaded => loaded?,
+        };
+        if let Some(mock) = loaded {
             let counts = mock.counts();
             eprintln!(
                 "petstore-mock: state loaded from {} ({} pets, {} categories, {} orders){}",
@@ -149,7 +182,7 @@ fn initial_mock(args: &ServeArgs) -> Result<Mock, StateFileError> {
             );
             return Ok(mock);
         }
-        eprintln!("petstore-mock: {} does not exist yet; it is written at shutdown", path.display());
+        eprintln!("petstore-mock: {} does not exist yet; it is written at the first change", path.display());
     }
     Ok(if args.seed { Mock::seeded() } else { Mock::new() })
 }

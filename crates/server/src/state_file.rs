@@ -1,7 +1,10 @@
-//! The `--state FILE`: the mock's snapshot, read at start and written atomically at shutdown.
+//! The `--state FILE`: the mock's snapshot, read at start and written atomically after every
+//! change, before the change is answered (so a crash, `kill -9` or a power cut loses no write a
+//! client was told about: the file holds the state before or after the write, whole).
 //!
 //! A file that cannot be loaded stops the server rather than being replaced by a fresh store:
-//! it may hold someone's work, and the next shutdown would overwrite it.
+//! it may hold someone's work. `--reset` keeps it aside and starts fresh. `FILE.lock`, locked
+//! while a server uses FILE, keeps a second server off the same file.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -23,7 +26,7 @@ pub enum StateFileError {
     /// The file was read but the mock refused it.
     #[error(
         "cannot load the state file {}: {source}\nThe file was left as it is: fix it, move it away, \
-         or choose another file with --state.",
+         choose another file with --state, or start with --reset to keep it aside and start fresh.",
         path.display()
     )]
     Invalid {
@@ -39,6 +42,29 @@ pub enum StateFileError {
         path: PathBuf,
         /// Its directory.
         dir: PathBuf,
+    },
+    /// Another server holds the file's lock.
+    #[error(
+        "another petstore-mock is serving the state file {} (it holds {}). Stop that one, or \
+         choose another file with --state.",
+        path.display(),
+        lock.display()
+    )]
+    Locked {
+        /// The state file.
+        path: PathBuf,
+        /// The lock file.
+        lock: PathBuf,
+    },
+    /// The lock file could not be opened or locked.
+    #[error("cannot lock the state file {} with {}: {source}", path.display(), lock.display())]
+    Lock {
+        /// The state file.
+        path: PathBuf,
+        /// The lock file.
+        lock: PathBuf,
+        /// What the system said.
+        source: io::Error,
     },
     /// Writing, syncing or renaming failed.
     #[error("cannot save the state to {}: {source}", path.display())]
@@ -95,12 +121,52 @@ pub fn save(path: &Path, snapshot: &str) -> Result<(), StateFileError> {
     File::open(directory_of(path)).and_then(|dir| dir.sync_all()).map_err(failed)
 }
 
+/// Takes `FILE.lock` for as long as the returned file is open (the system drops the lock when
+/// the process ends, however it ends).
+///
+/// # Errors
+/// [`StateFileError::Locked`] when another process holds it; [`StateFileError::NoDirectory`]
+/// when the file's directory is missing; [`StateFileError::Lock`] when it cannot be opened or
+/// locked.
+pub fn lock(path: &Path) -> Result<File, StateFileError> {
+    let dir = directory_of(path);
+    if !dir.is_dir() {
+        return Err(StateFileError::NoDirectory { path: path.to_owned(), dir });
+    }
+    let lock = sibling(path, ".lock");
+    let failed = |source| StateFileError::Lock { path: path.to_owned(), lock: lock.clone(), source };
+    let file = File::options().create(true).truncate(false).write(true).open(&lock).map_err(failed)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(fs::TryLockError::WouldBlock) => Err(StateFileError::Locked { path: path.to_owned(), lock }),
+        Err(fs::TryLockError::Error(source)) => Err(failed(source)),
+    }
+}
+
+/// Moves an unreadable state file aside, to `FILE.unreadable-SECONDS` (seconds since 1970), and
+/// returns where it went.
+///
+/// # Errors
+/// [`StateFileError::Write`] when the rename fails.
+pub fn keep_aside(path: &Path) -> Result<PathBuf, StateFileError> {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs());
+    let aside = sibling(path, &format!(".unreadable-{seconds}"));
+    fs::rename(path, &aside).map_err(|source| StateFileError::Write { path: path.to_owned(), source })?;
+    Ok(aside)
+}
+
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().map(ToOwned::to_owned).unwrap_or_default();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
 /// `FILE.tmp` in the same directory: a rename is only atomic within one file system.
 #[must_use]
 pub fn temporary_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(ToOwned::to_owned).unwrap_or_default();
-    name.push(".tmp");
-    path.with_file_name(name)
+    sibling(path, ".tmp")
 }
 
 fn directory_of(path: &Path) -> PathBuf {

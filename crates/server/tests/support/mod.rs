@@ -107,6 +107,20 @@ impl Drop for Server {
     }
 }
 
+/// POSTs JSON to `url` + `path`; `None` when no answer comes (the server died mid-request, or
+/// was never there).
+pub fn try_post_json(url: &str, path: &str, body: &Value) -> Option<Reply> {
+    let result = agent()
+        .post(format!("{url}{path}"))
+        .header("Content-Type", "application/json")
+        .send(body.to_string().into_bytes());
+    let mut response = result.ok()?;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.body_mut().read_to_string().ok()?;
+    Some(Reply { status, headers, body })
+}
+
 /// Runs `petstore-mock ARGS...` to completion (for starts that must fail).
 pub fn run(args: &[&str]) -> Output {
     Command::new(BINARY).args(args).stdin(Stdio::null()).output().expect("petstore-mock runs")
