@@ -220,6 +220,28 @@ fn reset_keeps_an_unreadable_state_file_aside_and_starts_fresh() {
 }
 
 #[test]
+fn a_change_that_cannot_be_saved_is_not_answered_and_the_server_stops() {
+    let dir = scratch_dir("unsaveable");
+    let state = dir.join("state.json");
+    let mut server = Server::start(&["--state", state.to_str().unwrap()]);
+    create_pet(&server, "Kept");
+    let kept = fs::read_to_string(&state).unwrap();
+    // A directory where the file goes: the next save's rename fails.
+    fs::remove_file(&state).unwrap();
+    fs::create_dir(&state).unwrap();
+    let answer = try_post_json(&server.url, "/categories", &json!({"name": "Lost"}));
+    assert!(answer.is_none(), "an unsaved change must not be answered: {answer:?}");
+    let status = server.wait();
+    assert_eq!(status.code(), Some(1));
+    let stderr = server.stderr();
+    assert!(
+        stderr.contains("cannot save the state to") && stderr.contains("no change is answered unsaved"),
+        "{stderr}"
+    );
+    assert!(serde_json::from_str::<serde_json::Value>(&kept).is_ok());
+}
+
+#[test]
 fn a_second_server_on_the_same_state_file_is_refused() {
     let dir = scratch_dir("lock");
     let state = dir.join("state.json");

@@ -67,6 +67,15 @@ impl Server {
         self.stderr.lock().expect("stderr buffer").clone()
     }
 
+    /// Waits for the server to exit on its own.
+    pub fn wait(&mut self) -> ExitStatus {
+        let status = self.child.wait().expect("waits for the server");
+        if let Some(reader) = self.stderr_reader.take() {
+            reader.join().expect("stderr reader ends");
+        }
+        status
+    }
+
     /// Sends `signal` (e.g. `TERM`, `INT`) with kill(1) and waits for the exit.
     pub fn stop_with(&mut self, signal: &str) -> ExitStatus {
         let sent = Command::new("kill").arg(format!("-{signal}")).arg(self.pid().to_string()).status();
