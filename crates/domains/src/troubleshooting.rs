@@ -73,21 +73,20 @@ impl Dashboard {
         let mut waiting_certificate = Vec::new();
         let mut https = Vec::new();
         for d in &self.domains {
-            match d.state {
-                DomainState::None => {}
-                DomainState::Added { .. } => waiting_dns.push(format!("{}: not verified yet", d.name)),
-                DomainState::Verified { verified_at, .. } | DomainState::Reverifying { verified_at, .. } => {
-                    let overdue = now >= verified_at.saturating_add(CERTIFICATE_TROUBLESHOOT_AFTER_SECS);
-                    let waited = now.saturating_sub(verified_at).div_ceil(60);
-                    waiting_certificate.push(format!(
-                        "{}: verified {waited} min ago{}",
-                        d.name,
-                        if overdue { ", overdue" } else { "" }
-                    ));
-                    let serving = if d.state.serves() { ", serving with its current one" } else { "" };
-                    https.push(format!("https://{}/ (certificate being issued{serving})", d.name));
-                }
-                DomainState::Live { .. } => https.push(format!("https://{}/", d.name)),
+            if matches!(d.state, DomainState::Added { .. }) {
+                waiting_dns.push(format!("{}: not verified yet", d.name));
+            } else if let Some(verified_at) = d.state.issuing_since() {
+                let overdue = now >= verified_at.saturating_add(CERTIFICATE_TROUBLESHOOT_AFTER_SECS);
+                let waited = now.saturating_sub(verified_at).div_ceil(60);
+                waiting_certificate.push(format!(
+                    "{}: verified {waited} min ago{}",
+                    d.name,
+                    if overdue { ", overdue" } else { "" }
+                ));
+                let serving = if d.state.serves() { ", serving with its current one" } else { "" };
+                https.push(format!("https://{}/ (certificate being issued{serving})", d.name));
+            } else if d.state.serves() {
+                https.push(format!("https://{}/", d.name));
             }
         }
         let redirects: Vec<String> = self
@@ -97,29 +96,27 @@ impl Dashboard {
             .iter()
             .map(|r| format!("{} \u{2192} {}: curl -I https://{}/", r.from, r.to, r.from))
             .collect();
-        Symptom::ALL
-            .into_iter()
-            .map(|symptom| {
-                let (answer, applies_to) = match symptom {
-                    Symptom::VerificationFails => (
-                        "A conflicting DNS record of the same name (any other record beside a CNAME blocks it; at an apex, an A or AAAA record blocks the ALIAS), or a value that differs from the one shown on the domain's card. Correct the record at your DNS provider, then select Verify; DNS changes can take up to 48 hours to propagate.".to_owned(),
-                        waiting_dns.clone(),
-                    ),
-                    Symptom::NoCertificate => (
-                        format!("Confirm that the domain still verifies; check that CAA records at your DNS provider do not block the certificate authority (a CAA record 0 issue \"{authority}\" allows it); then use Re-verify to trigger a fresh attempt."),
-                        waiting_certificate.clone(),
-                    ),
-                    Symptom::PrivateConnectionWarning => (
-                        "The certificate is not provisioned yet, or the browser holds an old one: wait a few minutes and retry in a private window.".to_owned(),
-                        https.clone(),
-                    ),
-                    Symptom::RedirectsBreak => (
-                        "Browsers cache redirects (and redirect chains) aggressively: test in a private window, or with a HEAD request that ignores the local cache, such as curl -I.".to_owned(),
-                        redirects.clone(),
-                    ),
-                };
-                Trouble { symptom, answer, applies_to }
-            })
-            .collect()
+        vec![
+            Trouble {
+                symptom: Symptom::VerificationFails,
+                answer: "A conflicting DNS record of the same name (any other record beside a CNAME blocks it; at an apex, an A or AAAA record blocks the ALIAS), or a value that differs from the one shown on the domain's card. Correct the record at your DNS provider, then select Verify; DNS changes can take up to 48 hours to propagate.".to_owned(),
+                applies_to: waiting_dns,
+            },
+            Trouble {
+                symptom: Symptom::NoCertificate,
+                answer: format!("Confirm that the domain still verifies; check that CAA records at your DNS provider do not block the certificate authority (a CAA record 0 issue \"{authority}\" allows it); then use Re-verify to trigger a fresh attempt."),
+                applies_to: waiting_certificate,
+            },
+            Trouble {
+                symptom: Symptom::PrivateConnectionWarning,
+                answer: "The certificate is not provisioned yet, or the browser holds an old one: wait a few minutes and retry in a private window.".to_owned(),
+                applies_to: https,
+            },
+            Trouble {
+                symptom: Symptom::RedirectsBreak,
+                answer: "Browsers cache redirects (and redirect chains) aggressively: test in a private window, or with a HEAD request that ignores the local cache, such as curl -I.".to_owned(),
+                applies_to: redirects,
+            },
+        ]
     }
 }

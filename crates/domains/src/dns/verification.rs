@@ -152,29 +152,27 @@ pub fn verify(instruction: &DnsInstruction, resolver: &dyn Resolver) -> Result<D
         InstructionKind::AliasOrAname => r.kind.is_alias(),
     };
     let candidates: Vec<&DnsRecord> = records.iter().filter(wanted).collect();
-    let addresses: Vec<DnsRecord> = records.iter().filter(|r| r.kind.is_address()).cloned().collect();
-    if instruction.kind == InstructionKind::Cname {
-        let beside: Vec<DnsRecord> =
-            records.iter().filter(|r| r.kind != RecordKind::Cname).cloned().collect();
-        if !beside.is_empty() {
-            return Err(VerifyFailure::Conflict {
-                name: name.clone(),
-                expected: instruction.kind.label().to_owned(),
-                records: beside,
-            });
+    let conflicts: Vec<DnsRecord> = match instruction.kind {
+        // A CNAME shares its name with nothing.
+        InstructionKind::Cname => records.iter().filter(|r| r.kind != RecordKind::Cname).cloned().collect(),
+        // An apex keeps its other records; only addresses stand in the ALIAS's way, unless
+        // they are the flattened ALIAS itself.
+        InstructionKind::AliasOrAname => {
+            let addresses: Vec<DnsRecord> = records.iter().filter(|r| r.kind.is_address()).cloned().collect();
+            if !addresses.is_empty()
+                && candidates.is_empty()
+                && is_flattened(&addresses, &instruction.value, resolver)
+            {
+                return Ok(addresses[0].clone());
+            }
+            addresses
         }
-    }
-    if !addresses.is_empty() {
-        if instruction.kind == InstructionKind::AliasOrAname
-            && candidates.is_empty()
-            && is_flattened(&addresses, &instruction.value, resolver)
-        {
-            return Ok(addresses[0].clone());
-        }
+    };
+    if !conflicts.is_empty() {
         return Err(VerifyFailure::Conflict {
             name: name.clone(),
             expected: instruction.kind.label().to_owned(),
-            records: addresses,
+            records: conflicts,
         });
     }
     if let Some(found) = candidates.iter().find(|r| same_name(&r.value, &instruction.value)) {
