@@ -7,6 +7,8 @@
 #   OUT_ROOT/convert/petstore_convert.js       petstore-web, feature convert-api: the Swagger 2.0
 #                                              to OpenAPI 3.0 converter, loaded when a document needs it
 #   OUT_ROOT/dashboard/petstore_dashboard.js   petstore-dashboard: Project settings > Domains
+#   OUT_ROOT/tryit/petstore_tryit.js           petstore-tryit: the try-it panel and code samples,
+#                                              loaded when the reader opens an operation
 # and OUT_ROOT/petstore.json, the Petstore document the reference shows.
 # They are kept out of the reference's wasm so its first download stays small. Trunk runs this
 # as a post_build hook (Trunk.toml), so `trunk build` and `trunk serve` both leave them in dist/.
@@ -70,3 +72,4 @@ cp "$core_out/petstore.json" "$OUT_ROOT/petstore.json"
 build_module petstore-web markdown-api petstore_markdown markdown 131072
 build_module petstore-web convert-api petstore_convert convert
 build_module petstore-dashboard "" petstore_dashboard dashboard
+build_module petstore-tryit "" petstore_tryit tryit

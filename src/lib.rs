@@ -5,7 +5,7 @@
 pub mod document;
 pub mod mock;
 pub mod modules;
-pub mod transport;
+pub mod tryit;
 pub mod ui;
 
 use leptos::either::Either;
@@ -27,7 +27,6 @@ pub fn App() -> impl IntoView {
     provide_context(mock);
     let markdown = use_context().unwrap_or_else(ui::markdown::MarkdownRenderer::deferred);
     provide_context(markdown);
-    provide_context(ui::try_it::History::new());
     let documents = DocumentState::start();
     provide_context(documents.arrivals);
     let notices = view! {

@@ -227,6 +227,24 @@ impl MockState {
         }
     }
 
+    /// The mock for the try-it panel (which asks it directly), or a string saying why there is
+    /// none now.
+    #[must_use]
+    pub fn lend(&self) -> JsValue {
+        match self.status.try_get_untracked() {
+            Some(MockStatus::Ready) => {}
+            Some(MockStatus::Failed(reason)) => return JsValue::from_str(&reason),
+            Some(MockStatus::Loading) => {
+                return JsValue::from_str("The in-browser mock is still loading; try again in a moment.");
+            }
+            None => return JsValue::from_str("The in-browser mock is closed."),
+        }
+        self.handle
+            .try_with_untracked(|h| h.clone().map(JsValue::from))
+            .flatten()
+            .unwrap_or_else(|| JsValue::from_str("The in-browser mock is closed."))
+    }
+
     /// Answers `request` as `window.fetch` would (saved, and seen by other tabs, when it
     /// changes the state).
     ///

@@ -8,6 +8,7 @@ use petstore_core::Catalog;
 use petstore_core::openapi::PETSTORE_JSON;
 use petstore_playground::App;
 use petstore_playground::document::BuiltinText;
+use petstore_playground::tryit::TryItHost;
 use petstore_playground::ui::markdown::MarkdownRenderer;
 use petstore_playground::ui::reference::Reference;
 use wasm_bindgen::JsCast;
@@ -23,6 +24,12 @@ fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
     leptos::mount::mount_to(root.clone(), move || {
         // The page loads the renderer as a module; here the core's renderer is linked in.
         provide_context(MarkdownRenderer::ready(|s| Some(petstore_core::markdown::to_safe_html(s))));
+        // The page loads the try-it panel as a module too.
+        provide_context(TryItHost::Linked(std::sync::Arc::new(|slot, json, mock_available, lend| {
+            petstore_tryit::mount_try_it(slot.clone(), json, mock_available, Some(lend.clone()))
+                .map(JsValue::from)
+                .map_err(|e| petstore_tryit::message_of(&e))
+        })));
         f()
     })
     .forget();
@@ -313,6 +320,7 @@ async fn the_deep_link_opens_its_operation_with_badges_and_the_sunset_warning() 
 async fn samples_come_from_the_document_or_are_generated_and_switch_by_tab() {
     set_hash("createPet");
     let root = mount_app();
+    opened(&root, "createPet").await;
     let tabs: Vec<_> =
         all(&root, "[data-testid=sample-tab]").iter().map(|t| t.text_content().unwrap()).collect();
     assert_eq!(tabs, ["cURL", "JavaScript (fetch)", "Python (requests)"]);
@@ -341,10 +349,14 @@ async fn samples_come_from_the_document_or_are_generated_and_switch_by_tab() {
     assert_eq!(active.text_content().unwrap(), "Python (requests)");
 
     set_hash("getCategory");
-    tick().await;
+    opened(&root, "getCategory").await;
     let tabs: Vec<_> =
         all(&root, "[data-testid=sample-tab]").iter().map(|t| t.text_content().unwrap()).collect();
-    assert_eq!(tabs, ["cURL", "JavaScript", "Python"], "generated when the document has none");
+    assert_eq!(
+        tabs,
+        ["cURL", "JavaScript", "Python", "Go", "Java", "C#"],
+        "generated when the document has none"
+    );
     assert_eq!(
         text(&root, "[data-testid=sample-source]"),
         "curl -i 'http://127.0.0.1:4010/categories/1'",
@@ -357,7 +369,7 @@ async fn samples_come_from_the_document_or_are_generated_and_switch_by_tab() {
 async fn the_operation_view_lists_parameters_body_schema_and_responses() {
     set_hash("createPet");
     let root = mount_app();
-    tick().await;
+    opened(&root, "createPet").await;
     let body = root.query_selector("[data-testid=request-body]").unwrap().unwrap();
     let name = body.query_selector("[data-testid=schema-prop][data-name=name]").unwrap().unwrap();
     assert_eq!(text(&name, "[data-testid=required]"), "required");
@@ -500,6 +512,11 @@ async fn wait_for(root: &Element, selector: &str) -> Element {
     panic!("{selector} never appeared; the try-it result holds {result:?}");
 }
 
+/// Waits for the try-it module to render the code samples (and the panel) of `anchor`.
+async fn opened(root: &Element, anchor: &str) -> Element {
+    wait_for(root, &format!("[data-operation-id='{anchor}'] [data-testid=code-samples]")).await
+}
+
 #[wasm_bindgen_test]
 async fn try_it_creates_a_pet_in_the_mock_and_the_list_shows_it() {
     storage().remove_item(STORAGE_KEY).unwrap();
@@ -522,7 +539,7 @@ async fn try_it_creates_a_pet_in_the_mock_and_the_list_shows_it() {
     assert!(answer.query_selector("[data-testid=try-error]").unwrap().is_none());
 
     set_hash("listPets");
-    tick().await;
+    opened(&root, "listPets").await;
     input_value(&root, "[data-testid=try-param][data-name=limit]", "100");
     click(&root, "[data-testid=try-send]");
     let answer = wait_for(&root, "[data-testid=try-answer]").await;
@@ -536,6 +553,7 @@ async fn an_error_answer_is_shown_as_an_error_and_bad_input_is_not_sent() {
     storage().remove_item(STORAGE_KEY).unwrap();
     set_hash("deletePet");
     let root = mount_app();
+    opened(&root, "deletePet").await;
     // A missing path parameter is refused by the form, with the reason, and focused.
     input_value(&root, "[data-testid=try-param][data-name=petId]", "");
     click(&root, "[data-testid=try-send]");
@@ -562,6 +580,7 @@ async fn an_error_answer_is_shown_as_an_error_and_bad_input_is_not_sent() {
 async fn the_samples_follow_the_form_and_the_target() {
     set_hash("getCategory");
     let root = mount_app();
+    opened(&root, "getCategory").await;
     input_value(&root, "[data-testid=try-param][data-name=categoryId]", "42");
     tick().await;
     assert_eq!(text(&root, "[data-testid=sample-source]"), "curl -i 'http://127.0.0.1:4010/categories/42'");
@@ -598,19 +617,27 @@ async fn the_samples_follow_the_form_and_the_target() {
 async fn operations_that_hide_try_it_keep_their_samples() {
     set_hash("listOrders");
     let root = mount_app();
+    opened(&root, "listOrders").await;
     let detail = root.query_selector("[data-testid=operation-detail]").unwrap().unwrap();
     assert_eq!(detail.get_attribute("data-operation-id").unwrap(), "listOrders");
     assert!(detail.query_selector("[data-testid=try-it]").unwrap().is_none());
     assert!(detail.query_selector("[data-testid=code-samples]").unwrap().is_some());
     set_hash("getOrder");
-    tick().await;
+    opened(&root, "getOrder").await;
     assert!(root.query_selector("[data-testid=try-it]").unwrap().is_some());
     set_hash("");
 }
 
 // ---- The transport, on its own ----
 
-use petstore_playground::transport::{self, Abort, Destination, Outcome};
+use petstore_tryit::mock::MockLink;
+use petstore_tryit::transport::{self, Abort, Destination, Outcome};
+use wasm_bindgen::closure::Closure;
+
+/// What the page lends the try-it module: `mock` itself.
+fn link(mock: MockState) -> MockLink {
+    MockLink::new(Closure::<dyn Fn() -> JsValue>::new(move || mock.lend()).into_js_value().unchecked_into())
+}
 
 #[wasm_bindgen_test]
 async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() {
@@ -621,7 +648,7 @@ async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() 
     let pet = serde_json::json!({"name": "Wire", "categoryId": 1});
     let created = transport::send(
         &petstore_core::Request::new("POST", "/pets").json(&pet),
-        Destination::Mock(Some(mock)),
+        Destination::Mock(Some(link(mock))),
         &Abort::new(),
     )
     .await;
@@ -638,7 +665,7 @@ async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() 
 
     let missing = transport::send(
         &petstore_core::Request::new("GET", "/pets/999"),
-        Destination::Mock(Some(mock)),
+        Destination::Mock(Some(link(mock))),
         &Abort::new(),
     )
     .await;

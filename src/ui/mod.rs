@@ -1,6 +1,5 @@
 //! One component per file.
 
-pub mod code_samples;
 pub mod document_loader;
 pub mod markdown;
 pub mod mock_counts;
@@ -13,4 +12,3 @@ pub mod operation_view;
 pub mod reference;
 pub mod search;
 pub mod theme;
-pub mod try_it;

@@ -1,34 +1,84 @@
 //! One operation in full: what the core writes of it (method and path, badges, the
 //! deprecation warning with its sunset date, the description, security, parameters, request
-//! body, responses and callbacks), then the try-it panel and the code samples.
+//! body, responses and callbacks), then the try-it panel and the code samples, which the
+//! try-it module renders (see [`crate::tryit`]).
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use petstore_core::reference::OperationView;
+use wasm_bindgen::prelude::*;
 
-use super::code_samples::CodeSamples;
 use super::markdown::fragment;
-use super::try_it::{TryIt, TryItForm};
+use crate::mock::MockState;
+use crate::tryit::{TryItHost, unmount};
 
 /// The reference of one operation. `mock_available` is false for documents other than the
 /// built-in Petstore one: the try-it panel then offers only real base URLs and says why.
 #[component]
 pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_available: bool) -> impl IntoView {
-    // Shared by the try-it panel and the code samples: an operation's view is not copied.
-    let view = Arc::new(view);
-    // A webhook is a request the API sends: there is nothing to try or to call.
-    let form = (!view.hide_try_it && !view.webhook).then(|| TryItForm::new(&view, mock_available));
-    let sample = form.map(|form| Signal::derive(move || form.sample()));
-    let try_it =
-        form.map(|form| view! { <TryIt view=Arc::clone(&view) form=form mock_available=mock_available /> });
     let anchor = view.anchor();
     let reference = fragment(&|html| petstore_core::html::operation(html, &view), None);
+    // A webhook is a request the API sends: there is nothing to try or to call.
+    let workbench =
+        (!view.webhook).then(|| view! { <Workbench view=Arc::new(view) mock_available=mock_available /> });
     view! {
         <article class="operation-detail" data-testid="operation-detail" data-operation-id=anchor>
             {reference}
-            {try_it}
-            {(!view.webhook).then(|| view! { <CodeSamples view=Arc::clone(&view) request=sample /> })}
+            {workbench}
         </article>
+    }
+}
+
+/// Where the try-it module renders the panel and the samples of `view`; why not, if it
+/// cannot.
+#[component]
+fn Workbench(view: Arc<OperationView>, mock_available: bool) -> impl IntoView {
+    let slot = NodeRef::<leptos::html::Div>::new();
+    let failure = RwSignal::new(None::<String>);
+    let mounted = StoredValue::new_local(None::<JsValue>);
+    on_cleanup(move || {
+        if let Some(Some(panel)) = mounted.try_update_value(Option::take) {
+            unmount(&panel);
+        }
+    });
+    let host = TryItHost::from_context();
+    let mock = MockState::from_context();
+    let json = serde_json::to_string(&*view).unwrap_or_default();
+    let started = StoredValue::new(false);
+    Effect::new(move |_| {
+        let Some(slot) = slot.get() else { return };
+        if started.get_value() {
+            return;
+        }
+        started.set_value(true);
+        let (host, json) = (host.clone(), json.clone());
+        leptos::task::spawn_local(async move {
+            let lend: js_sys::Function = Closure::<dyn Fn() -> JsValue>::new(move || match mock {
+                Some(mock) => mock.lend(),
+                None => JsValue::from_str("The in-browser mock is not available on this page."),
+            })
+            .into_js_value()
+            .unchecked_into();
+            match host.mount(&slot, &json, mock_available, &lend).await {
+                // The view may be gone by now: the panel goes with it.
+                Ok(panel) => {
+                    if mounted.try_set_value(Some(panel.clone())).is_some() {
+                        unmount(&panel);
+                    }
+                }
+                Err(reason) => {
+                    failure.try_set(Some(format!(
+                        "The try-it panel could not be loaded: {reason}. Reload the page to try again."
+                    )));
+                }
+            }
+        });
+    });
+    view! {
+        <div class="workbench" node_ref=slot></div>
+        {move || failure.get().map(|message| view! {
+            <p class="error" role="alert" data-testid="try-it-failed">{message}</p>
+        })}
     }
 }

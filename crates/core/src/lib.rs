@@ -3,10 +3,12 @@
 //! host and on `wasm32-unknown-unknown` alike.
 #![deny(missing_docs)]
 
+pub mod auth;
 pub mod catalog;
 pub mod convert;
 pub mod document;
 pub mod error;
+pub mod form;
 pub mod html;
 pub mod http;
 pub mod markdown;
@@ -18,6 +20,7 @@ pub mod reference;
 pub mod request;
 pub mod samples;
 pub mod schema;
+pub mod servers;
 pub mod tryit;
 mod validate;
 

@@ -19,7 +19,7 @@ pub use items::{ItemSource, ItemsRead, PathItemRead, path_pointer};
 use raw::{RawDoc, RawInfo, RawTag, RawTagGroup, lenient_list};
 
 /// An HTTP method of an operation, in the order OpenAPI lists them in a path item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Method {
     /// GET
     Get,
@@ -99,7 +99,7 @@ pub(crate) fn anchor_of(operation_id: Option<&str>, method: Method, path: &str, 
 }
 
 /// The `x-stability` marker; other values are ignored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Stability {
     /// `x-stability: experimental`
     Experimental,

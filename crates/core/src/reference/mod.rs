@@ -53,7 +53,7 @@ pub enum ViewError {
 }
 
 /// A schema as a tree for display.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SchemaNode {
     /// The name of the schema a `$ref` pointed to (the last segment of the reference).
     pub name: Option<String>,
@@ -86,7 +86,7 @@ pub struct SchemaNode {
 }
 
 /// One field of an object schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Property {
     /// Field name.
     pub name: String,
@@ -99,7 +99,7 @@ pub struct Property {
 }
 
 /// A path, query, header or cookie parameter.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ParameterView {
     /// Name.
     pub name: String,
@@ -122,7 +122,7 @@ pub struct ParameterView {
 }
 
 /// The request body.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BodyView {
     /// `required: true`.
     pub required: bool,
@@ -156,7 +156,7 @@ pub struct ResponseView {
 }
 
 /// One `x-codeSamples` entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CustomSample {
     /// `lang`.
     pub lang: String,
@@ -167,7 +167,7 @@ pub struct CustomSample {
 }
 
 /// Which code samples an operation shows.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum CodeSamples {
     /// `x-codeSamples` entries replace the generated ones.
     Custom(Vec<CustomSample>),
@@ -178,7 +178,7 @@ pub enum CodeSamples {
 }
 
 /// One security scheme an operation uses, as the reference describes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SecurityUse {
     /// The scheme's name in `components.securitySchemes`.
     pub name: String,
@@ -190,7 +190,7 @@ pub struct SecurityUse {
 }
 
 /// A link to documentation elsewhere (`externalDocs`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExternalDocs {
     /// The address.
     pub url: String,
@@ -199,7 +199,7 @@ pub struct ExternalDocs {
 }
 
 /// Everything the reference shows about one operation.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OperationView {
     /// Method.
     pub method: Method,
@@ -210,6 +210,7 @@ pub struct OperationView {
     /// `summary`.
     pub summary: Option<String>,
     /// `description` (Markdown).
+    #[serde(skip)]
     pub description: Option<String>,
     /// `deprecated: true`.
     pub deprecated: bool,
@@ -224,6 +225,7 @@ pub struct OperationView {
     /// The request body.
     pub request_body: Option<BodyView>,
     /// Responses in document order.
+    #[serde(skip)]
     pub responses: Vec<ResponseView>,
     /// Code samples to show.
     pub code_samples: CodeSamples,
@@ -234,13 +236,16 @@ pub struct OperationView {
     /// operation can also be called without credentials, and no entries that it needs none.
     pub security: Vec<Vec<SecurityUse>>,
     /// `externalDocs` of the operation.
+    #[serde(skip)]
     pub external_docs: Option<ExternalDocs>,
     /// Parts of the operation that could not be shown (a reference that does not resolve),
     /// each in a sentence; the rest of the view is there.
+    #[serde(skip)]
     pub problems: Vec<String>,
     /// An operation of a webhook: `path` is the webhook's name, and the API is the caller.
     pub webhook: bool,
     /// The requests the API may send back (`callbacks`), in document order.
+    #[serde(skip)]
     pub callbacks: Vec<CallbackView>,
 }
 

@@ -14,8 +14,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::mock::MockState;
-use crate::modules::message_of;
+use crate::message_of;
+use crate::mock::MockLink;
 
 /// A request that gets no answer after this long is stopped.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
@@ -24,10 +24,10 @@ pub const TIMEOUT: Duration = Duration::from_secs(30);
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Where a request goes.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Destination {
     /// The in-browser mock; `None` when the page has none.
-    Mock(Option<MockState>),
+    Mock(Option<MockLink>),
     /// The network, at the address in the request's target.
     Network,
 }
@@ -114,7 +114,7 @@ impl Abort {
 /// [`TIMEOUT`].
 pub async fn send(request: &Request, destination: Destination, abort: &Abort) -> Exchange {
     if let Destination::Mock(mock) = destination {
-        return ask(request, mock);
+        return ask(request, mock.as_ref());
     }
     let at = clock();
     let started = now_ms();
@@ -132,7 +132,7 @@ pub async fn send(request: &Request, destination: Destination, abort: &Abort) ->
 /// Sends `request` to the in-browser mock (`None` when the page has none), which answers at
 /// once: nothing to wait for, cancel or time out.
 #[must_use]
-pub fn ask(request: &Request, mock: Option<MockState>) -> Exchange {
+pub fn ask(request: &Request, mock: Option<&MockLink>) -> Exchange {
     let at = clock();
     let started = now_ms();
     let outcome = ask_mock(mock, request);
@@ -186,7 +186,7 @@ fn answer(status: u16, status_text: String, headers: Vec<(String, String)>, body
 }
 
 /// The mock's answer, at once.
-fn ask_mock(mock: Option<MockState>, request: &Request) -> Outcome {
+fn ask_mock(mock: Option<&MockLink>, request: &Request) -> Outcome {
     let Some(mock) = mock else {
         return Outcome::Failure("The in-browser mock is not available on this page.".to_owned());
     };

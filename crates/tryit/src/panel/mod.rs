@@ -17,20 +17,25 @@ use wasm_bindgen::JsCast;
 pub use form::{Target, TryItForm};
 pub use history::History;
 
-use crate::mock::MockState;
+use crate::mock::MockLink;
 use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
 use history::Written;
 
 /// The try-it panel of `view`; `form` is shared with the code samples.
 #[component]
-pub fn TryIt(view: std::sync::Arc<OperationView>, form: TryItForm, mock_available: bool) -> impl IntoView {
+pub fn TryIt(
+    view: std::sync::Arc<OperationView>,
+    form: TryItForm,
+    mock_available: bool,
+    mock: Option<MockLink>,
+) -> impl IntoView {
     let anchor = view.anchor();
     let ids = Ids::new(&anchor);
     let history = History::from_context();
     let entries = history.of(anchor.clone());
     let shown = RwSignal::new(entries.get_untracked().first().map(|e| e.id));
-    let mock = MockState::from_context();
+    let mock = StoredValue::new_local(mock);
     let sending = Sending::new();
     let filed_under = StoredValue::new(anchor.clone());
     let pending = sending.pending;
@@ -47,7 +52,7 @@ pub fn TryIt(view: std::sync::Arc<OperationView>, form: TryItForm, mock_availabl
             Some(first) => focus(&ids.field(&first.field)),
             None => {
                 let to = match form.target.get_untracked() {
-                    Target::Mock => Destination::Mock(mock),
+                    Target::Mock => Destination::Mock(mock.get_value()),
                     _ => Destination::Network,
                 };
                 sending.start(request, to, move |exchange| {
@@ -146,7 +151,7 @@ impl Sending {
     /// in-browser mock answers at once, so nothing is pending then.
     fn start(self, request: Request, to: Destination, answered: impl FnOnce(Exchange) + 'static) {
         if let Destination::Mock(mock) = to {
-            return answered(transport::ask(&request, mock));
+            return answered(transport::ask(&request, mock.as_ref()));
         }
         let abort = Abort::new();
         self.in_flight.set_value(Some(abort.clone()));

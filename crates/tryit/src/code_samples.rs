@@ -1,5 +1,5 @@
 //! Code samples of an operation: the document's `x-codeSamples`, or generated cURL,
-//! JavaScript and Python for the try-it form's request (or the example request where there is no
+//! JavaScript, Python, Go, Java and C# for the try-it form's request (or the example request where there is no
 //! try-it panel); tabs and a copy button.
 
 use leptos::prelude::*;

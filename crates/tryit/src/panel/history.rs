@@ -1,5 +1,5 @@
-//! The answers of each operation for as long as the page is open: the list `App` provides once
-//! as a context, the shown answer, and the "Recent" list to go back to an earlier one.
+//! The answers of each operation for as long as the page is open: the page's list, the shown
+//! answer, and the "Recent" list to go back to an earlier one.
 
 use std::collections::HashMap;
 
@@ -42,10 +42,19 @@ impl History {
         Self { entries: RwSignal::new(HashMap::new()), next_id: StoredValue::new(1) }
     }
 
-    /// The history `App` provides, or a new one for a panel rendered on its own.
+    /// The history provided as a context, else the page's: one for every panel the module
+    /// renders, for as long as the page is open.
     #[must_use]
     pub fn from_context() -> Self {
-        use_context::<Self>().unwrap_or_default()
+        thread_local! {
+            // Under an owner of its own, so closing the panel that asked first keeps it.
+            static PAGE: (Owner, History) = {
+                let owner = Owner::new_root(None);
+                let history = owner.with(History::new);
+                (owner, history)
+            };
+        }
+        use_context::<Self>().unwrap_or_else(|| PAGE.with(|(_, history)| *history))
     }
 
     /// The answers of `operation`, newest first.

@@ -1,0 +1,91 @@
+//! The try-it panel and the code samples of one operation, as a JavaScript module the reference
+//! loads when a reader opens an operation (`dist/tryit/petstore_tryit.js`, built by
+//! `scripts/build-modules.sh`), so the reference's first download does not carry them.
+//!
+//! The reference hands over the operation's view as JSON (the core's `OperationView`, without
+//! the parts only the reference shows) and a function that lends the page's in-browser mock:
+//! [`mount_try_it`] renders the panel into the element it is given, and [`Mounted::unmount`]
+//! removes it.
+
+pub mod code_samples;
+pub mod mock;
+pub mod panel;
+pub mod transport;
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use petstore_core::reference::OperationView;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use crate::code_samples::CodeSamples;
+use crate::mock::MockLink;
+use crate::panel::{TryIt, TryItForm};
+
+/// The try-it panel (unless the operation hides it) and the code samples of `view`, which
+/// follow the panel's form. `mock` answers the requests sent to the in-browser mock.
+#[component]
+pub fn Workbench(view: Arc<OperationView>, mock_available: bool, mock: Option<MockLink>) -> impl IntoView {
+    let form = (!view.hide_try_it).then(|| TryItForm::new(&view, mock_available));
+    let sample = form.map(|form| Signal::derive(move || form.sample()));
+    let try_it = form.map(|form| view! { <TryIt view=Arc::clone(&view) form=form mock_available=mock_available mock=mock.clone() /> });
+    view! {
+        {try_it}
+        <CodeSamples view=view request=sample />
+    }
+}
+
+/// A panel rendered by [`mount_try_it`]; [`Mounted::unmount`] removes it.
+#[wasm_bindgen]
+pub struct Mounted {
+    handle: Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>,
+}
+
+impl std::fmt::Debug for Mounted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mounted").field("mounted", &self.handle.is_some()).finish()
+    }
+}
+
+#[wasm_bindgen]
+impl Mounted {
+    /// Removes the panel and stops what it has in flight; again is a no-op.
+    pub fn unmount(&mut self) {
+        self.handle.take();
+    }
+}
+
+/// Renders the try-it panel and code samples of the operation `view_json` (an `OperationView`
+/// as JSON) at the end of `slot`. `mock_available` offers the in-browser mock as a target;
+/// `lend_mock` is called when a request goes to it, and returns the page's `PetstoreMock`, or
+/// a string saying why there is none yet.
+///
+/// # Errors
+/// The view cannot be read (the message says why).
+#[wasm_bindgen(js_name = mountTryIt)]
+pub fn mount_try_it(
+    slot: web_sys::HtmlElement,
+    view_json: &str,
+    mock_available: bool,
+    lend_mock: Option<js_sys::Function>,
+) -> Result<Mounted, JsValue> {
+    let view: OperationView = serde_json::from_str(view_json)
+        .map_err(|e| JsValue::from_str(&format!("The operation could not be read: {e}.")))?;
+    let view = Arc::new(view);
+    let mock = lend_mock.map(MockLink::new);
+    let handle = leptos::mount::mount_to(slot, move || {
+        view! { <Workbench view=view mock_available=mock_available mock=mock /> }.into_any()
+    });
+    Ok(Mounted { handle: Some(handle) })
+}
+
+/// The text of a JavaScript error or rejection.
+#[must_use]
+pub fn message_of(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}

@@ -1,0 +1,98 @@
+//! Where the try-it panel and the code samples come from: the `tryit/petstore_tryit.js` module
+//! (built from crates/tryit), loaded when the first operation is opened and kept for the page's
+//! life, so the reference's first download does not carry them. A test links the module's Rust
+//! side instead ([`TryItHost::Linked`]); both are handed the same JSON.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use js_sys::{Array, Function, Promise, Reflect};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::modules::message_of;
+
+/// The module, relative to the page.
+pub const MODULE_PATH: &str = "tryit/petstore_tryit.js";
+
+/// Renders a panel: `(slot, operation view as JSON, mock available, lend the mock)` to the
+/// mounted panel (its `unmount()` removes it), or why not.
+pub type MountFn =
+    Arc<dyn Fn(&web_sys::HtmlElement, &str, bool, &Function) -> Result<JsValue, String> + Send + Sync>;
+
+/// Where panels come from; provided as a context (the module when none is).
+#[derive(Clone, Default)]
+pub enum TryItHost {
+    /// The page's module, loaded on first use.
+    #[default]
+    Module,
+    /// The module's Rust side, linked into the same wasm (tests).
+    Linked(MountFn),
+}
+
+impl std::fmt::Debug for TryItHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Module => "Module",
+            Self::Linked(_) => "Linked",
+        })
+    }
+}
+
+thread_local! {
+    /// The module's namespace, once asked for: every panel waits on the same load.
+    static LOADED: RefCell<Option<Promise>> = const { RefCell::new(None) };
+}
+
+async fn module() -> Result<JsValue, String> {
+    let promise = LOADED.with(|loaded| {
+        loaded
+            .borrow_mut()
+            .get_or_insert_with(|| {
+                wasm_bindgen_futures::future_to_promise(async {
+                    crate::modules::load(MODULE_PATH).await.map_err(|e| JsValue::from_str(&e))
+                })
+            })
+            .clone()
+    });
+    JsFuture::from(promise).await.map_err(|e| message_of(&e))
+}
+
+impl TryItHost {
+    /// The host the page provides.
+    #[must_use]
+    pub fn from_context() -> Self {
+        leptos::prelude::use_context().unwrap_or_default()
+    }
+
+    /// Renders the panel of `view_json` into `slot`; resolves to the mounted panel.
+    ///
+    /// # Errors
+    /// The module did not load, or the panel could not be rendered (the message says why).
+    pub async fn mount(
+        &self,
+        slot: &web_sys::HtmlElement,
+        view_json: &str,
+        mock_available: bool,
+        lend_mock: &Function,
+    ) -> Result<JsValue, String> {
+        match self {
+            Self::Linked(mount) => mount(slot, view_json, mock_available, lend_mock),
+            Self::Module => {
+                let module = module().await?;
+                let mount: Function =
+                    Reflect::get(&module, &"mountTryIt".into()).map_err(|e| message_of(&e))?.unchecked_into();
+                let args = Array::of4(slot, &view_json.into(), &mock_available.into(), lend_mock);
+                mount.apply(&JsValue::UNDEFINED, &args).map_err(|e| message_of(&e))
+            }
+        }
+    }
+}
+
+/// Removes a panel [`TryItHost::mount`] rendered.
+pub fn unmount(mounted: &JsValue) {
+    if let Ok(unmount) = Reflect::get(mounted, &"unmount".into()).and_then(|f| f.dyn_into::<Function>()) {
+        let _ = unmount.call0(mounted);
+    }
+}
