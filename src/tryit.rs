@@ -16,10 +16,10 @@ use crate::modules::message_of;
 /// The module, relative to the page.
 pub const MODULE_PATH: &str = "tryit/petstore_tryit.js";
 
-/// Renders a panel: `(slot, operation view as JSON, mock available, lend the mock)` to the
-/// mounted panel (its `unmount()` removes it), or why not.
+/// Renders a panel: `(slot, operation view as JSON, mock available, lend the mock, document
+/// key)` to the mounted panel (its `unmount()` removes it), or why not.
 pub type MountFn =
-    Arc<dyn Fn(&web_sys::HtmlElement, &str, bool, &Function) -> Result<JsValue, String> + Send + Sync>;
+    Arc<dyn Fn(&web_sys::HtmlElement, &str, bool, &Function, &str) -> Result<JsValue, String> + Send + Sync>;
 
 /// Where panels come from; provided as a context (the module when none is).
 #[derive(Clone, Default)]
@@ -66,7 +66,8 @@ impl TryItHost {
         leptos::prelude::use_context().unwrap_or_default()
     }
 
-    /// Renders the panel of `view_json` into `slot`; resolves to the mounted panel.
+    /// Renders the panel of `view_json` into `slot` (credentials are kept per `document_key`);
+    /// resolves to the mounted panel.
     ///
     /// # Errors
     /// The module did not load, or the panel could not be rendered (the message says why).
@@ -76,14 +77,15 @@ impl TryItHost {
         view_json: &str,
         mock_available: bool,
         lend_mock: &Function,
+        document_key: &str,
     ) -> Result<JsValue, String> {
         match self {
-            Self::Linked(mount) => mount(slot, view_json, mock_available, lend_mock),
+            Self::Linked(mount) => mount(slot, view_json, mock_available, lend_mock, document_key),
             Self::Module => {
                 let module = module().await?;
                 let mount: Function =
                     Reflect::get(&module, &"mountTryIt".into()).map_err(|e| message_of(&e))?.unchecked_into();
-                let args = Array::of4(slot, &view_json.into(), &mock_available.into(), lend_mock);
+                let args = Array::of5(slot, &view_json.into(), &mock_available.into(), lend_mock, &document_key.into());
                 mount.apply(&JsValue::UNDEFINED, &args).map_err(|e| message_of(&e))
             }
         }

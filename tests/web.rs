@@ -25,8 +25,8 @@ fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
         // The page loads the renderer as a module; here the core's renderer is linked in.
         provide_context(MarkdownRenderer::ready(|s| Some(petstore_core::markdown::to_safe_html(s))));
         // The page loads the try-it panel as a module too.
-        provide_context(TryItHost::Linked(std::sync::Arc::new(|slot, json, mock_available, lend| {
-            petstore_tryit::mount_try_it(slot.clone(), json, mock_available, Some(lend.clone()))
+        provide_context(TryItHost::Linked(std::sync::Arc::new(|slot, json, mock_available, lend, key| {
+            petstore_tryit::mount_try_it(slot.clone(), json, mock_available, Some(lend.clone()), key)
                 .map(JsValue::from)
                 .map_err(|e| petstore_tryit::message_of(&e))
         })));
@@ -686,17 +686,17 @@ async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() 
 
     // Nothing listens there (browsers refuse the port outright): explained, not thrown.
     let request = petstore_core::Request::new("GET", "http://127.0.0.1:9/pets");
-    let down = transport::send(&request, Destination::Network, &Abort::new()).await;
+    let down = transport::send(&request, Destination::Network { credentialed: false }, &Abort::new()).await;
     assert_eq!(down.target, "http://127.0.0.1:9");
     let Outcome::Failure(message) = down.outcome.clone() else { panic!("no answer: {:?}", down.outcome) };
     assert!(message.starts_with("Nothing answered at http://127.0.0.1:9:"), "{message}");
 
     let abort = Abort::new();
     abort.abort();
-    let stopped = transport::send(&request, Destination::Network, &abort).await;
+    let stopped = transport::send(&request, Destination::Network { credentialed: false }, &abort).await;
     assert_eq!(stopped.outcome, Outcome::Failure("Cancelled.".to_owned()));
     let refused =
-        transport::send(&request.clone().header("X-Note", "\u{65e5}"), Destination::Network, &Abort::new())
+        transport::send(&request.clone().header("X-Note", "\u{65e5}"), Destination::Network { credentialed: false }, &Abort::new())
             .await;
     let Outcome::Failure(message) = refused.outcome.clone() else { panic!("refused: {:?}", refused.outcome) };
     assert!(message.starts_with("The header X-Note cannot be sent:"), "{message}");

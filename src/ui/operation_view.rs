@@ -16,12 +16,18 @@ use crate::tryit::{TryItHost, unmount};
 /// The reference of one operation. `mock_available` is false for documents other than the
 /// built-in Petstore one: the try-it panel then offers only real base URLs and says why.
 #[component]
-pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_available: bool) -> impl IntoView {
+pub fn OperationDetail(
+    view: OperationView,
+    #[prop(default = true)] mock_available: bool,
+    /// Names the document: the try-it panel keeps credentials and servers per document.
+    #[prop(into, default = String::from("petstore"))]
+    document_key: String,
+) -> impl IntoView {
     let anchor = view.anchor();
     let reference = fragment(&|html| petstore_core::html::operation(html, &view), None);
     // A webhook is a request the API sends: there is nothing to try or to call.
     let workbench =
-        (!view.webhook).then(|| view! { <Workbench view=Arc::new(view) mock_available=mock_available /> });
+        (!view.webhook).then(|| view! { <Workbench view=Arc::new(view) mock_available=mock_available document_key=document_key /> });
     view! {
         <article class="operation-detail" data-testid="operation-detail" data-operation-id=anchor>
             {reference}
@@ -33,7 +39,7 @@ pub fn OperationDetail(view: OperationView, #[prop(default = true)] mock_availab
 /// Where the try-it module renders the panel and the samples of `view`; why not, if it
 /// cannot.
 #[component]
-fn Workbench(view: Arc<OperationView>, mock_available: bool) -> impl IntoView {
+fn Workbench(view: Arc<OperationView>, mock_available: bool, document_key: String) -> impl IntoView {
     let slot = NodeRef::<leptos::html::Div>::new();
     let failure = RwSignal::new(None::<String>);
     let mounted = StoredValue::new_local(None::<JsValue>);
@@ -52,7 +58,7 @@ fn Workbench(view: Arc<OperationView>, mock_available: bool) -> impl IntoView {
             return;
         }
         started.set_value(true);
-        let (host, json) = (host.clone(), json.clone());
+        let (host, json, key) = (host.clone(), json.clone(), document_key.clone());
         leptos::task::spawn_local(async move {
             let lend: js_sys::Function = Closure::<dyn Fn() -> JsValue>::new(move || match mock {
                 Some(mock) => mock.lend(),
@@ -60,7 +66,7 @@ fn Workbench(view: Arc<OperationView>, mock_available: bool) -> impl IntoView {
             })
             .into_js_value()
             .unchecked_into();
-            match host.mount(&slot, &json, mock_available, &lend).await {
+            match host.mount(&slot, &json, mock_available, &lend, &key).await {
                 // The view may be gone by now: the panel goes with it.
                 Ok(panel) => {
                     if mounted.try_set_value(Some(panel.clone())).is_some() {

@@ -47,6 +47,13 @@ pub fn Reference(
     download: Option<Callback<()>>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
+    // Credentials and servers are kept per document: its address, else the built-in one's
+    // name, else its title.
+    let document_key = match (&base, mock_available) {
+        (Some(address), _) => address.clone(),
+        (None, true) => "petstore".to_owned(),
+        (None, false) => format!("title:{}", catalog.title),
+    };
     if let Some(base) = base {
         provide_context(super::markdown::DocumentBase(base));
     }
@@ -96,7 +103,10 @@ pub fn Reference(
         };
         if let Some(op) = catalog.operations().find(|o| o.anchor() == anchor) {
             return match document.view_of(op) {
-                Ok(view) => view! { <OperationDetail view=view mock_available=mock_available /> }.into_any(),
+                Ok(view) => {
+                    view! { <OperationDetail view=view mock_available=mock_available document_key=document_key.clone() /> }
+                        .into_any()
+                }
                 Err(e @ ViewError::Arriving) => fragment(&|out| html::pending(out, &e.to_string()), None),
                 Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),
             };

@@ -7,6 +7,7 @@
 //! [`mount_try_it`] renders the panel into the element it is given, and [`Mounted::unmount`]
 //! removes it.
 
+pub mod authorize;
 pub mod code_samples;
 pub mod mock;
 pub mod panel;
@@ -20,14 +21,20 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::code_samples::CodeSamples;
+use crate::authorize::Vault;
 use crate::mock::MockLink;
 use crate::panel::{TryIt, TryItForm};
 
 /// The try-it panel (unless the operation hides it) and the code samples of `view`, which
 /// follow the panel's form. `mock` answers the requests sent to the in-browser mock.
 #[component]
-pub fn Workbench(view: Arc<OperationView>, mock_available: bool, mock: Option<MockLink>) -> impl IntoView {
-    let form = (!view.hide_try_it).then(|| TryItForm::new(&view, mock_available));
+pub fn Workbench(
+    view: Arc<OperationView>,
+    mock_available: bool,
+    mock: Option<MockLink>,
+    vault: Vault,
+) -> impl IntoView {
+    let form = (!view.hide_try_it).then(|| TryItForm::new(&view, mock_available, vault));
     let sample = form.map(|form| Signal::derive(move || form.sample()));
     let try_it = form.map(|form| view! { <TryIt view=Arc::clone(&view) form=form mock_available=mock_available mock=mock.clone() /> });
     view! {
@@ -59,7 +66,8 @@ impl Mounted {
 /// Renders the try-it panel and code samples of the operation `view_json` (an `OperationView`
 /// as JSON) at the end of `slot`. `mock_available` offers the in-browser mock as a target;
 /// `lend_mock` is called when a request goes to it, and returns the page's `PetstoreMock`, or
-/// a string saying why there is none yet.
+/// a string saying why there is none yet. `document_key` names the document (its address, or
+/// its title): credentials are kept per document.
 ///
 /// # Errors
 /// The view cannot be read (the message says why).
@@ -69,13 +77,15 @@ pub fn mount_try_it(
     view_json: &str,
     mock_available: bool,
     lend_mock: Option<js_sys::Function>,
+    document_key: &str,
 ) -> Result<Mounted, JsValue> {
     let view: OperationView = serde_json::from_str(view_json)
         .map_err(|e| JsValue::from_str(&format!("The operation could not be read: {e}.")))?;
     let view = Arc::new(view);
     let mock = lend_mock.map(MockLink::new);
+    let vault = Vault::of(document_key);
     let handle = leptos::mount::mount_to(slot, move || {
-        view! { <Workbench view=view mock_available=mock_available mock=mock /> }.into_any()
+        view! { <Workbench view=view mock_available=mock_available mock=mock vault=vault /> }.into_any()
     });
     Ok(Mounted { handle: Some(handle) })
 }

@@ -28,8 +28,13 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 pub enum Destination {
     /// The in-browser mock; `None` when the page has none.
     Mock(Option<MockLink>),
-    /// The network, at the address in the request's target.
-    Network,
+    /// The network, at the address in the request's target. `credentialed`: the request
+    /// carries the reader's credentials, so a redirect is not followed (it could lead them to
+    /// another address).
+    Network {
+        /// See above.
+        credentialed: bool,
+    },
 }
 
 /// What a sent request got.
@@ -113,16 +118,17 @@ impl Abort {
 /// Sends `request` to `destination` and waits for the outcome; `abort` stops it, as does
 /// [`TIMEOUT`].
 pub async fn send(request: &Request, destination: Destination, abort: &Abort) -> Exchange {
-    if let Destination::Mock(mock) = destination {
-        return ask(request, mock.as_ref());
-    }
+    let credentialed = match destination {
+        Destination::Mock(mock) => return ask(request, mock.as_ref()),
+        Destination::Network { credentialed } => credentialed,
+    };
     let at = clock();
     let started = now_ms();
     let timer = {
         let abort = abort.clone();
         set_timeout_with_handle(move || abort.time_out(), TIMEOUT).ok()
     };
-    let outcome = over_network(request, abort).await;
+    let outcome = over_network(request, abort, credentialed).await;
     if let Some(timer) = timer {
         timer.clear();
     }
@@ -198,18 +204,29 @@ fn ask_mock(mock: Option<&MockLink>, request: &Request) -> Outcome {
     }
 }
 
-async fn over_network(request: &Request, abort: &Abort) -> Outcome {
+async fn over_network(request: &Request, abort: &Abort, credentialed: bool) -> Outcome {
     let init = web_sys::RequestInit::new();
     init.set_method(&request.method);
     let Ok(headers) = web_sys::Headers::new() else {
         return Outcome::Failure("The browser refused the headers.".into());
     };
     for (name, value) in &request.headers {
+        // A page cannot write the Cookie header: the browser sends its own cookies instead.
+        if name.eq_ignore_ascii_case("cookie") {
+            if let Err(reason) = set_cookies(&request.target, value) {
+                return Outcome::Failure(reason);
+            }
+            init.set_credentials(web_sys::RequestCredentials::Include);
+            continue;
+        }
         if let Err(e) = headers.append(name, value) {
             return Outcome::Failure(format!("The header {name} cannot be sent: {}.", message_of(&e)));
         }
     }
     init.set_headers(&headers);
+    if credentialed {
+        init.set_redirect(web_sys::RequestRedirect::Manual);
+    }
     if !request.body.is_empty() {
         init.set_body(&JsValue::from_str(&String::from_utf8_lossy(&request.body)));
     }
@@ -236,6 +253,14 @@ async fn over_network(request: &Request, abort: &Abort) -> Outcome {
             return Outcome::Failure(explain_failure(&target, &page_origin(), reachable(&target).await));
         }
     };
+    if response.type_() == web_sys::ResponseType::Opaqueredirect {
+        return Outcome::Failure(
+            "The server answered with a redirect, which was not followed: the request carries your \
+             credentials, and they go only to the address you chose. Send the request to the address \
+             it redirects to, if you trust it."
+                .to_owned(),
+        );
+    }
     let mut headers = Vec::new();
     if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
         for entry in entries.flatten() {
@@ -251,6 +276,30 @@ async fn over_network(request: &Request, abort: &Abort) -> Outcome {
         Err(_) => String::new(),
     };
     answer(response.status(), response.status_text(), headers, &body)
+}
+
+/// Sets the cookies of a `Cookie` header (`a=1; b=2`) in this page, for the request to
+/// `target` to carry: only possible when `target` is on this page's host (cookies do not tell
+/// ports apart).
+fn set_cookies(target: &str, cookies: &str) -> Result<(), String> {
+    let page = web_sys::window().and_then(|w| w.location().hostname().ok()).unwrap_or_default();
+    let host = absolute(target).map(|u| u.hostname()).unwrap_or_default();
+    if host != page {
+        return Err(format!(
+            "This request needs a cookie, and a page can set cookies only for its own host ({page}), \
+             not for {host}. Send it with a code sample instead (cURL sends the cookie as written)."
+        ));
+    }
+    let document: web_sys::HtmlDocument = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.dyn_into().ok())
+        .ok_or("There is no document to set the cookie in.")?;
+    for pair in cookies.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        document
+            .set_cookie(&format!("{pair}; path=/; SameSite=Strict"))
+            .map_err(|e| format!("The cookie cannot be set: {}.", message_of(&e)))?;
+    }
+    Ok(())
 }
 
 /// Whether anything answers at `origin` when CORS does not matter (an opaque request).

@@ -231,6 +231,13 @@ pub struct OperationView {
     pub code_samples: CodeSamples,
     /// Base URLs: the operation's `servers`, else the path's, else the document's.
     pub servers: Vec<String>,
+    /// The same servers with their descriptions and `{variables}`, in the same order.
+    #[serde(default)]
+    pub server_details: Vec<crate::servers::Server>,
+    /// The security schemes [`OperationView::security`] names, as the document describes them
+    /// (`components.securitySchemes`), in the order the requirements first name them.
+    #[serde(default)]
+    pub schemes: Vec<crate::auth::Scheme>,
     /// The security the operation needs: its own `security`, else the document's. Each entry
     /// is one way in (the schemes of an entry are used together); an empty entry means the
     /// operation can also be called without credentials, and no entries that it needs none.
@@ -363,13 +370,28 @@ impl OperationView {
             _ => CodeSamples::Generated,
         };
 
-        let servers = [op.get("servers"), item.get("servers"), doc.get("servers")]
+        let server_list = [op.get("servers"), item.get("servers"), doc.get("servers")]
             .into_iter()
             .flatten()
-            .filter_map(Value::as_array)
-            .find(|s| !s.is_empty())
+            .find(|s| s.as_array().is_some_and(|s| !s.is_empty()));
+        let servers = server_list
+            .and_then(Value::as_array)
             .map(|s| s.iter().filter_map(|s| s.get("url").and_then(Value::as_str).map(server_url)).collect())
             .unwrap_or_default();
+        let server_details = server_list.map(crate::servers::read_servers).unwrap_or_default();
+        let security = security(doc, op.get("security").or_else(|| doc.get("security")));
+        let schemes = {
+            let mut named: Vec<&str> = Vec::new();
+            for way in &security {
+                for used in way {
+                    if !named.contains(&used.name.as_str()) {
+                        named.push(&used.name);
+                    }
+                }
+            }
+            let all = if named.is_empty() { Vec::new() } else { crate::auth::schemes(doc) };
+            named.iter().filter_map(|name| all.iter().find(|s| s.name == *name).cloned()).collect()
+        };
 
         let mut callbacks = Vec::new();
         if kind != Kind::Callback {
@@ -398,7 +420,9 @@ impl OperationView {
             responses,
             code_samples,
             servers,
-            security: security(doc, op.get("security").or_else(|| doc.get("security"))),
+            server_details,
+            schemes,
+            security,
             external_docs: external_docs(op.get("externalDocs")),
             problems,
             webhook: kind == Kind::Webhook,

@@ -85,9 +85,62 @@ pub fn TargetSelect(form: TryItForm, ids: Ids, mock_available: bool) -> impl Int
         .into_iter()
         .map(|url| {
             let key = Target::Server(url.clone()).key();
-            view! { <option value=key.clone() selected=move || form.target.get().key() == key>{url}</option> }
+            // A template shows as the reader's values make it.
+            let shown = url.clone();
+            view! { <option value=key.clone() selected=move || form.target.get().key() == key>{move || form.expanded(&shown)}</option> }
         })
         .collect_view();
+    // The chosen server's `{variables}`: a list for an enum, else a text field.
+    let variables = move || {
+        let Target::Server(template) = form.target.get() else { return None };
+        let server = form.view.with_value(|v| v.server_details.iter().find(|s| s.url == template).cloned())?;
+        (!server.variables.is_empty()).then(|| {
+            server
+                .variables
+                .into_iter()
+                .map(|variable| {
+                    let id = ids.of(&format!("server-{}", variable.name));
+                    let (template, name) = (template.clone(), variable.name.clone());
+                    let current = {
+                        let (template, name, default) = (template.clone(), name.clone(), variable.default.clone());
+                        move || {
+                            form.vault
+                                .server_values
+                                .with(|all| all.get(&template).and_then(|v| v.get(&name)).cloned())
+                                .unwrap_or_else(|| default.clone())
+                        }
+                    };
+                    let set = move |ev: leptos::ev::Event| {
+                        form.vault.set_server_value(&template, &name, event_target_value(&ev));
+                    };
+                    let control = if variable.choices.is_empty() {
+                        view! {
+                            <input id=id.clone() type="text" spellcheck="false" data-testid="try-server-variable"
+                                data-name=variable.name.clone() prop:value=current on:input=set />
+                        }
+                        .into_any()
+                    } else {
+                        let chosen = current();
+                        view! {
+                            <select id=id.clone() data-testid="try-server-variable" data-name=variable.name.clone() on:change=set>
+                                {variable.choices.iter().map(|c| view! {
+                                    <option value=c.clone() selected=*c == chosen>{c.clone()}</option>
+                                }).collect_view()}
+                            </select>
+                        }
+                        .into_any()
+                    };
+                    view! {
+                        <div class="field server-variable">
+                            <label for=id>{format!("{{{}}}", variable.name)}</label>
+                            {control}
+                            {variable.description.map(|d| view! { <p class="hint">{d}</p> })}
+                        </div>
+                    }
+                })
+                .collect_view()
+        })
+    };
     view! {
         <div class="field">
             <label for=select_id.clone()>"Send to"</label>
@@ -109,6 +162,7 @@ pub fn TargetSelect(form: TryItForm, ids: Ids, mock_available: bool) -> impl Int
                 <option value="custom" selected=move || form.target.get() == Target::Custom>"Another base URL…"</option>
             </select>
         </div>
+        {variables}
     }
 }
 

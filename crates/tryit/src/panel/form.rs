@@ -9,6 +9,7 @@ use petstore_core::request::{ParamInput, is_sendable};
 use petstore_core::tryit::{FieldError, build_request, initial_text};
 use wasm_bindgen::prelude::*;
 
+use crate::authorize::Vault;
 use crate::transport::absolute;
 
 pub(super) const TARGET_KEY: &str = "petstore-playground/try-it/target";
@@ -130,12 +131,14 @@ pub struct TryItForm {
     pub attempted: RwSignal<bool>,
     /// What keeps the request from being sent, as the form stands.
     pub errors: Signal<Vec<FieldError>>,
+    /// The document's credentials.
+    pub vault: Vault,
 }
 
 impl TryItForm {
     /// The form of `view`, prefilled with examples and the remembered target and base URL.
     #[must_use]
-    pub fn new(view: &std::sync::Arc<OperationView>, mock_available: bool) -> Self {
+    pub fn new(view: &std::sync::Arc<OperationView>, mock_available: bool, vault: Vault) -> Self {
         let servers = &view.servers;
         let target = remembered(TARGET_KEY)
             .and_then(|k| Target::from_key(&k))
@@ -180,6 +183,7 @@ impl TryItForm {
             attempted: RwSignal::new(false),
             // Replaced below: the check reads the form itself.
             errors: Signal::stored(Vec::new()),
+            vault,
         };
         form.errors = Memo::new(move |_| form.request().1).into();
         form
@@ -197,11 +201,17 @@ impl TryItForm {
         })
     }
 
+    /// The server `template` with the reader's values for its variables (else the defaults).
+    #[must_use]
+    pub fn expanded(&self, template: &str) -> String {
+        self.view.with_value(|v| self.vault.server_url(template, &v.server_details))
+    }
+
     /// The base URL requests go to (empty for the mock), or why there is none.
     fn base(&self) -> Result<String, String> {
         match self.target.get() {
             Target::Mock => Ok(String::new()),
-            Target::Server(url) => Ok(server_base(&url)),
+            Target::Server(url) => Ok(server_base(&self.expanded(&url))),
             Target::Custom => check_base_url(&self.custom_base.get()),
         }
     }
@@ -238,18 +248,7 @@ impl TryItForm {
     /// mock, the document's local server, which `petstore-mock serve` provides).
     #[must_use]
     pub fn sample(&self) -> Request {
-        let base = match self.target.get() {
-            Target::Mock => self.view.with_value(|v| {
-                v.servers
-                    .iter()
-                    .find(|s| s.contains("://127.0.0.1") || s.contains("://localhost"))
-                    .or_else(|| v.servers.first())
-                    .cloned()
-                    .unwrap_or_default()
-            }),
-            Target::Server(url) => url,
-            Target::Custom => check_base_url(&self.custom_base.get()).unwrap_or_default(),
-        };
+        let base = self.server_base();
         let (mut request, _) = self.build(base.trim_end_matches('/'));
         // An unfinished body still shows the example rather than no body.
         if request.body.is_empty()
@@ -260,6 +259,26 @@ impl TryItForm {
                 request.headers.insert(0, ("Content-Type".to_owned(), b.media_type.clone()));
             }
         }
+        self.view.with_value(|view| self.vault.apply(view, &mut request, true));
         request
+    }
+
+    /// The server the target stands for (for the mock, the document's local server, which
+    /// `petstore-mock serve` provides): the samples' base, and the base of the document's
+    /// relative OAuth 2 and discovery URLs.
+    #[must_use]
+    pub fn server_base(&self) -> String {
+        match self.target.get() {
+            Target::Mock => self.view.with_value(|v| {
+                v.servers
+                    .iter()
+                    .find(|s| s.contains("://127.0.0.1") || s.contains("://localhost"))
+                    .or_else(|| v.servers.first())
+                    .cloned()
+                    .unwrap_or_default()
+            }),
+            Target::Server(url) => self.expanded(&url),
+            Target::Custom => check_base_url(&self.custom_base.get()).unwrap_or_default(),
+        }
     }
 }

@@ -17,7 +17,9 @@ use wasm_bindgen::JsCast;
 pub use form::{Target, TryItForm};
 pub use history::History;
 
+use crate::authorize::Authorization;
 use crate::mock::MockLink;
+use std::sync::Arc;
 use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
 use history::Written;
@@ -51,11 +53,16 @@ pub fn TryIt(
         match problems.first() {
             Some(first) => focus(&ids.field(&first.field)),
             None => {
+                // The history shows the address without the credentials a query may carry.
+                let shown_url = request.target.clone();
+                let mut request = request;
+                let applied = form.view.with_value(|v| form.vault.apply(v, &mut request, false));
                 let to = match form.target.get_untracked() {
                     Target::Mock => Destination::Mock(mock.get_value()),
-                    _ => Destination::Network,
+                    _ => Destination::Network { credentialed: !applied.used.is_empty() },
                 };
-                sending.start(request, to, move |exchange| {
+                sending.start(request, to, move |mut exchange| {
+                    exchange.url = shown_url;
                     let id = filed_under.with_value(|anchor| history.record(anchor, exchange));
                     shown.set(Some(id));
                 });
@@ -114,6 +121,7 @@ pub fn TryIt(
             <form class="try-form" on:submit=move |ev| ev.prevent_default()>
                 <TargetSelect form=form ids=ids mock_available=mock_available />
                 <BaseUrlField form=form ids=ids />
+                <Authorization view=Arc::clone(&view) vault=form.vault base=Signal::derive(move || form.server_base()) />
                 {params}
                 {body}
                 <HeadersField form=form ids=ids />

@@ -1,0 +1,848 @@
+//! Authorization in the try-it panel: the credentials of each security scheme an operation
+//! names, kept per document for the page's life (in this browser too, for the schemes whose
+//! "Remember" is ticked, until "Forget"), the OAuth 2 flows that obtain a token (client
+//! credentials, password, authorization code with PKCE and implicit, through the page's
+//! `oauth2-redirect.html`), and OpenID Connect discovery. What a request gets from them is
+//! `petstore_core::auth::apply`'s.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use leptos::prelude::*;
+use petstore_core::Request;
+use petstore_core::auth::{
+    self, Applied, AuthorizeParams, Callback, ClientAuth, Credential, Credentials, FlowKind, Grant, OAuthFlow,
+    ResponseType, Scheme, SchemeKind,
+};
+use petstore_core::reference::OperationView;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::message_of;
+
+/// Where remembered credentials are kept: this prefix and the document's key.
+const STORAGE_PREFIX: &str = "petstore-playground/auth/";
+/// Where the chosen values of server variables are kept: this prefix and the document's key.
+const SERVERS_PREFIX: &str = "petstore-playground/try-it/servers/";
+/// Saved credentials larger than this are not read back.
+const MAX_SAVED: usize = 64 * 1024;
+/// A token answer or discovery document larger than this is refused.
+const MAX_ANSWER: usize = 1024 * 1024;
+/// The page the authorization server sends the reader back to, beside the reference.
+const REDIRECT_PAGE: &str = "oauth2-redirect.html";
+/// The message the redirect page posts to the reference.
+const CALLBACK_MESSAGE: &str = "petstore-playground/oauth";
+
+/// What an OAuth 2 client sends besides the token: filled in by the reader.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Client {
+    /// The flow chosen (its index in the scheme's flows).
+    pub flow: usize,
+    /// `client_id`.
+    pub id: String,
+    /// `client_secret` (empty for a public client).
+    pub secret: String,
+    /// The user name and password of the password flow.
+    pub user: String,
+    /// See `user`.
+    pub password: String,
+    /// The scopes asked for.
+    pub scopes: BTreeSet<String>,
+}
+
+/// What is saved for the remembered schemes of a document.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Saved {
+    credentials: Credentials,
+    clients: BTreeMap<String, Client>,
+}
+
+/// The credentials of one document. `Copy`: one per document for the page's life.
+#[derive(Debug, Clone, Copy)]
+pub struct Vault {
+    key: StoredValue<String>,
+    /// The credential of each scheme that has one.
+    pub credentials: RwSignal<Credentials>,
+    /// The OAuth 2 client settings per scheme.
+    pub clients: RwSignal<BTreeMap<String, Client>>,
+    /// The schemes kept in this browser.
+    pub remembered: RwSignal<BTreeSet<String>>,
+    /// The flows OpenID Connect discovery found, per scheme.
+    pub discovered: RwSignal<BTreeMap<String, Vec<OAuthFlow>>>,
+    /// Per scheme, the last thing a flow or discovery said (`Ok` for news, `Err` for problems).
+    pub messages: RwSignal<BTreeMap<String, Result<String, String>>>,
+    /// Whether the code samples show the credentials instead of placeholders.
+    pub in_samples: RwSignal<bool>,
+    /// The values of the servers' `{variables}` the reader chose, per server URL template;
+    /// kept in this browser (they are addresses, not secrets).
+    pub server_values: RwSignal<BTreeMap<String, BTreeMap<String, String>>>,
+}
+
+thread_local! {
+    /// Every document's vault, under an owner of its own (closing a panel keeps them).
+    static VAULTS: (Owner, RefCell<HashMap<String, Vault>>) = (Owner::new_root(None), RefCell::default());
+    /// The sign-ins waiting for the redirect page, by `state`.
+    static PENDING: RefCell<HashMap<String, Pending>> = RefCell::default();
+}
+
+impl Vault {
+    /// The vault of the document `key`, with what this browser remembers for it.
+    #[must_use]
+    pub fn of(key: &str) -> Self {
+        VAULTS.with(|(owner, vaults)| {
+            if let Some(vault) = vaults.borrow().get(key) {
+                return *vault;
+            }
+            let saved = petstore_browser::get(&storage_key(key))
+                .ok()
+                .flatten()
+                .filter(|text| text.len() <= MAX_SAVED)
+                .and_then(|text| serde_json::from_str::<Saved>(&text).ok())
+                .unwrap_or_default();
+            let vault = owner.with(|| Self {
+                key: StoredValue::new(key.to_owned()),
+                remembered: RwSignal::new(saved.credentials.0.keys().chain(saved.clients.keys()).cloned().collect()),
+                credentials: RwSignal::new(saved.credentials),
+                clients: RwSignal::new(saved.clients),
+                discovered: RwSignal::new(BTreeMap::new()),
+                messages: RwSignal::new(BTreeMap::new()),
+                in_samples: RwSignal::new(false),
+                server_values: RwSignal::new(
+                    petstore_browser::get(&format!("{SERVERS_PREFIX}{key}"))
+                        .ok()
+                        .flatten()
+                        .filter(|text| text.len() <= MAX_SAVED)
+                        .and_then(|text| serde_json::from_str(&text).ok())
+                        .unwrap_or_default(),
+                ),
+            });
+            vaults.borrow_mut().insert(key.to_owned(), vault);
+            vault
+        })
+    }
+
+    /// Sets (or, with `None`, clears) the credential of `scheme`, saved when it is remembered.
+    pub fn set(&self, scheme: &str, credential: Option<Credential>) {
+        self.credentials.update(|c| match credential {
+            Some(credential) => {
+                c.0.insert(scheme.to_owned(), credential);
+            }
+            None => {
+                c.0.remove(scheme);
+            }
+        });
+        self.save();
+    }
+
+    /// Changes the OAuth 2 client settings of `scheme`.
+    pub fn client(&self, scheme: &str, change: impl FnOnce(&mut Client)) {
+        self.clients.update(|c| change(c.entry(scheme.to_owned()).or_default()));
+        self.save();
+    }
+
+    /// Keeps (or stops keeping) `scheme`'s credentials in this browser.
+    pub fn remember(&self, scheme: &str, keep: bool) {
+        self.remembered.update(|r| {
+            if keep {
+                r.insert(scheme.to_owned());
+            } else {
+                r.remove(scheme);
+            }
+        });
+        self.save();
+    }
+
+    /// Sets the value of the variable `name` of the server `template`, kept in this browser.
+    pub fn set_server_value(&self, template: &str, name: &str, value: String) {
+        self.server_values.update(|all| {
+            all.entry(template.to_owned()).or_default().insert(name.to_owned(), value);
+        });
+        let key = format!("{SERVERS_PREFIX}{}", self.key.get_value());
+        if let Ok(text) = serde_json::to_string(&self.server_values.get_untracked()) {
+            let _ = petstore_browser::set(&key, &text);
+        }
+    }
+
+    /// The base URL of the server `template` with the reader's values, else the defaults.
+    #[must_use]
+    pub fn server_url(&self, template: &str, servers: &[petstore_core::servers::Server]) -> String {
+        let chosen: Vec<(String, String)> = self
+            .server_values
+            .with(|all| all.get(template).map(|v| v.clone().into_iter().collect()).unwrap_or_default());
+        match servers.iter().find(|s| s.url == template) {
+            Some(server) => server.resolve(&chosen),
+            None => petstore_core::servers::expand(template, &chosen),
+        }
+    }
+
+    /// Clears `scheme`'s credentials and client settings, here and in this browser.
+    pub fn forget(&self, scheme: &str) {
+        self.credentials.update(|c| {
+            c.0.remove(scheme);
+        });
+        self.clients.update(|c| {
+            c.remove(scheme);
+        });
+        self.messages.update(|m| {
+            m.insert(scheme.to_owned(), Ok("Forgotten.".to_owned()));
+        });
+        self.remember(scheme, false);
+    }
+
+    fn note(&self, scheme: &str, message: Result<String, String>) {
+        let _ = self.messages.try_update(|m| m.insert(scheme.to_owned(), message));
+    }
+
+    /// Writes the remembered schemes' credentials to storage (removes the entry when none
+    /// is). Storage that is blocked or full only means nothing is remembered.
+    fn save(&self) {
+        let remembered = self.remembered.get_untracked();
+        let saved = Saved {
+            credentials: Credentials(
+                self.credentials
+                    .get_untracked()
+                    .0
+                    .into_iter()
+                    .filter(|(name, _)| remembered.contains(name))
+                    .collect(),
+            ),
+            clients: self.clients.get_untracked().into_iter().filter(|(name, _)| remembered.contains(name)).collect(),
+        };
+        let key = storage_key(&self.key.get_value());
+        let _ = if saved.credentials.0.is_empty() && saved.clients.is_empty() {
+            petstore_browser::remove(&key)
+        } else {
+            serde_json::to_string(&saved).map_or(Ok(()), |text| petstore_browser::set(&key, &text))
+        };
+    }
+
+    /// The flows of `scheme` as the reader can use them now (an OpenID Connect scheme's once
+    /// discovered).
+    fn flows(&self, scheme: &Scheme) -> Vec<OAuthFlow> {
+        match &scheme.kind {
+            SchemeKind::OAuth2 { flows } => flows.clone(),
+            SchemeKind::OpenIdConnect { .. } => {
+                self.discovered.with(|d| d.get(&scheme.name).cloned().unwrap_or_default())
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Applies the credentials `view` needs to `request` (placeholders instead of secrets for
+    /// the code samples, unless the reader asked for the real ones).
+    pub fn apply(&self, view: &OperationView, request: &mut Request, for_samples: bool) -> Applied {
+        let requirements = requirements(view);
+        let placeholders = for_samples && !self.in_samples.get();
+        self.credentials.with(|c| auth::apply(request, &requirements, &view.schemes, c, now_ms(), placeholders))
+    }
+}
+
+/// The names of the schemes of each way in of `view`.
+#[must_use]
+pub fn requirements(view: &OperationView) -> Vec<Vec<String>> {
+    view.security.iter().map(|way| way.iter().map(|s| s.name.clone()).collect()).collect()
+}
+
+fn storage_key(document: &str) -> String {
+    format!("{STORAGE_PREFIX}{document}")
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// The Authorization part of the try-it panel of `view`: what the request sends, what is
+/// missing, and the credentials of each scheme. `base` is the target's base URL (OAuth 2 and
+/// discovery URLs in the document are relative to it).
+#[component]
+pub fn Authorization(view: std::sync::Arc<OperationView>, vault: Vault, base: Signal<String>) -> impl IntoView {
+    if view.schemes.is_empty() {
+        return None;
+    }
+    let status_view = std::sync::Arc::clone(&view);
+    let status = Memo::new(move |_| {
+        let mut probe = Request::new("GET", "http://localhost/");
+        let applied = vault.apply(&status_view, &mut probe, false);
+        let names = |list: &[String]| list.join(" and ");
+        match (applied.alternative, applied.missing.as_slice()) {
+            (_, []) if applied.used.is_empty() => {
+                ("ok", "Sent without credentials: the operation allows it.".to_owned())
+            }
+            (_, []) => ("ok", format!("Sends {}.", names(&applied.used))),
+            (_, missing) => (
+                "missing",
+                format!("Missing: {}. Fill in below; until then the request goes without them.", names(missing)),
+            ),
+        }
+    });
+    let ways = view.security.len();
+    let cards = view
+        .schemes
+        .iter()
+        .map(|scheme| view! { <SchemeCard scheme=scheme.clone() vault=vault base=base required=required_scopes(&view, &scheme.name) /> })
+        .collect_view();
+    Some(view! {
+        <fieldset class="try-auth" data-testid="try-auth">
+            <legend>"Authorization"</legend>
+            <p class="hint">
+                {if ways > 1 { "Any one of the ways the reference lists above will do." } else { "The operation needs the credentials below." }}
+            </p>
+            <p class="auth-status" data-testid="try-auth-status" data-state=move || status.get().0 aria-live="polite">
+                {move || status.get().1}
+            </p>
+            {cards}
+            <label class="check">
+                <input
+                    type="checkbox"
+                    data-testid="auth-in-samples"
+                    prop:checked=move || vault.in_samples.get()
+                    on:change=move |ev| vault.in_samples.set(event_target_checked(&ev))
+                />
+                " Show my credentials in the code samples (placeholders otherwise)"
+            </label>
+        </fieldset>
+    })
+}
+
+/// The scopes the operation names for `scheme`, in any of its ways in.
+fn required_scopes(view: &OperationView, scheme: &str) -> Vec<String> {
+    let mut scopes = Vec::new();
+    for used in view.security.iter().flatten().filter(|u| u.name == scheme) {
+        for scope in &used.scopes {
+            if !scopes.contains(scope) {
+                scopes.push(scope.clone());
+            }
+        }
+    }
+    scopes
+}
+
+/// One scheme: what it is, its inputs, Remember and Forget.
+#[component]
+fn SchemeCard(scheme: Scheme, vault: Vault, base: Signal<String>, required: Vec<String>) -> impl IntoView {
+    let name = scheme.name.clone();
+    let (what, inputs) = match &scheme.kind {
+        SchemeKind::ApiKey { name: key, location } => {
+            let place = match location {
+                auth::ApiKeyIn::Header => "header",
+                auth::ApiKeyIn::Query => "query parameter",
+                auth::ApiKeyIn::Cookie => "cookie",
+            };
+            (format!("API key, sent as the {place} {key}"), secret_input(vault, &name, "key", "API key").into_any())
+        }
+        SchemeKind::Http { scheme: http, bearer_format } if http == "basic" => {
+            ("HTTP basic: user name and password".to_owned(), basic_inputs(vault, &name).into_any())
+        }
+        SchemeKind::Http { scheme: http, bearer_format } => {
+            let format = bearer_format.as_ref().map(|f| format!(" ({f})")).unwrap_or_default();
+            (format!("HTTP {http}{format}: a token"), secret_input(vault, &name, "token", "Token").into_any())
+        }
+        SchemeKind::OAuth2 { .. } => {
+            ("OAuth 2".to_owned(), view! { <OAuthInputs scheme=scheme.clone() vault=vault base=base required=required /> }.into_any())
+        }
+        SchemeKind::OpenIdConnect { url, .. } => (
+            "OpenID Connect".to_owned(),
+            view! {
+                <Discovery scheme=scheme.clone() url=url.clone() vault=vault base=base />
+                <OAuthInputs scheme=scheme.clone() vault=vault base=base required=required />
+            }
+            .into_any(),
+        ),
+        SchemeKind::MutualTls => (
+            "Mutual TLS".to_owned(),
+            view! { <p class="hint">"The browser presents your client certificate itself, when the server asks."</p> }.into_any(),
+        ),
+        SchemeKind::Unsupported(reason) => {
+            ("Not usable here".to_owned(), view! { <p class="hint">{reason.clone()}</p> }.into_any())
+        }
+    };
+    let description = scheme.description.clone();
+    let (remember_name, forget_name, message_name) = (name.clone(), name.clone(), name.clone());
+    let is_set = {
+        let name = name.clone();
+        move || vault.credentials.with(|c| c.0.contains_key(&name))
+    };
+    view! {
+        <div class="auth-scheme" data-testid="auth-scheme" data-scheme=name.clone() data-set=move || is_set().to_string()>
+            <p class="auth-scheme-head"><strong>{name.clone()}</strong>" · "{what}</p>
+            {description.map(|d| view! { <p class="hint">{d}</p> })}
+            {inputs}
+            <p class="auth-message" data-testid="auth-message" role="status">
+                {move || vault.messages.with(|m| match m.get(&message_name) {
+                    Some(Ok(news)) => news.clone(),
+                    Some(Err(problem)) => problem.clone(),
+                    None => String::new(),
+                })}
+            </p>
+            <div class="auth-actions">
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        data-testid="auth-remember"
+                        prop:checked={
+                            let name = remember_name.clone();
+                            move || vault.remembered.with(|r| r.contains(&name))
+                        }
+                        on:change=move |ev| vault.remember(&remember_name, event_target_checked(&ev))
+                    />
+                    " Remember in this browser"
+                </label>
+                <button type="button" class="button" data-testid="auth-forget" on:click=move |_| vault.forget(&forget_name)>
+                    "Forget"
+                </button>
+            </div>
+        </div>
+    }
+}
+
+/// A text of the credential of `scheme` (`part` names the input for tests and labels).
+fn secret_input(vault: Vault, scheme: &str, part: &'static str, label: &'static str) -> impl IntoView {
+    let (read, write) = (scheme.to_owned(), scheme.to_owned());
+    let value = move || {
+        vault.credentials.with(|c| match c.0.get(&read) {
+            Some(Credential::ApiKey(key)) => key.clone(),
+            Some(Credential::Token { value, .. }) => value.clone(),
+            _ => String::new(),
+        })
+    };
+    view! {
+        <label class="auth-field">
+            <span>{label}</span>
+            <input
+                type="password"
+                autocomplete="off"
+                spellcheck="false"
+                data-testid="auth-input"
+                data-part=part
+                prop:value=value
+                on:input=move |ev| {
+                    let text = event_target_value(&ev);
+                    let credential = (!text.is_empty()).then(|| if part == "key" {
+                        Credential::ApiKey(text)
+                    } else {
+                        Credential::Token { value: text, expires_at_ms: None, refresh_token: None, scopes: Vec::new() }
+                    });
+                    vault.set(&write, credential);
+                }
+            />
+        </label>
+    }
+}
+
+fn basic_inputs(vault: Vault, scheme: &str) -> impl IntoView {
+    let current = {
+        let scheme = scheme.to_owned();
+        move || {
+            vault.credentials.with(|c| match c.0.get(&scheme) {
+                Some(Credential::Basic { user, password }) => (user.clone(), password.clone()),
+                _ => (String::new(), String::new()),
+            })
+        }
+    };
+    let update = {
+        let (scheme, current) = (scheme.to_owned(), current.clone());
+        move |user: Option<String>, password: Option<String>| {
+            let (old_user, old_password) = current();
+            let (user, password) = (user.unwrap_or(old_user), password.unwrap_or(old_password));
+            let credential =
+                (!(user.is_empty() && password.is_empty())).then_some(Credential::Basic { user, password });
+            vault.set(&scheme, credential);
+        }
+    };
+    let (update_user, current_user, current_password) = (update.clone(), current.clone(), current.clone());
+    view! {
+        <label class="auth-field">
+            <span>"User name"</span>
+            <input type="text" autocomplete="off" spellcheck="false" data-testid="auth-input" data-part="user"
+                prop:value=move || current_user().0
+                on:input=move |ev| update_user(Some(event_target_value(&ev)), None) />
+        </label>
+        <label class="auth-field">
+            <span>"Password"</span>
+            <input type="password" autocomplete="off" data-testid="auth-input" data-part="password"
+                prop:value=move || current_password().1
+                on:input=move |ev| update(None, Some(event_target_value(&ev))) />
+        </label>
+    }
+}
+
+/// Reads an OpenID Connect scheme's discovery document, whose flows then work as OAuth 2's.
+#[component]
+fn Discovery(scheme: Scheme, url: String, vault: Vault, base: Signal<String>) -> impl IntoView {
+    let name = scheme.name;
+    let busy = RwSignal::new(false);
+    let discover = move |_| {
+        let (name, url) = (name.clone(), auth::resolve_url(&base.get_untracked(), &url));
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            let request = Request::new("GET", url.clone()).header("Accept", "application/json");
+            let read = match fetch(&request).await {
+                Ok((200..=299, body)) => serde_json::from_slice::<serde_json::Value>(&body)
+                    .map_err(|e| format!("The discovery document at {url} is not JSON: {e}."))
+                    .and_then(|json| auth::read_discovery(&json)),
+                Ok((status, _)) => Err(format!("The discovery document at {url} answered {status}.")),
+                Err(reason) => Err(format!("The discovery document at {url} could not be read: {reason}")),
+            };
+            match read {
+                Ok(flows) => {
+                    let count = flows.len();
+                    let _ = vault.discovered.try_update(|d| d.insert(name.clone(), flows));
+                    vault.note(&name, Ok(format!("Discovery read: {count} way(s) to get a token.")));
+                }
+                Err(problem) => vault.note(&name, Err(problem)),
+            }
+            busy.try_set(false);
+        });
+    };
+    view! {
+        <button type="button" class="button" data-testid="auth-discover" disabled=move || busy.get() on:click=discover>
+            "Read the discovery document"
+        </button>
+    }
+}
+
+/// The OAuth 2 inputs of a scheme: the flow, the client, the scopes, Get a token, and a token
+/// the reader already has.
+#[component]
+fn OAuthInputs(scheme: Scheme, vault: Vault, base: Signal<String>, required: Vec<String>) -> impl IntoView {
+    let name = scheme.name.clone();
+    let scheme = StoredValue::new(scheme);
+    let flows = move || scheme.with_value(|s| vault.flows(s));
+    // The operation's scopes are asked for unless the reader chose others.
+    if vault.clients.with_untracked(|c| !c.contains_key(&name)) && !required.is_empty() {
+        vault.clients.update_untracked(|c| {
+            c.insert(name.clone(), Client { scopes: required.iter().cloned().collect(), ..Client::default() });
+        });
+    }
+    let client = {
+        let name = name.clone();
+        move || vault.clients.with(|c| c.get(&name).cloned().unwrap_or_default())
+    };
+    let chosen = {
+        let client = client.clone();
+        move || {
+            let flows = flows();
+            let index = client().flow.min(flows.len().saturating_sub(1));
+            flows.get(index).cloned()
+        }
+    };
+    let field = {
+        let (name, client) = (name.clone(), client.clone());
+        move |part: &'static str, label: &'static str, kind: &'static str, read: fn(&Client) -> String, write: fn(&mut Client, String)| {
+            let (name, client) = (name.clone(), client.clone());
+            view! {
+                <label class="auth-field">
+                    <span>{label}</span>
+                    <input type=kind autocomplete="off" spellcheck="false" data-testid="auth-input" data-part=part
+                        prop:value=move || read(&client())
+                        on:input=move |ev| {
+                            let text = event_target_value(&ev);
+                            vault.client(&name, |c| write(c, text));
+                        } />
+                </label>
+            }
+        }
+    };
+    let flow_select = {
+        let (name, client) = (name.clone(), client.clone());
+        move || {
+            let flows = flows();
+            let current = client().flow;
+            (flows.len() > 1).then(|| {
+                let name = name.clone();
+                view! {
+                    <label class="auth-field">
+                        <span>"Flow"</span>
+                        <select data-testid="auth-input" data-part="flow" on:change=move |ev| {
+                            let index = event_target_value(&ev).parse().unwrap_or(0);
+                            vault.client(&name, |c| c.flow = index);
+                        }>
+                            {flows.iter().enumerate().map(|(i, f)| view! {
+                                <option value=i.to_string() selected=i == current>{flow_name(f.kind)}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                }
+            })
+        }
+    };
+    let scopes = {
+        let (name, client, chosen) = (name.clone(), client.clone(), chosen.clone());
+        move || {
+            let flow = chosen()?;
+            (!flow.scopes.is_empty()).then(|| {
+                let picked = client().scopes;
+                let name = name.clone();
+                view! {
+                    <fieldset class="auth-scopes">
+                        <legend>"Scopes"</legend>
+                        {flow.scopes.iter().map(|(scope, description)| {
+                            let (name, scope_value) = (name.clone(), scope.clone());
+                            view! {
+                                <label class="check" title=description.clone()>
+                                    <input type="checkbox" data-testid="auth-scope" data-scope=scope.clone()
+                                        prop:checked=picked.contains(scope)
+                                        on:change=move |ev| {
+                                            let on = event_target_checked(&ev);
+                                            let scope = scope_value.clone();
+                                            vault.client(&name, |c| { if on { c.scopes.insert(scope); } else { c.scopes.remove(&scope); } });
+                                        } />
+                                    " "{scope.clone()}
+                                </label>
+                            }
+                        }).collect_view()}
+                    </fieldset>
+                }
+            })
+        }
+    };
+    let kind = {
+        let chosen = chosen.clone();
+        move || chosen().map(|f| f.kind)
+    };
+    let get_token = {
+        let (name, chosen, client) = (name.clone(), chosen.clone(), client.clone());
+        move |_| {
+            let Some(flow) = chosen() else {
+                vault.note(&name, Err("Read the discovery document first.".to_owned()));
+                return;
+            };
+            vault.note(&name, Ok("Asking for a token…".to_owned()));
+            obtain(vault, name.clone(), flow, client(), base.get_untracked());
+        }
+    };
+    let has_flows = {
+        let flows = flows.clone();
+        move || !flows().is_empty()
+    };
+    let (kind_secret, kind_user) = (kind.clone(), kind);
+    view! {
+        <div class="auth-flow" hidden=move || !has_flows()>
+            {flow_select}
+            {field("client-id", "Client ID", "text", |c| c.id.clone(), |c, v| c.id = v)}
+            <div hidden=move || kind_secret() == Some(FlowKind::Implicit)>
+                {field("client-secret", "Client secret (empty for a public client)", "password", |c| c.secret.clone(), |c, v| c.secret = v)}
+            </div>
+            <div hidden=move || kind_user() != Some(FlowKind::Password)>
+                {field("username", "User name", "text", |c| c.user.clone(), |c, v| c.user = v)}
+                {field("password", "Password", "password", |c| c.password.clone(), |c, v| c.password = v)}
+            </div>
+            {scopes}
+            <button type="button" class="button" data-testid="auth-get-token" on:click=get_token>"Get a token"</button>
+        </div>
+        {secret_input(vault, &name, "token", "Or paste a token")}
+        <p class="hint" data-testid="auth-token-state">{
+            let name = name.clone();
+            move || vault.credentials.with(|c| match c.0.get(&name) {
+                Some(Credential::Token { expires_at_ms: Some(at), .. }) => {
+                    let minutes = ((at - now_ms()) / 60_000.0).floor();
+                    if minutes < 0.0 { "The token has expired: get a new one.".to_owned() } else { format!("A token is set; it expires in {minutes} min.") }
+                }
+                Some(Credential::Token { .. }) => "A token is set.".to_owned(),
+                _ => String::new(),
+            })
+        }</p>
+    }
+}
+
+fn flow_name(kind: FlowKind) -> &'static str {
+    match kind {
+        FlowKind::AuthorizationCode => "Authorization code (PKCE)",
+        FlowKind::ClientCredentials => "Client credentials",
+        FlowKind::Implicit => "Implicit",
+        FlowKind::Password => "Password",
+    }
+}
+
+/// A sign-in waiting for the redirect page.
+struct Pending {
+    vault: Vault,
+    scheme: String,
+    token_url: Option<String>,
+    redirect_uri: String,
+    verifier: Option<String>,
+    client: Client,
+}
+
+/// Runs `flow` for `scheme` and stores the token it gets (or says why not).
+fn obtain(vault: Vault, scheme: String, flow: OAuthFlow, client: Client, base: String) {
+    let resolve = |url: &Option<String>| url.as_deref().map(|u| auth::resolve_url(&base, u));
+    let token_url = resolve(&flow.token_url);
+    let scopes: Vec<String> = client.scopes.iter().cloned().collect();
+    if client.id.trim().is_empty() {
+        vault.note(&scheme, Err("Enter the client ID first.".to_owned()));
+        return;
+    }
+    match flow.kind {
+        FlowKind::ClientCredentials | FlowKind::Password => {
+            let Some(token_url) = token_url else {
+                vault.note(&scheme, Err("The document gives this flow no token URL.".to_owned()));
+                return;
+            };
+            let grant = if flow.kind == FlowKind::Password {
+                Grant::Password { username: client.user.clone(), password: client.password.clone() }
+            } else {
+                Grant::ClientCredentials
+            };
+            leptos::task::spawn_local(async move {
+                exchange(vault, &scheme, &token_url, &grant, &client, &scopes).await;
+            });
+        }
+        FlowKind::AuthorizationCode | FlowKind::Implicit => {
+            let Some(authorization_url) = resolve(&flow.authorization_url) else {
+                vault.note(&scheme, Err("The document gives this flow no authorization URL.".to_owned()));
+                return;
+            };
+            let Some(redirect_uri) = redirect_uri() else {
+                vault.note(&scheme, Err("This page's address cannot be read.".to_owned()));
+                return;
+            };
+            let code = flow.kind == FlowKind::AuthorizationCode;
+            let verifier = code.then(|| auth::code_verifier(&random()));
+            let state = auth::code_verifier(&random());
+            let params = AuthorizeParams {
+                client_id: client.id.clone(),
+                redirect_uri: redirect_uri.clone(),
+                scopes,
+                state: state.clone(),
+                code_challenge: verifier.as_deref().map(auth::code_challenge),
+                response_type: if code { ResponseType::Code } else { ResponseType::Token },
+            };
+            let url = auth::authorize_url(&authorization_url, &params);
+            listen_for_callbacks();
+            PENDING.with(|p| {
+                p.borrow_mut()
+                    .insert(state, Pending { vault, scheme: scheme.clone(), token_url, redirect_uri, verifier, client })
+            });
+            let opened = web_sys::window()
+                .and_then(|w| w.open_with_url_and_target_and_features(&url, "_blank", "popup,width=520,height=700").ok())
+                .flatten();
+            if opened.is_none() {
+                vault.note(&scheme, Err("The browser blocked the sign-in window: allow pop-ups for this page.".to_owned()));
+            } else {
+                vault.note(&scheme, Ok("Sign in in the window that opened…".to_owned()));
+            }
+        }
+    }
+}
+
+/// Exchanges `grant` for a token at `token_url` and stores it under `scheme`.
+async fn exchange(vault: Vault, scheme: &str, token_url: &str, grant: &Grant, client: &Client, scopes: &[String]) {
+    let secret = Some(client.secret.as_str()).filter(|s| !s.is_empty());
+    let auth = if secret.is_some() { ClientAuth::Basic } else { ClientAuth::Body };
+    let request = auth::token_request(token_url, grant, client.id.trim(), secret, scopes, auth);
+    let read = match fetch(&request).await {
+        Ok((status, body)) => auth::read_token_response(status, &body, now_ms()),
+        Err(reason) => Err(format!("The token endpoint {token_url} could not be reached: {reason}")),
+    };
+    match read {
+        Ok(credential) => {
+            vault.set(scheme, Some(credential));
+            vault.note(scheme, Ok("Token received.".to_owned()));
+        }
+        Err(problem) => vault.note(scheme, Err(problem)),
+    }
+}
+
+/// The redirect page's address, beside this page.
+fn redirect_uri() -> Option<String> {
+    let base = web_sys::window()?.document()?.base_uri().ok().flatten()?;
+    web_sys::Url::new_with_base(REDIRECT_PAGE, &base).ok().map(|u| u.href())
+}
+
+fn random() -> [u8; 32] {
+    let mut bytes = [0_u8; 32];
+    if let Some(crypto) = web_sys::window().and_then(|w| w.crypto().ok()) {
+        let _ = crypto.get_random_values_with_u8_array(&mut bytes);
+    }
+    bytes
+}
+
+/// Listens (once) for the redirect page's message and finishes the sign-in it names.
+fn listen_for_callbacks() {
+    thread_local! {
+        static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if LISTENING.with(|l| l.replace(true)) {
+        return;
+    }
+    let Some(window) = web_sys::window() else { return };
+    let origin = window.location().origin().unwrap_or_default();
+    let callback = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+        // Only this page's own redirect page is heard.
+        if event.origin() != origin {
+            return;
+        }
+        let data = event.data();
+        let field = |name: &str| js_sys::Reflect::get(&data, &name.into()).ok().and_then(|v| v.as_string());
+        if field("type").as_deref() != Some(CALLBACK_MESSAGE) {
+            return;
+        }
+        let (query, fragment) = (field("query").unwrap_or_default(), field("fragment").unwrap_or_default());
+        finish(&query, &fragment);
+    });
+    let _ = window.add_event_listener_with_callback("message", callback.as_ref().unchecked_ref());
+    // The page keeps listening for as long as it is open.
+    callback.forget();
+}
+
+fn finish(query: &str, fragment: &str) {
+    let callback = match auth::read_callback(query, fragment, now_ms()) {
+        Ok(callback) => callback,
+        Err(_) => return,
+    };
+    let state = match &callback {
+        Callback::Code { state, .. } | Callback::Token { state, .. } => Some(state.clone()),
+        Callback::Error { state, .. } => state.clone(),
+    };
+    let Some(pending) = state.and_then(|s| PENDING.with(|p| p.borrow_mut().remove(&s))) else { return };
+    let Pending { vault, scheme, token_url, redirect_uri, verifier, client } = pending;
+    match callback {
+        Callback::Error { message, .. } => vault.note(&scheme, Err(message)),
+        Callback::Token { credential, .. } => {
+            vault.set(&scheme, Some(credential));
+            vault.note(&scheme, Ok("Token received.".to_owned()));
+        }
+        Callback::Code { code, .. } => {
+            let Some(token_url) = token_url else {
+                vault.note(&scheme, Err("The document gives this flow no token URL.".to_owned()));
+                return;
+            };
+            let grant = Grant::AuthorizationCode { code, redirect_uri, code_verifier: verifier };
+            leptos::task::spawn_local(async move {
+                exchange(vault, &scheme, &token_url, &grant, &client, &[]).await;
+            });
+        }
+    }
+}
+
+/// Sends `request` with the browser's `fetch` (no cookies, no redirects followed); its status
+/// and body.
+async fn fetch(request: &Request) -> Result<(u16, Vec<u8>), String> {
+    let init = web_sys::RequestInit::new();
+    init.set_method(&request.method);
+    let headers = web_sys::Headers::new().map_err(|e| message_of(&e))?;
+    for (name, value) in &request.headers {
+        headers.append(name, value).map_err(|e| message_of(&e))?;
+    }
+    init.set_headers(&headers);
+    if !request.body.is_empty() {
+        init.set_body(&js_sys::Uint8Array::from(request.body.as_slice()));
+    }
+    init.set_redirect(web_sys::RequestRedirect::Manual);
+    let window = web_sys::window().ok_or("there is no window")?;
+    let sent = web_sys::Request::new_with_str_and_init(&request.target, &init).map_err(|e| message_of(&e))?;
+    let response: web_sys::Response =
+        JsFuture::from(window.fetch_with_request(&sent)).await.map_err(|e| message_of(&e))?.unchecked_into();
+    if response.type_() == web_sys::ResponseType::Opaqueredirect {
+        return Err("it answered with a redirect, which is not followed.".to_owned());
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(|e| message_of(&e))?).await.map_err(|e| message_of(&e))?;
+    let bytes = js_sys::Uint8Array::new(&buffer);
+    if bytes.length() as usize > MAX_ANSWER {
+        return Err(format!("its answer is larger than {} KB.", MAX_ANSWER / 1024));
+    }
+    Ok((response.status(), bytes.to_vec()))
+}

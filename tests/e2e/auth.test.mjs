@@ -1,0 +1,275 @@
+// The try-it panel against a real API with real authentication (tests/e2e/auth-server.mjs, on
+// another 127.0.0.1 port, so every request is cross-origin): API keys in a header, the query
+// and a cookie, HTTP basic and bearer, a combination, OAuth 2 (client credentials, the
+// authorization code flow with PKCE through the page's oauth2-redirect.html, implicit),
+// OpenID Connect discovery, Remember and Forget, server variables, placeholders in the code
+// samples, and credentials that never follow a redirect to another origin.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
+import { CREDENTIALS, authApiDocument, startAuthServer } from "./auth-server.mjs";
+
+let api;
+let site;
+let browser;
+
+before(async () => {
+  api = await startAuthServer();
+  const document = JSON.stringify(authApiDocument(api.origin));
+  site = await serveStatic(undefined, {
+    extra: { "/auth-api.json": { type: "application/json", body: document } },
+  });
+  browser = await launch();
+  await mkdir(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  await api?.close();
+});
+
+/** Opens the test API's `#operationId` (a fresh browser profile unless `context` is given). */
+async function open(id, options) {
+  const opened = await openPage(browser, new URL(`?url=auth-api.json#${id}`, site.url).href, options);
+  await opened.page.locator(`[data-testid=operation-detail][data-operation-id=${id}] [data-testid=try-it]`).waitFor();
+  return opened;
+}
+
+async function goTo(page, id) {
+  await page.evaluate((hash) => (location.hash = hash), id);
+  await page.locator(`[data-testid=operation-detail][data-operation-id=${id}] [data-testid=try-it]`).waitFor();
+}
+
+/** The card of `scheme` in the open operation's Authorization part. */
+const card = (page, scheme) => page.locator(`[data-testid=auth-scheme][data-scheme=${scheme}]`);
+const input = (page, scheme, part) => card(page, scheme).locator(`[data-testid=auth-input][data-part=${part}]`);
+
+/** Sends; resolves to the answer element of this send. */
+async function send(page) {
+  const shown = page.locator("[data-testid=try-result] > *");
+  const before = (await shown.count()) === 0 ? null : await shown.getAttribute("data-exchange");
+  await page.locator("[data-testid=try-send]").click();
+  const fresh = before === null ? shown : page.locator(`[data-testid=try-result] > :not([data-exchange="${before}"])`);
+  await fresh.waitFor({ timeout: 20_000 });
+  await page.locator("[data-testid=try-send]:not([disabled])").waitFor();
+  return page.locator("[data-testid=try-answer], [data-testid=try-failure]").first();
+}
+
+async function answerJson(answer) {
+  return JSON.parse(await answer.locator("[data-testid=try-body-view]").textContent());
+}
+
+const lastRequest = (path) => [...api.log].reverse().find((r) => r.path === path);
+
+test("API keys (header, query, cookie), basic and bearer: what is missing is named, then each endpoint answers 200", async () => {
+  const { page, context } = await open("apiKeyHeader");
+  try {
+    const status = page.locator("[data-testid=try-auth-status]");
+    assert.equal(await status.getAttribute("data-state"), "missing");
+    assert.match(await status.textContent(), /^Missing: apiKeyHeader\./);
+    // Sent anyway: the server's refusal is the answer.
+    assert.equal(await (await send(page)).getAttribute("data-status"), "401");
+
+    await input(page, "apiKeyHeader", "key").fill(CREDENTIALS.apiKey);
+    assert.equal(await status.getAttribute("data-state"), "ok");
+    assert.equal(await status.textContent(), "Sends apiKeyHeader.");
+    let answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    assert.equal((await answerJson(answer)).via, "apikey-header");
+    assert.equal(lastRequest("/apikey/header").headers["x-api-key"], CREDENTIALS.apiKey);
+    assert.equal(await card(page, "apiKeyHeader").getAttribute("data-set"), "true");
+
+    // The query key is in the request, not in the address the answer shows.
+    await goTo(page, "apiKeyQuery");
+    await input(page, "apiKeyQuery", "key").fill(CREDENTIALS.apiKey);
+    answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    assert.equal(lastRequest("/apikey/query").query.api_key, CREDENTIALS.apiKey);
+    assert.doesNotMatch(await page.locator("[data-testid=try-result]").textContent(), /k-123/);
+
+    // A cookie: the page sets it for its own host, which is the API's (ports aside).
+    await goTo(page, "apiKeyCookie");
+    await input(page, "apiKeyCookie", "key").fill(CREDENTIALS.apiKey);
+    answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200", await answer.textContent());
+    assert.equal((await answerJson(answer)).via, "apikey-cookie");
+
+    await goTo(page, "basicWhoami");
+    await input(page, "basicAuth", "user").fill(CREDENTIALS.user);
+    await input(page, "basicAuth", "password").fill(CREDENTIALS.password);
+    answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    assert.deepEqual(await answerJson(answer), { sub: "alice", via: "basic" });
+
+    // Two schemes together: the key entered above is used again, the token is missing.
+    await goTo(page, "both");
+    assert.match(await status.textContent(), /^Missing: bearerAuth\./);
+    await input(page, "bearerAuth", "token").fill(CREDENTIALS.staticToken);
+    assert.equal(await status.textContent(), "Sends apiKeyHeader and bearerAuth.");
+    answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    const both = lastRequest("/both").headers;
+    assert.equal(both.authorization, `Bearer ${CREDENTIALS.staticToken}`);
+    assert.equal(both["x-api-key"], CREDENTIALS.apiKey);
+  } finally {
+    await context.close();
+  }
+});
+
+test("Remember keeps a scheme's credentials across a reload, Forget clears them; without Remember nothing is stored", async () => {
+  const { page, context } = await open("apiKeyHeader");
+  try {
+    const key = input(page, "apiKeyHeader", "key");
+    await key.fill(CREDENTIALS.apiKey);
+    const stored = () => page.evaluate(() => JSON.stringify({ ...localStorage }));
+    assert.doesNotMatch(await stored(), /k-123/, "not remembered: not stored");
+    await page.reload();
+    await key.waitFor();
+    assert.equal(await key.inputValue(), "", "the page session's credentials go with the page");
+
+    await key.fill(CREDENTIALS.apiKey);
+    await card(page, "apiKeyHeader").locator("[data-testid=auth-remember]").check();
+    assert.match(await stored(), /k-123/);
+    await page.reload();
+    await key.waitFor();
+    assert.equal(await key.inputValue(), CREDENTIALS.apiKey);
+    assert.equal(await (await send(page)).getAttribute("data-status"), "200");
+
+    await card(page, "apiKeyHeader").locator("[data-testid=auth-forget]").click();
+    assert.equal(await key.inputValue(), "");
+    assert.equal(await card(page, "apiKeyHeader").locator("[data-testid=auth-remember]").isChecked(), false);
+    assert.doesNotMatch(await stored(), /k-123/);
+    await page.reload();
+    await key.waitFor();
+    assert.equal(await key.inputValue(), "");
+  } finally {
+    await context.close();
+  }
+});
+
+test("OAuth 2: client credentials, the code flow with PKCE through the redirect page, and implicit give tokens the API takes", async () => {
+  const { page, context } = await open("bearerWhoami");
+  try {
+    const oauth = card(page, "oauth");
+    // The operation's scope is asked for.
+    assert.equal(await oauth.locator("[data-testid=auth-scope][data-scope='read:pets']").isChecked(), true);
+    await input(page, "oauth", "flow").selectOption({ label: "Client credentials" });
+    await input(page, "oauth", "client-id").fill(CREDENTIALS.confidentialClient);
+    await input(page, "oauth", "client-secret").fill("wrong");
+    await oauth.locator("[data-testid=auth-get-token]").click();
+    await oauth.locator("[data-testid=auth-message]", { hasText: "invalid_client" }).waitFor();
+    await input(page, "oauth", "client-secret").fill(CREDENTIALS.confidentialSecret);
+    await oauth.locator("[data-testid=auth-get-token]").click();
+    await oauth.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor();
+    assert.match(await oauth.locator("[data-testid=auth-token-state]").textContent(), /expires in \d+ min/);
+    let answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    assert.equal((await answerJson(answer)).sub, "machine");
+
+    // The code flow: a window opens at the authorization server, which sends it back to
+    // oauth2-redirect.html; the code and the PKCE verifier are exchanged for a token.
+    await oauth.locator("[data-testid=auth-forget]").click();
+    await input(page, "oauth", "flow").selectOption({ label: "Authorization code (PKCE)" });
+    await input(page, "oauth", "client-id").fill(CREDENTIALS.publicClient);
+    const popup = page.waitForEvent("popup");
+    await oauth.locator("[data-testid=auth-get-token]").click();
+    await (await popup).waitForEvent("close", { timeout: 15_000 });
+    await oauth.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor();
+    const authorize = lastRequest("/oauth/authorize");
+    assert.equal(authorize.query.code_challenge_method, "S256");
+    assert.equal(authorize.query.redirect_uri, new URL("oauth2-redirect.html", site.url).href);
+    const exchanged = new URLSearchParams(lastRequest("/oauth/token").body.toString());
+    assert.equal(exchanged.get("grant_type"), "authorization_code");
+    assert.match(exchanged.get("code_verifier"), /^[A-Za-z0-9_-]{43}$/);
+    answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    assert.equal((await answerJson(answer)).sub, "alice");
+
+    await oauth.locator("[data-testid=auth-forget]").click();
+    await input(page, "oauth", "flow").selectOption({ label: "Implicit" });
+    await input(page, "oauth", "client-id").fill(CREDENTIALS.publicClient);
+    const implicit = page.waitForEvent("popup");
+    await oauth.locator("[data-testid=auth-get-token]").click();
+    await (await implicit).waitForEvent("close", { timeout: 15_000 });
+    await oauth.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor();
+    assert.equal(await (await send(page)).getAttribute("data-status"), "200");
+  } finally {
+    await context.close();
+  }
+});
+
+test("OpenID Connect: the discovery document is read, then its flows work as OAuth 2's", async () => {
+  const { page, context } = await open("bearerWhoami");
+  try {
+    const oidc = card(page, "oidc");
+    await oidc.locator("[data-testid=auth-discover]").click();
+    await oidc.locator("[data-testid=auth-message]", { hasText: "Discovery read" }).waitFor();
+    await input(page, "oidc", "flow").selectOption({ label: "Client credentials" });
+    await input(page, "oidc", "client-id").fill(CREDENTIALS.confidentialClient);
+    await input(page, "oidc", "client-secret").fill(CREDENTIALS.confidentialSecret);
+    await oidc.locator("[data-testid=auth-get-token]").click();
+    await oidc.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor();
+    const answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+  } finally {
+    await context.close();
+  }
+});
+
+test("credentials go only to the chosen address: a redirect to another origin is not followed", async () => {
+  const { page, context } = await open("redirectAway");
+  try {
+    await input(page, "apiKeyHeader", "key").fill(CREDENTIALS.apiKey);
+    const answer = await send(page);
+    assert.equal(await answer.getAttribute("data-testid"), "try-failure");
+    assert.match(await answer.textContent(), /redirect, which was not followed/);
+    assert.equal(api.log2.length, 0, "the other origin got nothing");
+  } finally {
+    await context.close();
+  }
+});
+
+test("server variables: the version chosen is where requests and samples go, remembered per document", async () => {
+  const { page, context } = await open("ping");
+  try {
+    const version = page.locator("[data-testid=try-server-variable][data-name=version]");
+    assert.equal(await version.inputValue(), "v1");
+    assert.equal((await answerJson(await send(page))).version, "v1");
+    await version.selectOption("v2");
+    assert.equal((await answerJson(await send(page))).version, "v2");
+    assert.match(await page.locator("[data-testid=sample-source]").textContent(), new RegExp(`${api.origin}/v2/ping`));
+    await page.reload();
+    await version.waitFor();
+    assert.equal(await version.inputValue(), "v2");
+  } finally {
+    await context.close();
+  }
+});
+
+test("code samples show placeholders for credentials unless the reader asks for them; screenshots of the panel", async () => {
+  for (const [colorScheme, viewport, name] of [
+    ["light", { width: 1280, height: 900 }, "light-desktop"],
+    ["dark", { width: 390, height: 844 }, "dark-phone"],
+    ["dark", { width: 1280, height: 900 }, "dark-desktop"],
+    ["light", { width: 390, height: 844 }, "light-phone"],
+  ]) {
+    const { page, context, problems } = await open("bearerWhoami", { colorScheme, viewport });
+    try {
+      await input(page, "bearerAuth", "token").fill(CREDENTIALS.staticToken);
+      const source = page.locator("[data-testid=sample-source]");
+      assert.match(await source.textContent(), /Authorization: Bearer <TOKEN>/);
+      assert.doesNotMatch(await source.textContent(), /static-token/);
+      await page.locator("[data-testid=auth-in-samples]").check();
+      assert.match(await source.textContent(), /Authorization: Bearer static-token/);
+      await page.locator("[data-testid=auth-in-samples]").uncheck();
+      await page.locator("[data-testid=try-auth]").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `authorize-${name}.png`), fullPage: false });
+      assert.deepEqual(problems.filter((p) => !/HTTP 40[13]/.test(p)), []);
+    } finally {
+      await context.close();
+    }
+  }
+});
