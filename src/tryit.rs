@@ -85,7 +85,13 @@ impl TryItHost {
                 let module = module().await?;
                 let mount: Function =
                     Reflect::get(&module, &"mountTryIt".into()).map_err(|e| message_of(&e))?.unchecked_into();
-                let args = Array::of5(slot, &view_json.into(), &mock_available.into(), lend_mock, &document_key.into());
+                let args = Array::of5(
+                    slot,
+                    &view_json.into(),
+                    &mock_available.into(),
+                    lend_mock,
+                    &document_key.into(),
+                );
                 mount.apply(&JsValue::UNDEFINED, &args).map_err(|e| message_of(&e))
             }
         }

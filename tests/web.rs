@@ -695,9 +695,12 @@ async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() 
     abort.abort();
     let stopped = transport::send(&request, Destination::Network { credentialed: false }, &abort).await;
     assert_eq!(stopped.outcome, Outcome::Failure("Cancelled.".to_owned()));
-    let refused =
-        transport::send(&request.clone().header("X-Note", "\u{65e5}"), Destination::Network { credentialed: false }, &Abort::new())
-            .await;
+    let refused = transport::send(
+        &request.clone().header("X-Note", "\u{65e5}"),
+        Destination::Network { credentialed: false },
+        &Abort::new(),
+    )
+    .await;
     let Outcome::Failure(message) = refused.outcome.clone() else { panic!("refused: {:?}", refused.outcome) };
     assert!(message.starts_with("The header X-Note cannot be sent:"), "{message}");
 }

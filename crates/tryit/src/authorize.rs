@@ -11,8 +11,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use leptos::prelude::*;
 use petstore_core::Request;
 use petstore_core::auth::{
-    self, Applied, AuthorizeParams, Callback, ClientAuth, Credential, Credentials, FlowKind, Grant, OAuthFlow,
-    ResponseType, Scheme, SchemeKind,
+    self, Applied, AuthorizeParams, Callback, ClientAuth, Credential, Credentials, FlowKind, Grant,
+    OAuthFlow, ResponseType, Scheme, SchemeKind,
 };
 use petstore_core::reference::OperationView;
 use serde::{Deserialize, Serialize};
@@ -103,7 +103,9 @@ impl Vault {
                 .unwrap_or_default();
             let vault = owner.with(|| Self {
                 key: StoredValue::new(key.to_owned()),
-                remembered: RwSignal::new(saved.credentials.0.keys().chain(saved.clients.keys()).cloned().collect()),
+                remembered: RwSignal::new(
+                    saved.credentials.0.keys().chain(saved.clients.keys()).cloned().collect(),
+                ),
                 credentials: RwSignal::new(saved.credentials),
                 clients: RwSignal::new(saved.clients),
                 discovered: RwSignal::new(BTreeMap::new()),
@@ -208,7 +210,12 @@ impl Vault {
                     .filter(|(name, _)| remembered.contains(name))
                     .collect(),
             ),
-            clients: self.clients.get_untracked().into_iter().filter(|(name, _)| remembered.contains(name)).collect(),
+            clients: self
+                .clients
+                .get_untracked()
+                .into_iter()
+                .filter(|(name, _)| remembered.contains(name))
+                .collect(),
         };
         let key = storage_key(&self.key.get_value());
         let _ = if saved.credentials.0.is_empty() && saved.clients.is_empty() {
@@ -235,7 +242,8 @@ impl Vault {
     pub fn apply(&self, view: &OperationView, request: &mut Request, for_samples: bool) -> Applied {
         let requirements = requirements(view);
         let placeholders = for_samples && !self.in_samples.get();
-        self.credentials.with(|c| auth::apply(request, &requirements, &view.schemes, c, now_ms(), placeholders))
+        self.credentials
+            .with(|c| auth::apply(request, &requirements, &view.schemes, c, now_ms(), placeholders))
     }
 }
 
@@ -257,7 +265,11 @@ fn now_ms() -> f64 {
 /// missing, and the credentials of each scheme. `base` is the target's base URL (OAuth 2 and
 /// discovery URLs in the document are relative to it).
 #[component]
-pub fn Authorization(view: std::sync::Arc<OperationView>, vault: Vault, base: Signal<String>) -> impl IntoView {
+pub fn Authorization(
+    view: std::sync::Arc<OperationView>,
+    vault: Vault,
+    base: Signal<String>,
+) -> impl IntoView {
     if view.schemes.is_empty() {
         return None;
     }
@@ -273,7 +285,10 @@ pub fn Authorization(view: std::sync::Arc<OperationView>, vault: Vault, base: Si
             (_, []) => ("ok", format!("Sends {}.", names(&applied.used))),
             (_, missing) => (
                 "missing",
-                format!("Missing: {}. Fill in below; until then the request goes without them.", names(missing)),
+                format!(
+                    "Missing: {}. Fill in below; until then the request goes without them.",
+                    names(missing)
+                ),
             ),
         }
     });
@@ -398,7 +413,12 @@ fn SchemeCard(scheme: Scheme, vault: Vault, base: Signal<String>, required: Vec<
 }
 
 /// A text of the credential of `scheme` (`part` names the input for tests and labels).
-fn secret_input(vault: Vault, scheme: &str, part: &'static str, label: &'static str) -> impl IntoView {
+fn secret_input(
+    vault: Vault,
+    scheme: &str,
+    part: &'static str,
+    label: &'static str,
+) -> impl IntoView + use<> {
     let (read, write) = (scheme.to_owned(), scheme.to_owned());
     let value = move || {
         vault.credentials.with(|c| match c.0.get(&read) {
@@ -431,7 +451,7 @@ fn secret_input(vault: Vault, scheme: &str, part: &'static str, label: &'static 
     }
 }
 
-fn basic_inputs(vault: Vault, scheme: &str) -> impl IntoView {
+fn basic_inputs(vault: Vault, scheme: &str) -> impl IntoView + use<> {
     let current = {
         let scheme = scheme.to_owned();
         move || {
@@ -513,7 +533,10 @@ fn OAuthInputs(scheme: Scheme, vault: Vault, base: Signal<String>, required: Vec
     // The operation's scopes are asked for unless the reader chose others.
     if vault.clients.with_untracked(|c| !c.contains_key(&name)) && !required.is_empty() {
         vault.clients.update_untracked(|c| {
-            c.insert(name.clone(), Client { scopes: required.iter().cloned().collect(), ..Client::default() });
+            c.insert(
+                name.clone(),
+                Client { scopes: required.iter().cloned().collect(), ..Client::default() },
+            );
         });
     }
     let client = {
@@ -530,7 +553,11 @@ fn OAuthInputs(scheme: Scheme, vault: Vault, base: Signal<String>, required: Vec
     };
     let field = {
         let (name, client) = (name.clone(), client.clone());
-        move |part: &'static str, label: &'static str, kind: &'static str, read: fn(&Client) -> String, write: fn(&mut Client, String)| {
+        move |part: &'static str,
+              label: &'static str,
+              kind: &'static str,
+              read: fn(&Client) -> String,
+              write: fn(&mut Client, String)| {
             let (name, client) = (name.clone(), client.clone());
             view! {
                 <label class="auth-field">
@@ -613,11 +640,9 @@ fn OAuthInputs(scheme: Scheme, vault: Vault, base: Signal<String>, required: Vec
             obtain(vault, name.clone(), flow, client(), base.get_untracked());
         }
     };
-    let has_flows = {
-        let flows = flows.clone();
-        move || !flows().is_empty()
-    };
+    let has_flows = move || !flows().is_empty();
     let (kind_secret, kind_user) = (kind.clone(), kind);
+    let paste = secret_input(vault, &name, "token", "Or paste a token");
     view! {
         <div class="auth-flow" hidden=move || !has_flows()>
             {flow_select}
@@ -632,7 +657,7 @@ fn OAuthInputs(scheme: Scheme, vault: Vault, base: Signal<String>, required: Vec
             {scopes}
             <button type="button" class="button" data-testid="auth-get-token" on:click=get_token>"Get a token"</button>
         </div>
-        {secret_input(vault, &name, "token", "Or paste a token")}
+        {paste}
         <p class="hint" data-testid="auth-token-state">{
             let name = name.clone();
             move || vault.credentials.with(|c| match c.0.get(&name) {
@@ -713,14 +738,21 @@ fn obtain(vault: Vault, scheme: String, flow: OAuthFlow, client: Client, base: S
             let url = auth::authorize_url(&authorization_url, &params);
             listen_for_callbacks();
             PENDING.with(|p| {
-                p.borrow_mut()
-                    .insert(state, Pending { vault, scheme: scheme.clone(), token_url, redirect_uri, verifier, client })
+                p.borrow_mut().insert(
+                    state,
+                    Pending { vault, scheme: scheme.clone(), token_url, redirect_uri, verifier, client },
+                )
             });
             let opened = web_sys::window()
-                .and_then(|w| w.open_with_url_and_target_and_features(&url, "_blank", "popup,width=520,height=700").ok())
+                .and_then(|w| {
+                    w.open_with_url_and_target_and_features(&url, "_blank", "popup,width=520,height=700").ok()
+                })
                 .flatten();
             if opened.is_none() {
-                vault.note(&scheme, Err("The browser blocked the sign-in window: allow pop-ups for this page.".to_owned()));
+                vault.note(
+                    &scheme,
+                    Err("The browser blocked the sign-in window: allow pop-ups for this page.".to_owned()),
+                );
             } else {
                 vault.note(&scheme, Ok("Sign in in the window that opened…".to_owned()));
             }
@@ -729,7 +761,14 @@ fn obtain(vault: Vault, scheme: String, flow: OAuthFlow, client: Client, base: S
 }
 
 /// Exchanges `grant` for a token at `token_url` and stores it under `scheme`.
-async fn exchange(vault: Vault, scheme: &str, token_url: &str, grant: &Grant, client: &Client, scopes: &[String]) {
+async fn exchange(
+    vault: Vault,
+    scheme: &str,
+    token_url: &str,
+    grant: &Grant,
+    client: &Client,
+    scopes: &[String],
+) {
     let secret = Some(client.secret.as_str()).filter(|s| !s.is_empty());
     let auth = if secret.is_some() { ClientAuth::Basic } else { ClientAuth::Body };
     let request = auth::token_request(token_url, grant, client.id.trim(), secret, scopes, auth);
@@ -839,7 +878,9 @@ async fn fetch(request: &Request) -> Result<(u16, Vec<u8>), String> {
     if response.type_() == web_sys::ResponseType::Opaqueredirect {
         return Err("it answered with a redirect, which is not followed.".to_owned());
     }
-    let buffer = JsFuture::from(response.array_buffer().map_err(|e| message_of(&e))?).await.map_err(|e| message_of(&e))?;
+    let buffer = JsFuture::from(response.array_buffer().map_err(|e| message_of(&e))?)
+        .await
+        .map_err(|e| message_of(&e))?;
     let bytes = js_sys::Uint8Array::new(&buffer);
     if bytes.length() as usize > MAX_ANSWER {
         return Err(format!("its answer is larger than {} KB.", MAX_ANSWER / 1024));

@@ -20,8 +20,8 @@ use petstore_core::reference::OperationView;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::code_samples::CodeSamples;
 use crate::authorize::Vault;
+use crate::code_samples::CodeSamples;
 use crate::mock::MockLink;
 use crate::panel::{TryIt, TryItForm};
 

@@ -93,7 +93,8 @@ pub fn TargetSelect(form: TryItForm, ids: Ids, mock_available: bool) -> impl Int
     // The chosen server's `{variables}`: a list for an enum, else a text field.
     let variables = move || {
         let Target::Server(template) = form.target.get() else { return None };
-        let server = form.view.with_value(|v| v.server_details.iter().find(|s| s.url == template).cloned())?;
+        let server =
+            form.view.with_value(|v| v.server_details.iter().find(|s| s.url == template).cloned())?;
         (!server.variables.is_empty()).then(|| {
             server
                 .variables

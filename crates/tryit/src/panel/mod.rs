@@ -19,10 +19,10 @@ pub use history::History;
 
 use crate::authorize::Authorization;
 use crate::mock::MockLink;
-use std::sync::Arc;
 use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
 use history::Written;
+use std::sync::Arc;
 
 /// The try-it panel of `view`; `form` is shared with the code samples.
 #[component]
