@@ -656,7 +656,8 @@ async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() 
         (created.method.as_str(), created.url.as_str(), created.target.as_str()),
         ("POST", "/pets", "In-browser mock")
     );
-    let Outcome::Answer { status, status_text, headers, body, error } = created.outcome.clone() else {
+    let Outcome::Answer { status, status_text, headers, body, error, file: None } = created.outcome.clone()
+    else {
         panic!("the mock answers: {:?}", created.outcome)
     };
     assert_eq!((status, status_text.as_str(), error), (201, "Created", None));

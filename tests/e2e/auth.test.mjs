@@ -62,6 +62,17 @@ async function answerJson(answer) {
   return JSON.parse(await answer.locator("[data-testid=try-body-view]").textContent());
 }
 
+/** Runs a sign-in that opens a window: it goes to the authorization server, which sends it
+ *  back to oauth2-redirect.html; that hands the answer to the page and closes. */
+async function signIn(page, scheme) {
+  const popup = page.waitForEvent("popup");
+  await scheme.locator("[data-testid=auth-get-token]").click();
+  const window = await popup;
+  await scheme.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor({ timeout: 15_000 });
+  for (let i = 0; i < 50 && !window.isClosed(); i++) await page.waitForTimeout(100);
+  assert.ok(window.isClosed(), "the sign-in window closed itself");
+}
+
 const lastRequest = (path) => [...api.log].reverse().find((r) => r.path === path);
 
 test("API keys (header, query, cookie), basic and bearer: what is missing is named, then each endpoint answers 200", async () => {
@@ -174,10 +185,7 @@ test("OAuth 2: client credentials, the code flow with PKCE through the redirect 
     await oauth.locator("[data-testid=auth-forget]").click();
     await input(page, "oauth", "flow").selectOption({ label: "Authorization code (PKCE)" });
     await input(page, "oauth", "client-id").fill(CREDENTIALS.publicClient);
-    const popup = page.waitForEvent("popup");
-    await oauth.locator("[data-testid=auth-get-token]").click();
-    await (await popup).waitForEvent("close", { timeout: 15_000 });
-    await oauth.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor();
+    await signIn(page, oauth);
     const authorize = lastRequest("/oauth/authorize");
     assert.equal(authorize.query.code_challenge_method, "S256");
     assert.equal(authorize.query.redirect_uri, new URL("oauth2-redirect.html", site.url).href);
@@ -191,10 +199,7 @@ test("OAuth 2: client credentials, the code flow with PKCE through the redirect 
     await oauth.locator("[data-testid=auth-forget]").click();
     await input(page, "oauth", "flow").selectOption({ label: "Implicit" });
     await input(page, "oauth", "client-id").fill(CREDENTIALS.publicClient);
-    const implicit = page.waitForEvent("popup");
-    await oauth.locator("[data-testid=auth-get-token]").click();
-    await (await implicit).waitForEvent("close", { timeout: 15_000 });
-    await oauth.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor();
+    await signIn(page, oauth);
     assert.equal(await (await send(page)).getAttribute("data-status"), "200");
   } finally {
     await context.close();
@@ -271,5 +276,49 @@ test("code samples show placeholders for credentials unless the reader asks for 
     } finally {
       await context.close();
     }
+  }
+});
+
+test("answers beyond JSON: text as text, an image shown, a binary offered as a download, 10 MB shown in part without freezing", async () => {
+  const { page, context } = await open("answerText");
+  try {
+    let answer = await send(page);
+    assert.equal(await answer.locator("[data-testid=try-body-view]").textContent(), "hello, text");
+
+    await goTo(page, "answerImage");
+    answer = await send(page);
+    const image = answer.locator("[data-testid=try-body-image]");
+    await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await image.elementHandle());
+    assert.equal(await image.evaluate((img) => [img.naturalWidth, img.naturalHeight].join("x")), "2x2");
+    assert.match(await answer.locator("[data-testid=try-body-file]").textContent(), /^image\/png, \d+ bytes · Download answer\.png$/);
+
+    await goTo(page, "answerBinary");
+    answer = await send(page);
+    assert.equal(await answer.locator("[data-testid=try-body-file]").textContent(), "A binary answer: application/octet-stream, 1.0 KB. Download data.bin");
+    const link = answer.locator("[data-testid=try-body-download]");
+    assert.equal(await link.getAttribute("download"), "data.bin");
+    const bytes = await link.evaluate(async (a) => new Uint8Array(await (await fetch(a.href)).arrayBuffer()).length);
+    assert.equal(bytes, 1024, "the download is the whole body");
+
+    await goTo(page, "answerLarge");
+    // The page keeps taking input while the 10 MB answer arrives and is shown.
+    const longest = await page.evaluate(() => {
+      window.__longest = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+      }).observe({ type: "longtask" });
+      return window.__longest;
+    });
+    assert.equal(longest, 0);
+    answer = await send(page);
+    assert.match(await answer.locator("[data-testid=try-body-truncated]").textContent(), /^The answer is application\/json, 10\.0 MB: the first 256\.0 KB are shown\. Download answer\.json$/);
+    const shown = await answer.locator("[data-testid=try-body-view]").textContent();
+    assert.ok(shown.length > 200_000 && shown.length <= 256 * 1024, `${shown.length} characters shown`);
+    const whole = await answer.locator("[data-testid=try-body-download]").evaluate(async (a) => (await (await fetch(a.href)).blob()).size);
+    assert.equal(whole, 10 * 1024 * 1024);
+    const blocked = await page.evaluate(() => window.__longest);
+    assert.equal(blocked, 0, `a main-thread task of ${Math.round(blocked)} ms (over 50 ms) while the 10 MB answer was shown`);
+  } finally {
+    await context.close();
   }
 });

@@ -87,7 +87,9 @@ impl Response {
     }
 }
 
-fn find_header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+/// The first value of the header `name` (any case) among `headers`.
+#[must_use]
+pub fn find_header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
 }
 

@@ -11,7 +11,6 @@ use petstore_core::Request;
 use petstore_core::http::reason_phrase;
 use petstore_core::tryit::{ErrorSummary, Reachability, error_summary, explain_failure};
 use wasm_bindgen::JsCast;
-use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::message_of;
@@ -48,14 +47,49 @@ pub enum Outcome {
         status_text: String,
         /// Header names and values, as received.
         headers: Vec<(String, String)>,
-        /// The body; pretty-printed when it is JSON.
+        /// The body as text; pretty-printed when it is JSON; the start of it when it is
+        /// large; empty when it is not text.
         body: String,
         /// The error object in the body, if any.
         error: Option<ErrorSummary>,
+        /// The whole body as a file, when it is not shown whole as text: an image, another
+        /// binary, or text too large to show.
+        file: Option<BodyFile>,
     },
     /// No readable answer: why, and what to do about it.
     Failure(String),
 }
+
+/// An answer's body kept by the browser (a `Blob`), offered through an object URL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyFile {
+    /// The object URL of the body.
+    pub url: String,
+    /// Its size in bytes.
+    pub size: f64,
+    /// Its media type (`Content-Type` without parameters).
+    pub media_type: String,
+    /// The file name it is saved under (`Content-Disposition`'s, else one made up).
+    pub name: String,
+    /// How the page shows it.
+    pub kind: FileKind,
+}
+
+/// How an answer's body that is not shown whole as text is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// An image, shown.
+    Image,
+    /// Text too large to show: its start is shown, the whole offered as a download.
+    Truncated,
+    /// Anything else: offered as a download with its size and type.
+    Binary,
+}
+
+/// Text answers up to this size are shown whole (and JSON pretty-printed).
+pub const SHOWN_WHOLE: f64 = 1024.0 * 1024.0;
+/// Of a larger text answer, this much is shown.
+pub const SHOWN_START: f64 = 256.0 * 1024.0;
 
 /// One request and what it got.
 #[derive(Debug, Clone, PartialEq)]
@@ -188,7 +222,7 @@ fn answer(status: u16, status_text: String, headers: Vec<(String, String)>, body
     let error = json.as_ref().and_then(|v| error_summary(status, v));
     let body = json.and_then(|v| serde_json::to_string_pretty(&v).ok()).unwrap_or_else(|| body.to_owned());
     let status_text = if status_text.is_empty() { reason_phrase(status).to_owned() } else { status_text };
-    Outcome::Answer { status, status_text, headers, body, error }
+    Outcome::Answer { status, status_text, headers, body, error, file: None }
 }
 
 /// The mock's answer, at once.
@@ -228,7 +262,8 @@ async fn over_network(request: &Request, abort: &Abort, credentialed: bool) -> O
         init.set_redirect(web_sys::RequestRedirect::Manual);
     }
     if !request.body.is_empty() {
-        init.set_body(&JsValue::from_str(&String::from_utf8_lossy(&request.body)));
+        // Bytes as they are: a file or a multipart body is not text.
+        init.set_body(&js_sys::Uint8Array::from(request.body.as_slice()));
     }
     init.set_signal(abort.signal().as_ref());
     let sent = match web_sys::Request::new_with_str_and_init(&request.target, &init) {
@@ -271,11 +306,83 @@ async fn over_network(request: &Request, abort: &Abort, credentialed: bool) -> O
             ));
         }
     }
-    let body = match response.text() {
-        Ok(promise) => JsFuture::from(promise).await.ok().and_then(|t| t.as_string()).unwrap_or_default(),
-        Err(_) => String::new(),
+    let (status, status_text) = (response.status(), response.status_text());
+    // The body stays the browser's (a Blob), not the page's memory: only text that is shown
+    // crosses into the panel.
+    let blob = match response.blob() {
+        Ok(promise) => JsFuture::from(promise).await.ok().and_then(|b| b.dyn_into::<web_sys::Blob>().ok()),
+        Err(_) => None,
     };
-    answer(response.status(), response.status_text(), headers, &body)
+    let Some(blob) = blob else {
+        return answer(status, status_text, headers, "");
+    };
+    let media_type = petstore_core::http::find_header(&headers, "content-type")
+        .map(|t| t.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    let size = blob.size();
+    let textual = is_text(&media_type);
+    if textual && size <= SHOWN_WHOLE {
+        let text = text_of(&blob).await;
+        return answer(status, status_text, headers, &text);
+    }
+    let kind = match () {
+        () if textual => FileKind::Truncated,
+        () if media_type.starts_with("image/") => FileKind::Image,
+        () => FileKind::Binary,
+    };
+    let shown = if kind == FileKind::Truncated {
+        match blob.slice_with_f64_and_f64(0.0, SHOWN_START) {
+            Ok(start) => text_of(&start).await,
+            Err(_) => String::new(),
+        }
+    } else {
+        String::new()
+    };
+    let name = file_name(&headers, &media_type);
+    let file = web_sys::Url::create_object_url_with_blob(&blob).ok().map(|url| BodyFile {
+        url,
+        size,
+        media_type,
+        name,
+        kind,
+    });
+    let status_text = if status_text.is_empty() { reason_phrase(status).to_owned() } else { status_text };
+    Outcome::Answer { status, status_text, headers, body: shown, error: None, file }
+}
+
+/// Whether a media type is text to show (JSON, XML, YAML, text/*, forms).
+fn is_text(media_type: &str) -> bool {
+    media_type.is_empty()
+        || media_type.starts_with("text/")
+        || media_type.ends_with("json")
+        || media_type.ends_with("xml")
+        || media_type.ends_with("yaml")
+        || media_type.ends_with("javascript")
+        || media_type == "application/x-www-form-urlencoded"
+}
+
+async fn text_of(blob: &web_sys::Blob) -> String {
+    JsFuture::from(blob.text()).await.ok().and_then(|t| t.as_string()).unwrap_or_default()
+}
+
+/// The name an answer's body is saved under: `Content-Disposition`'s `filename`, else
+/// `answer` with an extension for its type.
+fn file_name(headers: &[(String, String)], media_type: &str) -> String {
+    let given = petstore_core::http::find_header(headers, "content-disposition").and_then(|d| {
+        d.split(';')
+            .map(str::trim)
+            .find_map(|p| p.strip_prefix("filename="))
+            .map(|n| n.trim_matches('"').to_owned())
+    });
+    // Only a plain name: no path, nothing hidden.
+    given.filter(|n| !n.is_empty() && !n.contains(['/', '\\']) && !n.starts_with('.')).unwrap_or_else(|| {
+        let extension = media_type
+            .rsplit(['/', '+'])
+            .next()
+            .filter(|e| e.len() <= 8 && e.chars().all(|c| c.is_ascii_alphanumeric()))
+            .unwrap_or("bin");
+        format!("answer.{extension}")
+    })
 }
 
 /// Sets the cookies of a `Cookie` header (`a=1; b=2`) in this page, for the request to

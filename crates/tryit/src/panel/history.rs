@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use petstore_core::html::escape;
 use wasm_bindgen::JsCast;
 
-use crate::transport::{Exchange, Outcome};
+use crate::transport::{Exchange, FileKind, Outcome};
 
 /// Answers kept per operation.
 const HISTORY_LEN: usize = 5;
@@ -298,7 +298,7 @@ fn exchange_html(entry: &Entry) -> AnswerHtml {
     let meta = format!("{} {} · {} · {millis} · {}", e.method, e.url, e.target, e.at);
     let (markup, parts, status) = match &e.outcome {
         Outcome::Failure(message) => (FAILURE, vec![meta, message.clone()], None),
-        Outcome::Answer { status, status_text, headers, body, error } => {
+        Outcome::Answer { status, status_text, headers, body, error, file } => {
             let class = if *status >= 400 { "status-error" } else { "status-ok" };
             let error = error.as_ref().map_or_else(String::new, |error| {
                 let code = error.code.as_ref().map_or_else(|| "Error".to_owned(), |c| format!("Error {c}"));
@@ -312,13 +312,46 @@ fn exchange_html(entry: &Entry) -> AnswerHtml {
                 .iter()
                 .map(|(name, value)| format!("<li><code>{}</code>: {}</li>", escape(name), escape(value)))
                 .collect();
-            let body = if body.is_empty() {
+            let text = if body.is_empty() {
                 String::new()
             } else {
                 format!(
                     r#"<pre class="example" data-testid="try-body-view"><code>{}</code></pre>"#,
                     escape(body)
                 )
+            };
+            let body = match file {
+                None => text,
+                Some(file) => {
+                    let link = format!(
+                        r#"<a href="{}" download="{}" data-testid="try-body-download">Download {}</a>"#,
+                        escape(&file.url),
+                        escape(&file.name),
+                        escape(&file.name)
+                    );
+                    let what = format!(
+                        "{}, {}",
+                        if file.media_type.is_empty() { "no type" } else { &file.media_type },
+                        size_text(file.size)
+                    );
+                    match file.kind {
+                        FileKind::Image => format!(
+                            r#"<p class="hint" data-testid="try-body-file">{} · {link}</p><img class="try-image" data-testid="try-body-image" src="{}" alt="The answer's image ({})">"#,
+                            escape(&what),
+                            escape(&file.url),
+                            escape(&what)
+                        ),
+                        FileKind::Binary => format!(
+                            r#"<p class="try-file" data-testid="try-body-file">A binary answer: {}. {link}</p>"#,
+                            escape(&what)
+                        ),
+                        FileKind::Truncated => format!(
+                            r#"<p class="hint" data-testid="try-body-truncated">The answer is {}: the first {} are shown. {link}</p>{text}"#,
+                            escape(&what),
+                            size_text(crate::transport::SHOWN_START)
+                        ),
+                    }
+                }
             };
             let status_html = format!(
                 r#"<span class="status {class}" data-testid="try-status">{status} {}</span>"#,
@@ -332,4 +365,20 @@ fn exchange_html(entry: &Entry) -> AnswerHtml {
         }
     };
     AnswerHtml { markup, parts, id: *id, status }
+}
+
+/// A size in bytes, KB or MB, in words.
+fn size_text(bytes: f64) -> String {
+    // Whole tenths, formatted as integers (no float formatting in the module).
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // sizes are small
+    let tenths = |unit: f64| (bytes / unit * 10.0).round().max(0.0) as u64;
+    if bytes < 1024.0 {
+        format!("{} bytes", tenths(1.0) / 10)
+    } else if bytes < 1024.0 * 1024.0 {
+        let t = tenths(1024.0);
+        format!("{}.{} KB", t / 10, t % 10)
+    } else {
+        let t = tenths(1024.0 * 1024.0);
+        format!("{}.{} MB", t / 10, t % 10)
+    }
 }
