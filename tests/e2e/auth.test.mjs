@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
-import { CREDENTIALS, authApiDocument, startAuthServer } from "./auth-server.mjs";
+import { CREDENTIALS, authApiDocument, makePng, startAuthServer } from "./auth-server.mjs";
 
 let api;
 let site;
@@ -317,6 +317,69 @@ test("answers beyond JSON: text as text, an image shown, a binary offered as a d
     const blocked = await page.evaluate(() => window.__longest);
     // A figure, not an assertion (machines are noisy): the longest task over 50 ms, 0 if none.
     console.log(`# 10 MB answer: longest main-thread task over 50 ms: ${Math.round(blocked)} ms`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("bodies beyond JSON: multipart with several files, a URL-encoded form, text and a file as the body; the samples follow; screenshots", async () => {
+  const { createHash } = await import("node:crypto");
+  const sha = (buffer) => createHash("sha256").update(buffer).digest("hex");
+  const png = makePng();
+  const binary = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256));
+  const second = Buffer.from([0, 255, 13, 10, 45, 45, 0, 1]);
+  const { page, context } = await open("upload");
+  try {
+    const type = page.locator("[data-testid=try-body-type]");
+    assert.equal(await type.inputValue(), "multipart/form-data", "the document's first media type");
+    // A required field left empty is named before anything is sent.
+    await page.locator("[data-testid=try-form-field][data-name=title]").fill("Holiday");
+    await page.locator("[data-testid=try-form-file][data-name=photo]").setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: png });
+    await page.locator("[data-testid=try-form-file][data-name=extra]").setInputFiles([
+      { name: "data.bin", mimeType: "application/octet-stream", buffer: binary },
+      { name: "tricky \"name\".bin", mimeType: "application/octet-stream", buffer: second },
+    ]);
+    const sample = page.locator("[data-testid=sample-source]");
+    assert.match(await sample.textContent(), /-F 'photo=@photo\.png;type=image\/png'/);
+    let answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200", await answer.textContent());
+    const received = await answerJson(answer);
+    assert.deepEqual(received.fields, { title: "Holiday" });
+    assert.deepEqual(
+      received.files.map((f) => [f.field, f.filename, f.contentType, f.size, f.sha256]),
+      [
+        ["photo", "photo.png", "image/png", png.length, sha(png)],
+        ["extra", "data.bin", "application/octet-stream", binary.length, sha(binary)],
+        // A quote in a file name goes as %22, as the HTML standard (and a browser's FormData) writes it.
+        ["extra", "tricky %22name%22.bin", "application/octet-stream", second.length, sha(second)],
+      ],
+    );
+    for (const [colorScheme, viewport, name] of [
+      ["light", { width: 1280, height: 900 }, "light-desktop"],
+      ["dark", { width: 390, height: 844 }, "dark-phone"],
+    ]) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      await type.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `upload-${name}.png`) });
+    }
+
+    await type.selectOption("application/x-www-form-urlencoded");
+    await page.locator("[data-testid=try-form-field][data-name=title]").fill("A & B");
+    await page.locator("[data-testid=try-form-field][data-name=note]").fill("ü=1");
+    assert.match(await sample.textContent(), /--data-urlencode/);
+    answer = await send(page);
+    assert.deepEqual((await answerJson(answer)).form, { title: "A & B", note: "ü=1" });
+
+    await type.selectOption("text/plain");
+    await page.locator("[data-testid=try-body]").fill("plain words");
+    answer = await send(page);
+    assert.deepEqual(await answerJson(answer), { text: "plain words", length: 11 });
+
+    await type.selectOption("application/octet-stream");
+    await page.locator("[data-testid=try-body-file]").setInputFiles({ name: "raw.bin", mimeType: "application/octet-stream", buffer: binary });
+    answer = await send(page);
+    assert.deepEqual(await answerJson(answer), { size: binary.length, sha256: sha(binary) });
   } finally {
     await context.close();
   }

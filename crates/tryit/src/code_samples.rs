@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use petstore_core::Request;
 use petstore_core::reference::{CodeSamples as Samples, OperationView};
-use petstore_core::samples::{Lang, generate};
+use petstore_core::samples::{Lang, SampleForm, generate_with};
 use wasm_bindgen::JsCast;
 
 /// The samples of one operation; nothing when the document sets `x-codeSamples: false`.
@@ -14,6 +14,9 @@ use wasm_bindgen::JsCast;
 pub fn CodeSamples(
     view: std::sync::Arc<OperationView>,
     #[prop(default = None)] request: Option<Signal<Request>>,
+    /// A form body as the samples write it (multipart or URL-encoded), when the form has one.
+    #[prop(default = None)]
+    form: Option<Signal<Option<SampleForm>>>,
 ) -> impl IntoView {
     let tabs: Vec<(String, Signal<String>)> = match &view.code_samples {
         Samples::Hidden => return None,
@@ -28,7 +31,13 @@ pub fn CodeSamples(
             Lang::ALL
                 .iter()
                 .map(|&lang| {
-                    (lang.label().to_owned(), Signal::derive(move || request.with(|r| generate(lang, r))))
+                    (
+                        lang.label().to_owned(),
+                        Signal::derive(move || {
+                            let form = form.and_then(|f| f.get());
+                            request.with(|r| generate_with(lang, r, form.as_ref()))
+                        }),
+                    )
                 })
                 .collect()
         }

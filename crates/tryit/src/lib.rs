@@ -36,10 +36,11 @@ pub fn Workbench(
 ) -> impl IntoView {
     let form = (!view.hide_try_it).then(|| TryItForm::new(&view, mock_available, vault));
     let sample = form.map(|form| Signal::derive(move || form.sample()));
+    let sample_form = form.map(|form| Signal::derive(move || form.sample_form()));
     let try_it = form.map(|form| view! { <TryIt view=Arc::clone(&view) form=form mock_available=mock_available mock=mock.clone() /> });
     view! {
         {try_it}
-        <CodeSamples view=view request=sample />
+        <CodeSamples view=view request=sample form=sample_form />
     }
 }
 

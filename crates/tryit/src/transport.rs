@@ -179,6 +179,12 @@ pub fn ask(request: &Request, mock: Option<&MockLink>) -> Exchange {
     Exchange::of(request, at, started, "In-browser mock".to_owned(), outcome)
 }
 
+/// An exchange that never went out: `request` could not be made, for `reason`.
+#[must_use]
+pub fn failed(request: &Request, reason: String) -> Exchange {
+    Exchange::of(request, clock(), now_ms(), origin_of(&request.target), Outcome::Failure(reason))
+}
+
 impl Exchange {
     /// `request`, sent at `at` (clock) and `started` (`now_ms`), to `target`, and what it got.
     fn of(request: &Request, at: String, started: f64, target: String, outcome: Outcome) -> Self {

@@ -26,6 +26,18 @@ use security::security;
 /// How deep nested schemas are expanded; deeper levels are left collapsed.
 pub(crate) const MAX_DEPTH: usize = 12;
 
+/// A body lists at most this many media types.
+pub(crate) const MAX_MEDIA_TYPES: usize = 50;
+
+/// One media type a request body may be sent as.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MediaOption {
+    /// `multipart/form-data`, `text/plain`, ...
+    pub media_type: String,
+    /// Its schema, the top `$ref` followed (`null` when it has none).
+    pub schema: Value,
+}
+
 /// At most this many schema nodes make one tree or one generated example: a schema whose
 /// every level has many fields would otherwise multiply into millions.
 pub(crate) const MAX_NODES: usize = 2_000;
@@ -136,6 +148,9 @@ pub struct BodyView {
     pub example: Value,
     /// What a generated example leaves out (a string shortened, ...), in sentences.
     pub example_notes: Vec<String>,
+    /// Every media type of the body (document order), the one above among them.
+    #[serde(default)]
+    pub media_types: Vec<MediaOption>,
 }
 
 /// One response.

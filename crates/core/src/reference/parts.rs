@@ -30,7 +30,20 @@ pub(super) fn body(doc: &Value, b: &Value) -> Result<Option<BodyView>, String> {
             (generated.value, generated.notes)
         }
     };
+    // Every media type the body may be sent as, with its schema (the top `$ref` followed).
+    let media_types = b
+        .get("content")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .take(super::MAX_MEDIA_TYPES)
+        .map(|(name, m)| super::MediaOption {
+            media_type: name.clone(),
+            schema: m.get("schema").map(|s| resolved_schema(doc, s)).unwrap_or(Value::Null),
+        })
+        .collect();
     Ok(Some(BodyView {
+        media_types,
         required: b.get("required").and_then(Value::as_bool).unwrap_or(false),
         description: b.get("description").and_then(Value::as_str).map(str::to_owned),
         media_type: media_type.unwrap_or_default(),

@@ -8,7 +8,12 @@ use petstore_core::reference::{BodyView, ParameterView};
 use petstore_core::request::example_text;
 use petstore_core::tryit::field_key;
 
-use super::form::{BASE_URL_KEY, HEADERS_KEY, TARGET_KEY, Target, TryItForm, check_base_url, remember};
+use petstore_core::form::SpecKind;
+use wasm_bindgen::JsCast;
+
+use super::form::{
+    BASE_URL_KEY, BodyKind, HEADERS_KEY, TARGET_KEY, Target, TryItForm, check_base_url, remember,
+};
 
 /// The element ids of one panel's controls (several panels may be on a page).
 #[derive(Debug, Clone, Copy)]
@@ -32,6 +37,8 @@ impl Ids {
     pub fn field(&self, field: &str) -> String {
         match field {
             "base" | "body" | "headers" => self.of(field),
+            // A form body's fields come first where the body's control is.
+            key if key.starts_with("form:") => self.of("body"),
             key => self.of(&format!("param-{}", key.replace(':', "-"))),
         }
     }
@@ -306,23 +313,49 @@ pub fn ParamField(form: TryItForm, ids: Ids, param: ParameterView) -> impl IntoV
 pub fn BodyField(form: TryItForm, ids: Ids, body: BodyView) -> impl IntoView {
     let id = ids.of("body");
     let example = serde_json::to_string_pretty(&body.example).unwrap_or_default();
+    // The media types the body may be sent as: a choice when there are several.
+    let choices = (body.media_types.len() > 1).then(|| {
+        let options = body
+            .media_types
+            .iter()
+            .map(|m| {
+                let value = m.media_type.clone();
+                view! { <option value=value.clone() selected=move || form.media.get() == value>{m.media_type.clone()}</option> }
+            })
+            .collect_view();
+        view! {
+            <select class="media-choice" aria-label="Media type of the body" data-testid="try-body-type"
+                on:change=move |ev| form.media.set(event_target_value(&ev))>
+                {options}
+            </select>
+        }
+    });
+    let single =
+        choices.is_none().then(|| view! { <span class="media-type">{body.media_type.clone()}</span> });
+    let kind = Memo::new(move |_| form.body_kind());
+    let label_id = id.clone();
     let label = view! {
         <div class="field-head">
-            <label for=id.clone()>"Body " <span class="media-type">{body.media_type}</span></label>
-            <button type="button" class="button button-quiet" data-testid="try-body-reset" on:click=move |_| form.body.set(example.clone())>
-                "Example"
-            </button>
+            <label for=label_id>"Body " {single}</label>
+            {choices}
+            <Show when=move || matches!(kind.get(), BodyKind::Json | BodyKind::Text)>
+                <button type="button" class="button button-quiet" data-testid="try-body-reset" on:click={
+                    let example = example.clone();
+                    move |_| form.body.set(example.clone())
+                }>
+                    "Example"
+                </button>
+            </Show>
         </div>
     };
-    view! {
-        <Field
-            id=id
-            label=label
-            error=form.error("body")
-            error_testid="try-body-error"
-            control=move |tie: AnyAttribute| view! {
+    let control_id = id.clone();
+    let control = move |tie: AnyAttribute| {
+        let control_id = control_id.clone();
+        move || {
+            match kind.get() {
+            BodyKind::Json | BodyKind::Text => view! {
                 <textarea
-                    {..tie}
+                    {..tie.clone()}
                     class="code-input"
                     rows="8"
                     spellcheck="false"
@@ -331,8 +364,84 @@ pub fn BodyField(form: TryItForm, ids: Ids, body: BodyView) -> impl IntoView {
                     on:input=move |ev| form.body.set(event_target_value(&ev))
                 />
             }
-        />
+            .into_any(),
+            BodyKind::File => view! {
+                <input {..tie.clone()} type="file" data-testid="try-body-file" on:change=move |ev| pick(form, "", &ev) />
+            }
+            .into_any(),
+            BodyKind::Form(_) => view! { <FormFields form=form ids=ids first_id=control_id.clone() /> }.into_any(),
+        }
+        }
+    };
+    view! {
+        <Field id=id label=label error=form.error("body") error_testid="try-body-error" control=control />
     }
+}
+
+/// Keeps the files chosen in a file input under `name` (`""` for a body that is a file).
+fn pick(form: TryItForm, name: &str, ev: &leptos::ev::Event) {
+    let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
+    let files: Vec<web_sys::File> = input
+        .and_then(|i| i.files())
+        .map(|list| (0..list.length()).filter_map(|i| list.item(i)).collect())
+        .unwrap_or_default();
+    let name = name.to_owned();
+    form.files.update(|all| {
+        all.insert(name, files);
+    });
+}
+
+/// A form body: a field per property of the media type's schema (a file input for binary
+/// ones, several files for arrays of them).
+#[component]
+fn FormFields(form: TryItForm, ids: Ids, first_id: String) -> impl IntoView {
+    let fields = form.form_fields();
+    if fields.is_empty() {
+        return view! { <p class="hint" id=first_id>"The schema lists no fields: the body is sent empty."</p> }.into_any();
+    }
+    fields
+        .into_iter()
+        .enumerate()
+        .map(|(i, spec)| {
+            let id = if i == 0 { first_id.clone() } else { ids.of(&format!("form-{}", spec.name)) };
+            let name = spec.name.clone();
+            let label = if spec.required { format!("{name} *") } else { name.clone() };
+            let error = form.error(&format!("form:{name}"));
+            let control = match spec.kind {
+                SpecKind::Text => {
+                    let (read, write) = (spec.clone(), name.clone());
+                    view! {
+                        <input id=id.clone() type="text" spellcheck="false" data-testid="try-form-field" data-name=name.clone()
+                            prop:value=move || form.field_text(&read)
+                            on:input=move |ev| {
+                                let text = event_target_value(&ev);
+                                form.form_text.update(|t| { t.insert(write.clone(), text); });
+                            } />
+                    }
+                    .into_any()
+                }
+                SpecKind::File | SpecKind::Files => {
+                    let multiple = spec.kind == SpecKind::Files;
+                    let chosen = name.clone();
+                    view! {
+                        <input id=id.clone() type="file" multiple=multiple data-testid="try-form-file" data-name=name.clone()
+                            on:change=move |ev| pick(form, &chosen, &ev) />
+                    }
+                    .into_any()
+                }
+            };
+            view! {
+                <div class="field form-field">
+                    <label for=id>{label}</label>
+                    {control}
+                    {spec.description.clone().map(|d| view! { <p class="hint">{d}</p> })}
+                    <p class="field-error" data-testid="try-form-error">{move || error.get()}</p>
+                </div>
+            }
+            .into_any()
+        })
+        .collect_view()
+        .into_any()
 }
 
 /// Extra header lines, kept in this browser only when the reader asks.

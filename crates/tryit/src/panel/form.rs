@@ -9,6 +9,15 @@ use petstore_core::request::{ParamInput, is_sendable};
 use petstore_core::tryit::{FieldError, build_request, initial_text};
 use wasm_bindgen::prelude::*;
 
+use std::collections::BTreeMap;
+
+use petstore_core::form::{
+    DEFAULT_FILE_TYPE, FormField, FormFieldSpec, FormKind, SpecKind, boundary_for, encode_multipart,
+    encode_urlencoded, fields_from_schema, multipart_content_type,
+};
+use petstore_core::samples::{SampleForm, SampleValue};
+use wasm_bindgen_futures::JsFuture;
+
 use crate::authorize::Vault;
 use crate::transport::absolute;
 
@@ -133,7 +142,47 @@ pub struct TryItForm {
     pub errors: Signal<Vec<FieldError>>,
     /// The document's credentials.
     pub vault: Vault,
+    /// The media type the body is sent as (one of the operation's).
+    pub media: RwSignal<String>,
+    /// The texts of a form body's fields, by name.
+    pub form_text: RwSignal<BTreeMap<String, String>>,
+    /// The files chosen, by form field name (`""` for a body that is a file).
+    pub files: RwSignal<BTreeMap<String, Vec<web_sys::File>>, LocalStorage>,
 }
+
+/// How a body is written, by its media type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind {
+    /// JSON, typed in a text area.
+    Json,
+    /// A form: a field per property of the schema (`multipart/form-data` with files, or
+    /// `application/x-www-form-urlencoded`).
+    Form(FormKind),
+    /// Other text (`text/plain`, XML, YAML), typed as it is sent.
+    Text,
+    /// Anything else, read from a file.
+    File,
+}
+
+impl BodyKind {
+    /// The kind of body `media_type` is.
+    #[must_use]
+    pub fn of(media_type: &str) -> Self {
+        let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        if essence.is_empty() || essence.ends_with("/json") || essence.ends_with("+json") {
+            Self::Json
+        } else if let Some(kind) = FormKind::of_media_type(&essence) {
+            Self::Form(kind)
+        } else if essence.starts_with("text/") || essence.ends_with("xml") || essence.ends_with("yaml") {
+            Self::Text
+        } else {
+            Self::File
+        }
+    }
+}
+
+/// Files larger than this in all are not sent.
+pub const MAX_FILES: f64 = 50.0 * 1024.0 * 1024.0;
 
 impl TryItForm {
     /// The form of `view`, prefilled with examples and the remembered target and base URL.
@@ -172,7 +221,12 @@ impl TryItForm {
             RwSignal::new(body),
         );
         let headers = RwSignal::new(saved_headers.clone().unwrap_or_default());
+        let media =
+            view.with_value(|v| v.request_body.as_ref().map(|b| b.media_type.clone()).unwrap_or_default());
         let mut form = Self {
+            media: RwSignal::new(media),
+            form_text: RwSignal::new(BTreeMap::new()),
+            files: RwSignal::new_local(BTreeMap::new()),
             view,
             target,
             custom_base,
@@ -216,21 +270,232 @@ impl TryItForm {
         }
     }
 
+    /// The kind of body chosen.
+    #[must_use]
+    pub fn body_kind(&self) -> BodyKind {
+        BodyKind::of(&self.media.get())
+    }
+
+    /// The fields of a form body of the chosen media type.
+    #[must_use]
+    pub fn form_fields(&self) -> Vec<FormFieldSpec> {
+        let media = self.media.get();
+        self.view.with_value(|v| {
+            v.request_body
+                .as_ref()
+                .and_then(|b| b.media_types.iter().find(|m| m.media_type == media))
+                .map(|m| fields_from_schema(&m.schema))
+                .unwrap_or_default()
+        })
+    }
+
+    /// The text of the form field `spec` (its example until the reader types).
+    #[must_use]
+    pub fn field_text(&self, spec: &FormFieldSpec) -> String {
+        self.form_text
+            .with(|t| t.get(&spec.name).cloned())
+            .unwrap_or_else(|| spec.example.clone().unwrap_or_default())
+    }
+
     fn build(&self, base: &str) -> (Request, Vec<FieldError>) {
+        let kind = self.body_kind();
         let body = self.body.get();
         let headers = self.headers.get();
-        self.view.with_value(|view| {
+        let (mut request, mut errors) = self.view.with_value(|view| {
             self.params.with(|params| {
                 build_request(
                     view,
                     base,
                     params,
-                    view.request_body.is_some().then_some(body.as_str()),
+                    (view.request_body.is_some() && kind == BodyKind::Json).then_some(body.as_str()),
                     &headers,
                     &matches_pattern,
                 )
             })
-        })
+        });
+        let Some((required, media)) = self
+            .view
+            .with_value(|v| v.request_body.as_ref().map(|b| b.required))
+            .map(|r| (r, self.media.get()))
+        else {
+            return (request, errors);
+        };
+        if kind == BodyKind::Json {
+            return (request, errors);
+        }
+        // Not JSON: the core's check of the JSON text does not apply; the body is the kind's.
+        errors.retain(|e| e.field != "body");
+        let missing = |what: &str| FieldError {
+            field: "body".to_owned(),
+            message: format!("This operation needs {what}."),
+        };
+        let content_type = match kind {
+            // JSON returned above.
+            BodyKind::Json | BodyKind::Text => {
+                if required && body.is_empty() {
+                    errors.push(missing("a request body"));
+                }
+                request.body = body.into_bytes();
+                media
+            }
+            BodyKind::File => {
+                if required && self.files.with(|f| f.get("").is_none_or(Vec::is_empty)) {
+                    errors.push(missing("a file to send"));
+                }
+                media
+            }
+            BodyKind::Form(form_kind) => {
+                let fields = self.form_fields();
+                for spec in &fields {
+                    let given = match spec.kind {
+                        SpecKind::Text => !self.field_text(spec).is_empty(),
+                        SpecKind::File | SpecKind::Files => {
+                            self.files.with(|f| f.get(&spec.name).is_some_and(|l| !l.is_empty()))
+                        }
+                    };
+                    if spec.required && !given {
+                        errors.push(FieldError {
+                            field: format!("form:{}", spec.name),
+                            message: format!("{} is required.", spec.name),
+                        });
+                    }
+                }
+                if form_kind == FormKind::UrlEncoded {
+                    request.body = encode_urlencoded(&self.text_fields(&fields));
+                }
+                // A multipart body is written when it is sent, with its files read.
+                form_kind.media_type().to_owned()
+            }
+        };
+        request.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
+        request.headers.insert(0, ("Content-Type".to_owned(), content_type));
+        (request, errors)
+    }
+
+    /// The form's text fields (a file field as its files' names, for a URL-encoded body).
+    fn text_fields(&self, fields: &[FormFieldSpec]) -> Vec<FormField> {
+        let mut out = Vec::new();
+        for spec in fields {
+            match spec.kind {
+                SpecKind::Text => {
+                    let text = self.field_text(spec);
+                    if !text.is_empty() {
+                        out.push(FormField::text(&spec.name, text));
+                    }
+                }
+                SpecKind::File | SpecKind::Files => self.files.with(|f| {
+                    for file in f.get(&spec.name).into_iter().flatten() {
+                        out.push(FormField::text(&spec.name, file.name()));
+                    }
+                }),
+            }
+        }
+        out
+    }
+
+    /// `request` with the chosen files read into its body (a multipart form, or a body that
+    /// is a file); as it is for other bodies.
+    ///
+    /// # Errors
+    /// A file could not be read, or the files are too large.
+    pub async fn with_files(&self, mut request: Request) -> Result<Request, String> {
+        let kind = self.body_kind();
+        let files = self.files.get_untracked();
+        let total: f64 = files.values().flatten().map(|f| f.size()).sum();
+        if total > MAX_FILES {
+            return Err(format!(
+                "The files are {} MB in all; at most {} MB are sent.",
+                (total / 1_048_576.0).round(),
+                MAX_FILES / 1_048_576.0
+            ));
+        }
+        match kind {
+            BodyKind::File => {
+                if let Some(file) = files.get("").and_then(|l| l.first()) {
+                    request.body = read_file(file).await?;
+                    // A range such as `image/*` takes the file's own type.
+                    if self.media.get_untracked().contains('*') && !file.type_().is_empty() {
+                        request.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
+                        request.headers.insert(0, ("Content-Type".to_owned(), file.type_()));
+                    }
+                }
+            }
+            BodyKind::Form(FormKind::Multipart) => {
+                let specs = self.form_fields_untracked();
+                let mut fields = Vec::new();
+                for spec in &specs {
+                    match spec.kind {
+                        SpecKind::Text => {
+                            let text = self
+                                .form_text
+                                .with_untracked(|t| t.get(&spec.name).cloned())
+                                .unwrap_or_else(|| spec.example.clone().unwrap_or_default());
+                            if !text.is_empty() {
+                                fields.push(FormField::text(&spec.name, text));
+                            }
+                        }
+                        SpecKind::File | SpecKind::Files => {
+                            for file in files.get(&spec.name).into_iter().flatten() {
+                                let content_type = if file.type_().is_empty() {
+                                    DEFAULT_FILE_TYPE.to_owned()
+                                } else {
+                                    file.type_()
+                                };
+                                fields.push(FormField::file(
+                                    &spec.name,
+                                    file.name(),
+                                    content_type,
+                                    read_file(file).await?,
+                                ));
+                            }
+                        }
+                    }
+                }
+                let boundary = boundary_for(&fields);
+                request.body = encode_multipart(&fields, &boundary);
+                request.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
+                request.headers.insert(0, ("Content-Type".to_owned(), multipart_content_type(&boundary)));
+            }
+            _ => {}
+        }
+        Ok(request)
+    }
+
+    fn form_fields_untracked(&self) -> Vec<FormFieldSpec> {
+        untrack(|| self.form_fields())
+    }
+
+    /// A form body as the code samples write it: the fields, files by name.
+    #[must_use]
+    pub fn sample_form(&self) -> Option<SampleForm> {
+        let BodyKind::Form(kind) = self.body_kind() else { return None };
+        let mut fields = Vec::new();
+        for spec in self.form_fields() {
+            match spec.kind {
+                SpecKind::Text => fields.push((spec.name.clone(), SampleValue::Text(self.field_text(&spec)))),
+                SpecKind::File | SpecKind::Files => {
+                    let chosen = self.files.with(|f| f.get(&spec.name).cloned().unwrap_or_default());
+                    if chosen.is_empty() {
+                        fields.push((
+                            spec.name.clone(),
+                            SampleValue::File {
+                                file_name: format!("{}.bin", spec.name),
+                                content_type: DEFAULT_FILE_TYPE.to_owned(),
+                            },
+                        ));
+                    }
+                    for file in chosen {
+                        let content_type =
+                            if file.type_().is_empty() { DEFAULT_FILE_TYPE.to_owned() } else { file.type_() };
+                        fields.push((
+                            spec.name.clone(),
+                            SampleValue::File { file_name: file.name(), content_type },
+                        ));
+                    }
+                }
+            }
+        }
+        Some(SampleForm { kind, fields })
     }
 
     /// The request as the form stands, and what keeps it from being sent.
@@ -281,4 +546,12 @@ impl TryItForm {
             Target::Custom => check_base_url(&self.custom_base.get()).unwrap_or_default(),
         }
     }
+}
+
+/// The bytes of `file`.
+async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| format!("The file {} could not be read: {}.", file.name(), crate::message_of(&e)))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }

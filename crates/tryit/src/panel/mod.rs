@@ -14,7 +14,7 @@ use petstore_core::reference::OperationView;
 use petstore_core::request::is_sendable;
 use wasm_bindgen::JsCast;
 
-pub use form::{Target, TryItForm};
+pub use form::{BodyKind, Target, TryItForm};
 pub use history::History;
 
 use crate::authorize::Authorization;
@@ -22,6 +22,7 @@ use crate::mock::MockLink;
 use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
 use history::Written;
+use petstore_core::form::FormKind;
 use std::sync::Arc;
 
 /// The try-it panel of `view`; `form` is shared with the code samples.
@@ -53,19 +54,35 @@ pub fn TryIt(
         match problems.first() {
             Some(first) => focus(&ids.field(&first.field)),
             None => {
-                // The history shows the address without the credentials a query may carry.
-                let shown_url = request.target.clone();
-                let mut request = request;
-                let applied = form.view.with_value(|v| form.vault.apply(v, &mut request, false));
-                let to = match form.target.get_untracked() {
-                    Target::Mock => Destination::Mock(mock.get_value()),
-                    _ => Destination::Network { credentialed: !applied.used.is_empty() },
-                };
-                sending.start(request, to, move |mut exchange| {
-                    exchange.url = shown_url;
+                let file = move |exchange| {
                     let id = filed_under.with_value(|anchor| history.record(anchor, exchange));
                     shown.set(Some(id));
-                });
+                };
+                let go = move |mut request: Request| {
+                    // The history shows the address without the credentials a query may carry.
+                    let shown_url = request.target.clone();
+                    let applied = form.view.with_value(|v| form.vault.apply(v, &mut request, false));
+                    let to = match form.target.get_untracked() {
+                        Target::Mock => Destination::Mock(mock.get_value()),
+                        _ => Destination::Network { credentialed: !applied.used.is_empty() },
+                    };
+                    sending.start(request, to, move |mut exchange| {
+                        exchange.url = shown_url;
+                        file(exchange);
+                    });
+                };
+                // Files are read when the request is sent; everything else is in it already.
+                match untrack(|| form.body_kind()) {
+                    BodyKind::File | BodyKind::Form(FormKind::Multipart) => {
+                        leptos::task::spawn_local(async move {
+                            match form.with_files(request.clone()).await {
+                                Ok(request) => go(request),
+                                Err(message) => file(transport::failed(&request, message)),
+                            }
+                        });
+                    }
+                    _ => go(request),
+                }
             }
         }
     };
