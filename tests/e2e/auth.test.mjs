@@ -14,13 +14,13 @@ import { CREDENTIALS, authApiDocument, makePng, startAuthServer } from "./auth-s
 let api;
 let site;
 let browser;
+// The site's extra answers: tests add documents of their own servers.
+const extra = {};
 
 before(async () => {
   api = await startAuthServer();
-  const document = JSON.stringify(authApiDocument(api.origin));
-  site = await serveStatic(undefined, {
-    extra: { "/auth-api.json": { type: "application/json", body: document } },
-  });
+  extra["/auth-api.json"] = { type: "application/json", body: JSON.stringify(authApiDocument(api.origin)) };
+  site = await serveStatic(undefined, { extra });
   browser = await launch();
   await mkdir(ARTIFACTS, { recursive: true });
 });
@@ -32,8 +32,8 @@ after(async () => {
 });
 
 /** Opens the test API's `#operationId` (a fresh browser profile unless `context` is given). */
-async function open(id, options) {
-  const opened = await openPage(browser, new URL(`?url=auth-api.json#${id}`, site.url).href, options);
+async function open(id, options, document = "auth-api.json") {
+  const opened = await openPage(browser, new URL(`?url=${document}#${id}`, site.url).href, options);
   await opened.page.locator(`[data-testid=operation-detail][data-operation-id=${id}] [data-testid=try-it]`).waitFor();
   return opened;
 }
@@ -382,5 +382,50 @@ test("bodies beyond JSON: multipart with several files, a URL-encoded form, text
     assert.deepEqual(await answerJson(answer), { size: binary.length, sha256: sha(binary) });
   } finally {
     await context.close();
+  }
+});
+
+test("OAuth 2 password flow: the user's name and password get a token; a wrong password is explained", async () => {
+  const { page, context } = await open("bearerWhoami");
+  try {
+    const oauth = card(page, "oauth");
+    await input(page, "oauth", "flow").selectOption({ label: "Password" });
+    await input(page, "oauth", "client-id").fill(CREDENTIALS.publicClient);
+    await input(page, "oauth", "username").fill(CREDENTIALS.user);
+    await input(page, "oauth", "password").fill("not it");
+    await oauth.locator("[data-testid=auth-get-token]").click();
+    await oauth.locator("[data-testid=auth-message]", { hasText: "invalid_grant" }).waitFor();
+    await input(page, "oauth", "password").fill(CREDENTIALS.password);
+    await oauth.locator("[data-testid=auth-get-token]").click();
+    await oauth.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor();
+    const answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    assert.equal((await answerJson(answer)).sub, "alice");
+  } finally {
+    await context.close();
+  }
+});
+
+test("an expired token is renewed with its refresh token before the request goes", async () => {
+  const short = await startAuthServer({ tokenLifetime: 1 });
+  extra["/auth-api-short.json"] = { type: "application/json", body: JSON.stringify(authApiDocument(short.origin)) };
+  const { page, context } = await open("bearerWhoami", undefined, "auth-api-short.json");
+  try {
+    const oauth = card(page, "oauth");
+    await input(page, "oauth", "flow").selectOption({ label: "Password" });
+    await input(page, "oauth", "client-id").fill(CREDENTIALS.publicClient);
+    await input(page, "oauth", "username").fill(CREDENTIALS.user);
+    await input(page, "oauth", "password").fill(CREDENTIALS.password);
+    await oauth.locator("[data-testid=auth-get-token]").click();
+    await oauth.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor();
+    // The token lives one second.
+    await page.waitForTimeout(1500);
+    const answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    const grants = short.log.filter((r) => r.path === "/oauth/token").map((r) => new URLSearchParams(r.body.toString()).get("grant_type"));
+    assert.deepEqual(grants, ["password", "refresh_token"]);
+  } finally {
+    await context.close();
+    await short.close();
   }
 });

@@ -247,6 +247,39 @@ impl Vault {
     }
 }
 
+impl Vault {
+    /// Whether a scheme `view` names holds an expired token that a refresh token can renew.
+    #[must_use]
+    pub fn needs_refresh(&self, view: &OperationView) -> bool {
+        view.schemes.iter().any(|s| self.expired_refresh_token(&s.name).is_some())
+    }
+
+    fn expired_refresh_token(&self, scheme: &str) -> Option<String> {
+        self.credentials.with_untracked(|c| match c.0.get(scheme) {
+            Some(Credential::Token { expires_at_ms: Some(at), refresh_token: Some(token), .. })
+                if *at <= now_ms() =>
+            {
+                Some(token.clone())
+            }
+            _ => None,
+        })
+    }
+
+    /// Renews, with their refresh tokens, the expired tokens of the schemes `view` names (at
+    /// the flow's refresh URL, else its token URL, relative to `base`).
+    pub async fn refresh_expired(&self, view: &OperationView, base: &str) {
+        for scheme in &view.schemes {
+            let Some(refresh_token) = self.expired_refresh_token(&scheme.name) else { continue };
+            let client = self.clients.with_untracked(|c| c.get(&scheme.name).cloned().unwrap_or_default());
+            let flows = untrack(|| self.flows(scheme));
+            let Some(flow) = flows.get(client.flow.min(flows.len().saturating_sub(1))) else { continue };
+            let Some(url) = flow.refresh_url.as_ref().or(flow.token_url.as_ref()) else { continue };
+            let url = auth::resolve_url(base, url);
+            exchange(*self, &scheme.name, &url, &Grant::RefreshToken { refresh_token }, &client, &[]).await;
+        }
+    }
+}
+
 /// The names of the schemes of each way in of `view`.
 #[must_use]
 pub fn requirements(view: &OperationView) -> Vec<Vec<String>> {

@@ -71,7 +71,12 @@ impl History {
         self.entries.update(|all| {
             let list = all.entry(operation.to_owned()).or_default();
             list.insert(0, Entry { id, exchange });
-            list.truncate(HISTORY_LEN);
+            // An answer that drops out lets its body go (the object URL of a file answer).
+            for gone in list.drain(HISTORY_LEN.min(list.len())..) {
+                if let Outcome::Answer { file: Some(file), .. } = gone.exchange.outcome {
+                    let _ = web_sys::Url::revoke_object_url(&file.url);
+                }
+            }
         });
         id
     }

@@ -71,17 +71,26 @@ pub fn TryIt(
                         file(exchange);
                     });
                 };
-                // Files are read when the request is sent; everything else is in it already.
-                match untrack(|| form.body_kind()) {
-                    BodyKind::File | BodyKind::Form(FormKind::Multipart) => {
-                        leptos::task::spawn_local(async move {
-                            match form.with_files(request.clone()).await {
-                                Ok(request) => go(request),
-                                Err(message) => file(transport::failed(&request, message)),
-                            }
-                        });
-                    }
-                    _ => go(request),
+                // Files are read, and expired tokens renewed, when the request is sent;
+                // everything else is in it already.
+                let needs_files = matches!(
+                    untrack(|| form.body_kind()),
+                    BodyKind::File | BodyKind::Form(FormKind::Multipart)
+                );
+                let needs_refresh = form.view.with_value(|v| form.vault.needs_refresh(v));
+                if needs_files || needs_refresh {
+                    leptos::task::spawn_local(async move {
+                        if needs_refresh {
+                            let view = form.view.get_value();
+                            form.vault.refresh_expired(&view, &untrack(|| form.server_base())).await;
+                        }
+                        match form.with_files(request.clone()).await {
+                            Ok(request) => go(request),
+                            Err(message) => file(transport::failed(&request, message)),
+                        }
+                    });
+                } else {
+                    go(request);
                 }
             }
         }
