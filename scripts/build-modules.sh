@@ -9,6 +9,8 @@
 #   OUT_ROOT/dashboard/petstore_dashboard.js   petstore-dashboard: Project settings > Domains
 #   OUT_ROOT/tryit/petstore_tryit.js           petstore-tryit: the try-it panel and code samples,
 #                                              loaded when the reader opens an operation
+#   OUT_ROOT/tryit-extras/petstore_tryit.js    the same with the feature extras (Authorization,
+#                                              form and file bodies), for operations that need them
 # and OUT_ROOT/petstore.json, the Petstore document the reference shows.
 # They are kept out of the reference's wasm so its first download stays small. Trunk runs this
 # as a post_build hook (Trunk.toml), so `trunk build` and `trunk serve` both leave them in dist/.
@@ -73,3 +75,4 @@ build_module petstore-web markdown-api petstore_markdown markdown 131072
 build_module petstore-web convert-api petstore_convert convert
 build_module petstore-dashboard "" petstore_dashboard dashboard
 build_module petstore-tryit "" petstore_tryit tryit
+build_module petstore-tryit extras petstore_tryit tryit-extras

@@ -47,6 +47,8 @@ stage "clippy (host)"             cargo clippy --workspace --all-targets --locke
 # The native mock server (tokio, sockets) does not build for wasm32.
 # --features petstore-web/js-api,markdown-api,convert-api: lint the JS modules too (the app does not enable them).
 stage "clippy (wasm32)"           cargo clippy --workspace --exclude petstore-mock-server --all-targets --locked --target wasm32-unknown-unknown --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api -- -D warnings
+# The try-it module without its feature `extras` (the workspace build above turns it on).
+stage "clippy (try-it module, lite)" cargo clippy -p petstore-tryit --locked --target wasm32-unknown-unknown -- -D warnings
 stage "host tests"                cargo test --workspace --locked
 stage "conformance (schemathesis)" scripts/schemathesis.sh
 stage "browser tests (Chromium)"  in_browser_tmp cargo test -p petstore-playground -p petstore-web -p petstore-browser -p petstore-dashboard --features petstore-web/js-api,petstore-web/markdown-api,petstore-web/convert-api --locked --target wasm32-unknown-unknown

@@ -13,8 +13,14 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::modules::message_of;
 
-/// The module, relative to the page.
+/// The module, relative to the page: for operations with JSON bodies and no security schemes
+/// (all of the Petstore's).
 pub const MODULE_PATH: &str = "tryit/petstore_tryit.js";
+/// The module with the Authorization part and form, text and file bodies, for operations that
+/// need them ([`OperationView::needs_full_try_it`]).
+///
+/// [`OperationView::needs_full_try_it`]: petstore_core::reference::OperationView::needs_full_try_it
+pub const EXTRAS_PATH: &str = "tryit-extras/petstore_tryit.js";
 
 /// Renders a panel: `(slot, operation view as JSON, mock available, lend the mock, document
 /// key)` to the mounted panel (its `unmount()` removes it), or why not.
@@ -41,17 +47,17 @@ impl std::fmt::Debug for TryItHost {
 }
 
 thread_local! {
-    /// The module's namespace, once asked for: every panel waits on the same load.
-    static LOADED: RefCell<Option<Promise>> = const { RefCell::new(None) };
+    /// Each module's namespace, once asked for: every panel waits on the same load.
+    static LOADED: RefCell<[Option<Promise>; 2]> = const { RefCell::new([None, None]) };
 }
 
-async fn module() -> Result<JsValue, String> {
+async fn module(extras: bool) -> Result<JsValue, String> {
     let promise = LOADED.with(|loaded| {
-        loaded
-            .borrow_mut()
+        loaded.borrow_mut()[usize::from(extras)]
             .get_or_insert_with(|| {
-                wasm_bindgen_futures::future_to_promise(async {
-                    crate::modules::load(MODULE_PATH).await.map_err(|e| JsValue::from_str(&e))
+                wasm_bindgen_futures::future_to_promise(async move {
+                    let path = if extras { EXTRAS_PATH } else { MODULE_PATH };
+                    crate::modules::load(path).await.map_err(|e| JsValue::from_str(&e))
                 })
             })
             .clone()
@@ -67,7 +73,8 @@ impl TryItHost {
     }
 
     /// Renders the panel of `view_json` into `slot` (credentials are kept per `document_key`);
-    /// resolves to the mounted panel.
+    /// resolves to the mounted panel. `extras`: the operation needs the module with the
+    /// Authorization part and form and file bodies.
     ///
     /// # Errors
     /// The module did not load, or the panel could not be rendered (the message says why).
@@ -78,11 +85,12 @@ impl TryItHost {
         mock_available: bool,
         lend_mock: &Function,
         document_key: &str,
+        extras: bool,
     ) -> Result<JsValue, String> {
         match self {
             Self::Linked(mount) => mount(slot, view_json, mock_available, lend_mock, document_key),
             Self::Module => {
-                let module = module().await?;
+                let module = module(extras).await?;
                 let mount: Function =
                     Reflect::get(&module, &"mountTryIt".into()).map_err(|e| message_of(&e))?.unchecked_into();
                 let args = Array::of5(

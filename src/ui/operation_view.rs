@@ -51,6 +51,7 @@ fn Workbench(view: Arc<OperationView>, mock_available: bool, document_key: Strin
     let host = TryItHost::from_context();
     let mock = MockState::from_context();
     let json = serde_json::to_string(&*view).unwrap_or_default();
+    let extras = view.needs_full_try_it();
     let started = StoredValue::new(false);
     Effect::new(move |_| {
         let Some(slot) = slot.get() else { return };
@@ -66,7 +67,7 @@ fn Workbench(view: Arc<OperationView>, mock_available: bool, document_key: Strin
             })
             .into_js_value()
             .unchecked_into();
-            match host.mount(&slot, &json, mock_available, &lend, &key).await {
+            match host.mount(&slot, &json, mock_available, &lend, &key, extras).await {
                 // The view may be gone by now: the panel goes with it.
                 Ok(panel) => {
                     if mounted.try_set_value(Some(panel.clone())).is_some() {

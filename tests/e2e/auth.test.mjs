@@ -357,6 +357,8 @@ test("bodies beyond JSON: multipart with several files, a URL-encoded form, text
     for (const [colorScheme, viewport, name] of [
       ["light", { width: 1280, height: 900 }, "light-desktop"],
       ["dark", { width: 390, height: 844 }, "dark-phone"],
+      ["dark", { width: 1280, height: 900 }, "dark-desktop"],
+      ["light", { width: 390, height: 844 }, "light-phone"],
     ]) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(viewport);

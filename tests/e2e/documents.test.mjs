@@ -354,9 +354,11 @@ test("a 3.1 document: overview, tag page, webhooks, callbacks, the Schemas secti
       "https://spdx.org/licenses/Apache-2.0.html",
     );
     assert.equal(await overview.locator("[data-testid=external-docs] a").textContent(), "The guide");
+    // Descriptions are Markdown once its renderer (a module loaded after the first paint) is in.
+    const logo = overview.locator(".markdown img");
+    await logo.waitFor();
     assert.match(await overview.locator("[data-testid=tag-index]").textContent(), /Everything about pets/);
     // Relative links and images in descriptions are the document's, not the page's.
-    const logo = overview.locator(".markdown img");
     assert.equal(await logo.getAttribute("src"), `${site.url}fixtures/img/logo.svg`);
     await page.waitForFunction(() => document.querySelector(".overview .markdown img")?.naturalWidth === 40);
     assert.equal(await overview.locator(".markdown a").first().getAttribute("href"), `${site.url}fixtures/guide/index.html`);

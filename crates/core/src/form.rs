@@ -90,6 +90,14 @@ impl FormKind {
     }
 }
 
+/// Whether `media_type` is JSON (`application/json`, `…/json`, `…+json`; no type at all is
+/// taken as JSON too).
+#[must_use]
+pub fn is_json(media_type: &str) -> bool {
+    let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence.is_empty() || essence.ends_with("/json") || essence.ends_with("+json")
+}
+
 /// The `application/x-www-form-urlencoded` body of `fields`; a file is sent as its file name.
 #[must_use]
 pub fn encode_urlencoded(fields: &[FormField]) -> Vec<u8> {

@@ -7,11 +7,13 @@
 //! [`mount_try_it`] renders the panel into the element it is given, and [`Mounted::unmount`]
 //! removes it.
 
+#[cfg(feature = "extras")]
 pub mod authorize;
 pub mod code_samples;
 pub mod mock;
 pub mod panel;
 pub mod transport;
+pub mod vault;
 
 use std::sync::Arc;
 
@@ -20,10 +22,10 @@ use petstore_core::reference::OperationView;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::authorize::Vault;
 use crate::code_samples::CodeSamples;
 use crate::mock::MockLink;
 use crate::panel::{TryIt, TryItForm};
+use crate::vault::Vault;
 
 /// The try-it panel (unless the operation hides it) and the code samples of `view`, which
 /// follow the panel's form. `mock` answers the requests sent to the in-browser mock.
@@ -36,7 +38,10 @@ pub fn Workbench(
 ) -> impl IntoView {
     let form = (!view.hide_try_it).then(|| TryItForm::new(&view, mock_available, vault));
     let sample = form.map(|form| Signal::derive(move || form.sample()));
+    #[cfg(feature = "extras")]
     let sample_form = form.map(|form| Signal::derive(move || form.sample_form()));
+    #[cfg(not(feature = "extras"))]
+    let sample_form = None;
     let try_it = form.map(|form| view! { <TryIt view=Arc::clone(&view) form=form mock_available=mock_available mock=mock.clone() /> });
     view! {
         {try_it}

@@ -284,6 +284,19 @@ pub struct CallbackView {
 }
 
 impl OperationView {
+    /// Whether trying the operation needs more than a JSON body and no credentials: it names
+    /// security schemes, or its body may be sent as something other than JSON (a form, a file,
+    /// text). The reference loads the try-it module with its Authorization part and its form
+    /// and file bodies only for such operations.
+    #[must_use]
+    pub fn needs_full_try_it(&self) -> bool {
+        !self.schemes.is_empty()
+            || self
+                .request_body
+                .as_ref()
+                .is_some_and(|b| b.media_types.iter().any(|m| !crate::form::is_json(&m.media_type)))
+    }
+
     /// Its deep-link anchor (see [`crate::catalog::anchor`]), the same as its row's in the list.
     #[must_use]
     pub fn anchor(&self) -> String {

@@ -8,7 +8,9 @@ use petstore_core::reference::{BodyView, ParameterView};
 use petstore_core::request::example_text;
 use petstore_core::tryit::field_key;
 
+#[cfg(feature = "extras")]
 use petstore_core::form::SpecKind;
+#[cfg(feature = "extras")]
 use wasm_bindgen::JsCast;
 
 use super::form::{
@@ -350,10 +352,19 @@ pub fn BodyField(form: TryItForm, ids: Ids, body: BodyView) -> impl IntoView {
     };
     let control_id = id.clone();
     let control = move |tie: AnyAttribute| {
+        #[cfg_attr(not(feature = "extras"), allow(unused_variables))]
         let control_id = control_id.clone();
         move || {
             match kind.get() {
-            BodyKind::Json | BodyKind::Text => view! {
+            #[cfg(feature = "extras")]
+            BodyKind::File => view! {
+                <input {..tie.clone()} type="file" data-testid="try-body-file" on:change=move |ev| pick(form, "", &ev) />
+            }
+            .into_any(),
+            #[cfg(feature = "extras")]
+            BodyKind::Form(_) => view! { <FormFields form=form ids=ids first_id=control_id.clone() /> }.into_any(),
+            // JSON and text (the module without `extras` is used only for JSON bodies).
+            _ => view! {
                 <textarea
                     {..tie.clone()}
                     class="code-input"
@@ -365,11 +376,6 @@ pub fn BodyField(form: TryItForm, ids: Ids, body: BodyView) -> impl IntoView {
                 />
             }
             .into_any(),
-            BodyKind::File => view! {
-                <input {..tie.clone()} type="file" data-testid="try-body-file" on:change=move |ev| pick(form, "", &ev) />
-            }
-            .into_any(),
-            BodyKind::Form(_) => view! { <FormFields form=form ids=ids first_id=control_id.clone() /> }.into_any(),
         }
         }
     };
@@ -378,6 +384,7 @@ pub fn BodyField(form: TryItForm, ids: Ids, body: BodyView) -> impl IntoView {
     }
 }
 
+#[cfg(feature = "extras")]
 /// Keeps the files chosen in a file input under `name` (`""` for a body that is a file).
 fn pick(form: TryItForm, name: &str, ev: &leptos::ev::Event) {
     let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
@@ -393,6 +400,7 @@ fn pick(form: TryItForm, name: &str, ev: &leptos::ev::Event) {
 
 /// A form body: a field per property of the media type's schema (a file input for binary
 /// ones, several files for arrays of them).
+#[cfg(feature = "extras")]
 #[component]
 fn FormFields(form: TryItForm, ids: Ids, first_id: String) -> impl IntoView {
     let fields = form.form_fields();

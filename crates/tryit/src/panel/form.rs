@@ -11,15 +11,19 @@ use wasm_bindgen::prelude::*;
 
 use std::collections::BTreeMap;
 
+use petstore_core::form::FormKind;
+#[cfg(feature = "extras")]
 use petstore_core::form::{
-    DEFAULT_FILE_TYPE, FormField, FormFieldSpec, FormKind, SpecKind, boundary_for, encode_multipart,
-    encode_urlencoded, fields_from_schema, multipart_content_type,
+    DEFAULT_FILE_TYPE, FormField, FormFieldSpec, SpecKind, boundary_for, encode_multipart, encode_urlencoded,
+    fields_from_schema, multipart_content_type,
 };
+#[cfg(feature = "extras")]
 use petstore_core::samples::{SampleForm, SampleValue};
+#[cfg(feature = "extras")]
 use wasm_bindgen_futures::JsFuture;
 
-use crate::authorize::Vault;
 use crate::transport::absolute;
+use crate::vault::Vault;
 
 pub(super) const TARGET_KEY: &str = "petstore-playground/try-it/target";
 pub(super) const BASE_URL_KEY: &str = "petstore-playground/try-it/base-url";
@@ -169,7 +173,7 @@ impl BodyKind {
     #[must_use]
     pub fn of(media_type: &str) -> Self {
         let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-        if essence.is_empty() || essence.ends_with("/json") || essence.ends_with("+json") {
+        if petstore_core::form::is_json(&essence) {
             Self::Json
         } else if let Some(kind) = FormKind::of_media_type(&essence) {
             Self::Form(kind)
@@ -182,6 +186,7 @@ impl BodyKind {
 }
 
 /// Files larger than this in all are not sent.
+#[cfg(feature = "extras")]
 pub const MAX_FILES: f64 = 50.0 * 1024.0 * 1024.0;
 
 impl TryItForm {
@@ -278,6 +283,7 @@ impl TryItForm {
 
     /// The fields of a form body of the chosen media type.
     #[must_use]
+    #[cfg(feature = "extras")]
     pub fn form_fields(&self) -> Vec<FormFieldSpec> {
         let media = self.media.get();
         self.view.with_value(|v| {
@@ -291,6 +297,7 @@ impl TryItForm {
 
     /// The text of the form field `spec` (its example until the reader types).
     #[must_use]
+    #[cfg(feature = "extras")]
     pub fn field_text(&self, spec: &FormFieldSpec) -> String {
         self.form_text
             .with(|t| t.get(&spec.name).cloned())
@@ -301,6 +308,7 @@ impl TryItForm {
         let kind = self.body_kind();
         let body = self.body.get();
         let headers = self.headers.get();
+        #[cfg_attr(not(feature = "extras"), allow(unused_mut))]
         let (mut request, mut errors) = self.view.with_value(|view| {
             self.params.with(|params| {
                 build_request(
@@ -313,15 +321,29 @@ impl TryItForm {
                 )
             })
         });
+        #[cfg(feature = "extras")]
+        self.body_beyond_json(kind, body, &mut request, &mut errors);
+        (request, errors)
+    }
+
+    /// A body that is not JSON, written into `request` (its problems into `errors`).
+    #[cfg(feature = "extras")]
+    fn body_beyond_json(
+        &self,
+        kind: BodyKind,
+        body: String,
+        request: &mut Request,
+        errors: &mut Vec<FieldError>,
+    ) {
         let Some((required, media)) = self
             .view
             .with_value(|v| v.request_body.as_ref().map(|b| b.required))
             .map(|r| (r, self.media.get()))
         else {
-            return (request, errors);
+            return;
         };
         if kind == BodyKind::Json {
-            return (request, errors);
+            return;
         }
         // Not JSON: the core's check of the JSON text does not apply; the body is the kind's.
         errors.retain(|e| e.field != "body");
@@ -369,10 +391,10 @@ impl TryItForm {
         };
         request.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
         request.headers.insert(0, ("Content-Type".to_owned(), content_type));
-        (request, errors)
     }
 
     /// The form's text fields (a file field as its files' names, for a URL-encoded body).
+    #[cfg(feature = "extras")]
     fn text_fields(&self, fields: &[FormFieldSpec]) -> Vec<FormField> {
         let mut out = Vec::new();
         for spec in fields {
@@ -398,6 +420,7 @@ impl TryItForm {
     ///
     /// # Errors
     /// A file could not be read, or the files are too large.
+    #[cfg(feature = "extras")]
     pub async fn with_files(&self, mut request: Request) -> Result<Request, String> {
         let kind = self.body_kind();
         let files = self.files.get_untracked();
@@ -461,12 +484,14 @@ impl TryItForm {
         Ok(request)
     }
 
+    #[cfg(feature = "extras")]
     fn form_fields_untracked(&self) -> Vec<FormFieldSpec> {
         untrack(|| self.form_fields())
     }
 
     /// A form body as the code samples write it: the fields, files by name.
     #[must_use]
+    #[cfg(feature = "extras")]
     pub fn sample_form(&self) -> Option<SampleForm> {
         let BodyKind::Form(kind) = self.body_kind() else { return None };
         let mut fields = Vec::new();
@@ -549,6 +574,7 @@ impl TryItForm {
 }
 
 /// The bytes of `file`.
+#[cfg(feature = "extras")]
 async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
     let buffer = JsFuture::from(file.array_buffer())
         .await

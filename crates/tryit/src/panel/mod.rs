@@ -17,12 +17,15 @@ use wasm_bindgen::JsCast;
 pub use form::{BodyKind, Target, TryItForm};
 pub use history::History;
 
+#[cfg(feature = "extras")]
 use crate::authorize::Authorization;
 use crate::mock::MockLink;
 use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
 use history::Written;
+#[cfg(feature = "extras")]
 use petstore_core::form::FormKind;
+#[cfg(feature = "extras")]
 use std::sync::Arc;
 
 /// The try-it panel of `view`; `form` is shared with the code samples.
@@ -73,25 +76,28 @@ pub fn TryIt(
                 };
                 // Files are read, and expired tokens renewed, when the request is sent;
                 // everything else is in it already.
-                let needs_files = matches!(
-                    untrack(|| form.body_kind()),
-                    BodyKind::File | BodyKind::Form(FormKind::Multipart)
-                );
-                let needs_refresh = form.view.with_value(|v| form.vault.needs_refresh(v));
-                if needs_files || needs_refresh {
-                    leptos::task::spawn_local(async move {
-                        if needs_refresh {
-                            let view = form.view.get_value();
-                            form.vault.refresh_expired(&view, &untrack(|| form.server_base())).await;
-                        }
-                        match form.with_files(request.clone()).await {
-                            Ok(request) => go(request),
-                            Err(message) => file(transport::failed(&request, message)),
-                        }
-                    });
-                } else {
-                    go(request);
+                #[cfg(feature = "extras")]
+                {
+                    let needs_files = matches!(
+                        untrack(|| form.body_kind()),
+                        BodyKind::File | BodyKind::Form(FormKind::Multipart)
+                    );
+                    let needs_refresh = form.view.with_value(|v| form.vault.needs_refresh(v));
+                    if needs_files || needs_refresh {
+                        leptos::task::spawn_local(async move {
+                            if needs_refresh {
+                                let view = form.view.get_value();
+                                form.vault.refresh_expired(&view, &untrack(|| form.server_base())).await;
+                            }
+                            match form.with_files(request.clone()).await {
+                                Ok(request) => go(request),
+                                Err(message) => file(transport::failed(&request, message)),
+                            }
+                        });
+                        return;
+                    }
                 }
+                go(request);
             }
         }
     };
@@ -113,6 +119,12 @@ pub fn TryIt(
         .map(|p| view! { <ParamField form=form ids=ids param=p.clone() /> })
         .collect_view();
     let body = view.request_body.clone().map(|b| view! { <BodyField form=form ids=ids body=b /> });
+    #[cfg(feature = "extras")]
+    let authorization = view! {
+        <Authorization view=Arc::clone(&view) vault=form.vault base=Signal::derive(move || form.server_base()) />
+    };
+    #[cfg(not(feature = "extras"))]
+    let authorization = ();
     // The answer shown and the "Recent" list, written over what they showed (see `Written`).
     // The answer's region is announced whole (`aria-atomic`) when any part of it changes, as
     // when it was written anew.
@@ -147,7 +159,7 @@ pub fn TryIt(
             <form class="try-form" on:submit=move |ev| ev.prevent_default()>
                 <TargetSelect form=form ids=ids mock_available=mock_available />
                 <BaseUrlField form=form ids=ids />
-                <Authorization view=Arc::clone(&view) vault=form.vault base=Signal::derive(move || form.server_base()) />
+                {authorization}
                 {params}
                 {body}
                 <HeadersField form=form ids=ids />
