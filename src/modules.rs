@@ -65,13 +65,7 @@ pub async fn after_paint() {
 }
 
 /// The text of a JavaScript error or rejection.
-pub fn message_of(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| error.as_string())
-        .unwrap_or_else(|| "unknown error".to_owned())
-}
+pub use petstore_browser::message_of;
 
 /// Waits for the next paint, then imports the wasm-bindgen module at `path` (relative to the
 /// page) and starts its WebAssembly; resolves to the module's namespace.

@@ -11,6 +11,17 @@ pub use storage::{LocalStorage, StorageError, get, remove, set};
 
 use wasm_bindgen::{JsCast, JsValue};
 
+/// The message of a JavaScript error or rejection: an `Error`'s message, a thrown string, else
+/// "unknown error" (for sentences that say what failed around it).
+#[must_use]
+pub fn message_of(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}
+
 /// A readable line for a thrown JavaScript value: `Name: message` for a `DOMException` or an
 /// `Error`, the text of a thrown string.
 #[must_use]

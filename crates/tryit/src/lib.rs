@@ -19,7 +19,6 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use petstore_core::reference::OperationView;
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::code_samples::CodeSamples;
@@ -97,11 +96,4 @@ pub fn mount_try_it(
 }
 
 /// The text of a JavaScript error or rejection.
-#[must_use]
-pub fn message_of(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| error.as_string())
-        .unwrap_or_else(|| "unknown error".to_owned())
-}
+pub use petstore_browser::message_of;
