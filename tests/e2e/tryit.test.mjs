@@ -250,6 +250,27 @@ test("a trap in the app's WebAssembly shows a message with Reload; the saved moc
   }
 });
 
+test("a try-it module that cannot load leaves the operation's reference and says why", async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    // The module's WebAssembly never arrives (a network that drops it).
+    await page.route("**/tryit/petstore_tryit_bg.wasm", (route) => route.abort());
+    await page.goto(new URL("#getCategory", site.url).href);
+    const detail = page.locator("[data-testid=operation-detail][data-operation-id=getCategory]");
+    const failed = detail.locator("[data-testid=try-it-failed]");
+    await failed.waitFor();
+    assert.equal(await failed.getAttribute("role"), "alert");
+    assert.match(await failed.textContent(), /^The try-it panel could not be loaded: .+\. Reload the page to try again\.$/);
+    // The rest of the operation is there.
+    assert.equal(await detail.locator("[data-testid=parameter]").count(), 1);
+    assert.equal(await detail.locator("[data-testid=responses]").count(), 1);
+    assert.equal(await page.locator("[data-testid=try-it]").count(), 0);
+  } finally {
+    await context.close();
+  }
+});
+
 test("an Error object from the mock is shown as an error", async () => {
   const { page, context } = await openOperation("getCategory");
   try {
