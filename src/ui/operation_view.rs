@@ -52,14 +52,9 @@ fn Workbench(view: Arc<OperationView>, mock_available: bool, document_key: Strin
     let mock = MockState::from_context();
     let json = serde_json::to_string(&*view).unwrap_or_default();
     let extras = view.needs_full_try_it();
-    let started = StoredValue::new(false);
-    Effect::new(move |_| {
-        let Some(slot) = slot.get() else { return };
-        if started.get_value() {
-            return;
-        }
-        started.set_value(true);
-        let (host, json, key) = (host.clone(), json.clone(), document_key.clone());
+    // Once, when the slot is in the page.
+    slot.on_load(move |slot| {
+        let (host, json, key) = (host, json, document_key);
         leptos::task::spawn_local(async move {
             let lend: js_sys::Function = Closure::<dyn Fn() -> JsValue>::new(move || match mock {
                 Some(mock) => mock.lend(),

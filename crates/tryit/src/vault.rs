@@ -118,13 +118,20 @@ impl Vault {
                 c.0.remove(scheme);
             }
         });
-        self.save();
+        self.save_if_remembered(scheme);
     }
 
     /// Changes the OAuth 2 client settings of `scheme`.
     pub fn client(&self, scheme: &str, change: impl FnOnce(&mut Client)) {
         self.clients.update(|c| change(c.entry(scheme.to_owned()).or_default()));
-        self.save();
+        self.save_if_remembered(scheme);
+    }
+
+    /// Storage holds only remembered schemes: a change to another one has nothing to write.
+    fn save_if_remembered(&self, scheme: &str) {
+        if self.remembered.with_untracked(|r| r.contains(scheme)) {
+            self.save();
+        }
     }
 
     /// Keeps (or stops keeping) `scheme`'s credentials in this browser.
