@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test size build tools bench bench-mock budgets corpus
+.PHONY: serve test size build tools bench bench-mock bench-mock-any budgets corpus
 
 ## serve: install what is missing and serve the app on http://127.0.0.1:8080
 serve:
@@ -46,6 +46,11 @@ bench-growth:
 ## bench-mock: core dispatch times (criterion), then req/s of petstore-mock, Prism and json-server under wrk
 bench-mock:
 	bench/mock/run.sh
+
+## bench-mock-any: `petstore-mock serve --spec` against 24 public API descriptions: Schemathesis (every
+## phase and check) per document and req/s vs Prism (about 25 min; writes target/bench-mock-any/)
+bench-mock-any:
+	bench/mock-any/run.sh
 
 ## corpus: the release build against the public API descriptions of corpus/manifest.json, pinned
 ## in npm and PyPI packages (builds dist/ only when missing or with FORCE_BUILD=1; not part of

@@ -112,3 +112,15 @@ pub fn example(schema: &Value) -> Option<&Value> {
         .get("example")
         .or_else(|| schema.get("examples").and_then(Value::as_array).and_then(|list| list.first()))
 }
+
+/// Which way a value travels, for `readOnly` and `writeOnly`: a request need not carry (and a
+/// generated request value leaves out) `readOnly` properties; a response need not carry
+/// `writeOnly` ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    /// Sent by the client: `readOnly` properties are neither required nor generated.
+    Request,
+    /// Sent by the server: `writeOnly` properties are neither required nor generated.
+    #[default]
+    Response,
+}

@@ -1,48 +1,503 @@
-//! Validation of JSON values against the document's schemas (read as JSON, so the browser
-//! build carries no typed OpenAPI model), for the OpenAPI 3.0 keywords the mock enforces:
-//! type, format (int32, int64, date-time), enum, required, properties, additionalProperties,
-//! min/maxLength, pattern, minimum/maximum (and exclusive), items, min/maxItems, uniqueItems,
-//! nullable, allOf/anyOf/oneOf/not. Messages name the field and the rule it breaks.
+//! Validation of JSON values against a document's schemas (read as JSON, so the browser build
+//! carries no typed OpenAPI model), for OpenAPI 3.0 and for 3.1's JSON Schema 2020-12 alike.
+//!
+//! Enforced: `type` (one or a list, `"null"`, 3.0's `nullable`), `enum`, `const`, `format`
+//! (int32, int64, date-time, date, time, uuid, ipv4, ipv6; looser formats are accepted),
+//! string lengths and `pattern`, number bounds (boolean and numeric `exclusive*`) and
+//! `multipleOf`, array sizes, `uniqueItems`, `items`, `prefixItems`, `contains` with
+//! `min/maxContains`, object `required` (with `readOnly`/`writeOnly` by [`Direction`]),
+//! `properties`, `patternProperties`, `additionalProperties`, `propertyNames`,
+//! `dependentRequired`, `dependentSchemas`, `min/maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`,
+//! `if`/`then`/`else`, boolean schemas and `$ref` with sibling keywords.
+//!
+//! Knowingly not enforced (accepted): `unevaluatedProperties`, `unevaluatedItems`,
+//! `$dynamicRef`, `content*`, `discriminator` mappings, references to other documents, and
+//! patterns that `regex-lite` cannot compile. Keywords apply to the values they are about, as
+//! in JSON Schema: `minLength` without `type` checks strings and lets numbers through.
+//!
+//! Work is bounded: at most [`MAX_DEPTH`] nested levels, [`MAX_STEPS`] schema visits per value,
+//! and a schema that reaches itself for the same value is reported instead of followed.
 
+mod format;
+mod keywords;
+mod pattern;
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod cross_check;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Number, Value};
+
+use crate::schema::Direction;
+pub(crate) use pattern::compile_patterns;
+
+/// Nested schema levels (one per value level and one per `allOf`/`$ref`/… step) checked before
+/// giving up with "nested too deep".
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Schema visits for one value before giving up (pathological `anyOf` nests).
+pub(crate) const MAX_STEPS: usize = 1_000_000;
+
+/// Keywords that say something about a schema without constraining it: a `$ref` whose siblings
+/// are all of these is read as the target alone, without copying it.
+const ANNOTATIONS: [&str; 11] = [
+    "description",
+    "title",
+    "summary",
+    "example",
+    "examples",
+    "default",
+    "deprecated",
+    "externalDocs",
+    "xml",
+    "$comment",
+    "discriminator",
+];
 
 /// Reads schemas of one document; compiled `pattern`s are shared.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Validator<'a> {
     doc: &'a Value,
     patterns: &'a HashMap<String, regex_lite::Regex>,
+    direction: Option<Direction>,
 }
 
-/// Compiles every `pattern` of a string schema in the document once.
-pub(crate) fn compile_patterns(doc: &Value) -> Result<HashMap<String, regex_lite::Regex>, String> {
-    fn walk(v: &Value, out: &mut HashMap<String, regex_lite::Regex>) -> Result<(), String> {
-        match v {
-            Value::Object(map) => {
-                if let (Some(Value::String(p)), Some(Value::String(_))) =
-                    (map.get("pattern"), map.get("type"))
-                {
-                    let re = regex_lite::Regex::new(p).map_err(|e| format!("pattern {p:?}: {e}"))?;
-                    out.insert(p.clone(), re);
-                }
-                map.values().try_for_each(|c| walk(c, out))
+/// The state of one [`Validator::check`]: how deep it is, how much it has done, which
+/// referenced schemas it is inside of for which values (to stop at cycles), and whether a pass
+/// so far is less than sure.
+#[derive(Debug, Default)]
+struct Walk {
+    depth: usize,
+    steps: usize,
+    active: Vec<(*const Value, *const Value)>,
+    /// The checks so far passed something only because a keyword is not enforced.
+    lax: bool,
+}
+
+impl<'a> Validator<'a> {
+    /// A validator that requires every `required` property whatever its `readOnly` or
+    /// `writeOnly` (the Petstore mock's rule); see [`Validator::direction`].
+    pub(crate) fn new(doc: &'a Value, patterns: &'a HashMap<String, regex_lite::Regex>) -> Self {
+        Self { doc, patterns, direction: None }
+    }
+
+    /// Reads `readOnly` and `writeOnly` for values travelling `direction`: a request may leave
+    /// out a required `readOnly` property, a response a required `writeOnly` one.
+    #[must_use]
+    #[cfg_attr(not(test), allow(dead_code, reason = "for the generic mock, which is being wired in"))]
+    pub(crate) fn direction(self, direction: Direction) -> Self {
+        Self { direction: Some(direction), ..self }
+    }
+
+    /// Follows `$ref`s (local JSON pointers) to the schema itself.
+    pub(crate) fn resolve(&self, schema: &'a Value) -> Result<&'a Value, String> {
+        crate::openapi::resolve(self.doc, schema)
+    }
+
+    /// Checks `value` against `schema`; `path` names the value in messages ("" for the body).
+    pub(crate) fn check(&self, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
+        self.check_at(schema, value, path, schema, &mut Walk::default())
+    }
+
+    /// Follows `$ref`s one at a time, laying each reference's constraining siblings over its
+    /// target (OpenAPI 3.1). Also gives the last target and its reference, to spot cycles.
+    #[allow(clippy::type_complexity)]
+    fn resolve_schema<'s>(
+        &self,
+        schema: &'s Value,
+    ) -> Result<(Cow<'s, Value>, Option<(&'a Value, String)>), String>
+    where
+        'a: 's,
+    {
+        let mut current = Cow::Borrowed(schema);
+        let mut last = None;
+        for _ in 0..32 {
+            let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
+                return Ok((current, last));
+            };
+            if !reference.starts_with('#') {
+                return Err(format!(
+                    "the reference {reference} is to another document, which this reference does not read"
+                ));
             }
-            Value::Array(items) => items.iter().try_for_each(|c| walk(c, out)),
-            _ => Ok(()),
+            let target = crate::openapi::pointer_target(self.doc, reference)
+                .ok_or_else(|| format!("the reference {reference} does not resolve"))?;
+            last = Some((target, reference.to_owned()));
+            let annotations_only = current.as_object().is_some_and(|fields| {
+                fields.keys().all(|k| k == "$ref" || k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
+            });
+            current = match crate::schema::with_siblings(&current, target) {
+                Some(merged) if !annotations_only => Cow::Owned(merged),
+                _ => Cow::Borrowed(target),
+            };
+        }
+        Err("a chain of more than 32 references".into())
+    }
+
+    /// Checks one schema against one value; `root` is the outermost schema applied to this
+    /// value (where `readOnly` flags of sibling `allOf` branches are looked up).
+    fn check_at(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), String> {
+        let name = if path.is_empty() { "The body" } else { path };
+        walk.steps += 1;
+        if walk.steps > MAX_STEPS {
+            return Err(format!(
+                "{name} is too complex to check; the checker stops after {MAX_STEPS} steps."
+            ));
+        }
+        if walk.depth >= MAX_DEPTH {
+            return Err(format!(
+                "{name} is nested too deep to check; the checker stops at {MAX_DEPTH} levels."
+            ));
+        }
+        let (schema, target) =
+            self.resolve_schema(schema).map_err(|e| format!("The document is broken: {e}."))?;
+        let visit =
+            target.map(|(t, reference)| ((std::ptr::from_ref(t), std::ptr::from_ref(value)), reference));
+        if let Some((key, reference)) = &visit {
+            if walk.active.contains(key) {
+                return Err(format!(
+                    "The document is broken: the schema {reference} contains itself without end."
+                ));
+            }
+            walk.active.push(*key);
+        }
+        walk.depth += 1;
+        let result = self.apply(&schema, value, path, name, root, walk);
+        walk.depth -= 1;
+        if visit.is_some() {
+            walk.active.pop();
+        }
+        result
+    }
+
+    /// Applies the keywords of a resolved schema, in the order the messages have always used:
+    /// combinators, `enum`/`const`, `type`, then the keywords of the value's own type.
+    fn apply(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        name: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), String> {
+        match schema {
+            Value::Object(_) => {}
+            Value::Bool(false) => return Err(format!("{name} is not allowed here.")),
+            _ => return Ok(()),
+        }
+        let (types, _) = crate::schema::types(schema);
+        let null_named = match schema.get("type") {
+            Some(Value::String(t)) => t == "null",
+            Some(Value::Array(list)) => list.iter().any(|t| t == "null"),
+            _ => false,
+        };
+        // An unknown type name (Swagger 2's `file`, a typo) constrains nothing rather than all.
+        let unknown = types.iter().any(|t| !KNOWN_TYPES.contains(t));
+        let typed = (null_named || !types.is_empty()) && !unknown;
+        walk.lax |=
+            unknown || UNENFORCED.iter().any(|k| schema.get(*k).is_some_and(|v| v != &Value::Bool(true)));
+        if value.is_null() {
+            // 3.0's `nullable` reads as `anyOf: [schema, {type: null}]`: null passes whatever
+            // else the schema says (its `enum`, its `allOf`).
+            if schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+                return Ok(());
+            }
+            if typed && !null_named {
+                return Err(format!("{name} must not be null."));
+            }
+        }
+        self.check_combinators(schema, value, path, name, root, walk)?;
+        if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
+            && !allowed.iter().any(|a| same(a, value, 0))
+        {
+            let list: Vec<String> =
+                allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
+            return Err(format!("{name} must be one of {}; got {}.", list.join(", "), describe(value)));
+        }
+        if let Some(only) = schema.get("const")
+            && !same(only, value, 0)
+        {
+            return Err(format!("{name} must be {}; got {}.", describe(only), describe(value)));
+        }
+        if typed && !value.is_null() && !types.iter().any(|t| has_type(t, value)) {
+            return Err(type_error(&types, null_named, value, name));
+        }
+        match value {
+            Value::Number(n) => keywords::check_number(schema, n, &types, name),
+            Value::String(text) => self.check_string(schema, text, name, walk),
+            Value::Array(items) => self.check_array(schema, items, name, path, walk),
+            Value::Object(_) => self.check_object(schema, value, name, path, root, walk),
+            Value::Null | Value::Bool(_) => Ok(()),
         }
     }
-    let mut out = HashMap::new();
-    walk(doc, &mut out)?;
-    Ok(out)
+
+    fn check_combinators(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        name: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), String> {
+        let list = |key: &str| schema.get(key).and_then(Value::as_array);
+        if let Some(all) = list("allOf") {
+            all.iter().try_for_each(|s| self.check_at(s, value, path, root, walk))?;
+        }
+        if let Some(any) = list("anyOf") {
+            let mut first = None;
+            let mut matched = false;
+            for s in any {
+                match self.branch(s, value, path, root, walk) {
+                    (Ok(()), lax) => {
+                        walk.lax |= lax;
+                        matched = true;
+                        break;
+                    }
+                    (Err(e), _) => {
+                        first.get_or_insert(e);
+                    }
+                }
+            }
+            if !matched {
+                return Err(first.unwrap_or_else(|| format!("{name} matches none of the allowed shapes.")));
+            }
+        }
+        if let Some(one) = list("oneOf") {
+            let (mut sure, mut unsure) = (0, 0);
+            for s in one {
+                match self.branch(s, value, path, root, walk) {
+                    (Ok(()), false) => sure += 1,
+                    (Ok(()), true) => unsure += 1,
+                    (Err(_), _) => {}
+                }
+            }
+            // A branch that passed only thanks to a keyword not enforced may really fail:
+            // only passes that are sure can make too many.
+            if sure + unsure == 0 || sure > 1 {
+                return Err(format!(
+                    "{name} must match exactly one of the allowed shapes; it matches {}.",
+                    sure + unsure
+                ));
+            }
+            walk.lax |= unsure > 0;
+        }
+        if let Some(not) = schema.get("not") {
+            match self.branch(not, value, path, root, walk) {
+                (Ok(()), false) => return Err(format!("{name} has a shape that is not allowed.")),
+                (Ok(()), true) => walk.lax = true,
+                (Err(_), _) => {}
+            }
+        }
+        if let Some(condition) = schema.get("if") {
+            let (then, otherwise) = (schema.get("then"), schema.get("else"));
+            match self.branch(condition, value, path, root, walk) {
+                (Ok(()), false) => then.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk))?,
+                (Err(_), _) => otherwise.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk))?,
+                // The condition may only seem to hold: either branch will do.
+                (Ok(()), true) => {
+                    walk.lax = true;
+                    if let Some(s) = then
+                        && let Err(e) = self.check_at(s, value, path, root, walk)
+                        && let Some(o) = otherwise
+                    {
+                        self.check_at(o, value, path, root, walk).map_err(|_| e)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a subschema on its own: its verdict, and whether a pass leans on a keyword that
+    /// is not enforced (a loose format, a pattern that did not compile), so that a stricter
+    /// reader might fail it. Failures are always sure: unenforced keywords only let through.
+    fn branch(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> (Result<(), String>, bool) {
+        let outer = std::mem::take(&mut walk.lax);
+        let result = self.check_at(schema, value, path, root, walk);
+        (result, std::mem::replace(&mut walk.lax, outer))
+    }
+
+    /// Whether a missing `required` `field` may stay missing in this direction: some schema of
+    /// the value (this one, or a branch of the outermost one) flags the property `readOnly`
+    /// (requests) or `writeOnly` (responses).
+    fn exempt(&self, schema: &Value, root: &Value, field: &str) -> bool {
+        let Some(direction) = self.direction else { return false };
+        let flag = match direction {
+            Direction::Request => "readOnly",
+            Direction::Response => "writeOnly",
+        };
+        let mut budget = 256;
+        self.flags(schema, field, flag, &mut budget) || self.flags(root, field, flag, &mut budget)
+    }
+
+    fn flags(&self, schema: &Value, field: &str, flag: &str, budget: &mut usize) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let Ok((schema, _)) = self.resolve_schema(schema) else { return false };
+        let flagged = |s: &Value| {
+            self.resolve_schema(s).is_ok_and(|(s, _)| s.get(flag).and_then(Value::as_bool) == Some(true))
+        };
+        if let Some(property) = schema.get("properties").and_then(|p| p.get(field))
+            && (flagged(property)
+                || self.resolve_schema(property).is_ok_and(|(p, _)| {
+                    p.get("allOf").and_then(Value::as_array).into_iter().flatten().any(flagged)
+                }))
+        {
+            return true;
+        }
+        ["allOf", "anyOf", "oneOf"]
+            .iter()
+            .filter_map(|k| schema.get(*k).and_then(Value::as_array))
+            .flatten()
+            .any(|branch| self.flags(branch, field, flag, budget))
+    }
 }
 
+/// Keywords read as constraints by JSON Schema that this validator does not enforce.
+const UNENFORCED: [&str; 4] = ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef"];
+
+const KNOWN_TYPES: [&str; 7] = ["string", "integer", "number", "boolean", "array", "object", "null"];
+
+/// Whether `value` is of JSON Schema type `name` (`1.0` is an integer, as JSON Schema says).
+fn has_type(name: &str, value: &Value) -> bool {
+    match (name, value) {
+        ("integer", Value::Number(n)) => is_integral(n),
+        ("number", Value::Number(_))
+        | ("string", Value::String(_))
+        | ("boolean", Value::Bool(_))
+        | ("array", Value::Array(_))
+        | ("object", Value::Object(_))
+        | ("null", Value::Null) => true,
+        _ => false,
+    }
+}
+
+fn is_integral(n: &Number) -> bool {
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+fn type_error(types: &[&str], null_named: bool, value: &Value, name: &str) -> String {
+    if let (["integer"], false, Value::Number(n)) = (types, null_named, value) {
+        return format!("{name} must be an integer; got {n}.");
+    }
+    let mut expected: Vec<&str> = types
+        .iter()
+        .map(|t| match *t {
+            "string" => "a string",
+            "integer" => "an integer",
+            "number" => "a number",
+            "boolean" => "true or false",
+            "array" => "an array",
+            "object" => "an object",
+            other => other,
+        })
+        .collect();
+    if null_named {
+        expected.push("null");
+    }
+    let list = match expected.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "null".to_owned(),
+    };
+    format!("{name} must be {list}; got {}.", type_name(value))
+}
+
+/// JSON Schema equality: numbers by value (`1` equals `1.0`), objects whatever their key
+/// order; values nested deeper than [`MAX_DEPTH`] count as different.
+fn same(a: &Value, b: &Value, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+            (Some(p), Some(q), _, _) => p == q,
+            (_, _, Some(p), Some(q)) => p == q,
+            _ => x.as_f64().zip(y.as_f64()).is_some_and(|(p, q)| p == q),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q, depth + 1))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| same(p, q, depth + 1)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A value for messages, cut at 60 characters; deep or long values are only read that far.
 fn describe(v: &Value) -> String {
     let text = match v {
         Value::String(s) => format!("{s:?}"),
-        other => other.to_string(),
+        other => {
+            let mut out = String::new();
+            render(other, &mut out);
+            out
+        }
     };
     if text.chars().count() > 60 { format!("{}…", text.chars().take(60).collect::<String>()) } else { text }
+}
+
+/// Compact JSON as `serde_json` writes it, stopped once well past what [`describe`] shows (so
+/// its recursion is bounded too: every level writes a bracket).
+fn render(v: &Value, out: &mut String) {
+    const ENOUGH: usize = 256;
+    if out.len() > ENOUGH {
+        return;
+    }
+    match v {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if out.len() > ENOUGH {
+                    return;
+                }
+                if i > 0 {
+                    out.push(',');
+                }
+                render(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if out.len() > ENOUGH {
+                    return;
+                }
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push(':');
+                render(item, out);
+            }
+            out.push('}');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
 }
 
 fn type_name(v: &Value) -> &'static str {
@@ -63,222 +518,4 @@ fn child(path: &str, field: &str) -> String {
 
 fn usize_of(schema: &Value, key: &str) -> Option<usize> {
     schema.get(key).and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok())
-}
-
-impl<'a> Validator<'a> {
-    pub(crate) fn new(doc: &'a Value, patterns: &'a HashMap<String, regex_lite::Regex>) -> Self {
-        Self { doc, patterns }
-    }
-
-    /// Follows `$ref`s (local JSON pointers) to the schema itself.
-    pub(crate) fn resolve(&self, schema: &'a Value) -> Result<&'a Value, String> {
-        crate::openapi::resolve(self.doc, schema)
-    }
-
-    /// Checks `value` against `schema`; `path` names the value in messages ("" for the body).
-    pub(crate) fn check(&self, schema: &'a Value, value: &Value, path: &str) -> Result<(), String> {
-        let schema = self.resolve(schema).map_err(|e| format!("The document is broken: {e}."))?;
-        let name = if path.is_empty() { "The body" } else { path };
-        let kind = schema.get("type").and_then(Value::as_str);
-        if value.is_null() {
-            let nullable = schema.get("nullable").and_then(Value::as_bool).unwrap_or(false);
-            return if nullable || kind.is_none() {
-                Ok(())
-            } else {
-                Err(format!("{name} must not be null."))
-            };
-        }
-        if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
-            all.iter().try_for_each(|s| self.check(s, value, path))?;
-        }
-        if let Some(any) = schema.get("anyOf").and_then(Value::as_array) {
-            let mut first = None;
-            if !any.iter().any(|s| match self.check(s, value, path) {
-                Ok(()) => true,
-                Err(e) => {
-                    first.get_or_insert(e);
-                    false
-                }
-            }) {
-                return Err(first.unwrap_or_else(|| format!("{name} matches none of the allowed shapes.")));
-            }
-        }
-        if let Some(one) = schema.get("oneOf").and_then(Value::as_array) {
-            let matching = one.iter().filter(|s| self.check(s, value, path).is_ok()).count();
-            if matching != 1 {
-                return Err(format!(
-                    "{name} must match exactly one of the allowed shapes; it matches {matching}."
-                ));
-            }
-        }
-        if let Some(not) = schema.get("not")
-            && self.check(not, value, path).is_ok()
-        {
-            return Err(format!("{name} has a shape that is not allowed."));
-        }
-        if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
-            && !allowed.contains(value)
-        {
-            let list: Vec<String> =
-                allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
-            return Err(format!("{name} must be one of {}; got {}.", list.join(", "), describe(value)));
-        }
-        let wrong = |expected: &str| format!("{name} must be {expected}; got {}.", type_name(value));
-        match kind {
-            Some("string") => {
-                let Value::String(text) = value else { return Err(wrong("a string")) };
-                self.check_string(schema, text, name)
-            }
-            Some("integer") => {
-                let Value::Number(n) = value else { return Err(wrong("an integer")) };
-                let n = n.as_i64().ok_or_else(|| {
-                    if n.is_u64() {
-                        format!("{name} must be a 64-bit integer (at most {}); got {n}.", i64::MAX)
-                    } else {
-                        format!("{name} must be an integer; got {n}.")
-                    }
-                })?;
-                if schema.get("format").and_then(Value::as_str) == Some("int32") && i32::try_from(n).is_err()
-                {
-                    return Err(format!("{name} must be a 32-bit integer; got {n}."));
-                }
-                #[allow(clippy::cast_precision_loss)] // bounds in a document are small
-                self.check_range(schema, n as f64, &n.to_string(), name)
-            }
-            Some("number") => {
-                let Some(n) = value.as_f64() else { return Err(wrong("a number")) };
-                self.check_range(schema, n, &n.to_string(), name)
-            }
-            Some("boolean") => value.is_boolean().then_some(()).ok_or_else(|| wrong("true or false")),
-            Some("array") => {
-                let Value::Array(items) = value else { return Err(wrong("an array")) };
-                self.check_array(schema, items, name, path)
-            }
-            Some("object") => {
-                let Value::Object(map) = value else { return Err(wrong("an object")) };
-                self.check_object(schema, map, name, path)
-            }
-            _ if schema.get("properties").is_some() => match value {
-                Value::Object(map) => self.check_object(schema, map, name, path),
-                _ => Err(wrong("an object")),
-            },
-            _ => Ok(()),
-        }
-    }
-
-    fn check_string(&self, schema: &Value, text: &str, name: &str) -> Result<(), String> {
-        let len = text.chars().count();
-        if let Some(min) = usize_of(schema, "minLength").filter(|&m| len < m) {
-            let unit = if min == 1 { "character" } else { "characters" };
-            return Err(format!("{name} must be at least {min} {unit} long; it has {len}."));
-        }
-        if let Some(max) = usize_of(schema, "maxLength").filter(|&m| len > m) {
-            return Err(format!("{name} must be at most {max} characters long; it has {len}."));
-        }
-        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-            let re = self.patterns.get(pattern).ok_or_else(|| format!("pattern {pattern} not compiled"))?;
-            if !re.is_match(text) {
-                return Err(if pattern == r"\S" {
-                    format!("{name} must contain a character other than a space.")
-                } else {
-                    format!("{name} must match the pattern {pattern}; got {}.", describe(&Value::from(text)))
-                });
-            }
-        }
-        if schema.get("format").and_then(Value::as_str) == Some("date-time")
-            && time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).is_err()
-        {
-            return Err(format!(
-                "{name} must be an RFC 3339 date-time such as 2026-12-01T10:00:00Z; got {}.",
-                describe(&Value::from(text))
-            ));
-        }
-        Ok(())
-    }
-
-    fn check_range(&self, schema: &Value, n: f64, shown: &str, name: &str) -> Result<(), String> {
-        let exclusive = |k: &str| schema.get(k).and_then(Value::as_bool).unwrap_or(false);
-        if let Some(min) = schema.get("minimum").filter(|m| m.is_number()) {
-            let (m, excl) = (min.as_f64().unwrap_or(f64::MIN), exclusive("exclusiveMinimum"));
-            if n < m || (excl && n <= m) {
-                let rel = if excl { "greater than" } else { "at least" };
-                return Err(format!("{name} must be {rel} {min}; got {shown}."));
-            }
-        }
-        if let Some(max) = schema.get("maximum").filter(|m| m.is_number()) {
-            let (m, excl) = (max.as_f64().unwrap_or(f64::MAX), exclusive("exclusiveMaximum"));
-            if n > m || (excl && n >= m) {
-                let rel = if excl { "less than" } else { "at most" };
-                return Err(format!("{name} must be {rel} {max}; got {shown}."));
-            }
-        }
-        Ok(())
-    }
-
-    fn check_array(&self, schema: &'a Value, items: &[Value], name: &str, path: &str) -> Result<(), String> {
-        if let Some(min) = usize_of(schema, "minItems").filter(|&m| items.len() < m) {
-            return Err(format!("{name} must have at least {min} items; it has {}.", items.len()));
-        }
-        if let Some(max) = usize_of(schema, "maxItems").filter(|&m| items.len() > m) {
-            return Err(format!("{name} must have at most {max} items; it has {}.", items.len()));
-        }
-        if schema.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
-            for (i, item) in items.iter().enumerate() {
-                if items[..i].contains(item) {
-                    return Err(format!("{name} must not repeat {}.", describe(item)));
-                }
-            }
-        }
-        if let Some(item_schema) = schema.get("items") {
-            let base = if path.is_empty() { "body" } else { path };
-            for (i, item) in items.iter().enumerate() {
-                self.check(item_schema, item, &format!("{base}[{i}]"))?;
-            }
-        }
-        Ok(())
-    }
-
-    fn check_object(
-        &self,
-        schema: &'a Value,
-        map: &serde_json::Map<String, Value>,
-        name: &str,
-        path: &str,
-    ) -> Result<(), String> {
-        for field in
-            schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
-        {
-            if !map.contains_key(field) {
-                return Err(format!("{} is required.", child(path, field)));
-            }
-        }
-        let properties = schema.get("properties").and_then(Value::as_object);
-        let additional = schema.get("additionalProperties");
-        for (field, v) in map {
-            match properties.and_then(|p| p.get(field)) {
-                Some(s) => self.check(s, v, &child(path, field))?,
-                None => match additional {
-                    Some(Value::Bool(false)) => {
-                        let known: Vec<&str> =
-                            properties.into_iter().flatten().map(|(k, _)| k.as_str()).collect();
-                        let place = if path.is_empty() { "the body" } else { path };
-                        return Err(format!(
-                            "{} is not a field of {place}; the fields are {}.",
-                            child(path, field),
-                            known.join(", ")
-                        ));
-                    }
-                    Some(s @ Value::Object(_)) => self.check(s, v, &child(path, field))?,
-                    _ => {}
-                },
-            }
-        }
-        if let Some(min) = usize_of(schema, "minProperties").filter(|&m| map.len() < m) {
-            return Err(format!("{name} must have at least {min} fields."));
-        }
-        if let Some(max) = usize_of(schema, "maxProperties").filter(|&m| map.len() > m) {
-            return Err(format!("{name} must have at most {max} fields."));
-        }
-        Ok(())
-    }
 }

@@ -16,7 +16,9 @@ use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::Response as HttpResponse;
 use http_body_util::BodyExt;
 use petstore_core::error::{ApiError, ErrorCode};
-use petstore_core::{Mock, Request, Response};
+use petstore_core::{Request, Response};
+
+use crate::Served;
 
 use crate::cors;
 
@@ -33,13 +35,13 @@ pub const READ_CAP: usize = BODY_LIMIT + 4096;
 /// connection instead of the 413.
 const DRAIN_LIMIT: usize = 8 * 1024 * 1024;
 
-/// The one mock every connection shares. `Mock::handle` is synchronous and quick, so a plain
+/// The one mock every connection shares. Its `handle` is synchronous and quick, so a plain
 /// mutex held only for the call is enough.
-pub type SharedMock = Arc<Mutex<Mock>>;
+pub type SharedMock = Arc<Mutex<Served>>;
 
 /// Called with the mock, still locked, after a request changed it and before the answer is
 /// sent (`serve --state` writes the state file there, so no change is answered unsaved).
-pub type OnChange = Arc<dyn Fn(&Mock) + Send + Sync>;
+pub type OnChange = Arc<dyn Fn(&Served) + Send + Sync>;
 
 #[derive(Clone)]
 struct AppState {
@@ -60,7 +62,7 @@ pub fn router_with(mock: SharedMock, on_change: Option<OnChange>) -> Router {
 
 /// Locks the mock. A poisoned lock still holds a consistent mock (`handle` never panics, and
 /// the state changes only at the end of a handler), so it is used rather than given up.
-pub fn lock(mock: &SharedMock) -> std::sync::MutexGuard<'_, Mock> {
+pub fn lock(mock: &SharedMock) -> std::sync::MutexGuard<'_, Served> {
     mock.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -70,19 +72,29 @@ async fn dispatch(State(state): State<AppState>, request: axum::extract::Request
         return preflight;
     }
     let origin = parts.headers.get(ORIGIN).cloned();
-    let mut response = match read_body(&parts, body).await {
+    let limit = lock(&state.mock).body_limit();
+    let mut response = match read_body(&parts, body, limit).await {
         Ok(bytes) => {
             let request = to_core(&parts, bytes);
-            let mut mock = lock(&state.mock);
-            let revision = mock.revision();
-            let answer = mock.handle(&request);
-            if let Some(on_change) = state.on_change.as_ref().filter(|_| mock.revision() != revision) {
-                on_change(&mock);
+            // The lock is let go before any wait below.
+            let handled = {
+                let mut mock = lock(&state.mock);
+                let revision = mock.revision();
+                let handled = mock.handle(&request);
+                if let Some(on_change) = state.on_change.as_ref().filter(|_| mock.revision() != revision) {
+                    on_change(&mock);
+                }
+                handled
+            };
+            if handled.delay_ms > 0 {
+                tokio::time::sleep(std::time::Duration::from_millis(u64::from(handled.delay_ms))).await;
             }
-            drop(mock);
-            from_core(answer)
+            if handled.network_error {
+                return dropped_connection();
+            }
+            from_core(handled.response)
         }
-        Err(refusal) => error_response(&refusal.into_api_error()),
+        Err(refusal) => error_response(&refusal.into_api_error(limit)),
     };
     cors::decorate(response.headers_mut(), origin.as_ref());
     response
@@ -98,13 +110,13 @@ enum BodyRefusal {
 }
 
 impl BodyRefusal {
-    fn into_api_error(self) -> ApiError {
+    fn into_api_error(self, limit: usize) -> ApiError {
         match self {
             BodyRefusal::TooLarge { size, exact } => {
                 let more = if exact { "" } else { "more than " };
                 ApiError::new(
                     ErrorCode::PayloadTooLarge,
-                    format!("The body is {more}{size} bytes; the limit is {BODY_LIMIT} bytes."),
+                    format!("The body is {more}{size} bytes; the limit is {limit} bytes."),
                 )
             }
             BodyRefusal::Unreadable => {
@@ -114,7 +126,10 @@ impl BodyRefusal {
     }
 }
 
-async fn read_body(parts: &Parts, mut body: Body) -> Result<Vec<u8>, BodyRefusal> {
+/// Reads a body of at most `limit` bytes (a little more is read, so that the mock itself
+/// answers bodies just over its limit).
+async fn read_body(parts: &Parts, mut body: Body, limit: usize) -> Result<Vec<u8>, BodyRefusal> {
+    let read_cap = limit + (READ_CAP - BODY_LIMIT);
     let declared = parts
         .headers
         .get(CONTENT_LENGTH)
@@ -124,19 +139,19 @@ async fn read_body(parts: &Parts, mut body: Body) -> Result<Vec<u8>, BodyRefusal
         // Not worth reading: the client gets the 413 and a closed connection.
         return Err(BodyRefusal::TooLarge { size, exact: true });
     }
-    let mut bytes = Vec::with_capacity(declared.unwrap_or(0).min(READ_CAP));
+    let mut bytes = Vec::with_capacity(declared.unwrap_or(0).min(read_cap));
     let mut total = 0_usize;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|_| BodyRefusal::Unreadable)?;
         let Ok(data) = frame.into_data() else { continue };
         total = total.saturating_add(data.len());
-        if total <= READ_CAP {
+        if total <= read_cap {
             bytes.extend_from_slice(&data);
         } else if total > DRAIN_LIMIT {
             return Err(BodyRefusal::TooLarge { size: DRAIN_LIMIT, exact: false });
         }
     }
-    if total > READ_CAP { Err(BodyRefusal::TooLarge { size: total, exact: true }) } else { Ok(bytes) }
+    if total > read_cap { Err(BodyRefusal::TooLarge { size: total, exact: true }) } else { Ok(bytes) }
 }
 
 fn to_core(parts: &Parts, body: Vec<u8>) -> Request {
@@ -171,6 +186,30 @@ fn from_core(answer: Response) -> HttpResponse {
         headers.append(name, value);
     }
     response
+}
+
+/// An answer whose body fails after the headers: the connection is cut, as a network failure
+/// would cut it.
+fn dropped_connection() -> HttpResponse {
+    HttpResponse::new(Body::new(Cut))
+}
+
+/// A body that fails when first read.
+struct Cut;
+
+impl http_body::Body for Cut {
+    type Data = Bytes;
+    type Error = std::io::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        std::task::Poll::Ready(Some(Err(std::io::Error::new(
+            std::io::ErrorKind::ConnectionAborted,
+            "a network failure injected by the mock's options",
+        ))))
+    }
 }
 
 fn error_response(error: &ApiError) -> HttpResponse {
@@ -231,15 +270,15 @@ mod tests {
     async fn body_up_to_the_cap_is_read_whole() {
         let parts = parts(Method::POST, "/pets", &[]);
         let body = vec![b'x'; READ_CAP];
-        assert_eq!(read_body(&parts, Body::from(body.clone())).await, Ok(body));
+        assert_eq!(read_body(&parts, Body::from(body.clone()), BODY_LIMIT).await, Ok(body));
     }
 
     #[tokio::test]
     async fn body_over_the_cap_is_refused_with_its_size() {
         let parts = parts(Method::POST, "/pets", &[]);
-        let refusal = read_body(&parts, Body::from(vec![b'x'; READ_CAP + 1])).await;
+        let refusal = read_body(&parts, Body::from(vec![b'x'; READ_CAP + 1]), BODY_LIMIT).await;
         assert_eq!(refusal, Err(BodyRefusal::TooLarge { size: READ_CAP + 1, exact: true }));
-        let error = refusal.unwrap_err().into_api_error();
+        let error = refusal.unwrap_err().into_api_error(BODY_LIMIT);
         assert_eq!(error.status(), 413);
         assert_eq!(error.message, format!("The body is {} bytes; the limit is 65536 bytes.", READ_CAP + 1));
     }
@@ -247,13 +286,14 @@ mod tests {
     #[tokio::test]
     async fn huge_declared_length_is_refused_unread() {
         let parts = parts(Method::POST, "/pets", &[("Content-Length", "100000000")]);
-        let refusal = read_body(&parts, Body::empty()).await;
+        let refusal = read_body(&parts, Body::empty(), BODY_LIMIT).await;
         assert_eq!(refusal, Err(BodyRefusal::TooLarge { size: 100_000_000, exact: true }));
     }
 
     #[test]
     fn error_response_is_the_error_object() {
-        let response = error_response(&BodyRefusal::TooLarge { size: 70_000, exact: true }.into_api_error());
+        let response =
+            error_response(&BodyRefusal::TooLarge { size: 70_000, exact: true }.into_api_error(BODY_LIMIT));
         assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
         assert_eq!(response.headers()["content-type"], "application/json");
     }

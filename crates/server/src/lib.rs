@@ -1,10 +1,13 @@
-//! `petstore-mock`'s library half: the axum app around the core mock, CORS and the state file,
+//! `petstore-mock`'s library half: the axum app around the core mocks (the Petstore's or any
+//! document's), CORS and the state file,
 //! kept out of `main.rs` so that tests and benchmarks can reach them.
 #![deny(missing_docs)]
 
 pub mod app;
 pub mod cors;
+pub mod served;
 pub mod state_file;
 
 pub use app::{BODY_LIMIT, OnChange, READ_CAP, SharedMock, router, router_with};
+pub use served::Served;
 pub use state_file::StateFileError;

@@ -1,4 +1,5 @@
-//! `petstore-mock serve`: the stateful Petstore mock over HTTP on this machine.
+//! `petstore-mock serve`: the stateful Petstore mock, or the mock of any OpenAPI document given
+//! with `--spec`, over HTTP on this machine.
 
 use std::io::{self, Write};
 use std::net::SocketAddr;
@@ -9,15 +10,16 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use petstore_core::Mock;
+use petstore_core::mock::generic::{ApiMock, Delay, FailureOptions, MockOptions};
 use petstore_mock_server::app::lock;
-use petstore_mock_server::{OnChange, StateFileError, router_with, state_file};
+use petstore_mock_server::{OnChange, Served, StateFileError, router_with, state_file};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 /// How long open connections may run on after a stop signal before the state is saved anyway.
 const DRAIN_TIME: Duration = Duration::from_secs(5);
 
-/// The Petstore mock as a local HTTP server.
+/// The Petstore mock, or the mock of any OpenAPI document, as a local HTTP server.
 #[derive(Debug, Parser)]
 #[command(name = "petstore-mock", version, about)]
 struct Cli {
@@ -40,8 +42,32 @@ struct ServeArgs {
     #[arg(long, default_value_t = 4010)]
     port: u16,
     /// Start with the demo data instead of an empty store (unless --state loads a saved one).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "spec")]
     seed: bool,
+    /// Mock this OpenAPI document (3.0, 3.1 or Swagger 2.0; JSON or YAML) instead of the
+    /// Petstore: resources inferred from its paths, answers from its examples or schemas.
+    #[arg(long, value_name = "FILE")]
+    spec: Option<PathBuf>,
+    /// With --spec: answer requests without checking them against the document.
+    #[arg(long, requires = "spec")]
+    no_validation: bool,
+    /// With --spec: do not ask for the credentials the document's security requires.
+    #[arg(long, requires = "spec")]
+    no_security: bool,
+    /// With --spec: wait before every answer, MS or MIN-MAX milliseconds (e.g. 200 or 100-500).
+    #[arg(long, value_name = "MS", requires = "spec", value_parser = Delay::parse)]
+    delay: Option<Delay>,
+    /// With --spec: the share of requests that fail (0 to 1), with a documented error status.
+    #[arg(long, value_name = "RATE", requires = "spec")]
+    failure_rate: Option<f64>,
+    /// With --failure-rate: the status of the failures (else the first server error the
+    /// operation documents, else 500); 0 cuts the connection instead.
+    #[arg(long, value_name = "STATUS", requires = "failure_rate")]
+    failure_status: Option<u16>,
+    /// With --spec: the mock's options as JSON (validate, security, seed, delay, failure, and
+    /// per operationId under "operations"); the flags above win over it.
+    #[arg(long, value_name = "FILE", requires = "spec")]
+    behaviour: Option<PathBuf>,
     /// Load the state from FILE at start if it exists; every change is saved there (atomically,
     /// synced to disk) before it is answered. One server per FILE: FILE.lock keeps a second off.
     #[arg(long, value_name = "FILE")]
@@ -57,6 +83,8 @@ struct ServeArgs {
 enum ServeError {
     #[error(transparent)]
     State(#[from] StateFileError),
+    #[error("{0}")]
+    Spec(String),
     #[error(
         "cannot listen on {host}:{port}: the port is already in use. Stop the program that uses \
          it, or choose another port with --port (--port 0 picks a free one)."
@@ -112,7 +140,7 @@ async fn serve(args: ServeArgs) -> Result<(), ServeError> {
     let shared = Arc::new(Mutex::new(mock));
     let (stop, stopped) = oneshot::channel::<()>();
     let on_change = args.state.clone().map(|path| -> OnChange {
-        Arc::new(move |mock: &Mock| {
+        Arc::new(move |mock: &Served| {
             if let Err(error) = state_file::save(&path, &mock.snapshot()) {
                 // The change is in memory only: answering it would tell the client it is kept.
                 // Stop instead, as a database does when it cannot sync; the file holds the state
@@ -156,9 +184,17 @@ async fn serve(args: ServeArgs) -> Result<(), ServeError> {
     Ok(())
 }
 
-fn initial_mock(args: &ServeArgs) -> Result<Mock, StateFileError> {
+fn initial_mock(args: &ServeArgs) -> Result<Served, ServeError> {
+    let fresh: Served = match &args.spec {
+        Some(path) => api_mock(path, args)?.into(),
+        None if args.seed => Mock::seeded().into(),
+        None => Mock::new().into(),
+    };
     if let Some(path) = &args.state {
-        let loaded = match state_file::load(path) {
+        let loaded = match state_file::load(path, |text| {
+            let mut mock = fresh.clone();
+            mock.restore(text).map(|()| mock)
+        }) {
             Err(StateFileError::Invalid { source, .. }) if args.reset => {
                 let aside = state_file::keep_aside(path)?;
                 eprintln!(
@@ -171,20 +207,77 @@ fn initial_mock(args: &ServeArgs) -> Result<Mock, StateFileError> {
             loaded => loaded?,
         };
         if let Some(mock) = loaded {
-            let counts = mock.counts();
             eprintln!(
-                "petstore-mock: state loaded from {} ({} pets, {} categories, {} orders){}",
+                "petstore-mock: state loaded from {} ({}){}",
                 path.display(),
-                counts.pets,
-                counts.categories,
-                counts.orders,
+                mock.summary(),
                 if args.seed { "; --seed ignored" } else { "" }
             );
             return Ok(mock);
         }
         eprintln!("petstore-mock: {} does not exist yet; it is written at the first change", path.display());
     }
-    Ok(if args.seed { Mock::seeded() } else { Mock::new() })
+    Ok(fresh)
+}
+
+/// The largest document `--spec` reads (64 MiB).
+const MAX_SPEC_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads `--spec` and the behaviour flags into a mock, and says on stderr what it mocks.
+fn api_mock(path: &std::path::Path, args: &ServeArgs) -> Result<ApiMock, ServeError> {
+    let cannot = |why: String| ServeError::Spec(format!("cannot mock {}: {why}", path.display()));
+    let size = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?.len();
+    if size > MAX_SPEC_BYTES {
+        return Err(cannot(format!("it is {size} bytes; the limit is {MAX_SPEC_BYTES}")));
+    }
+    let bytes = std::fs::read(path).map_err(|e| cannot(e.to_string()))?;
+    let document: serde_json::Value = match petstore_core::document::detect_format(&bytes) {
+        petstore_core::document::Format::Json => {
+            petstore_core::document::parse_json(&bytes).map_err(|e| cannot(e.to_string()))?
+        }
+        petstore_core::document::Format::Yaml => serde_yaml_ng::from_slice(&bytes)
+            .map_err(|e| cannot(format!("it is neither JSON nor YAML: {e}")))?,
+    };
+    let mut options = match &args.behaviour {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| ServeError::Spec(format!("cannot read {}: {e}", file.display())))?;
+            serde_json::from_str::<MockOptions>(&text)
+                .map_err(|e| ServeError::Spec(format!("{} is not the mock's options: {e}", file.display())))?
+        }
+        None => MockOptions::default(),
+    };
+    options.validate &= !args.no_validation;
+    options.security &= !args.no_security;
+    if let Some(delay) = args.delay {
+        options.delay = Some(delay);
+    }
+    if let Some(rate) = args.failure_rate {
+        let network = args.failure_status == Some(0);
+        let status = args.failure_status.filter(|s| *s != 0);
+        options.failure = Some(FailureOptions { rate, status, network });
+    }
+    options.check().map_err(|e| ServeError::Spec(format!("the mock's options: {e}")))?;
+    let mock = ApiMock::from_document(document).map_err(|e| cannot(e.to_string()))?.with_options(options);
+    let resources = mock.resources();
+    eprintln!(
+        "petstore-mock: mocking {} from {}; {} stored resources{}",
+        mock.api(),
+        path.display(),
+        resources.len(),
+        if resources.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<&str> = resources.iter().take(8).map(|r| r.collection.as_str()).collect();
+            let more = resources.len().saturating_sub(names.len());
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            format!(": {}{more}", names.join(", "))
+        }
+    );
+    for note in mock.notes().iter().take(20) {
+        eprintln!("petstore-mock: note: {note}");
+    }
+    Ok(mock)
 }
 
 /// Prints the URL on stdout, the one line a script or test reads to find the port.

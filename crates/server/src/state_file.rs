@@ -10,7 +10,7 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use petstore_core::{Mock, SnapshotError};
+use petstore_core::SnapshotError;
 
 /// Why the state file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -76,14 +76,17 @@ pub enum StateFileError {
     },
 }
 
-/// The mock saved in `path`, or `None` when there is no such file yet. Checks first that the
-/// file's directory exists, so that a typo in the path stops the server now rather than losing
-/// the state at shutdown.
+/// The mock saved in `path`, read by `restore`, or `None` when there is no such file yet. Checks
+/// first that the file's directory exists, so that a typo in the path stops the server now
+/// rather than losing the state at shutdown.
 ///
 /// # Errors
 /// [`StateFileError`] when the directory is missing, or the file is unreadable or not a
 /// snapshot this mock reads.
-pub fn load(path: &Path) -> Result<Option<Mock>, StateFileError> {
+pub fn load<T>(
+    path: &Path,
+    restore: impl FnOnce(&str) -> Result<T, SnapshotError>,
+) -> Result<Option<T>, StateFileError> {
     let dir = directory_of(path);
     if !dir.is_dir() {
         return Err(StateFileError::NoDirectory { path: path.to_owned(), dir });
@@ -93,9 +96,7 @@ pub fn load(path: &Path) -> Result<Option<Mock>, StateFileError> {
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(source) => return Err(StateFileError::Read { path: path.to_owned(), source }),
     };
-    Mock::from_snapshot(&text)
-        .map(Some)
-        .map_err(|source| StateFileError::Invalid { path: path.to_owned(), source })
+    restore(&text).map(Some).map_err(|source| StateFileError::Invalid { path: path.to_owned(), source })
 }
 
 /// Writes `snapshot` to `path` so that a crash at any moment leaves either the old file or the
@@ -196,13 +197,14 @@ mod tests {
     #[test]
     fn missing_file_is_a_fresh_start() {
         let dir = scratch("missing");
-        assert!(load(&dir.join("state.json")).unwrap().is_none());
+        assert!(load(&dir.join("state.json"), petstore_core::Mock::from_snapshot).unwrap().is_none());
     }
 
     #[test]
     fn missing_directory_is_refused_up_front() {
         let dir = scratch("nodir");
-        let error = load(&dir.join("no/such/dir/state.json")).unwrap_err();
+        let error =
+            load(&dir.join("no/such/dir/state.json"), petstore_core::Mock::from_snapshot).unwrap_err();
         assert!(matches!(error, StateFileError::NoDirectory { .. }), "{error}");
         assert!(error.to_string().contains("does not exist"), "{error}");
     }

@@ -12,6 +12,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
+use petstore_core::mock::StatefulMock;
+
 use crate::intercept::{Prefix, is_null_body_status, reason_phrase};
 use crate::persistent::{MockOptions, PersistentMock};
 
@@ -63,16 +65,73 @@ extern "C" {
 #[derive(Debug)]
 pub struct JsPetstoreMock {
     mock: PersistentMock,
-    installed: Rc<RefCell<Option<Installed>>>,
+    installed: InstalledSlot,
 }
 
-/// An installed `fetch` interceptor.
+/// An installed `fetch` interceptor (and, for an `ApiMock`, the `XMLHttpRequest` one).
 #[derive(Debug)]
-struct Installed {
+pub(crate) struct Installed {
     original: Function,
     wrapper: Closure<dyn FnMut(JsValue, JsValue) -> Promise>,
     /// Cleared on uninstall, so a wrapper that someone else still calls passes everything on.
     active: Rc<Cell<bool>>,
+    /// Puts the original `XMLHttpRequest` back, when it was replaced too.
+    xhr: Option<Function>,
+}
+
+/// The slot of a mock's installed interceptors.
+pub(crate) type InstalledSlot = Rc<RefCell<Option<Installed>>>;
+
+/// Replaces the global `fetch` (and with `xhr`, `XMLHttpRequest`) so that requests under
+/// `prefix` go to `mock`; returns the function that undoes it.
+pub(crate) fn install<M: StatefulMock + 'static>(
+    installed: &InstalledSlot,
+    mock: &PersistentMock<M>,
+    prefix: &str,
+) -> Result<Function, JsValue> {
+    install_with(installed, mock, prefix, false)
+}
+
+pub(crate) fn install_with<M: StatefulMock + 'static>(
+    installed: &InstalledSlot,
+    mock: &PersistentMock<M>,
+    prefix: &str,
+    xhr: bool,
+) -> Result<Function, JsValue> {
+    let prefix = Rc::new(Prefix::new(prefix).map_err(|e| js_sys::TypeError::new(&e.to_string()))?);
+    uninstall(installed);
+    let global = js_sys::global();
+    let original: Function = Reflect::get(&global, &"fetch".into())?
+        .dyn_into()
+        .map_err(|_| js_sys::TypeError::new("There is no global fetch to replace."))?;
+    let active = Rc::new(Cell::new(true));
+    let wrapper = {
+        let (mock, original, global, active, prefix) =
+            (mock.clone(), original.clone(), global.clone(), Rc::clone(&active), Rc::clone(&prefix));
+        Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(move |input: JsValue, init: JsValue| {
+            let target = if active.get() { intercepted(&prefix, &input) } else { None };
+            match target {
+                Some(target) => respond(mock.clone(), &input, &init, Some(target)),
+                None => match original.call2(&global, &input, &init) {
+                    Ok(promise) => promise.unchecked_into(),
+                    Err(error) => Promise::reject(&error),
+                },
+            }
+        })
+    };
+    let xhr = if xhr { Some(crate::api_mock_js::install_xhr(mock, &prefix, &active)?) } else { None };
+    Reflect::set(&global, &"fetch".into(), wrapper.as_ref())?;
+    *installed.borrow_mut() = Some(Installed { original, wrapper, active: Rc::clone(&active), xhr });
+
+    let slot = Rc::clone(installed);
+    let undo = Closure::<dyn Fn()>::new(move || {
+        // Only this installation: a later installFetch has its own undo.
+        let current = slot.borrow().as_ref().is_some_and(|i| Rc::ptr_eq(&i.active, &active));
+        if current {
+            uninstall(&slot);
+        }
+    });
+    Ok(undo.into_js_value().unchecked_into())
 }
 
 #[wasm_bindgen(js_class = PetstoreMock)]
@@ -122,39 +181,7 @@ impl JsPetstoreMock {
     /// Returns a function that undoes it (as does `uninstallFetch()`).
     #[wasm_bindgen(js_name = installFetch, unchecked_return_type = "() => void")]
     pub fn install_fetch(&self, prefix: &str) -> Result<Function, JsValue> {
-        let prefix = Prefix::new(prefix).map_err(|e| js_sys::TypeError::new(&e.to_string()))?;
-        uninstall(&self.installed);
-        let global = js_sys::global();
-        let original: Function = Reflect::get(&global, &"fetch".into())?
-            .dyn_into()
-            .map_err(|_| js_sys::TypeError::new("There is no global fetch to replace."))?;
-        let active = Rc::new(Cell::new(true));
-        let wrapper = {
-            let (mock, original, global, active) =
-                (self.mock.clone(), original.clone(), global.clone(), Rc::clone(&active));
-            Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(move |input: JsValue, init: JsValue| {
-                let target = if active.get() { intercepted(&prefix, &input) } else { None };
-                match target {
-                    Some(target) => respond(mock.clone(), &input, &init, Some(target)),
-                    None => match original.call2(&global, &input, &init) {
-                        Ok(promise) => promise.unchecked_into(),
-                        Err(error) => Promise::reject(&error),
-                    },
-                }
-            })
-        };
-        Reflect::set(&global, &"fetch".into(), wrapper.as_ref())?;
-        *self.installed.borrow_mut() = Some(Installed { original, wrapper, active: Rc::clone(&active) });
-
-        let installed = Rc::clone(&self.installed);
-        let undo = Closure::<dyn Fn()>::new(move || {
-            // Only this installation: a later installFetch has its own undo.
-            let current = installed.borrow().as_ref().is_some_and(|i| Rc::ptr_eq(&i.active, &active));
-            if current {
-                uninstall(&installed);
-            }
-        });
-        Ok(undo.into_js_value().unchecked_into())
+        install(&self.installed, &self.mock, prefix)
     }
 
     /// Puts the original `fetch` back. Returns whether an interceptor was installed.
@@ -269,7 +296,7 @@ fn read_options(options: JsValue) -> Result<MockOptions, JsValue> {
 }
 
 /// The message of a conversion error (a JavaScript `Error` underneath).
-fn message_of(error: serde_wasm_bindgen::Error) -> String {
+pub(crate) fn message_of(error: serde_wasm_bindgen::Error) -> String {
     let error = JsValue::from(error);
     match error.dyn_ref::<js_sys::Error>() {
         Some(error) => error.message().into(),
@@ -278,7 +305,7 @@ fn message_of(error: serde_wasm_bindgen::Error) -> String {
 }
 
 /// The mock's target when `fetch(input)` goes to a URL under the prefix.
-fn intercepted(prefix: &Prefix, input: &JsValue) -> Option<String> {
+pub(crate) fn intercepted(prefix: &Prefix, input: &JsValue) -> Option<String> {
     let text = if let Some(request) = input.dyn_ref::<web_sys::Request>() {
         request.url()
     } else if let Some(text) = input.as_string() {
@@ -307,7 +334,12 @@ struct ScopeLocation {
 }
 
 /// A promise of the mock's answer to `new Request(input, init)`; `target` overrides the URL.
-fn respond(mock: PersistentMock, input: &JsValue, init: &JsValue, target: Option<String>) -> Promise {
+pub(crate) fn respond<M: StatefulMock + 'static>(
+    mock: PersistentMock<M>,
+    input: &JsValue,
+    init: &JsValue,
+    target: Option<String>,
+) -> Promise {
     match new_request(input, init) {
         Ok(request) => {
             let target = target.unwrap_or_else(|| request.url());
@@ -326,8 +358,8 @@ fn new_request(input: &JsValue, init: &JsValue) -> Result<web_sys::Request, JsVa
     request.dyn_into().map_err(|_| js_sys::TypeError::new("Request did not construct a Request.").into())
 }
 
-async fn answer(
-    mock: &PersistentMock,
+async fn answer<M: StatefulMock + 'static>(
+    mock: &PersistentMock<M>,
     request: &web_sys::Request,
     target: String,
 ) -> Result<web_sys::Response, JsValue> {
@@ -339,7 +371,26 @@ async fn answer(
     // `Headers` iterates as [name, value] pairs of strings.
     let headers = serde_wasm_bindgen::from_value(request.headers().into())?;
     let request = petstore_core::Request { method: request.method(), target, headers, body };
-    to_response(&mock.handle(&request))
+    let handled = mock.handle_timed(&request);
+    if handled.delay_ms > 0 {
+        sleep(handled.delay_ms).await?;
+    }
+    if handled.network_error {
+        return Err(js_sys::TypeError::new(
+            "Failed to fetch (a network failure injected by the mock's options)",
+        )
+        .into());
+    }
+    to_response(&handled.response)
+}
+
+/// Waits `ms` milliseconds with the global `setTimeout` (a window's or a worker's).
+async fn sleep(ms: u32) -> Result<(), JsValue> {
+    let set_timeout: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())?.dyn_into()?;
+    let wait = Promise::new(&mut |resolve, _| {
+        let _ = set_timeout.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(ms));
+    });
+    JsFuture::from(wait).await.map(drop)
 }
 
 fn to_response(response: &petstore_core::Response) -> Result<web_sys::Response, JsValue> {
@@ -357,9 +408,12 @@ fn to_response(response: &petstore_core::Response) -> Result<web_sys::Response, 
 }
 
 /// Removes an installed interceptor; returns whether there was one.
-fn uninstall(slot: &RefCell<Option<Installed>>) -> bool {
+pub(crate) fn uninstall(slot: &RefCell<Option<Installed>>) -> bool {
     let Some(installed) = slot.borrow_mut().take() else { return false };
     installed.active.set(false);
+    if let Some(put_back) = &installed.xhr {
+        let _ = put_back.call0(&JsValue::UNDEFINED);
+    }
     let global = js_sys::global();
     let ours =
         Reflect::get(&global, &"fetch".into()).is_ok_and(|current| current == *installed.wrapper.as_ref());

@@ -5,7 +5,8 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::rc::Rc;
 
-use petstore_core::mock::{MockNotice, NoticeKind};
+use petstore_core::mock::generic::Handled;
+use petstore_core::mock::{MockNotice, NoticeKind, StatefulMock};
 use petstore_core::{Counts, Mock, Request, Response, SnapshotError};
 
 use crate::store::KeyValueStore;
@@ -96,8 +97,9 @@ impl fmt::Display for Notice {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Subscription(u64);
 
-/// The Petstore mock, saved after every change under one key of a shared store
-/// (`localStorage` in the browser) and restored from it on open.
+/// A mock (the Petstore's by default, or any [`StatefulMock`] such as the mock of another
+/// document), saved after every change under one key of a shared store (`localStorage` in the
+/// browser) and restored from it on open.
 ///
 /// Tabs stay consistent: before every request, reset or restore the mock re-reads the key, and
 /// takes the stored state when another tab wrote since (so a change is always made on the
@@ -106,23 +108,31 @@ pub struct Subscription(u64);
 /// the other's write and shows [`Notice::Overwritten`].
 ///
 /// A cheap handle: clones share one mock.
-#[derive(Clone)]
-pub struct PersistentMock {
-    inner: Rc<Inner>,
+pub struct PersistentMock<M: StatefulMock + 'static = Mock> {
+    inner: Rc<Inner<M>>,
 }
 
-type Callback = Rc<dyn Fn(&PersistentMock)>;
+impl<M: StatefulMock + 'static> Clone for PersistentMock<M> {
+    fn clone(&self) -> Self {
+        Self { inner: Rc::clone(&self.inner) }
+    }
+}
 
-struct Inner {
-    state: RefCell<State>,
-    subscribers: RefCell<Vec<(u64, Callback)>>,
+type Callback<M> = Rc<dyn Fn(&PersistentMock<M>)>;
+
+/// Makes the initial state: `true` with the demo data, where the mock has some.
+type Initial<M> = Rc<dyn Fn(bool) -> M>;
+
+struct Inner<M: StatefulMock + 'static> {
+    state: RefCell<State<M>>,
+    subscribers: RefCell<Vec<(u64, Callback<M>)>>,
     next_subscription: Cell<u64>,
     #[cfg(target_arch = "wasm32")]
     listener: RefCell<Option<crate::storage_events::StorageListener>>,
 }
 
-struct State {
-    mock: Mock,
+struct State<M> {
+    mock: M,
     seed: bool,
     saving: Option<Saving>,
     start_notice: Option<Notice>,
@@ -136,33 +146,73 @@ struct Saving {
     local: Local,
 }
 
-impl fmt::Debug for PersistentMock {
+impl<M: StatefulMock + 'static> fmt::Debug for PersistentMock<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = self.inner.state.borrow();
         f.debug_struct("PersistentMock")
             .field("key", &state.saving.as_ref().map(|s| s.key.as_str()))
             .field("generation", &state.saving.as_ref().map(|s| s.local.generation))
-            .field("counts", &state.mock.counts())
+            .field("revision", &state.mock.revision())
             .finish_non_exhaustive()
     }
 }
 
-impl PersistentMock {
-    /// A mock kept in memory only.
+/// The Petstore's initial state: its demo data, or empty.
+fn petstore(seed: bool) -> Mock {
+    if seed { Mock::seeded() } else { Mock::new() }
+}
+
+impl PersistentMock<Mock> {
+    /// A Petstore mock kept in memory only.
     #[must_use]
     pub fn in_memory(seed: bool) -> Self {
-        Self::from_state(State::new(initial(seed), seed, None))
+        Self::in_memory_of(Rc::new(petstore), seed)
     }
 
-    /// A mock saved under `key` of `store`: restored from it when it holds a saved mock,
-    /// otherwise started with the initial data. The notice says when the stored value was
-    /// refused (the mock then starts fresh and replaces it) or the store cannot be read.
+    /// A Petstore mock saved under `key` of `store` (see [`PersistentMock::with_store_of`]).
     pub fn with_store(
         store: impl KeyValueStore + 'static,
         key: impl Into<String>,
         seed: bool,
     ) -> (Self, Option<Notice>) {
-        let (state, notice) = State::open(Box::new(store), key.into(), seed);
+        Self::with_store_of(Rc::new(petstore), store, key, seed)
+    }
+
+    /// Opens the Petstore mock in the browser (see [`PersistentMock::open_of`]).
+    #[must_use]
+    pub fn open(options: &MockOptions) -> (Self, Option<Notice>) {
+        Self::open_of(Rc::new(petstore), options)
+    }
+
+    /// How many of each thing the mock holds now (does not read storage).
+    #[must_use]
+    pub fn counts(&self) -> Counts {
+        self.inner.state.borrow().mock.counts()
+    }
+}
+
+impl<M: StatefulMock + 'static> PersistentMock<M> {
+    /// A mock kept in memory only; `initial(seed)` makes its first state and resets.
+    #[must_use]
+    pub fn in_memory_of(initial: Rc<dyn Fn(bool) -> M>, seed: bool) -> Self {
+        Self::from_state(State::new(initial(seed), seed, None))
+    }
+
+    /// Runs `f` on the mock as it is now (does not read storage).
+    pub fn with_mock<T>(&self, f: impl FnOnce(&M) -> T) -> T {
+        f(&self.inner.state.borrow().mock)
+    }
+
+    /// A mock saved under `key` of `store`: restored from it when it holds a saved mock,
+    /// otherwise started with the initial data. The notice says when the stored value was
+    /// refused (the mock then starts fresh and replaces it) or the store cannot be read.
+    pub fn with_store_of(
+        initial: Rc<dyn Fn(bool) -> M>,
+        store: impl KeyValueStore + 'static,
+        key: impl Into<String>,
+        seed: bool,
+    ) -> (Self, Option<Notice>) {
+        let (state, notice) = State::open(initial, Box::new(store), key.into(), seed);
         (Self::from_state(state), notice)
     }
 
@@ -171,9 +221,11 @@ impl PersistentMock {
     /// (and any storage outside wasm32, where there is no browser) gives an in-memory mock and
     /// [`Notice::StorageUnavailable`].
     #[must_use]
-    pub fn open(options: &MockOptions) -> (Self, Option<Notice>) {
-        let Some(key) = options.storage_key.clone() else { return (Self::in_memory(options.seed), None) };
-        match Self::open_local_storage(key, options.seed) {
+    pub fn open_of(initial: Rc<dyn Fn(bool) -> M>, options: &MockOptions) -> (Self, Option<Notice>) {
+        let Some(key) = options.storage_key.clone() else {
+            return (Self::in_memory_of(initial, options.seed), None);
+        };
+        match Self::open_local_storage(Rc::clone(&initial), key, options.seed) {
             Ok(opened) => opened,
             Err(error) => {
                 let notice = Notice::StorageUnavailable { reason: error.to_string() };
@@ -185,9 +237,14 @@ impl PersistentMock {
     }
 
     #[cfg(target_arch = "wasm32")]
-    fn open_local_storage(key: String, seed: bool) -> Result<(Self, Option<Notice>), crate::StorageError> {
+    fn open_local_storage(
+        initial: Initial<M>,
+        key: String,
+        seed: bool,
+    ) -> Result<(Self, Option<Notice>), crate::StorageError> {
         let storage = crate::LocalStorage::open()?;
-        let (mock, notice) = Self::with_store(crate::store::WatchedStorage::new(storage), key.clone(), seed);
+        let (mock, notice) =
+            Self::with_store_of(initial, crate::store::WatchedStorage::new(storage), key.clone(), seed);
         // Weak: the listener lives inside the mock and must not keep it alive.
         let inner = Rc::downgrade(&mock.inner);
         let listener = crate::storage_events::StorageListener::new(key, move || {
@@ -200,11 +257,15 @@ impl PersistentMock {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn open_local_storage(_key: String, _seed: bool) -> Result<(Self, Option<Notice>), crate::StorageError> {
+    fn open_local_storage(
+        _initial: Initial<M>,
+        _key: String,
+        _seed: bool,
+    ) -> Result<(Self, Option<Notice>), crate::StorageError> {
         Err(crate::StorageError::Unavailable("there is no browser storage outside the browser".into()))
     }
 
-    fn from_state(state: State) -> Self {
+    fn from_state(state: State<M>) -> Self {
         Self {
             inner: Rc::new(Inner {
                 state: RefCell::new(state),
@@ -223,6 +284,17 @@ impl PersistentMock {
             let response = mock.handle(request);
             let changed = mock.revision() != before;
             (response, changed)
+        })
+    }
+
+    /// Answers one request as [`PersistentMock::handle`] does, with the delay or network failure
+    /// the mock's options ask for.
+    pub fn handle_timed(&self, request: &Request) -> Handled {
+        self.change(|mock| {
+            let before = mock.revision();
+            let handled = mock.handle_timed(request);
+            let changed = mock.revision() != before;
+            (handled, changed)
         })
     }
 
@@ -256,12 +328,6 @@ impl PersistentMock {
     pub fn snapshot(&self) -> String {
         self.sync();
         self.inner.state.borrow().mock.snapshot()
-    }
-
-    /// How many of each thing the mock holds now (does not read storage).
-    #[must_use]
-    pub fn counts(&self) -> Counts {
-        self.inner.state.borrow().mock.counts()
     }
 
     /// What the user should know now: the notice from opening (until dismissed), a failing
@@ -315,7 +381,7 @@ impl PersistentMock {
     /// Calls `callback` with this mock after every change of state or notices, whichever tab
     /// made it. The mock does not keep itself alive through its callbacks: read it from the
     /// argument rather than capturing a clone.
-    pub fn subscribe(&self, callback: impl Fn(&PersistentMock) + 'static) -> Subscription {
+    pub fn subscribe(&self, callback: impl Fn(&PersistentMock<M>) + 'static) -> Subscription {
         let id = self.inner.next_subscription.get();
         self.inner.next_subscription.set(id + 1);
         self.inner.subscribers.borrow_mut().push((id, Rc::new(callback)));
@@ -329,7 +395,7 @@ impl PersistentMock {
 
     /// Syncs, runs `f` on the mock, saves when `f` says it changed the state, then tells the
     /// subscribers (outside the borrow, so they may read the mock).
-    fn change<T>(&self, f: impl FnOnce(&mut Mock) -> (T, bool)) -> T {
+    fn change<T>(&self, f: impl FnOnce(&mut M) -> (T, bool)) -> T {
         let (value, notify) = {
             let mut state = self.inner.state.borrow_mut();
             let adopted = state.sync();
@@ -346,7 +412,7 @@ impl PersistentMock {
     }
 
     fn notify(&self) {
-        let callbacks: Vec<Callback> =
+        let callbacks: Vec<Callback<M>> =
             self.inner.subscribers.borrow().iter().map(|(_, callback)| Rc::clone(callback)).collect();
         for callback in callbacks {
             callback(self);
@@ -354,16 +420,17 @@ impl PersistentMock {
     }
 }
 
-fn initial(seed: bool) -> Mock {
-    if seed { Mock::seeded() } else { Mock::new() }
-}
-
-impl State {
-    fn new(mock: Mock, seed: bool, saving: Option<Saving>) -> Self {
+impl<M: StatefulMock> State<M> {
+    fn new(mock: M, seed: bool, saving: Option<Saving>) -> Self {
         Self { mock, seed, saving, start_notice: None, not_saved: None, overwritten: false }
     }
 
-    fn open(store: Box<dyn KeyValueStore>, key: String, seed: bool) -> (Self, Option<Notice>) {
+    fn open(
+        initial: Initial<M>,
+        store: Box<dyn KeyValueStore>,
+        key: String,
+        seed: bool,
+    ) -> (Self, Option<Notice>) {
         let stored = match store.get(&key) {
             Ok(stored) => stored,
             Err(error) => {
@@ -376,13 +443,16 @@ impl State {
         let mut local = Local::default();
         let (mock, refused) = match sync::start(stored.as_deref()) {
             Start::Empty => (initial(seed), None),
-            Start::Saved(saved) => match Mock::from_snapshot(saved.snapshot) {
-                Ok(mock) => {
-                    local.generation = saved.generation;
-                    (mock, None)
+            Start::Saved(saved) => {
+                let mut mock = initial(seed);
+                match mock.restore(saved.snapshot) {
+                    Ok(()) => {
+                        local.generation = saved.generation;
+                        (mock, None)
+                    }
+                    Err(error) => (initial(seed), Some(error.to_string())),
                 }
-                Err(error) => (initial(seed), Some(error.to_string())),
-            },
+            }
             Start::Unreadable { reason } => (initial(seed), Some(reason)),
         };
         local.seen = stored;

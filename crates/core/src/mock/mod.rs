@@ -1,6 +1,7 @@
 //! The stateful Petstore mock: `(method, path) -> handler(&mut Store, &Request)`, pure and
 //! synchronous. Routes, parameters and body schemas come from the embedded OpenAPI document.
 
+pub mod generic;
 mod handlers;
 mod notice;
 mod spec;
@@ -192,6 +193,51 @@ impl Mock {
     /// The broken invariant, in words.
     pub fn check_invariants(&self) -> Result<(), String> {
         self.store.check()
+    }
+}
+
+/// What the browser's saved mock and the server need of a mock, whichever API it mocks: the
+/// Petstore's [`Mock`] and [`generic::ApiMock`] both are one.
+pub trait StatefulMock {
+    /// Answers one request.
+    fn handle(&mut self, request: &Request) -> Response;
+    /// Answers one request with the delay or network failure the mock's options ask for (none,
+    /// unless the mock has such options).
+    fn handle_timed(&mut self, request: &Request) -> generic::Handled {
+        generic::Handled { response: self.handle(request), delay_ms: 0, network_error: false }
+    }
+    /// Increases on every change of state.
+    fn revision(&self) -> u64;
+    /// The whole state as versioned JSON.
+    fn snapshot(&self) -> String;
+    /// Replaces the state with a snapshot; on error the state is untouched.
+    ///
+    /// # Errors
+    /// When the text is not a snapshot of this mock.
+    fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError>;
+    /// Empties the state; `seed` asks for demo data where the mock has some.
+    fn reset(&mut self, seed: bool);
+}
+
+impl StatefulMock for Mock {
+    fn handle(&mut self, request: &Request) -> Response {
+        Mock::handle(self, request)
+    }
+
+    fn revision(&self) -> u64 {
+        Mock::revision(self)
+    }
+
+    fn snapshot(&self) -> String {
+        Mock::snapshot(self)
+    }
+
+    fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError> {
+        Mock::restore(self, snapshot)
+    }
+
+    fn reset(&mut self, seed: bool) {
+        Mock::reset(self, seed);
     }
 }
 

@@ -1,0 +1,578 @@
+//! Operations on stored resources (list, create, read, replace, patch, delete) and answers
+//! straight from the document.
+//!
+//! A created item is the request's fields laid over data generated from the item's schema (so
+//! read-only fields such as `createdAt` have values), with its id set; what goes back is the item
+//! in the shape each operation documents: the item itself, or inside a wrapper such as
+//! `{"data": [...], "total": 3}` when the document answers with one.
+
+use serde_json::{Map, Value};
+
+use super::answer::{self, Prefer};
+use super::failure::{Failure, documented};
+use super::generate::generate;
+use super::params::Params;
+use super::resources::{IdKind, Resource, Role, properties};
+use super::spec::{Operation, Spec};
+use super::store::{Store, size_of};
+use crate::http::Response;
+use crate::openapi::resolve;
+use crate::schema::Direction;
+
+/// One call on a resource.
+pub(crate) struct Call<'a> {
+    pub spec: &'a Spec,
+    pub resources: &'a [Resource],
+    pub store: &'a mut Store,
+    pub seed: u64,
+    pub accept: Option<&'a str>,
+}
+
+/// Query parameters that page a list rather than filter it.
+const LIMITS: [&str; 12] = [
+    "limit",
+    "per_page",
+    "perPage",
+    "page_size",
+    "pageSize",
+    "size",
+    "count",
+    "max",
+    "maxResults",
+    "max_results",
+    "top",
+    "$top",
+];
+const OFFSETS: [&str; 5] = ["offset", "skip", "start", "from", "$skip"];
+const PAGES: [&str; 4] = ["page", "page_number", "pageNumber", "p"];
+/// Integer fields of a list wrapper that hold the total.
+const TOTALS: [&str; 8] = [
+    "total",
+    "count",
+    "totalCount",
+    "total_count",
+    "totalItems",
+    "total_items",
+    "totalResults",
+    "total_results",
+];
+
+/// The text form of a parameter value: `5` for the number 5, the string itself for a string.
+fn text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl Call<'_> {
+    /// Runs one role; the answer and whether the state changed.
+    pub(crate) fn run(
+        &mut self,
+        index: usize,
+        role: Role,
+        op: &Operation,
+        params: &Params,
+        body: Option<Value>,
+    ) -> Result<(Response, bool), Failure> {
+        let resource = &self.resources[index];
+        // Scope values are kept percent-encoded, so that a `/` in one cannot be taken for a
+        // separator; ids are kept as they are.
+        let scope: Vec<String> = resource
+            .scope_params
+            .iter()
+            .map(|name| percent(&params.get(name).map(text).unwrap_or_default()))
+            .collect();
+        self.check_parent(resource, &scope)?;
+        let scope = scope.join("/");
+        let id = params.get(&resource.id_param).map(text);
+        let collection = resource.collection.as_str();
+        let missing = |id: &str| {
+            let name = singular(collection);
+            let place = if scope.is_empty() {
+                String::new()
+            } else {
+                format!(" in {}", fill(collection, &resource.scope_params, &scope))
+            };
+            Failure::not_found(format!("{name} {id} does not exist{place}."))
+        };
+        match (role, id) {
+            (Role::List, _) => Ok((self.list(resource, op, &scope, params), false)),
+            (Role::Create, _) => {
+                let (id, item) = self.create(resource, &scope, body)?;
+                let (status, response) = answer::preferred_success(op, 201);
+                let mut answer = self.item_answer(op, status, response, &item);
+                let location =
+                    format!("{}/{}", fill(collection, &resource.scope_params, &scope), percent(&id));
+                answer.headers.push(("Location".to_owned(), location));
+                Ok((answer, true))
+            }
+            (Role::Read, Some(id)) => {
+                let item = self.store.get(collection, &scope, &id).ok_or_else(|| missing(&id))?.clone();
+                let (status, response) = answer::success(op);
+                Ok((self.item_answer(op, status, response, &item), false))
+            }
+            (Role::Replace, Some(id)) => {
+                if self.store.get(collection, &scope, &id).is_none() && !upserts(self.spec, resource) {
+                    return Err(missing(&id));
+                }
+                let item = self.build(resource, &id, body)?;
+                self.store_item(collection, &scope, &id, item.clone())?;
+                let (status, response) = answer::success(op);
+                Ok((self.item_answer(op, status, response, &item), true))
+            }
+            (Role::Patch, Some(id)) => {
+                let old = self.store.get(collection, &scope, &id).ok_or_else(|| missing(&id))?.clone();
+                let mut merged = old;
+                if let Some(patch) = &body {
+                    merge_patch(&mut merged, patch);
+                }
+                set_id(resource, &mut merged, &id);
+                if let Some(schema) = &resource.item_schema {
+                    self.spec.validator().direction(Direction::Response).check(schema, &merged, "").map_err(
+                        |e| Failure::validation(op, format!("After the patch, {}", lower_first(&e))),
+                    )?;
+                }
+                self.store_item(collection, &scope, &id, merged.clone())?;
+                let (status, response) = answer::success(op);
+                Ok((self.item_answer(op, status, response, &merged), true))
+            }
+            (Role::Delete, Some(id)) => {
+                let old = self.store.remove(collection, &scope, &id).ok_or_else(|| missing(&id))?;
+                self.remove_children(index, &scope, &id);
+                let (status, response) = answer::preferred_success(op, 204);
+                Ok((self.item_answer(op, status, response, &old), true))
+            }
+            (_, None) => {
+                Err(Failure::parameter(format!("Path parameter {} is required.", resource.id_param)))
+            }
+        }
+    }
+
+    /// A nested collection's parent item must exist, when items of that parent can be created.
+    fn check_parent(&self, resource: &Resource, scope: &[String]) -> Result<(), Failure> {
+        let Some(parent) = resource.parent.map(|p| &self.resources[p]) else { return Ok(()) };
+        if !can_create(self.spec, parent) {
+            return Ok(());
+        }
+        let depth = parent.scope_params.len();
+        let (Some(parent_scope), Some(parent_id)) = (scope.get(..depth), scope.get(depth)) else {
+            return Ok(());
+        };
+        let parent_scope = parent_scope.join("/");
+        let parent_id = percent_encoding::percent_decode_str(parent_id).decode_utf8_lossy();
+        match self.store.get(&parent.collection, &parent_scope, &parent_id) {
+            Some(_) => Ok(()),
+            None => Err(Failure::not_found(format!(
+                "{} {parent_id} does not exist.",
+                singular(&parent.collection)
+            ))),
+        }
+    }
+
+    fn remove_children(&mut self, index: usize, scope: &str, id: &str) {
+        let child_scope = if scope.is_empty() { percent(id) } else { format!("{scope}/{}", percent(id)) };
+        for (child, resource) in self.resources.iter().enumerate() {
+            if resource.parent != Some(index) {
+                continue;
+            }
+            let ids: Vec<String> = self
+                .store
+                .scope(&resource.collection, &child_scope)
+                .map(|items| items.keys().cloned().collect())
+                .unwrap_or_default();
+            for child_id in ids {
+                self.store.remove(&resource.collection, &child_scope, &child_id);
+                self.remove_children(child, &child_scope, &child_id);
+            }
+        }
+    }
+
+    fn store_item(&mut self, collection: &str, scope: &str, id: &str, item: Value) -> Result<(), Failure> {
+        let new = usize::from(self.store.get(collection, scope, id).is_none());
+        self.store.fits(new, size_of(&item)).map_err(Failure::storage_full)?;
+        self.store.put(collection, scope, id.to_owned(), item);
+        Ok(())
+    }
+
+    fn create(
+        &mut self,
+        resource: &Resource,
+        scope: &str,
+        body: Option<Value>,
+    ) -> Result<(String, Value), Failure> {
+        let collection = resource.collection.as_str();
+        let given =
+            resource.id_field.as_ref().and_then(|f| body.as_ref()?.get(f)).filter(|v| !v.is_null()).map(text);
+        let id = match given {
+            Some(id) if !self.id_read_only(resource) => {
+                if self.store.get(collection, scope, &id).is_some() {
+                    return Err(Failure::conflict(format!("{} {id} already exists.", singular(collection))));
+                }
+                id
+            }
+            _ => self.new_id(resource, scope),
+        };
+        let item = self.build(resource, &id, body)?;
+        self.store_item(collection, scope, &id, item.clone())?;
+        Ok((id, item))
+    }
+
+    fn id_read_only(&self, resource: &Resource) -> bool {
+        let (Some(schema), Some(field)) = (&resource.item_schema, &resource.id_field) else { return true };
+        properties(self.spec, schema)
+            .into_iter()
+            .find(|(n, _)| n == field)
+            .and_then(|(_, s)| resolve(&self.spec.doc, s).ok())
+            .and_then(|s| s.get("readOnly"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// A fresh id: the next number, skipping any taken.
+    fn new_id(&mut self, resource: &Resource, scope: &str) -> String {
+        loop {
+            let n = self.store.next_number(&resource.collection);
+            let id = match resource.id_kind {
+                IdKind::Integer | IdKind::Text => n.to_string(),
+                IdKind::Uuid => {
+                    let h = super::hash(&format!("{}#{n}", resource.collection));
+                    format!(
+                        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+                        h >> 32,
+                        (h >> 16) & 0xffff,
+                        h & 0xfff,
+                        n & 0xfff,
+                        n
+                    )
+                }
+            };
+            if self.store.get(&resource.collection, scope, &id).is_none() || n == u64::MAX {
+                return id;
+            }
+        }
+    }
+
+    /// An item: generated data for its schema, the body's fields over it where each still fits
+    /// the schema, and its id.
+    fn build(&self, resource: &Resource, id: &str, body: Option<Value>) -> Result<Value, Failure> {
+        let Some(schema) = &resource.item_schema else {
+            let mut item = body.unwrap_or_else(|| Value::Object(Map::new()));
+            set_id(resource, &mut item, id);
+            return Ok(item);
+        };
+        let seed = self.seed ^ super::hash(&format!("{}#{id}", resource.collection));
+        let mut item = generate(&self.spec.doc, schema, seed, Direction::Response).value;
+        if !item.is_object() {
+            item = Value::Object(Map::new());
+        }
+        let validator = self.spec.validator().direction(Direction::Response);
+        if let (Some(Value::Object(fields)), Value::Object(target)) = (body, &mut item) {
+            for (name, value) in fields {
+                // A field is kept unless it makes a valid item invalid (a request may carry what
+                // the stored item cannot hold, such as a value of another type).
+                let valid_before = validator.check(schema, &Value::Object(target.clone()), "").is_ok();
+                let previous = target.insert(name.clone(), value);
+                if valid_before && validator.check(schema, &Value::Object(target.clone()), "").is_err() {
+                    match previous {
+                        Some(p) => target.insert(name, p),
+                        None => target.remove(&name),
+                    };
+                }
+            }
+        }
+        set_id(resource, &mut item, id);
+        Ok(item)
+    }
+
+    fn list(&self, resource: &Resource, op: &Operation, scope: &str, params: &Params) -> Response {
+        let all: Vec<&Value> = self
+            .store
+            .scope(&resource.collection, scope)
+            .map(|items| items.values().collect())
+            .unwrap_or_default();
+        let paging: Vec<&str> = LIMITS.iter().chain(&OFFSETS).chain(&PAGES).copied().collect();
+        let filtered: Vec<&Value> = all
+            .into_iter()
+            .filter(|item| {
+                op.params
+                    .iter()
+                    .filter(|p| {
+                        p.location == super::spec::Location::Query && !paging.contains(&p.name.as_str())
+                    })
+                    .all(|p| match (params.get(&p.name), item.get(&p.name)) {
+                        (Some(wanted), Some(have)) if !have.is_object() && !have.is_array() => match wanted {
+                            Value::Array(options) => options.iter().any(|o| text(o) == text(have)),
+                            Value::Object(_) => true,
+                            one => text(one) == text(have),
+                        },
+                        _ => true,
+                    })
+            })
+            .collect();
+        let total = filtered.len();
+        let number = |names: &[&str]| {
+            names
+                .iter()
+                .find_map(|n| params.get(*n))
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+        };
+        let limit = number(&LIMITS).unwrap_or(usize::MAX);
+        let offset = number(&OFFSETS).unwrap_or_else(|| {
+            // Pages count from 1, unless the parameter's minimum is 0.
+            let zero_based = PAGES
+                .iter()
+                .find_map(|n| op.params.iter().find(|p| p.name == *n))
+                .and_then(|p| resolve(&self.spec.doc, &p.schema).ok())
+                .and_then(|s| s.get("minimum"))
+                .and_then(Value::as_u64)
+                == Some(0);
+            let first_page = usize::from(!zero_based);
+            number(&PAGES).map_or(0, |page| {
+                page.saturating_sub(first_page).saturating_mul(if limit == usize::MAX { 0 } else { limit })
+            })
+        });
+        let page: Vec<Value> = filtered.into_iter().skip(offset).take(limit).cloned().collect();
+        let (status, response) = answer::success(op);
+        let mut answer = self.shaped(op, status, response, |spec, schema, seed| {
+            embed_list(spec, schema, page.clone(), total, seed)
+        });
+        answer.headers.push(("X-Total-Count".to_owned(), total.to_string()));
+        answer
+    }
+
+    fn item_answer(&self, op: &Operation, status: u16, response: Option<&Value>, item: &Value) -> Response {
+        self.shaped(op, status, response, |spec, schema, seed| embed(spec, schema, item, seed))
+    }
+
+    /// An answer with a documented response's headers and a body made by `make` for its JSON
+    /// schema (none when the response has no content).
+    fn shaped(
+        &self,
+        _op: &Operation,
+        status: u16,
+        response: Option<&Value>,
+        make: impl Fn(&Spec, &Value, u64) -> Value,
+    ) -> Response {
+        let mut headers = response.map(|r| answer::headers(self.spec, r, self.seed)).unwrap_or_default();
+        let content =
+            response.and_then(|r| r.get("content")).and_then(Value::as_object).filter(|c| !c.is_empty());
+        let body = match content.and_then(|c| answer::pick_media(c, self.accept)) {
+            Some((media, entry)) => {
+                let value = match entry.get("schema") {
+                    Some(schema) => make(self.spec, schema, self.seed),
+                    None => make(self.spec, &Value::Bool(true), self.seed),
+                };
+                headers.insert(0, ("Content-Type".to_owned(), media.to_owned()));
+                answer::encode(media, &value)
+            }
+            None => Vec::new(),
+        };
+        Response { status, headers, body }
+    }
+}
+
+/// Whether items of a resource can be made: its collection takes POST, or PUT creates.
+fn can_create(spec: &Spec, resource: &Resource) -> bool {
+    spec.paths[resource.collection_path].op("POST").is_some() || upserts(spec, resource)
+}
+
+/// PUT on an item that does not exist creates it when the collection has no POST.
+fn upserts(spec: &Spec, resource: &Resource) -> bool {
+    spec.paths[resource.collection_path].op("POST").is_none()
+}
+
+fn set_id(resource: &Resource, item: &mut Value, id: &str) {
+    let (Some(field), Value::Object(fields)) = (&resource.id_field, item) else { return };
+    let value = match resource.id_kind {
+        IdKind::Integer => {
+            id.parse::<i64>().map(Value::from).unwrap_or_else(|_| Value::String(id.to_owned()))
+        }
+        _ => Value::String(id.to_owned()),
+    };
+    fields.insert(field.clone(), value);
+}
+
+/// RFC 7396: objects merge, `null` removes, anything else replaces.
+fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    if let Value::Object(fields) = target {
+        for (key, value) in patch {
+            if value.is_null() {
+                fields.remove(key);
+            } else {
+                merge_patch(fields.entry(key.clone()).or_insert(Value::Null), value);
+            }
+        }
+    }
+}
+
+/// The item in the shape of `schema`: itself when it fits, else inside the generated wrapper's
+/// property that takes it, else generated data of the schema.
+fn embed(spec: &Spec, schema: &Value, item: &Value, seed: u64) -> Value {
+    let validator = spec.validator().direction(Direction::Response);
+    if validator.check(schema, item, "").is_ok() {
+        return item.clone();
+    }
+    let mut wrapper = generate(&spec.doc, schema, seed, Direction::Response).value;
+    if let Value::Object(fields) = &mut wrapper {
+        for (name, prop) in properties(spec, schema) {
+            if validator.check(prop, item, "").is_ok() {
+                fields.insert(name.to_owned(), item.clone());
+                return wrapper;
+            }
+        }
+    }
+    wrapper
+}
+
+/// Items in the shape of a list `schema`: the array itself, or a wrapper whose array property
+/// holds them and whose total fields say how many there are in all.
+fn embed_list(spec: &Spec, schema: &Value, items: Vec<Value>, total: usize, seed: u64) -> Value {
+    let validator = spec.validator().direction(Direction::Response);
+    let resolved = resolve(&spec.doc, schema).unwrap_or(schema);
+    let fit = |items_schema: Option<&Value>, items: &[Value]| -> Value {
+        Value::Array(
+            items
+                .iter()
+                .map(|item| items_schema.map_or_else(|| item.clone(), |s| embed(spec, s, item, seed)))
+                .collect(),
+        )
+    };
+    if crate::schema::primary_type(resolved) == Some("array") {
+        let list = fit(resolved.get("items"), &items);
+        if validator.check(schema, &list, "").is_ok() {
+            return list;
+        }
+        return generate(&spec.doc, schema, seed, Direction::Response).value;
+    }
+    let mut wrapper = generate(&spec.doc, schema, seed, Direction::Response).value;
+    if let Value::Object(fields) = &mut wrapper {
+        let props = properties(spec, schema);
+        let array = props.iter().find(|(_, p)| {
+            resolve(&spec.doc, p).is_ok_and(|p| crate::schema::primary_type(p) == Some("array"))
+        });
+        if let Some((name, prop)) = array {
+            let items_schema = resolve(&spec.doc, prop).ok().and_then(|p| p.get("items"));
+            fields.insert((*name).to_owned(), fit(items_schema, &items));
+            for (field, _) in props.iter().filter(|(n, _)| TOTALS.contains(n)) {
+                if fields.get(*field).is_some_and(Value::is_number) {
+                    fields.insert((*field).to_owned(), Value::from(total));
+                }
+            }
+            if validator.check(schema, &wrapper, "").is_err() {
+                return generate(&spec.doc, schema, seed, Direction::Response).value;
+            }
+        }
+    }
+    wrapper
+}
+
+/// An injected failure: the status asked for, else the first server error documented, else a
+/// client error other than 400 and 404, else 500; its documented body.
+pub(crate) fn injected(spec: &Spec, op: &Operation, status: Option<u16>, seed: u64) -> Response {
+    let documented_codes: Vec<u16> = op.responses.iter().filter_map(|(s, _)| s.parse().ok()).collect();
+    let status = status
+        .or_else(|| documented_codes.iter().copied().find(|c| *c >= 500))
+        .or_else(|| documented_codes.iter().copied().find(|c| (401..500).contains(c) && *c != 404))
+        .unwrap_or(500);
+    match documented(op, status).filter(|r| r.get("content").is_some()) {
+        Some(_) => from_document(spec, op, &Prefer { code: Some(status), example: None }, None, seed)
+            .unwrap_or_else(|f| super::failure::render(spec, Some(op), &f, seed)),
+        None => {
+            let failure = Failure {
+                status,
+                code: "injected_failure",
+                message: format!("A failure injected into {} by the mock's options.", op.id),
+                headers: Vec::new(),
+            };
+            super::failure::render(spec, Some(op), &failure, seed)
+        }
+    }
+}
+
+/// An answer from the document alone.
+pub(crate) fn from_document(
+    spec: &Spec,
+    op: &Operation,
+    prefer: &Prefer,
+    accept: Option<&str>,
+    seed: u64,
+) -> Result<Response, Failure> {
+    let (status, response) = answer::pick_status(op, prefer.code)?;
+    let Some(response) = response else {
+        return Ok(Response { status, headers: Vec::new(), body: Vec::new() });
+    };
+    let seed = seed ^ u64::from(status);
+    let mut headers = answer::headers(spec, response, seed);
+    let content = response.get("content").and_then(Value::as_object).filter(|c| !c.is_empty());
+    let body = match content.and_then(|c| answer::pick_media(c, accept)) {
+        Some((media, entry)) => {
+            headers.insert(0, ("Content-Type".to_owned(), media.to_owned()));
+            match answer::value_of(spec, entry, prefer.example.as_deref(), seed)? {
+                Some(value) => answer::encode(media, &value),
+                None => Vec::new(),
+            }
+        }
+        None if prefer.example.is_some() => {
+            return Err(Failure::parameter(format!(
+                "Prefer: example: the {status} answer of {} has no body.",
+                op.id
+            )));
+        }
+        None => Vec::new(),
+    };
+    Ok(Response { status, headers, body })
+}
+
+/// `/users/{userId}/posts` with the scope's values in place.
+fn fill(template: &str, names: &[String], scope: &str) -> String {
+    let values: Vec<&str> = if scope.is_empty() { Vec::new() } else { scope.split('/').collect() };
+    let mut out = template.trim_end_matches('/').to_owned();
+    for (name, value) in names.iter().zip(values) {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+/// What a path segment cannot hold as it is.
+const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'/')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'`')
+    .add(b'{')
+    .add(b'}');
+
+fn percent(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, SEGMENT).to_string()
+}
+
+/// "Post" for `/users/{userId}/posts`: the last literal segment, singular, capitalized.
+fn singular(collection: &str) -> String {
+    let last = collection.rsplit('/').find(|s| !s.is_empty() && !s.starts_with('{')).unwrap_or("Item");
+    let word = last
+        .strip_suffix("ies")
+        .map(|s| format!("{s}y"))
+        .or_else(|| last.strip_suffix('s').map(str::to_owned))
+        .unwrap_or_else(|| last.to_owned());
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
+}

@@ -1,0 +1,156 @@
+//! Why a request failed, and the answer that says so.
+//!
+//! The codes are the Petstore's (`invalid_parameter`, `malformed_json`, `not_found`,
+//! `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `validation_failed`,
+//! `conflict`) plus `unauthorized` and `storage_full`. The body is the Error object
+//! `{code, message, status}`, unless the operation documents another shape for that status: then
+//! the answer has the document's shape, with the message in its message-like fields, so that a
+//! client written against the document can read it.
+
+use serde_json::{Value, json};
+
+use super::spec::{Operation, Spec};
+use crate::http::Response;
+use crate::schema::Direction;
+
+/// A failed request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Failure {
+    pub status: u16,
+    pub code: &'static str,
+    pub message: String,
+    /// Extra headers: `Allow` for 405, `WWW-Authenticate` for 401.
+    pub headers: Vec<(String, String)>,
+}
+
+impl Failure {
+    fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
+        Self { status, code, message: message.into(), headers: Vec::new() }
+    }
+
+    pub(crate) fn parameter(message: String) -> Self {
+        Self::new(400, "invalid_parameter", message)
+    }
+
+    pub(crate) fn malformed(message: String) -> Self {
+        Self::new(400, "malformed_json", message)
+    }
+
+    pub(crate) fn media_type(message: String) -> Self {
+        Self::new(415, "unsupported_media_type", message)
+    }
+
+    pub(crate) fn too_large(size: usize, limit: usize) -> Self {
+        Self::new(413, "payload_too_large", format!("The body is {size} bytes; the limit is {limit} bytes."))
+    }
+
+    pub(crate) fn not_found(message: String) -> Self {
+        Self::new(404, "not_found", message)
+    }
+
+    pub(crate) fn conflict(message: String) -> Self {
+        Self::new(409, "conflict", message)
+    }
+
+    pub(crate) fn storage_full(message: String) -> Self {
+        Self::new(507, "storage_full", message)
+    }
+
+    pub(crate) fn method(message: String, allow: String) -> Self {
+        let mut failure = Self::new(405, "method_not_allowed", message);
+        failure.headers.push(("Allow".to_owned(), allow));
+        failure
+    }
+
+    pub(crate) fn unauthorized(message: String, challenge: String) -> Self {
+        let mut failure = Self::new(401, "unauthorized", message);
+        failure.headers.push(("WWW-Authenticate".to_owned(), challenge));
+        failure
+    }
+
+    /// A body that breaks its schema: 422 as the Petstore answers, or 400 when the operation
+    /// documents 400 and not 422.
+    pub(crate) fn validation(op: &Operation, message: String) -> Self {
+        let status = if !documents(op, 422) && documents(op, 400) { 400 } else { 422 };
+        Self::new(status, "validation_failed", message)
+    }
+}
+
+/// Whether the operation documents this status exactly.
+pub(crate) fn documents(op: &Operation, status: u16) -> bool {
+    op.responses.iter().any(|(s, _)| *s == status.to_string())
+}
+
+/// The documented response for a status: the exact one, else its range (`4XX`), else
+/// `default`.
+pub(crate) fn documented(op: &Operation, status: u16) -> Option<&Value> {
+    let exact = status.to_string();
+    let range = format!("{}XX", status / 100);
+    ["exact", "range", "default"].iter().find_map(|which| {
+        let key = match *which {
+            "exact" => exact.as_str(),
+            "range" => range.as_str(),
+            _ => "DEFAULT",
+        };
+        op.responses.iter().find(|(s, _)| s == key).map(|(_, r)| r)
+    })
+}
+
+/// The answer for a failure: the Error object, or the document's shape for that status.
+pub(crate) fn render(spec: &Spec, op: Option<&Operation>, failure: &Failure, seed: u64) -> Response {
+    let error = json!({"code": failure.code, "message": failure.message, "status": failure.status});
+    let schema = op
+        .and_then(|op| documented(op, failure.status))
+        .and_then(|r| r.get("content"))
+        .and_then(|c| super::resources::json_schema(spec, c));
+    let body = match schema {
+        Some(schema)
+            if spec.validator().direction(Direction::Response).check(schema, &error, "").is_err() =>
+        {
+            shaped(spec, schema, failure, seed).unwrap_or(error)
+        }
+        _ => error,
+    };
+    let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
+    headers.extend(failure.headers.iter().cloned());
+    Response { status: failure.status, headers, body: serde_json::to_vec(&body).unwrap_or_default() }
+}
+
+/// A value of the documented error schema with the failure's message, code and status in the
+/// fields that take them; `None` when such a value does not validate.
+fn shaped(spec: &Spec, schema: &Value, failure: &Failure, seed: u64) -> Option<Value> {
+    let generated = super::generate::generate(&spec.doc, schema, seed, Direction::Response);
+    let mut value = generated.value;
+    if let Value::Object(fields) = &mut value {
+        let props = super::resources::properties(spec, schema);
+        for (name, prop) in props {
+            let kind =
+                crate::openapi::resolve(&spec.doc, prop).ok().and_then(|p| crate::schema::primary_type(p));
+            let lower = name.to_ascii_lowercase();
+            let candidate = match (lower.as_str(), kind) {
+                (
+                    "message" | "detail" | "details" | "error_description" | "description" | "title"
+                    | "error" | "reason",
+                    Some("string"),
+                ) => Value::String(failure.message.clone()),
+                ("code" | "error_code" | "errorcode" | "type", Some("string")) => {
+                    Value::String(failure.code.to_owned())
+                }
+                ("code" | "status" | "statuscode" | "status_code", Some("integer" | "number")) => {
+                    Value::from(failure.status)
+                }
+                _ => continue,
+            };
+            let previous = fields.insert(name.to_owned(), candidate);
+            let validator = spec.validator().direction(Direction::Response);
+            if validator.check(schema, &Value::Object(fields.clone()), "").is_err() {
+                match previous {
+                    Some(previous) => fields.insert(name.to_owned(), previous),
+                    None => fields.remove(name),
+                };
+            }
+        }
+    }
+    let valid = spec.validator().direction(Direction::Response).check(schema, &value, "").is_ok();
+    valid.then_some(value)
+}

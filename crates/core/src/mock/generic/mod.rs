@@ -1,0 +1,432 @@
+//! The mock of any document: resources inferred from its paths, answers from its examples or
+//! from data generated from its schemas, requests checked against it.
+//!
+//! ```
+//! use petstore_core::mock::generic::ApiMock;
+//! use petstore_core::Request;
+//! use serde_json::json;
+//!
+//! let doc = json!({
+//!     "openapi": "3.1.0", "info": {"title": "Notes", "version": "1"},
+//!     "paths": {
+//!         "/notes": {
+//!             "get": {"responses": {"200": {"description": "", "content": {"application/json": {
+//!                 "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Note"}}}}}}},
+//!             "post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Note"}}}},
+//!                 "responses": {"201": {"description": "", "content": {"application/json": {
+//!                     "schema": {"$ref": "#/components/schemas/Note"}}}}}}
+//!         },
+//!         "/notes/{noteId}": {
+//!             "get": {"parameters": [{"name": "noteId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+//!                 "responses": {"200": {"description": "", "content": {"application/json": {
+//!                     "schema": {"$ref": "#/components/schemas/Note"}}}}}}
+//!         }
+//!     },
+//!     "components": {"schemas": {"Note": {"type": "object", "required": ["text"], "properties": {
+//!         "id": {"type": "integer", "readOnly": true}, "text": {"type": "string"}}}}}
+//! });
+//! let mut mock = ApiMock::from_document(doc).unwrap();
+//! let created = mock.handle(&Request::new("POST", "/notes").json(&json!({"text": "Buy milk"})));
+//! assert_eq!(created.status, 201);
+//! let read = mock.handle(&Request::new("GET", created.header_value("Location").unwrap()));
+//! assert_eq!(read.json().unwrap(), json!({"id": 1, "text": "Buy milk"}));
+//! assert_eq!(mock.handle(&Request::new("POST", "/notes").json(&json!({}))).status, 422);
+//! ```
+
+mod answer;
+mod crud;
+mod failure;
+pub mod generate;
+mod options;
+mod params;
+mod resources;
+mod routes;
+mod spec;
+mod store;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use self::answer::Prefer;
+use self::failure::Failure;
+pub use self::options::{Delay, FailureOptions, MockOptions, OperationOptions};
+pub use self::params::MAX_REQUEST_BODY;
+use self::params::Raw;
+use self::resources::{Resource, Role};
+use self::spec::{Credential, Operation, Spec};
+use self::store::Store;
+pub use self::store::{GENERIC_SNAPSHOT_VERSION, MAX_ITEMS, MAX_STORED_BYTES};
+use super::SnapshotError;
+use crate::http::{Request, Response};
+
+/// Why a document cannot be mocked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct MockError(pub String);
+
+/// A stored resource, as [`ApiMock::resources`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceInfo {
+    /// The collection's path template, e.g. `/users/{userId}/posts`.
+    pub collection: String,
+    /// The item's path template, e.g. `/users/{userId}/posts/{postId}`.
+    pub item: String,
+    /// The item's property that holds its id, if any.
+    pub id_field: Option<String>,
+    /// Items stored, over all scopes.
+    pub count: usize,
+}
+
+/// An answer and what the shell should do with it: wait `delay_ms` first, or drop the
+/// connection (`network_error`) instead of answering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handled {
+    /// The answer.
+    pub response: Response,
+    /// Milliseconds to wait before answering.
+    pub delay_ms: u32,
+    /// Fail as the network would, without an answer.
+    pub network_error: bool,
+}
+
+/// A stateful mock of any OpenAPI 3.x document (Swagger 2.0 is converted first).
+#[derive(Debug, Clone)]
+pub struct ApiMock {
+    spec: Arc<Spec>,
+    resources: Arc<Vec<Resource>>,
+    /// `(path index, method)` → `(resource index, role)`.
+    roles: Arc<Vec<((usize, &'static str), (usize, Role))>>,
+    store: Store,
+    options: MockOptions,
+    revision: u64,
+    /// The state of the random choices of delays and failures.
+    random: u64,
+    api: String,
+}
+
+impl ApiMock {
+    /// A mock of a document given as JSON: OpenAPI 3.0, 3.1 or 3.2, or Swagger 2.0.
+    ///
+    /// # Errors
+    /// When the document is not an object, a Swagger 2.0 document cannot be converted, or it has
+    /// no paths.
+    pub fn from_document(doc: Value) -> Result<Self, MockError> {
+        let doc = if doc.get("swagger").is_some() {
+            crate::convert::swagger2_to_openapi3(&doc).map_err(|e| MockError(e.to_string()))?.document
+        } else if doc.get("openapi").and_then(Value::as_str).is_some() {
+            doc
+        } else {
+            return Err(MockError(
+                "This is not an OpenAPI document: it has neither an `openapi` nor a `swagger` field."
+                    .to_owned(),
+            ));
+        };
+        let info = doc.get("info");
+        let text =
+            |k: &str| info.and_then(|i| i.get(k)).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let api = format!("{} {}", text("title"), text("version")).trim().to_owned();
+        let spec = Spec::read(Arc::new(doc)).map_err(MockError)?;
+        let (resources, roles) = resources::infer(&spec);
+        Ok(Self {
+            spec: Arc::new(spec),
+            resources: Arc::new(resources),
+            roles: Arc::new(roles),
+            store: Store::default(),
+            options: MockOptions::default(),
+            revision: 0,
+            random: 0x9E37_79B9_7F4A_7C15,
+            api,
+        })
+    }
+
+    /// A mock of a document's JSON text.
+    ///
+    /// # Errors
+    /// When the text is not JSON, and as [`ApiMock::from_document`].
+    pub fn from_json(text: &[u8]) -> Result<Self, MockError> {
+        let doc = crate::document::parse_json(text).map_err(|e| MockError(e.to_string()))?;
+        Self::from_document(doc)
+    }
+
+    /// The same mock with other options.
+    #[must_use]
+    pub fn with_options(mut self, options: MockOptions) -> Self {
+        self.set_options(options);
+        self
+    }
+
+    /// Changes the options; the state stays.
+    pub fn set_options(&mut self, options: MockOptions) {
+        self.random ^= options.seed;
+        self.options = options;
+    }
+
+    /// The options in force.
+    #[must_use]
+    pub fn options(&self) -> &MockOptions {
+        &self.options
+    }
+
+    /// The document's title and version, which snapshots carry.
+    #[must_use]
+    pub fn api(&self) -> &str {
+        &self.api
+    }
+
+    /// What of the document could not be read (each part is then answered without checks).
+    #[must_use]
+    pub fn notes(&self) -> &[String] {
+        &self.spec.notes
+    }
+
+    /// The resources inferred, with how many items each holds.
+    #[must_use]
+    pub fn resources(&self) -> Vec<ResourceInfo> {
+        self.resources
+            .iter()
+            .map(|r| ResourceInfo {
+                collection: r.collection.clone(),
+                item: self.spec.paths[r.item_path].template.clone(),
+                id_field: r.id_field.clone(),
+                count: self
+                    .store
+                    .resources
+                    .get(&r.collection)
+                    .map_or(0, |scopes| scopes.values().map(|i| i.len()).sum()),
+            })
+            .collect()
+    }
+
+    /// Increases on every change of state.
+    #[must_use]
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The state as versioned JSON.
+    #[must_use]
+    pub fn snapshot(&self) -> String {
+        self.store.snapshot(&self.api)
+    }
+
+    /// Replaces the state with a snapshot of a mock of the same document; on error the state
+    /// is untouched.
+    ///
+    /// # Errors
+    /// When the text is not a snapshot, has another version, is of another document or holds
+    /// more than the limits.
+    pub fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError> {
+        let resources = Arc::clone(&self.resources);
+        self.store =
+            Store::from_snapshot(snapshot, &self.api, |c| resources.iter().any(|r| r.collection == c))?;
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Empties the state.
+    pub fn reset(&mut self) {
+        self.store = Store::default();
+        self.revision += 1;
+    }
+
+    /// Answers one request. Never panics; every failure is an answer.
+    pub fn handle(&mut self, request: &Request) -> Response {
+        self.handle_timed(request).response
+    }
+
+    /// Answers one request, with the delay and failure the options ask for.
+    pub fn handle_timed(&mut self, request: &Request) -> Handled {
+        let spec = Arc::clone(&self.spec);
+        let (path, query) = split_target(&request.target);
+        let Some((path_index, path_params)) = spec.route(path) else {
+            let failure = Failure::not_found(format!("There is no path {path} in {}.", self.api));
+            return self.plain(failure::render(&spec, None, &failure, 0));
+        };
+        let item = &spec.paths[path_index];
+        let method = request.method.to_ascii_uppercase();
+        let Some(op) = item.op(&method) else {
+            let allow = item.allow();
+            let failure =
+                Failure::method(format!("{method} is not allowed on {}; use {allow}.", item.template), allow);
+            return self.plain(failure::render(&spec, None, &failure, 0));
+        };
+        let (delay_ms, fail) = self.effects(&op.id);
+        let seed = self.options.seed ^ hash(&op.id);
+        let network_error = fail.as_ref().is_some_and(|f| f.network);
+        let response = match self.answer(&spec, path_index, op, request, &path_params, query, fail) {
+            Ok(response) => response,
+            Err(failure) => failure::render(&spec, Some(op), &failure, seed),
+        };
+        Handled { response, delay_ms, network_error }
+    }
+
+    fn plain(&self, response: Response) -> Handled {
+        Handled { response, delay_ms: 0, network_error: false }
+    }
+
+    /// The delay and the failure drawn for one call of an operation.
+    fn effects(&mut self, op_id: &str) -> (u32, Option<FailureOptions>) {
+        let own = self.options.operations.get(op_id);
+        let delay = own.and_then(|o| o.delay).or(self.options.delay);
+        let failure = own.and_then(|o| o.failure.clone()).or_else(|| self.options.failure.clone());
+        let delay_ms = delay.map_or(0, |d| {
+            let span = u64::from(d.max.saturating_sub(d.min)) + 1;
+            d.min + u32::try_from(self.next_random() % span).unwrap_or(0)
+        });
+        #[allow(clippy::cast_precision_loss)] // a 53-bit fraction is plenty for a rate
+        let draw = (self.next_random() >> 11) as f64 / (1u64 << 53) as f64;
+        (delay_ms, failure.filter(|f| draw < f.rate))
+    }
+
+    fn next_random(&mut self) -> u64 {
+        self.random = self.random.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.random;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn answer(
+        &mut self,
+        spec: &Spec,
+        path_index: usize,
+        op: &Operation,
+        request: &Request,
+        path_params: &[(String, String)],
+        query: &str,
+        fail: Option<FailureOptions>,
+    ) -> Result<Response, Failure> {
+        let query_pairs: Vec<(String, String)> =
+            form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+        if self.options.security {
+            check_credentials(op, request, &query_pairs)?;
+        }
+        let check = self.options.validate;
+        let raw = Raw { path: path_params, query: &query_pairs, request };
+        let params = params::read_params(spec, op, &raw, check)?;
+        let body = match &op.body {
+            Some(body) => params::read_body(spec, op, body, request, check)?,
+            None => None,
+        };
+        let prefer = Prefer::of(&request.headers);
+        let seed = self.options.seed ^ hash(&op.id);
+        if let Some(fail) = fail {
+            return Ok(crud::injected(spec, op, fail.status, seed));
+        }
+        let role = self.roles.iter().find(|(key, _)| *key == (path_index, op.method)).map(|(_, r)| *r);
+        match role {
+            Some((resource, role)) if prefer.code.is_none() && prefer.example.is_none() => {
+                let resources = Arc::clone(&self.resources);
+                let accept = request.header_value("Accept");
+                let mut call =
+                    crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept };
+                let (response, changed) = call.run(resource, role, op, &params, body)?;
+                if changed {
+                    self.revision += 1;
+                }
+                Ok(response)
+            }
+            _ => crud::from_document(spec, op, &prefer, request.header_value("Accept"), seed),
+        }
+    }
+}
+
+impl super::StatefulMock for ApiMock {
+    fn handle(&mut self, request: &Request) -> Response {
+        ApiMock::handle(self, request)
+    }
+
+    fn handle_timed(&mut self, request: &Request) -> Handled {
+        ApiMock::handle_timed(self, request)
+    }
+
+    fn revision(&self) -> u64 {
+        ApiMock::revision(self)
+    }
+
+    fn snapshot(&self) -> String {
+        ApiMock::snapshot(self)
+    }
+
+    fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError> {
+        ApiMock::restore(self, snapshot)
+    }
+
+    /// Empties the state (an API mock has no demo data).
+    fn reset(&mut self, _seed: bool) {
+        ApiMock::reset(self);
+    }
+}
+
+/// Whether the request carries what one of the operation's security alternatives needs.
+fn check_credentials(op: &Operation, request: &Request, query: &[(String, String)]) -> Result<(), Failure> {
+    if op.security.is_empty() || op.security.iter().any(Vec::is_empty) {
+        return Ok(());
+    }
+    let has = |credential: &Credential| match credential {
+        Credential::Header(name) => request.header_value(name).is_some_and(|v| !v.trim().is_empty()),
+        Credential::Query(name) => query.iter().any(|(k, v)| k == name && !v.is_empty()),
+        Credential::Cookie(name) => request
+            .headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case("cookie"))
+            .flat_map(|(_, v)| v.split(';'))
+            .any(|pair| pair.split_once('=').is_some_and(|(k, v)| k.trim() == name && !v.trim().is_empty())),
+        Credential::Authorization(scheme) => request.header_value("Authorization").is_some_and(|v| {
+            v.split_once(' ')
+                .is_some_and(|(s, token)| s.eq_ignore_ascii_case(scheme) && !token.trim().is_empty())
+        }),
+        Credential::Unchecked => true,
+    };
+    if op.security.iter().any(|alternative| alternative.iter().all(has)) {
+        return Ok(());
+    }
+    let describe = |c: &Credential| match c {
+        Credential::Header(name) => format!("the header {name}"),
+        Credential::Query(name) => format!("the query parameter {name}"),
+        Credential::Cookie(name) => format!("the cookie {name}"),
+        Credential::Authorization(scheme) => {
+            format!("an Authorization header with a {} credential", capitalized(scheme))
+        }
+        Credential::Unchecked => "a client certificate".to_owned(),
+    };
+    let needs: Vec<String> =
+        op.security.iter().map(|alt| alt.iter().map(describe).collect::<Vec<_>>().join(" and ")).collect();
+    let challenge = op
+        .security
+        .iter()
+        .flatten()
+        .find_map(|c| match c {
+            Credential::Authorization(scheme) => Some(format!("{} realm=\"mock\"", capitalized(scheme))),
+            _ => None,
+        })
+        .unwrap_or_else(|| "ApiKey realm=\"mock\"".to_owned());
+    Err(Failure::unauthorized(format!("{} needs credentials: {}.", op.id, needs.join(", or ")), challenge))
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
+
+/// A stable 64-bit hash (FNV-1a) of a text, for seeds.
+pub(crate) fn hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Splits `http://host/path?query#fragment` or `/path?query` into path and query.
+fn split_target(target: &str) -> (&str, &str) {
+    let without_origin = match target.find("://") {
+        Some(i) => target[i + 3..].find('/').map_or("/", |p| &target[i + 3 + p..]),
+        None => target,
+    };
+    let without_fragment = without_origin.split('#').next().unwrap_or_default();
+    let (path, query) = without_fragment.split_once('?').unwrap_or((without_fragment, ""));
+    (if path.is_empty() { "/" } else { path }, query)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,375 @@
+//! Reading a request's parameters and body as the operation describes them, and checking them
+//! against their schemas.
+//!
+//! Parameter text becomes JSON by the parameter's style (`form`, `simple`, `deepObject`,
+//! `spaceDelimited`, `pipeDelimited`, `label`, `matrix`) and schema type; a value whose schema
+//! allows several types takes the first reading that validates. Bodies are read by media type:
+//! JSON, URL-encoded and multipart forms become objects and are checked; text is checked when
+//! its schema is a string; other types are taken as they are.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::failure::Failure;
+use super::spec::{Body, Location, Operation, Param, Spec};
+use crate::http::Request;
+use crate::openapi::resolve;
+use crate::schema::Direction;
+
+/// The largest request body the mock reads (1 MiB).
+pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
+
+/// The parameters read: by name, as JSON.
+pub(crate) type Params = BTreeMap<String, Value>;
+
+/// Where the raw values of the request are.
+pub(crate) struct Raw<'a> {
+    pub path: &'a [(String, String)],
+    pub query: &'a [(String, String)],
+    pub request: &'a Request,
+}
+
+impl Raw<'_> {
+    fn cookies(&self) -> Vec<(String, String)> {
+        self.request
+            .headers
+            .iter()
+            .filter(|(name, _)| name.eq_ignore_ascii_case("cookie"))
+            .flat_map(|(_, value)| value.split(';'))
+            .filter_map(|pair| pair.split_once('='))
+            .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+            .collect()
+    }
+}
+
+/// Reads and checks every parameter; with `check` off, values are read but not checked, and
+/// missing required ones are let through.
+pub(crate) fn read_params(
+    spec: &Spec,
+    op: &Operation,
+    raw: &Raw<'_>,
+    check: bool,
+) -> Result<Params, Failure> {
+    let validator = spec.validator().direction(Direction::Request);
+    let cookies =
+        if op.params.iter().any(|p| p.location == Location::Cookie) { raw.cookies() } else { Vec::new() };
+    let mut out = Params::new();
+    for param in &op.params {
+        let schema = resolve(&spec.doc, &param.schema).unwrap_or(&param.schema);
+        let label = format!("{} {}", param.location.label(), param.name);
+        let value = match param.location {
+            Location::Path => raw.path.iter().find(|(k, _)| *k == param.name).map(|(_, v)| {
+                let text = strip_path_style(param, v);
+                from_text(spec, param, schema, &split_list(param, &text))
+            }),
+            Location::Query => query_value(spec, param, schema, raw.query),
+            Location::Header => {
+                let values: Vec<String> = raw
+                    .request
+                    .headers
+                    .iter()
+                    .filter(|(k, _)| k.eq_ignore_ascii_case(&param.name))
+                    .map(|(_, v)| v.clone())
+                    .collect();
+                (!values.is_empty()).then(|| {
+                    let joined = values.join(",");
+                    from_text(spec, param, schema, &split_list(param, &joined))
+                })
+            }
+            Location::Cookie => cookies.iter().find(|(k, _)| *k == param.name).map(|(_, v)| {
+                let v = percent_encoding::percent_decode_str(v).decode_utf8_lossy().into_owned();
+                from_text(spec, param, schema, &split_list(param, &v))
+            }),
+        };
+        let Some(value) = value else {
+            if param.required && check {
+                return Err(Failure::parameter(format!("{label} is required.")));
+            }
+            continue;
+        };
+        let value = value.map_err(|e| Failure::parameter(format!("{label}: {e}")))?;
+        if check {
+            validator
+                .check(&param.schema, &value, &param.name)
+                .map_err(|e| Failure::parameter(format!("{} {e}", param.location.label())))?;
+        }
+        out.insert(param.name.clone(), value);
+    }
+    Ok(out)
+}
+
+/// `label` (`.a.b`) and `matrix` (`;id=5`) path values without their prefix.
+fn strip_path_style(param: &Param, text: &str) -> String {
+    match param.style.as_str() {
+        "label" => text.strip_prefix('.').unwrap_or(text).replace('.', ","),
+        "matrix" => {
+            let prefix = format!(";{}=", param.name);
+            text.split(&prefix).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(",")
+        }
+        _ => text.to_owned(),
+    }
+}
+
+/// Splits one text into the items of a list, by the style's separator, when the schema wants
+/// a list or an object.
+fn split_list(param: &Param, text: &str) -> Vec<String> {
+    let separator = match param.style.as_str() {
+        "spaceDelimited" => ' ',
+        "pipeDelimited" => '|',
+        _ => ',',
+    };
+    text.split(separator).map(str::to_owned).collect()
+}
+
+fn query_value(
+    spec: &Spec,
+    param: &Param,
+    schema: &Value,
+    query: &[(String, String)],
+) -> Option<Result<Value, String>> {
+    let kind = crate::schema::primary_type(schema);
+    if param.style == "deepObject" || (kind == Some("object") && param.explode && !param.json) {
+        let prefix = format!("{}[", param.name);
+        let mut fields = Map::new();
+        for (key, value) in query {
+            let field = if param.style == "deepObject" {
+                key.strip_prefix(prefix.as_str()).and_then(|k| k.strip_suffix(']'))
+            } else {
+                property_schema(spec, schema, key).map(|_| key.as_str())
+            };
+            if let Some(field) = field {
+                let prop = property_schema(spec, schema, field).unwrap_or(&Value::Null);
+                let read = scalar(spec, prop, value).unwrap_or_else(|_| Value::String(value.clone()));
+                fields.insert(field.to_owned(), read);
+            }
+        }
+        return (!fields.is_empty()).then_some(Ok(Value::Object(fields)));
+    }
+    let values: Vec<&String> = query.iter().filter(|(k, _)| *k == param.name).map(|(_, v)| v).collect();
+    if values.is_empty() {
+        return None;
+    }
+    if kind == Some("array") && !param.explode
+        || matches!(param.style.as_str(), "spaceDelimited" | "pipeDelimited")
+    {
+        let joined: Vec<String> = values.iter().flat_map(|v| split_list(param, v)).collect();
+        return Some(from_text(spec, param, schema, &joined));
+    }
+    if kind == Some("object") {
+        return Some(from_text(spec, param, schema, &split_list(param, values[0])));
+    }
+    let owned: Vec<String> = values.into_iter().cloned().collect();
+    Some(from_text(spec, param, schema, &owned))
+}
+
+fn property_schema<'a>(spec: &'a Spec, schema: &'a Value, name: &str) -> Option<&'a Value> {
+    super::resources::properties(spec, schema).into_iter().find(|(n, _)| *n == name).map(|(_, s)| s)
+}
+
+/// A parameter's value from its text pieces: a list for an array schema, an object from
+/// `key,value` pairs (or `key=value` when exploded), else the one value.
+fn from_text(spec: &Spec, param: &Param, schema: &Value, pieces: &[String]) -> Result<Value, String> {
+    if param.json {
+        let text = pieces.join(",");
+        return serde_json::from_str(&text).map_err(|e| format!("is not JSON: {e}"));
+    }
+    match crate::schema::primary_type(schema) {
+        Some("array") => {
+            let items = schema.get("items").unwrap_or(&Value::Null);
+            let items = resolve(&spec.doc, items).unwrap_or(items);
+            pieces
+                .iter()
+                .filter(|p| !(pieces.len() == 1 && p.is_empty()))
+                .map(|p| scalar(spec, items, p))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array)
+        }
+        Some("object") => {
+            let mut fields = Map::new();
+            let mut add = |key: &str, value: &str| {
+                let prop = property_schema(spec, schema, key).unwrap_or(&Value::Null);
+                let read = scalar(spec, prop, value).unwrap_or_else(|_| Value::String(value.to_owned()));
+                fields.insert(key.to_owned(), read);
+            };
+            if pieces.iter().all(|p| p.contains('=')) {
+                for piece in pieces {
+                    if let Some((k, v)) = piece.split_once('=') {
+                        add(k, v);
+                    }
+                }
+            } else {
+                for pair in pieces.chunks(2) {
+                    add(&pair[0], pair.get(1).map_or("", String::as_str));
+                }
+            }
+            Ok(Value::Object(fields))
+        }
+        _ => match pieces {
+            [one] => scalar(spec, schema, one),
+            more => Err(format!("is given {} times; give it once.", more.len())),
+        },
+    }
+}
+
+/// One scalar from text, as the schema's types read it: for several types (or none), the
+/// first reading that is valid JSON of an allowed type, else the text.
+pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, String> {
+    let schema = resolve(&spec.doc, schema).unwrap_or(schema);
+    let (types, nullable) = crate::schema::types(schema);
+    if nullable && text == "null" {
+        return Ok(Value::Null);
+    }
+    let read = |kind: &str| -> Option<Value> {
+        match kind {
+            "integer" => text
+                .parse::<i64>()
+                .map(Value::from)
+                .ok()
+                .or_else(|| text.parse::<u64>().map(Value::from).ok()),
+            "number" => text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number),
+            "boolean" => match text {
+                "true" => Some(Value::Bool(true)),
+                "false" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            "null" => (text == "null" || text.is_empty()).then_some(Value::Null),
+            _ => Some(Value::String(text.to_owned())),
+        }
+    };
+    match types.as_slice() {
+        [] => {
+            // Untyped (or a oneOf/anyOf): JSON numbers and booleans as such, else text.
+            let literal: Option<Value> =
+                serde_json::from_str(text).ok().filter(|v: &Value| v.is_number() || v.is_boolean());
+            Ok(literal.unwrap_or_else(|| Value::String(text.to_owned())))
+        }
+        [one] => read(one).ok_or_else(|| match *one {
+            "integer" => format!("must be an integer; got {text:?}."),
+            "number" => format!("must be a number; got {text:?}."),
+            "boolean" => format!("must be true or false; got {text:?}."),
+            other => format!("must be {other}; got {text:?}."),
+        }),
+        several => several
+            .iter()
+            .filter(|k| **k != "string")
+            .find_map(|k| read(k))
+            .or_else(|| several.contains(&"string").then(|| Value::String(text.to_owned())))
+            .ok_or_else(|| format!("must be one of {}; got {text:?}.", several.join(", "))),
+    }
+}
+
+/// What a body became: a JSON value (JSON, forms, text), or nothing to read (binary).
+pub(crate) fn read_body(
+    spec: &Spec,
+    op: &Operation,
+    body: &Body,
+    request: &Request,
+    check: bool,
+) -> Result<Option<Value>, Failure> {
+    let bytes = &request.body;
+    if bytes.len() > MAX_REQUEST_BODY {
+        return Err(Failure::too_large(bytes.len(), MAX_REQUEST_BODY));
+    }
+    if bytes.is_empty() {
+        if body.required && check {
+            let types: Vec<&str> = body.content.iter().map(|(m, _)| m.as_str()).collect();
+            return Err(Failure::malformed(format!(
+                "The request body is empty; this operation needs a body ({}).",
+                types.join(", ")
+            )));
+        }
+        return Ok(None);
+    }
+    let sent = request.header_value("Content-Type").map(str::trim).filter(|c| !c.is_empty());
+    let chosen = match sent {
+        None => body.content.first(),
+        Some(sent) => body.content.iter().find(|(media, _)| media_matches(media, sent)),
+    };
+    let Some((media, schema)) = chosen else {
+        if !check || body.content.is_empty() {
+            return Ok(None);
+        }
+        let types: Vec<&str> = body.content.iter().map(|(m, _)| m.as_str()).collect();
+        return Err(Failure::media_type(format!(
+            "The body must be sent as {}, not {}.",
+            types.join(" or "),
+            sent.unwrap_or_default()
+        )));
+    };
+    let sent_type = sent.unwrap_or(media.as_str());
+    let value = if crate::form::is_json(media) || crate::form::is_json(sent_type) {
+        Some(
+            serde_json::from_slice::<Value>(bytes)
+                .map_err(|e| Failure::malformed(format!("The body is not valid JSON: {e}.")))?,
+        )
+    } else if media.starts_with("application/x-www-form-urlencoded") {
+        let pairs: Vec<(String, String)> = form_urlencoded::parse(bytes).into_owned().collect();
+        Some(form_object(spec, schema.as_ref(), pairs.into_iter().map(|(k, v)| (k, Value::String(v)))))
+    } else if media.starts_with("multipart/") {
+        let fields = crate::form::parse_multipart(sent_type, bytes).map_err(Failure::malformed)?;
+        Some(form_object(
+            spec,
+            schema.as_ref(),
+            fields.into_iter().map(|f| match f.value {
+                crate::form::FieldValue::Text(text) => (f.name, Value::String(text)),
+                crate::form::FieldValue::File { file_name, .. } => (f.name, Value::String(file_name)),
+            }),
+        ))
+    } else if media.starts_with("text/") {
+        Some(Value::String(String::from_utf8_lossy(bytes).into_owned()))
+    } else {
+        None
+    };
+    if check && let (Some(value), Some(schema)) = (&value, schema) {
+        // A file in a form stands as its file name: its schema is a (binary) string.
+        spec.validator()
+            .direction(Direction::Request)
+            .check(schema, value, "")
+            .map_err(|e| Failure::validation(op, e))?;
+    }
+    Ok(value)
+}
+
+/// Whether a sent `Content-Type` fits a documented media type (`*/*`, `image/*` or the same
+/// type, parameters ignored).
+pub(crate) fn media_matches(documented: &str, sent: &str) -> bool {
+    let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let (documented, sent) = (essence(documented), essence(sent));
+    documented == sent
+        || documented == "*/*"
+        || documented.strip_suffix("/*").is_some_and(|kind| sent.split('/').next() == Some(kind))
+}
+
+/// Form fields as an object, each read as its property's schema reads it; a field given
+/// several times is a list.
+fn form_object(spec: &Spec, schema: Option<&Value>, fields: impl Iterator<Item = (String, Value)>) -> Value {
+    let mut out = Map::new();
+    for (name, value) in fields {
+        let prop = schema.and_then(|s| property_schema(spec, s, &name));
+        let prop_resolved = prop.and_then(|p| resolve(&spec.doc, p).ok());
+        let is_list = prop_resolved.is_some_and(|p| crate::schema::primary_type(p) == Some("array"));
+        let read = match (&value, prop_resolved) {
+            (Value::String(text), Some(p)) if is_list => {
+                let items = p.get("items").unwrap_or(&Value::Null);
+                scalar(spec, items, text).unwrap_or(value.clone())
+            }
+            (Value::String(text), Some(p)) if !matches!(crate::schema::primary_type(p), Some("object")) => {
+                scalar(spec, p, text).unwrap_or(value.clone())
+            }
+            (Value::String(text), Some(_)) => serde_json::from_str(text).unwrap_or(value.clone()),
+            _ => value.clone(),
+        };
+        match out.get_mut(&name) {
+            Some(Value::Array(list)) if is_list => list.push(read),
+            Some(existing) => *existing = read,
+            None if is_list => {
+                out.insert(name, Value::Array(vec![read]));
+            }
+            None => {
+                out.insert(name, read);
+            }
+        }
+    }
+    Value::Object(out)
+}

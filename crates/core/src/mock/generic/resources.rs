@@ -1,0 +1,243 @@
+//! Resources inferred from a document's paths: a collection path (`/things`) beside its item
+//! path (`/things/{thingId}`) is a stored resource. A collection under another resource's item
+//! (`/users/{userId}/posts`) is scoped to that item: each user has its own posts, and a user
+//! that does not exist has none. A pair whose items cannot be created (no POST on the
+//! collection, no PUT on the item) is not stored: its operations answer from the document.
+
+use serde_json::Value;
+
+use super::spec::{Location, PathItem, Spec};
+use crate::openapi::resolve;
+
+/// What an operation does to a resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    List,
+    Create,
+    Read,
+    Replace,
+    Patch,
+    Delete,
+}
+
+/// How new ids are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IdKind {
+    /// 1, 2, 3, ...
+    Integer,
+    /// A UUID made from the resource and a counter.
+    Uuid,
+    /// A counter as text.
+    Text,
+}
+
+/// A stored resource.
+#[derive(Debug, Clone)]
+pub(crate) struct Resource {
+    /// The collection's template, e.g. `/users/{userId}/posts`: the key of its state.
+    pub collection: String,
+    /// Index of the collection's path item.
+    pub collection_path: usize,
+    /// Index of the item's path item.
+    pub item_path: usize,
+    /// The item path's own parameter (`thingId`).
+    pub id_param: String,
+    /// The property of an item that holds its id, when the schema has one.
+    pub id_field: Option<String>,
+    pub id_kind: IdKind,
+    /// The parameters of the collection's template, in order: the scope of an item.
+    pub scope_params: Vec<String>,
+    /// The resource whose item the collection sits under, if any.
+    pub parent: Option<usize>,
+    /// The schema of one item, as read back (`$ref`s left in place), when the document gives one.
+    pub item_schema: Option<Value>,
+}
+
+/// Finds the resources of a document and each operation's role in them, by
+/// `(path index, method)`.
+pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Vec<((usize, &'static str), (usize, Role))>) {
+    let mut resources: Vec<Resource> = Vec::new();
+    for (collection_path, collection) in spec.paths.iter().enumerate() {
+        let has = |p: &PathItem, m: &str| p.op(m).is_some();
+        if !(has(collection, "GET") || has(collection, "POST")) {
+            continue;
+        }
+        let base = collection.template.trim_end_matches('/');
+        let item = spec.paths.iter().enumerate().find(|(_, p)| {
+            p.template.strip_prefix(base).and_then(|rest| rest.strip_prefix('/')).is_some_and(|last| {
+                last.starts_with('{')
+                    && last.ends_with('}')
+                    && last[1..last.len() - 1].find(['{', '}', '/']).is_none()
+            })
+        });
+        let Some((item_path, item)) = item else { continue };
+        // Items must be able to come into being (POST on the collection, or PUT on an item);
+        // a read-only pair is answered from the document instead, or it would only ever 404.
+        if !["GET", "PUT", "PATCH", "DELETE"].iter().any(|m| has(item, m))
+            || !(has(collection, "POST") || has(item, "PUT"))
+        {
+            continue;
+        }
+        let id_param = item.template[base.len() + 2..item.template.len() - 1].to_owned();
+        let item_schema = item_schema(spec, collection, item);
+        let id_field = item_schema.as_ref().and_then(|s| id_field(spec, s, &id_param));
+        let id_kind = id_kind(spec, item, &id_param, item_schema.as_ref(), id_field.as_deref());
+        let scope_params =
+            super::routes::Template::parse(&collection.template).params().map(str::to_owned).collect();
+        resources.push(Resource {
+            collection: collection.template.clone(),
+            collection_path,
+            item_path,
+            id_param,
+            id_field,
+            id_kind,
+            scope_params,
+            parent: None,
+            item_schema,
+        });
+    }
+    // A collection's parent is the resource whose item template its own template extends.
+    for i in 0..resources.len() {
+        let template = resources[i].collection.clone();
+        resources[i].parent = resources.iter().position(|r| {
+            let item = &spec.paths[r.item_path].template;
+            template.strip_prefix(item.as_str()).is_some_and(|rest| rest.starts_with('/'))
+        });
+    }
+    let mut roles = Vec::new();
+    for (index, r) in resources.iter().enumerate() {
+        for (method, role) in [("GET", Role::List), ("POST", Role::Create)] {
+            if spec.paths[r.collection_path].op(method).is_some() {
+                roles.push(((r.collection_path, method), (index, role)));
+            }
+        }
+        for (method, role) in
+            [("GET", Role::Read), ("PUT", Role::Replace), ("PATCH", Role::Patch), ("DELETE", Role::Delete)]
+        {
+            if spec.paths[r.item_path].op(method).is_some() {
+                roles.push(((r.item_path, method), (index, role)));
+            }
+        }
+    }
+    (resources, roles)
+}
+
+/// The JSON schema of the first 2XX response of an operation, if any.
+pub(crate) fn success_schema<'a>(spec: &'a Spec, path: &'a PathItem, method: &str) -> Option<&'a Value> {
+    let op = path.op(method)?;
+    let mut statuses: Vec<&(String, Value)> =
+        op.responses.iter().filter(|(s, _)| s.starts_with('2')).collect();
+    statuses.sort_by(|a, b| a.0.cmp(&b.0));
+    statuses.into_iter().find_map(|(_, response)| json_schema(spec, response.get("content")?))
+}
+
+/// The schema of the JSON media type of a `content` object.
+pub(crate) fn json_schema<'a>(_spec: &Spec, content: &'a Value) -> Option<&'a Value> {
+    let content = content.as_object()?;
+    content.iter().find(|(media, _)| crate::form::is_json(media)).and_then(|(_, entry)| entry.get("schema"))
+}
+
+/// The schema of one item: the item's GET answer, else what PUT or POST take.
+fn item_schema(spec: &Spec, collection: &PathItem, item: &PathItem) -> Option<Value> {
+    let body = |path: &PathItem, method: &str| {
+        let body = path.op(method)?.body.as_ref()?;
+        body.content.iter().find(|(m, _)| crate::form::is_json(m)).and_then(|(_, s)| s.clone())
+    };
+    success_schema(spec, item, "GET")
+        .cloned()
+        .filter(|s| is_object_schema(spec, s))
+        .or_else(|| body(item, "PUT"))
+        .or_else(|| body(collection, "POST"))
+        .filter(|s| is_object_schema(spec, s))
+}
+
+/// Whether a schema describes an object (its type, its properties, or an `allOf` of those).
+pub(crate) fn is_object_schema(spec: &Spec, schema: &Value) -> bool {
+    let Ok(schema) = resolve(&spec.doc, schema) else { return false };
+    crate::schema::primary_type(schema) == Some("object")
+        || schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .is_some_and(|parts| parts.iter().any(|p| is_object_schema_shallow(spec, p)))
+}
+
+fn is_object_schema_shallow(spec: &Spec, schema: &Value) -> bool {
+    resolve(&spec.doc, schema).is_ok_and(|s| crate::schema::primary_type(s) == Some("object"))
+}
+
+/// The names of an object schema's properties, `allOf` parts included, with their schemas.
+pub(crate) fn properties<'a>(spec: &'a Spec, schema: &'a Value) -> Vec<(&'a str, &'a Value)> {
+    let mut out = Vec::new();
+    collect_properties(spec, schema, &mut out, 0);
+    out
+}
+
+fn collect_properties<'a>(
+    spec: &'a Spec,
+    schema: &'a Value,
+    out: &mut Vec<(&'a str, &'a Value)>,
+    depth: usize,
+) {
+    let Ok(schema) = resolve(&spec.doc, schema) else { return };
+    if depth > 8 {
+        return;
+    }
+    for (name, prop) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
+        if !out.iter().any(|(n, _)| *n == name) {
+            out.push((name.as_str(), prop));
+        }
+    }
+    for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        collect_properties(spec, part, out, depth + 1);
+    }
+}
+
+/// The property holding an item's id: the path parameter's own name, `id`, `uuid`, `_id`,
+/// `key`, else a read-only property whose name ends in `id`.
+fn id_field(spec: &Spec, schema: &Value, id_param: &str) -> Option<String> {
+    let props = properties(spec, schema);
+    let names: Vec<&str> = props.iter().map(|(n, _)| *n).collect();
+    for wanted in [id_param, "id", "uuid", "_id", "ID", "Id", "key"] {
+        if names.contains(&wanted) {
+            return Some(wanted.to_owned());
+        }
+    }
+    props
+        .iter()
+        .find(|(name, prop)| {
+            let lower = name.to_ascii_lowercase();
+            let read_only =
+                resolve(&spec.doc, prop).ok().and_then(|p| p.get("readOnly")).and_then(Value::as_bool);
+            (lower.ends_with("id") || lower.ends_with("_id")) && read_only == Some(true)
+        })
+        .map(|(name, _)| (*name).to_owned())
+}
+
+/// How ids look: from the id property's schema, else the path parameter's.
+fn id_kind(
+    spec: &Spec,
+    item: &PathItem,
+    id_param: &str,
+    schema: Option<&Value>,
+    field: Option<&str>,
+) -> IdKind {
+    let from_field = schema.zip(field).and_then(|(schema, field)| {
+        properties(spec, schema).into_iter().find(|(n, _)| *n == field).map(|(_, s)| s)
+    });
+    let from_param = item
+        .ops
+        .iter()
+        .flat_map(|o| &o.params)
+        .find(|p| p.location == Location::Path && p.name == id_param)
+        .map(|p| &p.schema);
+    for schema in from_field.into_iter().chain(from_param) {
+        let Ok(schema) = resolve(&spec.doc, schema) else { continue };
+        match (crate::schema::primary_type(schema), schema.get("format").and_then(Value::as_str)) {
+            (Some("integer" | "number"), _) => return IdKind::Integer,
+            (Some("string"), Some("uuid")) => return IdKind::Uuid,
+            (Some("string"), _) => return IdKind::Text,
+            _ => {}
+        }
+    }
+    IdKind::Integer
+}

@@ -1,0 +1,198 @@
+//! Matching a request path against the document's path templates.
+//!
+//! A template such as `/users/{userId}/files/{name}.{ext}` is split at `/`; each segment is a
+//! literal or a mix of literals and parameters. OpenAPI lets two templates differ only in their
+//! parameters' names (`/a/{id}` beside `/a/{name}/b`), which a radix-tree router refuses, so the
+//! match is a scan over the templates of the right length, literal segments winning over
+//! parameters (`/users/me` before `/users/{id}`), as the specification asks.
+
+use percent_encoding::percent_decode_str;
+
+/// One piece of a segment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Literal(String),
+    Param(String),
+}
+
+/// A compiled path template.
+#[derive(Debug, Clone)]
+pub(crate) struct Template {
+    segments: Vec<Vec<Part>>,
+}
+
+impl Template {
+    /// Reads a template; `{}` without a name, or an unclosed `{`, reads as literal text.
+    pub(crate) fn parse(template: &str) -> Self {
+        let segments = split(template)
+            .map(|segment| {
+                let mut parts = Vec::new();
+                let mut rest = segment;
+                while let Some(open) = rest.find('{') {
+                    let Some(close) = rest[open..].find('}').map(|c| open + c) else { break };
+                    let name = &rest[open + 1..close];
+                    if name.is_empty() {
+                        break;
+                    }
+                    if open > 0 {
+                        parts.push(Part::Literal(rest[..open].to_owned()));
+                    }
+                    parts.push(Part::Param(name.to_owned()));
+                    rest = &rest[close + 1..];
+                }
+                if !rest.is_empty() {
+                    parts.push(Part::Literal(rest.to_owned()));
+                }
+                parts
+            })
+            .collect();
+        Self { segments }
+    }
+
+    /// The parameters' values when `path` matches, with a score: literal characters matched
+    /// (more is more specific).
+    fn matches(&self, path: &[&str]) -> Option<(usize, Vec<(String, String)>)> {
+        if path.len() != self.segments.len() {
+            return None;
+        }
+        let mut score = 0;
+        let mut params = Vec::new();
+        for (parts, text) in self.segments.iter().zip(path) {
+            score += match_segment(parts, text, &mut params)?;
+        }
+        Some((score, params))
+    }
+
+    /// The names of the template's parameters, in order.
+    pub(crate) fn params(&self) -> impl Iterator<Item = &str> {
+        self.segments.iter().flatten().filter_map(|p| match p {
+            Part::Param(name) => Some(name.as_str()),
+            Part::Literal(_) => None,
+        })
+    }
+}
+
+fn split(path: &str) -> impl Iterator<Item = &str> {
+    let trimmed = path.trim_matches('/');
+    trimmed.split('/').filter(move |_| !trimmed.is_empty())
+}
+
+/// Matches one segment; parameters take the shortest text up to the next literal and are
+/// never empty.
+fn match_segment(parts: &[Part], text: &str, params: &mut Vec<(String, String)>) -> Option<usize> {
+    let mut rest = text;
+    let mut score = 0;
+    let mut i = 0;
+    while i < parts.len() {
+        match &parts[i] {
+            Part::Literal(lit) => {
+                rest = rest.strip_prefix(lit.as_str())?;
+                score += lit.len() + 1;
+            }
+            Part::Param(name) => {
+                let value = match parts.get(i + 1) {
+                    Some(Part::Literal(next)) => {
+                        let skip = rest.chars().next()?.len_utf8();
+                        let at = rest[skip..].find(next.as_str())? + skip;
+                        let (value, after) = rest.split_at(at);
+                        rest = after;
+                        value
+                    }
+                    // Two parameters side by side: the first takes one character.
+                    Some(Part::Param(_)) => {
+                        let at = rest.char_indices().nth(1)?.0;
+                        let (value, after) = rest.split_at(at);
+                        rest = after;
+                        value
+                    }
+                    None => std::mem::take(&mut rest),
+                };
+                if value.is_empty() {
+                    return None;
+                }
+                params.push((name.clone(), percent_decode_str(value).decode_utf8_lossy().into_owned()));
+            }
+        }
+        i += 1;
+    }
+    rest.is_empty().then_some(score)
+}
+
+/// Every template of the document, by index.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Routes {
+    templates: Vec<Template>,
+}
+
+impl Routes {
+    /// Adds a template; its index is the number of templates added before it.
+    pub(crate) fn push(&mut self, template: &str) {
+        self.templates.push(Template::parse(template));
+    }
+
+    /// The best match for a path (without its query): the template's index and its
+    /// parameters, decoded.
+    pub(crate) fn at(&self, path: &str) -> Option<(usize, Vec<(String, String)>)> {
+        let segments: Vec<&str> = split(path).collect();
+        let mut best: Option<(usize, usize, Vec<(String, String)>)> = None;
+        for (index, template) in self.templates.iter().enumerate() {
+            if let Some((score, params)) = template.matches(&segments)
+                && best.as_ref().is_none_or(|(_, top, _)| score > *top)
+            {
+                best = Some((index, score, params));
+            }
+        }
+        best.map(|(index, _, params)| (index, params))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn routes(templates: &[&str]) -> Routes {
+        let mut routes = Routes::default();
+        for t in templates {
+            routes.push(t);
+        }
+        routes
+    }
+
+    #[test]
+    fn literal_segments_win_over_parameters() {
+        let r = routes(&["/users/{id}", "/users/me", "/users/{id}/posts"]);
+        assert_eq!(r.at("/users/me"), Some((1, vec![])));
+        assert_eq!(r.at("/users/42"), Some((0, vec![("id".into(), "42".into())])));
+        assert_eq!(r.at("/users/42/posts/"), Some((2, vec![("id".into(), "42".into())])));
+        assert_eq!(r.at("/users"), None);
+        assert_eq!(r.at("/users/42/comments"), None);
+    }
+
+    #[test]
+    fn templates_that_differ_only_in_parameter_names_both_work() {
+        let r = routes(&["/a/{id}", "/a/{name}/b"]);
+        assert_eq!(r.at("/a/x"), Some((0, vec![("id".into(), "x".into())])));
+        assert_eq!(r.at("/a/x/b"), Some((1, vec![("name".into(), "x".into())])));
+    }
+
+    #[test]
+    fn parameters_inside_a_segment_and_decoding() {
+        let r = routes(&["/files/{name}.{ext}", "/", "/v{major}/things"]);
+        assert_eq!(
+            r.at("/files/report.final.pdf"),
+            Some((0, vec![("name".into(), "report".into()), ("ext".into(), "final.pdf".into())]))
+        );
+        assert_eq!(r.at("/files/.pdf"), None, "a parameter is never empty");
+        assert_eq!(r.at("/"), Some((1, vec![])));
+        assert_eq!(r.at("/v2/things"), Some((2, vec![("major".into(), "2".into())])));
+        let decoded = routes(&["/tags/{tag}"]).at("/tags/a%20b%2Fc");
+        assert_eq!(decoded, Some((0, vec![("tag".into(), "a b/c".into())])));
+    }
+
+    #[test]
+    fn broken_braces_read_as_text() {
+        let r = routes(&["/odd/{", "/empty/{}"]);
+        assert_eq!(r.at("/odd/{"), Some((0, vec![])));
+        assert_eq!(r.at("/empty/{}"), Some((1, vec![])));
+    }
+}

@@ -1,0 +1,331 @@
+//! What the mock reads from a document once: its paths and operations, each operation's
+//! parameters, body media types, responses and security, and the base paths of its servers.
+//!
+//! Nothing here refuses a document for a part it cannot use: a parameter without a schema is
+//! read as a string, a broken `$ref` leaves that part unchecked and is listed in
+//! [`Spec::notes`], so one odd operation never costs the whole mock.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::routes::Routes;
+use crate::auth::{ApiKeyIn, Scheme, SchemeKind};
+use crate::openapi::resolve;
+
+/// The most path templates the mock reads from one document.
+pub const MAX_PATHS: usize = 20_000;
+
+/// The methods an OpenAPI path item may hold, as keys and as sent.
+const METHODS: [(&str, &str); 8] = [
+    ("get", "GET"),
+    ("put", "PUT"),
+    ("post", "POST"),
+    ("delete", "DELETE"),
+    ("options", "OPTIONS"),
+    ("head", "HEAD"),
+    ("patch", "PATCH"),
+    ("trace", "TRACE"),
+];
+
+/// Where a parameter is read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Location {
+    Path,
+    Query,
+    Header,
+    Cookie,
+}
+
+impl Location {
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Location::Path => "Path parameter",
+            Location::Query => "Query parameter",
+            Location::Header => "Header",
+            Location::Cookie => "Cookie",
+        }
+    }
+}
+
+/// One parameter of an operation.
+#[derive(Debug, Clone)]
+pub(crate) struct Param {
+    pub name: String,
+    pub location: Location,
+    pub required: bool,
+    /// The schema (`$ref`s left in place); `{}` when the parameter has none.
+    pub schema: Value,
+    /// `form`, `simple`, `deepObject`, `spaceDelimited`, `pipeDelimited`, ...
+    pub style: String,
+    pub explode: bool,
+    /// The parameter is described with `content` (its value is JSON text) rather than a schema.
+    pub json: bool,
+}
+
+/// A request body: whether it is required and its media types with their schemas.
+#[derive(Debug, Clone)]
+pub(crate) struct Body {
+    pub required: bool,
+    pub content: Vec<(String, Option<Value>)>,
+}
+
+/// One operation of the document.
+#[derive(Debug, Clone)]
+pub(crate) struct Operation {
+    pub method: &'static str,
+    /// The `operationId`, else `METHOD template`.
+    pub id: String,
+    pub params: Vec<Param>,
+    pub body: Option<Body>,
+    /// The responses by status key (`200`, `2XX`, `default`), `$ref`s followed.
+    pub responses: Vec<(String, Value)>,
+    /// Security alternatives: each a list of what one scheme needs in the request.
+    pub security: Vec<Vec<Credential>>,
+}
+
+/// What a security scheme needs to find in a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Credential {
+    Header(String),
+    Query(String),
+    Cookie(String),
+    /// An `Authorization` header with this scheme (`basic`, `bearer`, ...).
+    Authorization(String),
+    /// Schemes the mock cannot check (mutual TLS): always satisfied.
+    Unchecked,
+}
+
+/// One path of the document.
+#[derive(Debug, Clone)]
+pub(crate) struct PathItem {
+    pub template: String,
+    pub ops: Vec<Operation>,
+}
+
+impl PathItem {
+    /// The methods of this path, for the `Allow` header.
+    pub(crate) fn allow(&self) -> String {
+        self.ops.iter().map(|o| o.method).collect::<Vec<_>>().join(", ")
+    }
+
+    pub(crate) fn op(&self, method: &str) -> Option<&Operation> {
+        self.ops.iter().find(|o| o.method == method)
+    }
+}
+
+/// The document as the mock reads it.
+#[derive(Debug)]
+pub(crate) struct Spec {
+    pub doc: Arc<Value>,
+    pub paths: Vec<PathItem>,
+    pub routes: Routes,
+    /// The path part of each server URL (`/v1`), longest first; requests may carry it.
+    pub base_paths: Vec<String>,
+    pub patterns: HashMap<String, regex_lite::Regex>,
+    /// What could not be read, in words.
+    pub notes: Vec<String>,
+}
+
+impl Spec {
+    /// Reads an OpenAPI 3.x document (as JSON).
+    pub(crate) fn read(doc: Arc<Value>) -> Result<Self, String> {
+        let paths_object = doc.get("paths").and_then(Value::as_object);
+        let webhooks_only = paths_object.is_none() && doc.get("webhooks").is_some();
+        let Some(paths_object) = paths_object else {
+            return Err(if webhooks_only {
+                "The document describes webhooks only; there are no paths to mock.".to_owned()
+            } else {
+                "The document has no paths object.".to_owned()
+            });
+        };
+        let (patterns, mut notes) = crate::validate::compile_patterns(&doc);
+        let schemes = crate::auth::schemes(&doc);
+        let mut routes = Routes::default();
+        let mut paths = Vec::new();
+        for (template, item) in paths_object.iter().take(MAX_PATHS) {
+            if !template.starts_with('/') {
+                continue;
+            }
+            let item = match resolve(&doc, item) {
+                Ok(item) => item,
+                Err(e) => {
+                    notes.push(format!("{template}: {e}"));
+                    continue;
+                }
+            };
+            let mut ops = Vec::new();
+            for (key, method) in METHODS {
+                let Some(operation) = item.get(key).filter(|o| o.is_object()) else { continue };
+                ops.push(read_operation(&doc, &schemes, template, method, item, operation, &mut notes));
+            }
+            routes.push(template);
+            paths.push(PathItem { template: template.clone(), ops });
+        }
+        if paths_object.len() > MAX_PATHS {
+            notes.push(format!("Only the first {MAX_PATHS} of {} paths are mocked.", paths_object.len()));
+        }
+        let base_paths = base_paths(&doc);
+        Ok(Self { doc, paths, routes, base_paths, patterns, notes })
+    }
+
+    pub(crate) fn validator(&self) -> crate::validate::Validator<'_> {
+        crate::validate::Validator::new(&self.doc, &self.patterns)
+    }
+
+    /// The path item and its parameters for a request path, with or without a server's base
+    /// path in front.
+    pub(crate) fn route(&self, path: &str) -> Option<(usize, Vec<(String, String)>)> {
+        self.routes.at(path).or_else(|| {
+            self.base_paths.iter().find_map(|base| {
+                let rest = path.strip_prefix(base.as_str())?;
+                (rest.is_empty() || rest.starts_with('/')).then(|| self.routes.at(rest)).flatten()
+            })
+        })
+    }
+}
+
+/// The path of every server URL that has one (`https://x.io/api/v2` gives `/api/v2`),
+/// variables at their defaults, longest first.
+fn base_paths(doc: &Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for server in crate::servers::read_servers(doc.get("servers").unwrap_or(&Value::Null)) {
+        let url = server.resolve(&[]);
+        let after_scheme = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
+        let path = if url.contains("://") {
+            after_scheme.find('/').map_or("", |i| &after_scheme[i..])
+        } else {
+            after_scheme
+        };
+        let path = path.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
+        if path.starts_with('/') && !out.iter().any(|p| p == path) {
+            out.push(path.to_owned());
+        }
+    }
+    out.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    out
+}
+
+fn read_operation(
+    doc: &Value,
+    schemes: &[Scheme],
+    template: &str,
+    method: &'static str,
+    item: &Value,
+    operation: &Value,
+    notes: &mut Vec<String>,
+) -> Operation {
+    let id = operation
+        .get("operationId")
+        .and_then(Value::as_str)
+        .map_or_else(|| format!("{method} {template}"), str::to_owned);
+    let mut params: Vec<Param> = Vec::new();
+    let listed = item.get("parameters").and_then(Value::as_array).into_iter().flatten();
+    let own = operation.get("parameters").and_then(Value::as_array).into_iter().flatten();
+    for p in listed.chain(own) {
+        match read_param(doc, p) {
+            Ok(Some(param)) => {
+                params.retain(|q| !(q.name == param.name && q.location == param.location));
+                params.push(param);
+            }
+            Ok(None) => {}
+            Err(e) => notes.push(format!("{id}: {e}")),
+        }
+    }
+    // A path parameter the template names but the document forgot is still a parameter.
+    for name in super::routes::Template::parse(template).params() {
+        if !params.iter().any(|p| p.location == Location::Path && p.name == name) {
+            params.push(Param {
+                name: name.to_owned(),
+                location: Location::Path,
+                required: true,
+                schema: Value::Object(Map::new()),
+                style: "simple".to_owned(),
+                explode: false,
+                json: false,
+            });
+        }
+    }
+    let body = operation.get("requestBody").and_then(|b| match resolve(doc, b) {
+        Ok(b) => Some(read_body(b)),
+        Err(e) => {
+            notes.push(format!("{id}: the request body: {e}"));
+            None
+        }
+    });
+    let mut responses = Vec::new();
+    for (status, response) in operation.get("responses").and_then(Value::as_object).into_iter().flatten() {
+        match resolve(doc, response) {
+            Ok(r) => responses.push((status.to_ascii_uppercase(), r.clone())),
+            Err(e) => notes.push(format!("{id}: response {status}: {e}")),
+        }
+    }
+    let security = crate::auth::security_requirements(doc, operation)
+        .into_iter()
+        .map(|alternative| alternative.iter().map(|name| credential(schemes, name)).collect())
+        .collect();
+    Operation { method, id, params, body, responses, security }
+}
+
+fn credential(schemes: &[Scheme], name: &str) -> Credential {
+    match schemes.iter().find(|s| s.name == name).map(|s| &s.kind) {
+        Some(SchemeKind::ApiKey { name, location: ApiKeyIn::Header }) => Credential::Header(name.clone()),
+        Some(SchemeKind::ApiKey { name, location: ApiKeyIn::Query }) => Credential::Query(name.clone()),
+        Some(SchemeKind::ApiKey { name, location: ApiKeyIn::Cookie }) => Credential::Cookie(name.clone()),
+        Some(SchemeKind::Http { scheme, .. }) => Credential::Authorization(scheme.to_ascii_lowercase()),
+        Some(SchemeKind::OAuth2 { .. } | SchemeKind::OpenIdConnect { .. }) => {
+            Credential::Authorization("bearer".to_owned())
+        }
+        // Mutual TLS, a scheme the document does not declare, or one that cannot be read:
+        // nothing to look for.
+        _ => Credential::Unchecked,
+    }
+}
+
+fn read_param(doc: &Value, p: &Value) -> Result<Option<Param>, String> {
+    let p = resolve(doc, p)?;
+    let name = p.get("name").and_then(Value::as_str).ok_or("a parameter without a name")?.to_owned();
+    let location = match p.get("in").and_then(Value::as_str) {
+        Some("path") => Location::Path,
+        Some("query") => Location::Query,
+        Some("header") => Location::Header,
+        Some("cookie") => Location::Cookie,
+        other => return Err(format!("parameter {name} is in {other:?}")),
+    };
+    // OpenAPI: these headers are described elsewhere, and a parameter of that name is ignored.
+    if location == Location::Header
+        && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
+    {
+        return Ok(None);
+    }
+    let (schema, json) = match (p.get("schema"), p.get("content").and_then(Value::as_object)) {
+        (Some(schema), _) => (schema.clone(), false),
+        (None, Some(content)) => {
+            let (media, entry) = content.iter().next().ok_or(format!("parameter {name}: empty content"))?;
+            let schema = entry.get("schema").cloned().unwrap_or_else(|| Value::Object(Map::new()));
+            (schema, crate::form::is_json(media))
+        }
+        (None, None) => (Value::Object(Map::new()), false),
+    };
+    let style = p.get("style").and_then(Value::as_str).map_or_else(
+        || if matches!(location, Location::Query | Location::Cookie) { "form" } else { "simple" }.to_owned(),
+        str::to_owned,
+    );
+    let explode = p.get("explode").and_then(Value::as_bool).unwrap_or(style == "form");
+    let required = location == Location::Path || p.get("required").and_then(Value::as_bool).unwrap_or(false);
+    Ok(Some(Param { name, location, required, schema, style, explode, json }))
+}
+
+fn read_body(b: &Value) -> Body {
+    let content = b
+        .get("content")
+        .and_then(Value::as_object)
+        .map(|c| {
+            c.iter()
+                .map(|(media, entry)| (media.to_ascii_lowercase(), entry.get("schema").cloned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Body { required: b.get("required").and_then(Value::as_bool).unwrap_or(false), content }
+}

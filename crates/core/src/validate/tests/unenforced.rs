@@ -1,0 +1,56 @@
+//! Keywords the validator does not enforce (loose formats, patterns regex-lite cannot read,
+//! `unevaluated*`) let values through, and never turn into a rejection where a pass would
+//! count against the value: `oneOf`, `not`, `if`, `maxContains`.
+
+use serde_json::json;
+
+use super::{check, table};
+
+#[test]
+fn unsure_passes_never_reject() {
+    let loose = |format: &str| json!({"type": "string", "format": format});
+    table(&[
+        // "harbor" is no URI: a strict reader sees one match, not two.
+        (json!({"oneOf": [loose("byte"), loose("uri")]}), vec![json!("harbor")], vec![json!(1)]),
+        (json!({"oneOf": [{"type": "string"}, loose("email")]}), vec![json!("x")], vec![json!(null)]),
+        (
+            json!({"oneOf": [{"type": "string"}, {"type": "string", "pattern": "(?=a)"}]}),
+            vec![json!("b")],
+            vec![],
+        ),
+        (
+            json!({"oneOf": [{"type": "string"}, {"minLength": 1}, loose("email")]}),
+            vec![json!(5)],
+            vec![json!("x")],
+        ),
+        (json!({"not": loose("email")}), vec![json!("x"), json!(1)], vec![]),
+        (json!({"not": {"type": "object", "unevaluatedProperties": false}}), vec![json!({"a": 1})], vec![]),
+        (json!({"not": {"type": "string"}}), vec![json!(1)], vec![json!("x")]),
+        (
+            json!({"if": loose("email"), "then": {"minLength": 10}, "else": {"maxLength": 2}}),
+            vec![json!("abcdefghijkl"), json!("ab")],
+            vec![json!("abcde")],
+        ),
+        (json!({"if": loose("email"), "then": {"minLength": 10}}), vec![json!("ab")], vec![]),
+        (json!({"contains": loose("email"), "maxContains": 1}), vec![json!(["a", "b"])], vec![]),
+        (
+            json!({"contains": loose("email"), "minContains": 2}),
+            vec![json!(["a", "b"])],
+            vec![json!(["a", 1])],
+        ),
+        (
+            json!({"contains": {"type": "string"}, "maxContains": 1}),
+            vec![json!(["a", 1])],
+            vec![json!(["a", "b"])],
+        ),
+        (
+            json!({"type": "object", "unevaluatedProperties": false, "properties": {"a": {}}}),
+            vec![json!({"b": 1})],
+            vec![],
+        ),
+    ]);
+    assert_eq!(
+        check(json!({"oneOf": [{"type": "string"}, {"type": "string"}, loose("uri")]}), json!("x")),
+        Err("The body must match exactly one of the allowed shapes; it matches 3.".into())
+    );
+}

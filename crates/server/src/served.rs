@@ -1,0 +1,92 @@
+//! What the server serves: the Petstore mock with its business rules (the default), or the mock
+//! of any document given with `--spec`.
+
+use petstore_core::mock::generic::{ApiMock, Handled, MAX_REQUEST_BODY};
+use petstore_core::{Mock, Request, SnapshotError};
+
+/// One of the two mocks; both answer through [`Served::handle`].
+#[derive(Debug, Clone)]
+pub enum Served {
+    /// The built-in Petstore API.
+    Petstore(Mock),
+    /// A mock of the document given with `--spec`.
+    Api(Box<ApiMock>),
+}
+
+impl From<Mock> for Served {
+    fn from(mock: Mock) -> Self {
+        Served::Petstore(mock)
+    }
+}
+
+impl From<ApiMock> for Served {
+    fn from(mock: ApiMock) -> Self {
+        Served::Api(Box::new(mock))
+    }
+}
+
+impl Served {
+    /// Answers one request, with the delay or dropped connection the options ask for.
+    pub fn handle(&mut self, request: &Request) -> Handled {
+        match self {
+            Served::Petstore(mock) => {
+                Handled { response: mock.handle(request), delay_ms: 0, network_error: false }
+            }
+            Served::Api(mock) => mock.handle_timed(request),
+        }
+    }
+
+    /// Increases on every change of state.
+    #[must_use]
+    pub fn revision(&self) -> u64 {
+        match self {
+            Served::Petstore(mock) => mock.revision(),
+            Served::Api(mock) => mock.revision(),
+        }
+    }
+
+    /// The state as JSON, as the state file holds it.
+    #[must_use]
+    pub fn snapshot(&self) -> String {
+        match self {
+            Served::Petstore(mock) => mock.snapshot(),
+            Served::Api(mock) => mock.snapshot(),
+        }
+    }
+
+    /// Replaces the state with a saved one.
+    ///
+    /// # Errors
+    /// When the text is not a state of this mock.
+    pub fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError> {
+        match self {
+            Served::Petstore(mock) => mock.restore(snapshot),
+            Served::Api(mock) => mock.restore(snapshot),
+        }
+    }
+
+    /// The largest body the mock reads: the Petstore's limit, or the generic mock's.
+    #[must_use]
+    pub fn body_limit(&self) -> usize {
+        match self {
+            Served::Petstore(_) => crate::app::BODY_LIMIT,
+            Served::Api(_) => MAX_REQUEST_BODY,
+        }
+    }
+
+    /// What the state holds, in words, for the server's log.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        match self {
+            Served::Petstore(mock) => {
+                let counts = mock.counts();
+                format!("{} pets, {} categories, {} orders", counts.pets, counts.categories, counts.orders)
+            }
+            Served::Api(mock) => {
+                let resources = mock.resources();
+                let items: usize = resources.iter().map(|r| r.count).sum();
+                format!("{items} items in {} resources", resources.len())
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! `petstore-mock serve --spec FILE`: the real binary mocking another document over real HTTP
+//! on 127.0.0.1: stored resources, checks, security, options, the state file and bad input.
+
+mod support;
+
+use std::fs;
+
+use serde_json::json;
+use support::{Server, run, scratch_dir};
+
+const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tasks.yaml");
+
+#[test]
+fn a_yaml_document_is_mocked_with_its_resources() {
+    let mut server = Server::start(&["--spec", SPEC]);
+    let created = server.post_json("/projects", &json!({"name": "Garden"}));
+    assert_eq!(created.status, 201, "{}", created.body);
+    assert_eq!(created.json(), json!({"id": 1, "name": "Garden"}));
+    assert_eq!(created.header("location"), Some("/projects/1"));
+    let read = server.get("/api/projects/1");
+    assert_eq!(
+        (read.status, read.json()),
+        (200, json!({"id": 1, "name": "Garden"})),
+        "the base path is accepted"
+    );
+    let task = server.post_json("/projects/1/tasks", &json!({"title": "Dig"}));
+    assert_eq!(task.status, 201, "{}", task.body);
+    assert_eq!(server.get("/projects/1/tasks/1").json()["title"], "Dig");
+    let elsewhere = server.post_json("/projects/2/tasks", &json!({"title": "Dig"}));
+    assert_eq!(elsewhere.assert_error(404, "not_found"), "Project 2 does not exist.");
+    assert_eq!(server.get("/health").json(), json!({"status": "ok"}), "the document's example");
+    let invalid = server.post_json("/projects", &json!({"name": ""}));
+    assert!(invalid.assert_error(422, "validation_failed").contains("name"), "{}", invalid.body);
+    let stderr = server.stderr();
+    assert!(stderr.contains("mocking Tasks 1.0"), "{stderr}");
+    assert!(stderr.contains("2 stored resources: /projects, /projects/{projectId}/tasks"), "{stderr}");
+}
+
+#[test]
+fn security_and_prefer_headers() {
+    let server = Server::start(&["--spec", SPEC]);
+    server.post_json("/projects", &json!({"name": "Garden"}));
+    let refused = server.request("DELETE", "/projects/1", &[]);
+    assert!(refused.assert_error(401, "unauthorized").contains("X-API-Key"), "{}", refused.body);
+    assert_eq!(server.request("DELETE", "/projects/1", &[("X-API-Key", "k")]).status, 204);
+    server.get("/projects/1").assert_error(404, "not_found");
+    let down = server.request("GET", "/health", &[("Prefer", "code=503")]);
+    assert_eq!((down.status, down.json()), (503, json!({"status": "down"})));
+}
+
+#[test]
+fn options_inject_failures_and_switch_checks_off() {
+    let failing = Server::start(&["--spec", SPEC, "--failure-rate", "1", "--no-validation"]);
+    let down = failing.get("/health");
+    assert_eq!((down.status, down.json()), (503, json!({"status": "down"})), "the documented server error");
+    let cut = Server::start(&["--spec", SPEC, "--failure-rate", "1", "--failure-status", "0"]);
+    assert!(
+        support::try_post_json(&cut.url, "/projects", &json!({"name": "x"})).is_none(),
+        "the connection is cut"
+    );
+    let relaxed = Server::start(&["--spec", SPEC, "--no-validation", "--delay", "1-5"]);
+    assert_eq!(relaxed.post_json("/projects", &json!({"name": 5})).status, 201);
+}
+
+#[test]
+fn state_is_kept_in_the_state_file() {
+    let dir = scratch_dir("spec-state");
+    let state = dir.join("tasks.json");
+    let state_arg = state.to_str().unwrap();
+    let mut server = Server::start(&["--spec", SPEC, "--state", state_arg]);
+    assert_eq!(server.post_json("/projects", &json!({"name": "Kept"})).status, 201);
+    assert!(server.stop_with("TERM").success());
+    let saved: serde_json::Value = serde_json::from_str(&fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["api"], "Tasks 1.0");
+    let mut again = Server::start(&["--spec", SPEC, "--state", state_arg]);
+    assert_eq!(again.get("/projects/1").json()["name"], "Kept");
+    assert!(again.stderr().contains("state loaded from"), "{}", again.stderr());
+    drop(again);
+    // A Petstore state file is not this API's state.
+    fs::write(dir.join("pets.json"), petstore_core::Mock::seeded().snapshot()).unwrap();
+    let refused =
+        run(&["serve", "--port", "0", "--spec", SPEC, "--state", dir.join("pets.json").to_str().unwrap()]);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("cannot load the state file"), "{stderr}");
+}
+
+#[test]
+fn bad_documents_and_options_are_clear_errors() {
+    let dir = scratch_dir("spec-bad");
+    let fail = |args: &[&str]| {
+        let output = run(args);
+        assert!(!output.status.success(), "{args:?} should fail");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let missing = fail(&["serve", "--spec", "/no/such/file.yaml"]);
+    assert!(missing.contains("cannot mock /no/such/file.yaml"), "{missing}");
+    let text = dir.join("notes.txt");
+    fs::write(&text, "just: [some, yaml").unwrap();
+    let broken = fail(&["serve", "--spec", text.to_str().unwrap()]);
+    assert!(broken.contains("neither JSON nor YAML"), "{broken}");
+    let not_openapi = dir.join("other.json");
+    fs::write(&not_openapi, r#"{"name": "package"}"#).unwrap();
+    let other = fail(&["serve", "--spec", not_openapi.to_str().unwrap()]);
+    assert!(other.contains("not an OpenAPI document"), "{other}");
+    let rate = fail(&["serve", "--spec", SPEC, "--failure-rate", "2"]);
+    assert!(rate.contains("failure rate 2 is not between 0 and 1"), "{rate}");
+    let delay = fail(&["serve", "--spec", SPEC, "--delay", "9-1"]);
+    assert!(delay.contains("runs backwards"), "{delay}");
+    let without_spec = fail(&["serve", "--delay", "5"]);
+    assert!(without_spec.contains("--spec"), "{without_spec}");
+}

@@ -1,0 +1,286 @@
+//! `new ApiMock(description, options)` (feature `js-api`): the stateful mock of any OpenAPI
+//! document for JavaScript, with the same `fetch`, `handle`, `installFetch` and state methods as
+//! `PetstoreMock`; `installFetch` also answers `XMLHttpRequest` (axios and other libraries use it
+//! in browsers). The state is saved in `localStorage` per document.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Object, Promise, Uint8Array};
+use petstore_core::mock::MockNotice;
+use petstore_core::mock::generic::{ApiMock, MockOptions as ApiOptions};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use crate::intercept::Prefix;
+use crate::js_api::{InstalledSlot, install_with, intercepted, message_of, respond, uninstall};
+use crate::persistent::{MockOptions, PersistentMock};
+
+/// The largest description `new ApiMock` reads (64 MiB of JSON).
+pub const MAX_DESCRIPTION_BYTES: usize = 64 * 1024 * 1024;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_API_OPTIONS: &'static str = r#"
+/** Options of `new ApiMock(description, options)`. */
+export interface ApiMockOptions {
+  /** The localStorage key to save under (default "api-mock/v1/" + the document's title and version); `null` keeps the state in memory only. */
+  storageKey?: string | null;
+  /** Check parameters and bodies against the document (default true). */
+  validate?: boolean;
+  /** Answer 401 when the credentials an operation's security asks for are missing (default true). */
+  security?: boolean;
+  /** The seed of generated data (default 0): the same seed gives the same answers. */
+  seed?: number;
+  /** A delay before every answer of fetch, in milliseconds. */
+  delay?: {min: number, max: number};
+  /** Failures at a rate (0 to 1): a documented error status, or with `network: true` a rejected fetch. */
+  failure?: {rate: number, status?: number, network?: boolean};
+  /** The same delay and failure options per operationId. */
+  operations?: Record<string, {delay?: {min: number, max: number}, failure?: {rate: number, status?: number, network?: boolean}}>;
+}
+/** A resource the mock stores, as `resources()` lists them. */
+export interface ApiMockResource {
+  collection: string;
+  item: string;
+  idField: string | null;
+  count: number;
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `ApiMockOptions` (the TypeScript interface above).
+    #[wasm_bindgen(typescript_type = "ApiMockOptions")]
+    pub type JsApiMockOptions;
+}
+
+#[wasm_bindgen(module = "/src/xhr.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = installXhr)]
+    fn install_xhr_js(target: &Function, mock_fetch: &Function) -> Function;
+}
+
+/// The stateful mock of an OpenAPI document, for JavaScript.
+#[wasm_bindgen(js_name = ApiMock)]
+#[derive(Debug)]
+pub struct JsApiMock {
+    mock: PersistentMock<ApiMock>,
+    installed: InstalledSlot,
+}
+
+#[wasm_bindgen(js_class = ApiMock)]
+impl JsApiMock {
+    /// Opens the mock of `description` (OpenAPI 3.x or Swagger 2.0, as JSON text, bytes or an
+    /// object): restored from `localStorage` when it holds a saved state of the same document.
+    /// Throws a `TypeError` saying why when the description or the options cannot be used.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | object")] description: JsValue,
+        options: Option<JsApiMockOptions>,
+    ) -> Result<JsApiMock, JsValue> {
+        let type_error = |message: String| JsValue::from(js_sys::TypeError::new(&message));
+        let bytes = description_bytes(&description).map_err(type_error)?;
+        let mut options =
+            read_options(options.map_or(JsValue::UNDEFINED, JsValue::from)).map_err(type_error)?;
+        let api = ApiMock::from_json(&bytes)
+            .map_err(|e| type_error(format!("ApiMock cannot mock this description: {e}")))?
+            .with_options(options.mock);
+        let key = options.storage_key.take().unwrap_or_else(|| Some(format!("api-mock/v1/{}", api.api())));
+        let template = api.clone();
+        let initial: Rc<dyn Fn(bool) -> ApiMock> = Rc::new(move |_| template.clone());
+        let (mock, _) = PersistentMock::open_of(initial, &MockOptions { seed: false, storage_key: key });
+        Ok(Self { mock, installed: Rc::new(RefCell::new(None)) })
+    }
+
+    /// Answers a request like `window.fetch` would, after the delay the options ask for;
+    /// rejects as `fetch` does for a network failure the options inject.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Response>")]
+    pub fn fetch(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RequestInfo | URL")] input: JsValue,
+        init: Option<crate::js_api::JsRequestInit>,
+    ) -> Promise {
+        respond(self.mock.clone(), &input, &init.map_or(JsValue::UNDEFINED, JsValue::from), None)
+    }
+
+    /// Answers a request at once (no delay, no injected failure): `{method, url, headers,
+    /// body}` in, `{status, headers, body}` out.
+    #[wasm_bindgen(unchecked_return_type = "PetstoreMockAnswer")]
+    pub fn handle(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PetstoreMockRequest")] request: JsValue,
+    ) -> Result<Object, JsError> {
+        if !request.is_object() {
+            return Err(JsError::new(
+                "handle() takes an object such as {method: \"GET\", url: \"/things\"}.",
+            ));
+        }
+        let request: petstore_core::Request = serde_wasm_bindgen::from_value(request)
+            .map_err(|e| JsError::new(&format!("handle(): {}.", message_of(e))))?;
+        if request.target.is_empty() {
+            return Err(JsError::new("handle() needs a url, such as \"/things\"."));
+        }
+        let answer = serde_wasm_bindgen::to_value(&self.mock.handle(&request));
+        answer.map(JsCast::unchecked_into).map_err(|e| JsError::new(&message_of(e)))
+    }
+
+    /// Replaces the global `fetch` and `XMLHttpRequest`: requests whose URL starts with `prefix`
+    /// are answered by the mock, with the prefix removed; all others go to the browser. Returns
+    /// a function that undoes it (as does `uninstallFetch()`).
+    #[wasm_bindgen(js_name = installFetch, unchecked_return_type = "() => void")]
+    pub fn install_fetch(&self, prefix: &str) -> Result<Function, JsValue> {
+        install_with(&self.installed, &self.mock, prefix, true)
+    }
+
+    /// Puts the original `fetch` and `XMLHttpRequest` back. Returns whether they were replaced.
+    #[wasm_bindgen(js_name = uninstallFetch)]
+    pub fn uninstall_fetch(&self) -> bool {
+        uninstall(&self.installed)
+    }
+
+    /// Empties the state. Saved at once.
+    pub fn reset(&self) {
+        self.mock.reset(false);
+    }
+
+    /// The whole state as versioned JSON (for `restore`).
+    pub fn snapshot(&self) -> String {
+        self.mock.snapshot()
+    }
+
+    /// Replaces the state with a snapshot of a mock of the same document. Throws an `Error`
+    /// saying why when it is not one; the state is then untouched.
+    pub fn restore(&self, snapshot: &str) -> Result<(), JsError> {
+        self.mock.restore(snapshot).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The resources inferred from the document, with how many items each holds.
+    #[wasm_bindgen(unchecked_return_type = "ApiMockResource[]")]
+    pub fn resources(&self) -> Array {
+        let resources = self.mock.with_mock(ApiMock::resources);
+        serde_wasm_bindgen::to_value(&resources).map_or_else(|_| Array::new(), JsCast::unchecked_into)
+    }
+
+    /// The document's title and version.
+    #[wasm_bindgen(getter)]
+    pub fn api(&self) -> String {
+        self.mock.with_mock(|mock| mock.api().to_owned())
+    }
+
+    /// What the user should know about where the state is kept.
+    #[wasm_bindgen(unchecked_return_type = "PetstoreMockNotice[]")]
+    pub fn notices(&self) -> Array {
+        let notices: Vec<MockNotice> = self.mock.notices().iter().map(MockNotice::from).collect();
+        serde_wasm_bindgen::to_value(&notices).map_or_else(|_| Array::new(), JsCast::unchecked_into)
+    }
+
+    /// Calls `callback` after every change of the state, including changes made in other tabs.
+    /// Returns a function that stops it.
+    #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
+    pub fn on_change(&self, callback: Function) -> Function {
+        let subscription = self.mock.subscribe(move |_| {
+            let _ = callback.call0(&JsValue::UNDEFINED);
+        });
+        let mock = self.mock.clone();
+        Closure::<dyn Fn()>::new(move || mock.unsubscribe(subscription)).into_js_value().unchecked_into()
+    }
+
+    /// The `localStorage` key, or `null` when the state is kept in memory only.
+    #[wasm_bindgen(getter, js_name = storageKey)]
+    pub fn storage_key(&self) -> Option<String> {
+        self.mock.storage_key()
+    }
+}
+
+impl Drop for JsApiMock {
+    fn drop(&mut self) {
+        uninstall(&self.installed);
+    }
+}
+
+/// Installs the `XMLHttpRequest` interceptor beside the `fetch` one; returns what puts the
+/// original back.
+pub(crate) fn install_xhr<M: petstore_core::mock::StatefulMock + 'static>(
+    mock: &PersistentMock<M>,
+    prefix: &Rc<Prefix>,
+    active: &Rc<Cell<bool>>,
+) -> Result<Function, JsValue> {
+    let target = {
+        let (prefix, active) = (Rc::clone(prefix), Rc::clone(active));
+        Closure::<dyn Fn(JsValue) -> bool>::new(move |url: JsValue| {
+            active.get() && intercepted(&prefix, &url).is_some()
+        })
+    };
+    let mock_fetch = {
+        let (mock, prefix) = (mock.clone(), Rc::clone(prefix));
+        Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(move |url: JsValue, init: JsValue| {
+            let target = intercepted(&prefix, &url);
+            respond(mock.clone(), &url, &init, target)
+        })
+    };
+    Ok(install_xhr_js(&target.into_js_value().unchecked_into(), &mock_fetch.into_js_value().unchecked_into()))
+}
+
+/// The description's JSON bytes: text, bytes, or an object (stringified).
+fn description_bytes(description: &JsValue) -> Result<Vec<u8>, String> {
+    let bytes = if let Some(text) = description.as_string() {
+        text.into_bytes()
+    } else if let Some(bytes) = description.dyn_ref::<Uint8Array>() {
+        if bytes.length() as usize > MAX_DESCRIPTION_BYTES {
+            return Err(too_large(bytes.length() as usize));
+        }
+        bytes.to_vec()
+    } else if description.is_object() {
+        let text = js_sys::JSON::stringify(description).map_err(|e| {
+            format!("The description object cannot be read as JSON: {}", petstore_browser::describe(&e))
+        })?;
+        String::from(text).into_bytes()
+    } else {
+        return Err("new ApiMock(description): the description is an OpenAPI document as JSON text, bytes or an object.".to_owned());
+    };
+    if bytes.len() > MAX_DESCRIPTION_BYTES {
+        return Err(too_large(bytes.len()));
+    }
+    if petstore_core::document::detect_format(&bytes) == petstore_core::document::Format::Yaml {
+        return Err("The description is not JSON. ApiMock reads JSON: convert YAML first (for example with js-yaml's load()) and pass the object.".to_owned());
+    }
+    Ok(bytes)
+}
+
+fn too_large(size: usize) -> String {
+    format!("The description is {size} bytes; ApiMock reads at most {MAX_DESCRIPTION_BYTES}.")
+}
+
+/// The options as given: the storage key apart (`undefined` and `null` differ), the rest the
+/// mock's own.
+struct Options {
+    storage_key: Option<Option<String>>,
+    mock: ApiOptions,
+}
+
+fn read_options(options: JsValue) -> Result<Options, String> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(Options { storage_key: None, mock: ApiOptions::default() });
+    }
+    if !options.is_object() {
+        return Err("ApiMock options must be an object.".to_owned());
+    }
+    let text = js_sys::JSON::stringify(&options).map_err(|e| petstore_browser::describe(&e))?;
+    let mut value: serde_json::Value =
+        serde_json::from_str(&String::from(text)).map_err(|e| e.to_string())?;
+    let raw_key = js_sys::Reflect::get(&options, &"storageKey".into()).unwrap_or(JsValue::UNDEFINED);
+    let storage_key = if raw_key.is_undefined() {
+        None
+    } else if raw_key.is_null() {
+        Some(None)
+    } else {
+        let key = raw_key.as_string().filter(|k| !k.is_empty());
+        Some(Some(key.ok_or("The storageKey option must be a non-empty string, or null for no storage.")?))
+    };
+    if let Some(fields) = value.as_object_mut() {
+        fields.remove("storageKey");
+    }
+    let mock: ApiOptions = serde_json::from_value(value).map_err(|e| format!("ApiMock options: {e}."))?;
+    mock.check().map_err(|e| format!("ApiMock options: {e}."))?;
+    Ok(Options { storage_key, mock })
+}
