@@ -2,6 +2,8 @@
 # Builds the page's JavaScript modules, each a cdylib run through wasm-bindgen --target web (and
 # wasm-opt in release), under fixed names so other pages can import them:
 #   OUT_ROOT/mock/petstore_mock.js             petstore-web, feature js-api: the mock
+#   OUT_ROOT/api-mock/petstore_api_mock.js     petstore-web, feature api-js: the mock of any
+#                                              document (ApiMock), apart so the Petstore's stays small
 #   OUT_ROOT/markdown/petstore_markdown.js     petstore-web, feature markdown-api: the Markdown
 #                                              renderer the reference loads after its first paint
 #   OUT_ROOT/convert/petstore_convert.js       petstore-web, feature convert-api: the Swagger 2.0
@@ -54,6 +56,7 @@ messages="$(mktemp)"
 trap 'rm -f "$messages"' EXIT
 
 build_module petstore-web js-api petstore_mock mock
+build_module petstore-web api-js petstore_api_mock api-mock
 
 # The Petstore document the reference shows (src/document.rs, BUILTIN_PATH), beside the app
 # rather than inside its WebAssembly: the compact JSON the core's build script makes of

@@ -95,12 +95,14 @@ def summarize(ndjson_path, json_path):
                     if check.get("status") != "failure":
                         continue
                     name = check["name"]
-                    entry = failures.setdefault(name, {"count": 0, "operations": set(), "example": None, "length": 0})
+                    entry = failures.setdefault(
+                        name, {"count": 0, "operations": set(), "statuses": Counter(), "example": None, "length": 0})
                     entry["count"] += 1
                     failure = (check.get("failure_info") or {}).get("failure") or {}
                     entry["operations"].add(failure.get("operation") or recorder.get("label", ""))
                     interaction = interactions.get(case_id) or {}
                     request = interaction.get("request") or {}
+                    entry["statuses"][str((interaction.get("response") or {}).get("status_code", "none"))] += 1
                     target = target_of(request.get("uri", ""))
                     # The example with the shortest request is the easiest one to read.
                     if entry["example"] is not None and len(target) >= entry["length"]:
@@ -138,7 +140,8 @@ def summarize(ndjson_path, json_path):
         "statuses": dict(statuses),
         "server_errors": server_errors,
         "failures": {
-            name: {"count": e["count"], "operations": len(e["operations"]), "example": e["example"]}
+            name: {"count": e["count"], "operations": len(e["operations"]),
+                   "statuses": dict(e["statuses"].most_common()), "example": e["example"]}
             for name, e in sorted(failures.items(), key=lambda kv: -kv[1]["count"])
         },
         "stateful": {
@@ -259,9 +262,13 @@ def render(results_path):
         w("None.")
     for name_, entries in sorted(kinds.items(), key=lambda kv: -sum(v["count"] for _, v in kv[1])):
         count = sum(v["count"] for _, v in entries)
+        statuses = Counter()
+        for _, v in entries:
+            statuses.update(v.get("statuses") or {})
+        by_status = ", ".join(f"{code} ×{n:,}" for code, n in statuses.most_common(6))
         w(f"**{name_}**: {count:,} responses, in {len(entries)} of the documents "
           f"({', '.join(d['id'].split('/')[-1].removesuffix('.json') for d, _ in entries[:8])}"
-          f"{', …' if len(entries) > 8 else ''}).")
+          f"{', …' if len(entries) > 8 else ''})" + (f"; statuses received: {by_status}." if by_status else "."))
         for d, v in entries[:3]:
             ex = v.get("example") or {}
             body = f" Body: `{ex['body']}`" if ex.get("body") else ""

@@ -97,13 +97,16 @@ test("ApiMock answers fetch and XMLHttpRequest alike: read back, 404, headers, a
         request.addEventListener("load", () => resolve({ status: request.status, code: request.response.code }));
         request.send();
       });
+      // As the browser's own: DONE while the abort event runs, UNSENT once abort() returns.
       const aborted = await new Promise((resolve) => {
         const request = new XMLHttpRequest();
+        let during;
         request.open("GET", "/api/todos");
-        request.onabort = () => resolve({ status: request.status, readyState: request.readyState });
+        request.onabort = () => { during = { status: request.status, readyState: request.readyState }; };
         request.onload = () => resolve("loaded");
         request.send();
         request.abort();
+        setTimeout(() => resolve({ ...during, after: request.readyState }), 50);
       });
       const outside = await new Promise((resolve) => {
         const request = new XMLHttpRequest();
@@ -122,7 +125,7 @@ test("ApiMock answers fetch and XMLHttpRequest alike: read back, 404, headers, a
     assert.equal(result.xhrRead.type, "application/json");
     assert.match(result.xhrRead.all, /content-type: application\/json\r\n/);
     assert.deepEqual(result.missing, { status: 404, code: "not_found" });
-    assert.deepEqual(result.aborted, { status: 0, readyState: 0 });
+    assert.deepEqual(result.aborted, { status: 0, readyState: 4, after: 0 });
     assert.deepEqual(result.outside, { status: 200, html: true }, "other URLs go to the network");
     assert.deepEqual(problems, []);
   } finally {
@@ -135,7 +138,7 @@ test("ApiMock options: injected network failures, documented error statuses, del
   try {
     await ready(page);
     const result = await page.evaluate(async () => {
-      const { ApiMock } = await import("./mock/petstore_mock.js");
+      const { ApiMock } = await import("./api-mock/petstore_api_mock.js");
       const network = new ApiMock(window.todoApi, { storageKey: null, failure: { rate: 1, network: true } });
       const rejected = await network.fetch("/todos").then(() => "answered", (e) => `${e.name}: ${e.message}`);
       const failing = new ApiMock(window.todoApi, { storageKey: null, failure: { rate: 1, status: 503 } });

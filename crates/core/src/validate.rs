@@ -10,10 +10,13 @@
 //! `dependentRequired`, `dependentSchemas`, `min/maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`,
 //! `if`/`then`/`else`, boolean schemas and `$ref` with sibling keywords.
 //!
-//! Knowingly not enforced (accepted): `unevaluatedProperties`, `unevaluatedItems`,
-//! `$dynamicRef`, `content*`, `discriminator` mappings, references to other documents, and
-//! patterns that `regex-lite` cannot compile. Keywords apply to the values they are about, as
-//! in JSON Schema: `minLength` without `type` checks strings and lets numbers through.
+//! Knowingly not enforced (values pass): `unevaluatedProperties`, `unevaluatedItems`,
+//! `$dynamicRef`, `content*`, `discriminator` mappings, loose formats (email, uri, hostname,
+//! byte, ...) and patterns that `regex-lite` cannot compile. A pass that leans on one of those
+//! is unsure, and an unsure pass never counts against a value: in `oneOf` (too many matches),
+//! `not`, `if` and `maxContains`. References to other documents are reported as a broken
+//! document. Keywords apply to the values they are about, as in JSON Schema: `minLength`
+//! without `type` checks strings and lets numbers through.
 //!
 //! Work is bounded: at most [`MAX_DEPTH`] nested levels, [`MAX_STEPS`] schema visits per value,
 //! and a schema that reaches itself for the same value is reported instead of followed.
@@ -57,6 +60,9 @@ const ANNOTATIONS: [&str; 11] = [
     "$comment",
     "discriminator",
 ];
+
+/// A schema with its `$ref`s followed, and the last reference's target and text.
+type Resolved<'s, 'a> = (Cow<'s, Value>, Option<(&'a Value, String)>);
 
 /// Reads schemas of one document; compiled `pattern`s are shared.
 #[derive(Debug, Clone, Copy)]
@@ -105,11 +111,7 @@ impl<'a> Validator<'a> {
 
     /// Follows `$ref`s one at a time, laying each reference's constraining siblings over its
     /// target (OpenAPI 3.1). Also gives the last target and its reference, to spot cycles.
-    #[allow(clippy::type_complexity)]
-    fn resolve_schema<'s>(
-        &self,
-        schema: &'s Value,
-    ) -> Result<(Cow<'s, Value>, Option<(&'a Value, String)>), String>
+    fn resolve_schema<'s>(&self, schema: &'s Value) -> Result<Resolved<'s, 'a>, String>
     where
         'a: 's,
     {

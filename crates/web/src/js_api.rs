@@ -119,7 +119,13 @@ pub(crate) fn install_with<M: StatefulMock + 'static>(
             }
         })
     };
+    #[cfg(feature = "api-js")]
     let xhr = if xhr { Some(crate::api_mock_js::install_xhr(mock, &prefix, &active)?) } else { None };
+    #[cfg(not(feature = "api-js"))]
+    let xhr: Option<Function> = {
+        let _ = xhr;
+        None
+    };
     Reflect::set(&global, &"fetch".into(), wrapper.as_ref())?;
     *installed.borrow_mut() = Some(Installed { original, wrapper, active: Rc::clone(&active), xhr });
 

@@ -1,8 +1,8 @@
 //! The Petstore mock in the browser: [`PersistentMock`] saves the core mock to `localStorage`
 //! after every change, restores it on load and keeps tabs on one key consistent; with the
 //! `js-api` feature the crate is also the JavaScript module `petstore_mock.js`
-//! (`new PetstoreMock()`, `fetch`, `installFetch`, and `new ApiMock(description)` for any OpenAPI
-//! document); with `markdown-api` it is the module
+//! (`new PetstoreMock()`, `fetch`, `installFetch`); with `api-js` also `petstore_api_mock.js`
+//! (`new ApiMock(description)`, the mock of any OpenAPI document); with `markdown-api` it is the module
 //! `petstore_markdown.js` (`markdownToHtml`), which the reference loads after its first paint;
 //! with `convert-api` it is the module `petstore_convert.js` (`convertSwagger2`), the Swagger
 //! 2.0 to OpenAPI 3.0 converter, loaded when a document needs it.
@@ -19,7 +19,7 @@ mod storage_events;
 pub mod store;
 pub mod sync;
 
-#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
+#[cfg(all(target_arch = "wasm32", feature = "api-js"))]
 pub mod api_mock_js;
 #[cfg(all(target_arch = "wasm32", feature = "convert-api"))]
 pub mod convert_api;

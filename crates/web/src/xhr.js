@@ -22,7 +22,7 @@ export function installXhr(target, mockFetch) {
         this.#mock = {
           method: String(method).toUpperCase(), url: absolute, headers: new Headers(),
           readyState: 1, status: 0, statusText: "", response: null, text: "", answer: null,
-          controller: null, mime: null,
+          controller: null, mime: null, settled: false,
         };
         this.dispatchEvent(new Event("readystatechange"));
         return;
@@ -54,7 +54,7 @@ export function installXhr(target, mockFetch) {
       Promise.resolve()
         .then(() => mockFetch(mock.url, init))
         .then(async (response) => {
-          if (this.#mock !== mock || mock.readyState === DONE) return;
+          if (this.#mock !== mock || mock.settled) return;
           mock.answer = response;
           mock.status = response.status;
           mock.statusText = response.statusText;
@@ -69,7 +69,8 @@ export function installXhr(target, mockFetch) {
             } else if (type === "document") mock.response = null;
             else mock.response = mock.text;
           }
-          if (this.#mock !== mock || mock.readyState === DONE) return;
+          if (this.#mock !== mock || mock.settled) return;
+          mock.settled = true;
           if (timeout) clearTimeout(timeout);
           this.#advance(LOADING);
           this.#advance(DONE);
@@ -80,15 +81,15 @@ export function installXhr(target, mockFetch) {
         })
         .catch(() => {
           if (timeout) clearTimeout(timeout);
-          if (this.#mock === mock && mock.readyState !== DONE) this.#fail("error");
+          if (this.#mock === mock && !mock.settled) this.#fail("error");
         });
     }
 
     abort() {
       if (!this.#mock) return super.abort();
       const mock = this.#mock;
-      mock.controller?.abort();
-      if (mock.readyState !== DONE && mock.controller) this.#fail("abort");
+      if (!mock.settled && mock.controller) this.#fail("abort");
+      mock.settled = true;
       mock.readyState = 0;
     }
 
@@ -100,6 +101,7 @@ export function installXhr(target, mockFetch) {
     /** Ends the request as the browser does for a network error, a timeout or an abort. */
     #fail(kind) {
       const mock = this.#mock;
+      mock.settled = true;
       mock.controller?.abort();
       mock.status = 0;
       mock.statusText = "";

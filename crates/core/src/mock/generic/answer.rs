@@ -43,10 +43,7 @@ fn statuses(op: &Operation) -> String {
 }
 
 /// The status to answer with and its documented response.
-pub(crate) fn pick_status<'a>(
-    op: &'a Operation,
-    prefer: Option<u16>,
-) -> Result<(u16, Option<&'a Value>), Failure> {
+pub(crate) fn pick_status(op: &Operation, prefer: Option<u16>) -> Result<(u16, Option<&Value>), Failure> {
     if let Some(code) = prefer {
         return match documented(op, code) {
             Some(response) if (100..=599).contains(&code) => Ok((code, Some(response))),

@@ -8,6 +8,7 @@
 //! limits. Every value is checked against the schema ([`check`]) before it is called exact.
 
 mod check;
+mod ecma;
 mod object;
 mod pattern;
 mod scalar;
@@ -156,7 +157,7 @@ struct Run<'a> {
     /// `$ref`s of the schemas being generated, outermost first.
     refs: Vec<&'a str>,
     /// Compiled patterns (`None`: this engine cannot read it).
-    regexes: HashMap<String, Option<regex_lite::Regex>>,
+    regexes: HashMap<String, Option<std::sync::Arc<(regex_lite::Regex, bool)>>>,
 }
 
 impl<'a> Run<'a> {
@@ -269,10 +270,8 @@ impl<'a> Run<'a> {
     /// The schema's own example, first of its `examples` or default, when it validates
     /// (`readOnly`/`writeOnly` properties of the other direction taken out first).
     fn given(&mut self, shape: &Shape<'a>) -> Option<Value> {
-        let examples = shape.parts.iter().filter_map(|p| {
-            p.get("example").or_else(|| p.get("examples").and_then(Value::as_array)?.first())
-        });
-        let candidates: Vec<&'a Value> = examples.chain(shape.get("default")).collect();
+        let mut candidates = shape.examples();
+        candidates.extend(shape.get("default"));
         for candidate in candidates {
             let size = nodes_in(candidate);
             if self.nodes + size > MAX_NODES {
@@ -323,7 +322,8 @@ impl<'a> Run<'a> {
     }
 
     /// A value of one branch of `part`'s `oneOf`/`anyOf` (picked by seed) merged with the rest
-    /// of the shape; for `oneOf`, one that no other branch accepts when a few tries find one.
+    /// of the shape; the next branches are tried (4 in all) when one contradicts the rest or,
+    /// for `oneOf`, gives a value another branch accepts too.
     fn choose(&mut self, shape: Shape<'a>, part: &'a Value, key: &'static str, ctx: Ctx<'a>) -> Value {
         let Some(list) = part.get(key) else { return Value::Null };
         let branches = list.as_array().map_or(&[][..], Vec::as_slice);
@@ -348,12 +348,16 @@ impl<'a> Run<'a> {
                 branch_ctx.forced = Some(forced);
             }
             let value = self.value(merged, branch_ctx);
+            // A branch that contradicts the rest of the schema (a note) gives way to the next.
+            let clean = self.exact || !mark.exact;
             let unique = key != "oneOf"
                 || !branches.iter().enumerate().any(|(j, other)| j != index && self.check(other, &value));
-            if unique {
+            if clean && unique {
                 return value;
             }
-            if first.is_none() {
+            // Keep the first try, or a later one that contradicts nothing when the first did.
+            let better = first.as_ref().is_none_or(|f| clean && !f.3 && mark.exact);
+            if better {
                 let notes = self.notes.get(mark.notes..).map(<[String]>::to_vec).unwrap_or_default();
                 first = Some((value, self.nodes, notes, self.exact));
             }
@@ -368,7 +372,9 @@ impl<'a> Run<'a> {
         for note in notes {
             self.note(note);
         }
-        self.note("the value matches more than one branch of a oneOf".to_owned());
+        if exact || !mark.exact {
+            self.note("the value matches more than one branch of a oneOf".to_owned());
+        }
         value
     }
 

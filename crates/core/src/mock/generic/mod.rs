@@ -53,7 +53,7 @@ use self::failure::Failure;
 pub use self::options::{Delay, FailureOptions, MockOptions, OperationOptions};
 pub use self::params::MAX_REQUEST_BODY;
 use self::params::Raw;
-use self::resources::{Resource, Role};
+use self::resources::Resource;
 use self::spec::{Credential, Operation, Spec};
 use self::store::Store;
 pub use self::store::{GENERIC_SNAPSHOT_VERSION, MAX_ITEMS, MAX_STORED_BYTES};
@@ -97,7 +97,7 @@ pub struct ApiMock {
     spec: Arc<Spec>,
     resources: Arc<Vec<Resource>>,
     /// `(path index, method)` → `(resource index, role)`.
-    roles: Arc<Vec<((usize, &'static str), (usize, Role))>>,
+    roles: Arc<Vec<resources::RoleOf>>,
     store: Store,
     options: MockOptions,
     revision: u64,

@@ -53,9 +53,11 @@ pub(crate) struct Resource {
     pub item_schema: Option<Value>,
 }
 
-/// Finds the resources of a document and each operation's role in them, by
-/// `(path index, method)`.
-pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Vec<((usize, &'static str), (usize, Role))>) {
+/// An operation's role: `(path index, method)` → `(resource index, role)`.
+pub(crate) type RoleOf = ((usize, &'static str), (usize, Role));
+
+/// Finds the resources of a document and each operation's role in them.
+pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Vec<RoleOf>) {
     let mut resources: Vec<Resource> = Vec::new();
     for (collection_path, collection) in spec.paths.iter().enumerate() {
         let has = |p: &PathItem, m: &str| p.op(m).is_some();

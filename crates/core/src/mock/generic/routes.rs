@@ -118,6 +118,9 @@ fn match_segment(parts: &[Part], text: &str, params: &mut Vec<(String, String)>)
     rest.is_empty().then_some(score)
 }
 
+/// A path's parameters, by name, decoded.
+type Params = Vec<(String, String)>;
+
 /// Every template of the document, by index.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Routes {
@@ -134,15 +137,15 @@ impl Routes {
     /// parameters, decoded.
     pub(crate) fn at(&self, path: &str) -> Option<(usize, Vec<(String, String)>)> {
         let segments: Vec<&str> = split(path).collect();
-        let mut best: Option<(usize, usize, Vec<(String, String)>)> = None;
+        let mut best: Option<(usize, (usize, Params))> = None;
         for (index, template) in self.templates.iter().enumerate() {
-            if let Some((score, params)) = template.matches(&segments)
-                && best.as_ref().is_none_or(|(_, top, _)| score > *top)
+            if let Some(found) = template.matches(&segments)
+                && best.as_ref().is_none_or(|(_, (top, _))| found.0 > *top)
             {
-                best = Some((index, score, params));
+                best = Some((index, found));
             }
         }
-        best.map(|(index, _, params)| (index, params))
+        best.map(|(index, (_, params))| (index, params))
     }
 }
 

@@ -140,7 +140,11 @@ impl Spec {
                 "The document has no paths object.".to_owned()
             });
         };
-        let (patterns, mut notes) = crate::validate::compile_patterns(&doc);
+        let (patterns, skipped) = crate::validate::compile_patterns(&doc);
+        let mut notes: Vec<String> = skipped
+            .iter()
+            .map(|p| format!("The pattern {p} is not checked: it cannot be compiled here."))
+            .collect();
         let schemes = crate::auth::schemes(&doc);
         let mut routes = Routes::default();
         let mut paths = Vec::new();

@@ -4,13 +4,15 @@
 //! required in the direction that leaves them out. Used to accept a schema's own examples, to
 //! keep a `oneOf` value out of the other branches, and to call a generated value exact.
 
+use std::collections::HashMap;
 use std::net::{Ipv4Addr, Ipv6Addr};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value};
 
-use super::Run;
-use super::scalar::decimal;
+use super::scalar::{MAX_STRING, decimal};
 use super::shape::Shape;
+use super::{Run, ecma};
 
 /// Deepest nesting of checks (values and combinators) before a check gives up and passes.
 const MAX_CHECK_DEPTH: usize = 48;
@@ -45,11 +47,19 @@ impl<'a> Run<'a> {
 
     /// Whether `pattern` finds a match in `text`; `None` when this engine cannot read it.
     pub(super) fn matches(&mut self, pattern: &str, text: &str) -> Option<bool> {
-        if !self.regexes.contains_key(pattern) {
-            let compiled = regex_lite::RegexBuilder::new(pattern).size_limit(1 << 20).build().ok();
-            self.regexes.insert(pattern.to_owned(), compiled);
+        let compiled = match self.regexes.get(pattern) {
+            Some(compiled) => compiled.clone(),
+            None => {
+                let compiled = compiled(pattern);
+                self.regexes.insert(pattern.to_owned(), compiled.clone());
+                compiled
+            }
+        }?;
+        // A cut repetition count reads longer strings differently.
+        if compiled.1 && text.chars().count() > MAX_STRING {
+            return None;
         }
-        self.regexes.get(pattern)?.as_ref().map(|re| re.is_match(text))
+        Some(compiled.0.is_match(text))
     }
 
     /// One part's own keywords (its `$ref` and `allOf` are parts of the shape already).
@@ -258,6 +268,30 @@ impl<'a> Run<'a> {
     }
 }
 
+/// A pattern compiled in Rust's dialect, and whether a repetition count was cut.
+type Compiled = Option<Arc<(regex_lite::Regex, bool)>>;
+
+/// `pattern` compiled, through a cache the generations share (a document's patterns are
+/// compiled once, not once per value).
+fn compiled(pattern: &str) -> Compiled {
+    static CACHE: OnceLock<Mutex<HashMap<String, Compiled>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(found) = cache.lock().ok().and_then(|c| c.get(pattern).cloned()) {
+        return found;
+    }
+    let made = ecma::rewrite(pattern).and_then(|rewritten| {
+        let regex = regex_lite::RegexBuilder::new(&rewritten.text).size_limit(1 << 23).build().ok()?;
+        Some(Arc::new((regex, rewritten.cut)))
+    });
+    if let Ok(mut cache) = cache.lock() {
+        if cache.len() >= 4_096 {
+            cache.clear();
+        }
+        cache.insert(pattern.to_owned(), made.clone());
+    }
+    made
+}
+
 fn declared_anywhere(shape: &Shape<'_>, key: &str) -> bool {
     shape.get("properties").filter_map(Value::as_object).any(|p| p.contains_key(key))
 }
@@ -349,6 +383,7 @@ pub(super) fn format_ok(format: &str, text: &str) -> bool {
                 && time::Date::parse(text, time::macros::format_description!("[year]-[month]-[day]")).is_ok()
         }
         "time" => time_ok(text),
+        "duration" => duration_ok(text),
         "email" | "idn-email" => email_ok(text),
         "uuid" => uuid_ok(text),
         "ipv4" => text.parse::<Ipv4Addr>().is_ok(),
@@ -359,11 +394,8 @@ pub(super) fn format_ok(format: &str, text: &str) -> bool {
         }
         "hostname" | "idn-hostname" => hostname_ok(text),
         "byte" => {
-            text.len() % 4 == 0
-                && text
-                    .trim_end_matches('=')
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+            use base64::Engine as _;
+            base64::engine::general_purpose::STANDARD.decode(text).is_ok()
         }
         _ => true,
     }
@@ -384,6 +416,36 @@ fn time_ok(text: &str) -> bool {
             |o| matches!(o.split(':').collect::<Vec<_>>().as_slice(), [h, m] if two(h, 23) && two(m, 59)),
         );
     clock_ok && offset_ok
+}
+
+/// RFC 3339's ISO 8601 duration: `P1Y2M`, `P3D`, `PT4H5M`, `P2W`; each unit once, in order,
+/// with no gaps (`P1Y1D` is not one).
+fn duration_ok(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix('P') else { return false };
+    if let Some(weeks) = rest.strip_suffix('W') {
+        return !weeks.is_empty() && weeks.bytes().all(|b| b.is_ascii_digit());
+    }
+    let (date, time) = rest.split_once('T').map_or((rest, None), |(d, t)| (d, Some(t)));
+    let units_ok = |text: &str, units: &[char]| -> Option<bool> {
+        let mut last: Option<usize> = None;
+        let mut digits = 0;
+        for c in text.chars() {
+            if c.is_ascii_digit() {
+                digits += 1;
+                continue;
+            }
+            let at = units.iter().position(|u| *u == c)?;
+            let in_order = last.is_none_or(|l| at == l + 1);
+            if digits == 0 || !in_order {
+                return Some(false);
+            }
+            (last, digits) = (Some(at), 0);
+        }
+        Some(digits == 0 && last.is_some())
+    };
+    let date_ok = date.is_empty() || units_ok(date, &['Y', 'M', 'D']) == Some(true);
+    let time_ok = time.is_none_or(|t| units_ok(t, &['H', 'M', 'S']) == Some(true));
+    (!date.is_empty() || time.is_some()) && date_ok && time_ok
 }
 
 fn email_ok(text: &str) -> bool {

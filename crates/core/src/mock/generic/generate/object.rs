@@ -84,7 +84,12 @@ impl<'a> Run<'a> {
         }
         let max =
             shape.at_most("maxProperties").map_or(usize::MAX, |m| usize::try_from(m).unwrap_or(usize::MAX));
-        let min = shape.at_least("minProperties").map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX));
+        let min_asked = shape.at_least("minProperties").unwrap_or(0);
+        let mut min = usize::try_from(min_asked).unwrap_or(usize::MAX);
+        if min > MAX_ITEMS {
+            self.note(format!("an object of at least {min_asked} properties is cut to {MAX_ITEMS}"));
+            min = MAX_ITEMS;
+        }
         if ctx.depth > MAX_DEPTH {
             if !required.is_empty() || min > 0 {
                 self.note(format!("the value stops at {MAX_DEPTH} levels, leaving out required properties"));
@@ -141,7 +146,7 @@ impl<'a> Run<'a> {
             && shape.get("properties").next().is_none();
         let wanted = min.max(usize::from(map_like && self.roomy(ctx.depth))).min(max);
         let mut n = 0;
-        while out.len() < wanted && open && n < wanted + 8 {
+        while out.len() < wanted && open && n < wanted + 8 && self.nodes < super::MAX_NODES {
             n += 1;
             let key = format!("additionalProp{n}");
             if out.contains_key(&key) {

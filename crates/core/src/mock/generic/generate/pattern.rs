@@ -6,8 +6,8 @@
 
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
-use super::Run;
 use super::scalar::{MAX_STRING, cut, fits};
+use super::{Run, ecma};
 
 /// Tries before giving up on a pattern.
 const TRIES: usize = 24;
@@ -23,9 +23,11 @@ impl Run<'_> {
     /// A string matching `pattern` and every one of `more`, `min..=max` characters long.
     pub(super) fn patterned(&mut self, pattern: &str, more: &[&str], min: usize, max: usize) -> String {
         let cleaned = without_lookaround(pattern);
-        let hir = match regex_syntax::ParserBuilder::new().build().parse(&cleaned) {
-            Ok(hir) => hir,
-            Err(_) => {
+        let parsed = ecma::rewrite(&cleaned)
+            .and_then(|r| regex_syntax::ParserBuilder::new().build().parse(&r.text).ok());
+        let hir = match parsed {
+            Some(hir) => hir,
+            None => {
                 self.note(format!("the pattern {pattern:?} could not be read; the string ignores it"));
                 return cut(self.word().to_owned(), max);
             }
@@ -76,7 +78,8 @@ impl Run<'_> {
         self.note(format!(
             "no string of {min} to {max} characters was found that matches the pattern {pattern:?}"
         ));
-        best.unwrap_or_else(|| cut(self.word().to_owned(), max))
+        let fallback = best.unwrap_or_else(|| self.word().to_owned());
+        cut(fallback, max)
     }
 
     /// Appends a string matching `hir` to `out`; `target` asks repetitions to stretch until

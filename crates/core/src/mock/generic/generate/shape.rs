@@ -30,6 +30,9 @@ pub(super) struct Shape<'a> {
     pub(super) refs: Vec<&'a str>,
     /// `oneOf`/`anyOf` lists and `if` keywords whose branch is already among the parts.
     pub(super) decided: Vec<&'a Value>,
+    /// OpenAPI 3.0 `$ref` objects: their siblings do not constrain the value (3.0 ignores
+    /// them), but their `readOnly`, `writeOnly` and `example` still say what was meant.
+    pub(super) notes_only: Vec<&'a Value>,
     /// A part is `false`: no value satisfies the shape.
     pub(super) never: bool,
     /// What could not be followed (a broken `$ref`, a schema that is not an object), in words.
@@ -67,7 +70,7 @@ impl<'a> Shape<'a> {
                 return;
             }
         };
-        if self.parts.iter().any(|p| std::ptr::eq(*p, schema)) {
+        if self.parts.iter().chain(&self.notes_only).any(|p| std::ptr::eq(*p, schema)) {
             return;
         }
         if chain > MAX_CHAIN || self.parts.len() >= MAX_PARTS {
@@ -76,7 +79,12 @@ impl<'a> Shape<'a> {
             ));
             return;
         }
-        self.parts.push(schema);
+        let notes_only = map.contains_key("$ref") && is_3_0(doc);
+        if notes_only {
+            self.notes_only.push(schema);
+        } else {
+            self.parts.push(schema);
+        }
         if let Some(reference) = map.get("$ref") {
             match reference.as_str() {
                 Some(r) if r.starts_with('#') => match crate::openapi::pointer_target(doc, r) {
@@ -89,6 +97,9 @@ impl<'a> Shape<'a> {
                 Some(r) => self.problem(format!("the reference {r} is to another document")),
                 None => self.problem("a $ref is not a string".to_owned()),
             }
+        }
+        if notes_only {
+            return;
         }
         if let Some(all) = map.get("allOf") {
             match all.as_array() {
@@ -151,10 +162,21 @@ impl<'a> Shape<'a> {
 
     /// Whether a property of this shape is left out of values travelling in `direction`.
     pub(super) fn excluded(&self, direction: Direction) -> bool {
-        match direction {
-            Direction::Request => self.flag("readOnly"),
-            Direction::Response => self.flag("writeOnly"),
-        }
+        let key = match direction {
+            Direction::Request => "readOnly",
+            Direction::Response => "writeOnly",
+        };
+        self.flag(key) || self.notes_only.iter().any(|p| p.get(key).and_then(Value::as_bool) == Some(true))
+    }
+
+    /// The schema's own examples (`example`, the first of `examples`), outermost first.
+    pub(super) fn examples(&self) -> Vec<&'a Value> {
+        let mut holders: Vec<&'a Value> = self.notes_only.clone();
+        holders.extend(&self.parts);
+        holders
+            .into_iter()
+            .filter_map(|p| p.get("example").or_else(|| p.get("examples").and_then(Value::as_array)?.first()))
+            .collect()
     }
 
     /// The types every part allows, as bits, and the type names no bit stands for.
@@ -208,6 +230,11 @@ impl<'a> Shape<'a> {
             (!self.decided.iter().any(|d| std::ptr::eq(*d, condition))).then_some(*part)
         })
     }
+}
+
+/// Whether `doc` is an OpenAPI 3.0 document (Swagger 2 documents arrive converted to 3.0).
+fn is_3_0(doc: &Value) -> bool {
+    doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"))
 }
 
 fn count(value: &Value) -> Option<u64> {

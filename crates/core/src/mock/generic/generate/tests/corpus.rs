@@ -2,11 +2,13 @@
 //! with the `jsonschema` crate. The documents: the Petstore's own, the Swagger 2 fixtures
 //! (converted), the public documents committed under `tests/fixtures/public/`, and a few from
 //! the corpus cache when it is there (`PETSTORE_GENERATE_CORPUS` points at another directory,
-//! `PETSTORE_GENERATE_DOCS` says how many of its documents to read, 4 unless told).
+//! `PETSTORE_GENERATE_DOCS` says how many of its documents to read, 4 unless told;
+//! `PETSTORE_GENERATE_VERBOSE` shows where the first values with each kind of note are).
 //!
 //! OpenAPI's dialect is translated to JSON Schema 2020-12 for `jsonschema`: `nullable` adds
 //! `"null"` to `type` (and to `enum`), boolean exclusive bounds become numeric ones, the list
-//! form of `items` becomes `prefixItems`; for the direction generated, a property declared
+//! form of `items` becomes `prefixItems`, 3.0's `$ref` loses its siblings (3.0 ignores them);
+//! for the direction generated, a property declared
 //! `readOnly` (requests) or `writeOnly` (responses) becomes `false` (it must be left out) and
 //! its name leaves `required` lists.
 
@@ -205,6 +207,8 @@ fn check_document(name: &str, doc: &Value, tally: &mut Tally) {
             let validator = match jsonschema::options()
                 .with_draft(jsonschema::Draft::Draft202012)
                 .should_validate_formats(true)
+                // OpenAPI's own string format (jsonschema knows JSON Schema's).
+                .with_format("byte", is_base64)
                 .with_registry(&registry)
                 .build(&root)
             {
@@ -220,7 +224,11 @@ fn check_document(name: &str, doc: &Value, tally: &mut Tally) {
                 if !generated.exact {
                     tally.inexact += 1;
                     for note in &generated.notes {
-                        *tally.notes.entry(shape_of(note)).or_default() += 1;
+                        let count = tally.notes.entry(shape_of(note)).or_default();
+                        *count += 1;
+                        if *count <= 3 && std::env::var_os("PETSTORE_GENERATE_VERBOSE").is_some() {
+                            eprintln!("NOTE {name} {pointer} {direction:?} seed {seed}: {note}");
+                        }
                     }
                     assert!(!generated.notes.is_empty(), "{name} {pointer}: not exact without a note");
                     continue;
@@ -241,6 +249,11 @@ fn check_document(name: &str, doc: &Value, tally: &mut Tally) {
             }
         }
     }
+}
+
+fn is_base64(text: &str) -> bool {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.decode(text).is_ok()
 }
 
 /// A note without its numbers and quoted parts, so notes of one kind count together.
@@ -288,8 +301,20 @@ fn translate_document(doc: &Value, direction: Direction) -> Value {
     let mut left_out = BTreeSet::new();
     collect_left_out(doc, doc, flag, &mut left_out);
     let mut out = doc.clone();
-    walk_document(&mut out, doc, flag, &left_out);
+    let version_3_0 = doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"));
+    walk_document(&mut out, &Context { doc, flag, left_out: &left_out, version_3_0 });
     out
+}
+
+/// What the translation of one document and direction needs.
+struct Context<'a> {
+    doc: &'a Value,
+    /// `readOnly` or `writeOnly`: properties with it must be left out.
+    flag: &'a str,
+    /// Names of such properties, which leave every `required`.
+    left_out: &'a BTreeSet<String>,
+    /// OpenAPI 3.0 ignores the siblings of `$ref`.
+    version_3_0: bool,
 }
 
 /// Names of properties declared `flag` (directly or through their `$ref`) anywhere.
@@ -314,29 +339,33 @@ fn declares(doc: &Value, schema: &Value, flag: &str) -> bool {
     own || target.and_then(|t| t.get(flag)).and_then(Value::as_bool) == Some(true)
 }
 
-fn walk_document(value: &mut Value, doc: &Value, flag: &str, left_out: &BTreeSet<String>) {
+fn walk_document(value: &mut Value, cx: &Context<'_>) {
     match value {
         Value::Object(map) => {
             for (key, child) in map.iter_mut() {
                 match key.as_str() {
-                    "schema" => translate(child, doc, flag, left_out),
+                    "schema" => translate(child, cx),
                     "schemas" => {
                         child.as_object_mut().into_iter().flat_map(|m| m.values_mut()).for_each(|s| {
-                            translate(s, doc, flag, left_out);
+                            translate(s, cx);
                         })
                     }
                     "example" | "examples" => {}
-                    _ => walk_document(child, doc, flag, left_out),
+                    _ => walk_document(child, cx),
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| walk_document(v, doc, flag, left_out)),
+        Value::Array(items) => items.iter_mut().for_each(|v| walk_document(v, cx)),
         _ => {}
     }
 }
 
-fn translate(schema: &mut Value, doc: &Value, flag: &str, left_out: &BTreeSet<String>) {
+fn translate(schema: &mut Value, cx: &Context<'_>) {
     let Value::Object(map) = schema else { return };
+    if cx.version_3_0 && map.contains_key("$ref") {
+        map.retain(|key, _| key == "$ref");
+        return;
+    }
     if map.remove("nullable") == Some(Value::Bool(true)) {
         match map.get_mut("type") {
             Some(Value::String(t)) => {
@@ -372,29 +401,29 @@ fn translate(schema: &mut Value, doc: &Value, flag: &str, left_out: &BTreeSet<St
         }
     }
     if let Some(Value::Array(required)) = map.get_mut("required") {
-        required.retain(|r| r.as_str().is_none_or(|r| !left_out.contains(r)));
+        required.retain(|r| r.as_str().is_none_or(|r| !cx.left_out.contains(r)));
     }
     if let Some(Value::Object(properties)) = map.get_mut("properties") {
         for property in properties.values_mut() {
-            if declares(doc, property, flag) {
+            if declares(cx.doc, property, cx.flag) {
                 *property = Value::Bool(false);
             }
         }
     }
     for key in ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] {
         if let Some(Value::Object(children)) = map.get_mut(key) {
-            children.values_mut().for_each(|s| translate(s, doc, flag, left_out));
+            children.values_mut().for_each(|s| translate(s, cx));
         }
     }
     for key in ["allOf", "anyOf", "oneOf", "prefixItems"] {
         if let Some(Value::Array(children)) = map.get_mut(key) {
-            children.iter_mut().for_each(|s| translate(s, doc, flag, left_out));
+            children.iter_mut().for_each(|s| translate(s, cx));
         }
     }
     let single = ["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"];
     for key in single {
         if let Some(child) = map.get_mut(key) {
-            translate(child, doc, flag, left_out);
+            translate(child, cx);
         }
     }
 }

@@ -101,8 +101,14 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_schemas_never_panic(component in schema(), top in schema(), seed in any::<u64>(), request in any::<bool>()) {
-        let doc = json!({"components": {"schemas": {"S": component}}});
+    fn random_schemas_never_panic(
+        component in schema(),
+        top in schema(),
+        seed in any::<u64>(),
+        request in any::<bool>(),
+        version in prop::sample::select(&["3.0.3", "3.1.0"][..]),
+    ) {
+        let doc = json!({"openapi": version, "components": {"schemas": {"S": component}}});
         let direction = if request { Direction::Request } else { Direction::Response };
         let first = generate(&doc, &top, seed, direction);
         prop_assert!(first.exact || !first.notes.is_empty());
