@@ -241,7 +241,8 @@ impl StatefulMock for Mock {
     }
 }
 
-/// Splits `http://host/path?query#fragment` or `/path?query` into path and query.
+/// Splits `http://host/path?query#fragment` or `/path?query` into path and query (both
+/// mocks read targets so).
 fn split_target(target: &str) -> (&str, &str) {
     let without_origin = match target.find("://") {
         Some(i) => target[i + 3..].find('/').map_or("/", |p| &target[i + 3 + p..]),

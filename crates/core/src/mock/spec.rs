@@ -135,7 +135,8 @@ pub(crate) fn spec() -> &'static Spec {
     SPEC.get_or_init(|| compile(petstore_value()).unwrap_or_else(|e| panic!("the embedded document: {e}")))
 }
 
-const METHODS: [(&str, &str); 8] = [
+/// The methods an OpenAPI path item may hold, as keys and as sent (both mocks read them).
+pub(crate) const METHODS: [(&str, &str); 8] = [
     ("get", "GET"),
     ("put", "PUT"),
     ("post", "POST"),

@@ -57,7 +57,7 @@ use self::resources::Resource;
 use self::spec::{Credential, Operation, Spec};
 use self::store::Store;
 pub use self::store::{GENERIC_SNAPSHOT_VERSION, MAX_ITEMS, MAX_STORED_BYTES};
-use super::SnapshotError;
+use super::{SnapshotError, split_target};
 use crate::http::{Request, Response};
 
 /// Why a document cannot be mocked.
@@ -415,17 +415,6 @@ fn capitalized(word: &str) -> String {
 /// A stable 64-bit hash (FNV-1a) of a text, for seeds.
 pub(crate) fn hash(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-/// Splits `http://host/path?query#fragment` or `/path?query` into path and query.
-fn split_target(target: &str) -> (&str, &str) {
-    let without_origin = match target.find("://") {
-        Some(i) => target[i + 3..].find('/').map_or("/", |p| &target[i + 3 + p..]),
-        None => target,
-    };
-    let without_fragment = without_origin.split('#').next().unwrap_or_default();
-    let (path, query) = without_fragment.split_once('?').unwrap_or((without_fragment, ""));
-    (if path.is_empty() { "/" } else { path }, query)
 }
 
 #[cfg(test)]

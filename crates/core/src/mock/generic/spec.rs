@@ -12,22 +12,11 @@ use serde_json::{Map, Value};
 
 use super::routes::Routes;
 use crate::auth::{ApiKeyIn, Scheme, SchemeKind};
+use crate::mock::spec::METHODS;
 use crate::openapi::resolve;
 
 /// The most path templates the mock reads from one document.
 pub const MAX_PATHS: usize = 20_000;
-
-/// The methods an OpenAPI path item may hold, as keys and as sent.
-const METHODS: [(&str, &str); 8] = [
-    ("get", "GET"),
-    ("put", "PUT"),
-    ("post", "POST"),
-    ("delete", "DELETE"),
-    ("options", "OPTIONS"),
-    ("head", "HEAD"),
-    ("patch", "PATCH"),
-    ("trace", "TRACE"),
-];
 
 /// Where a parameter is read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
