@@ -16,13 +16,14 @@ use crate::mock::MockState;
 
 /// The whole page: notices about the mock's storage, then the reference of the shown document
 /// (the Petstore one, or the one named by `?url=` or loaded by the reader) with the
-/// document loader and the Mock block in its header. Opens the mock once and the Markdown
-/// renderer, for every component below (a test may provide either first), and starts the
+/// document loader and the Mock block in its header. Gives the shown document its mock and opens
+/// the Markdown renderer, for every component below (a test may provide either first), and starts the
 /// [`DocumentState`].
 #[component]
 pub fn App() -> impl IntoView {
-    // A test may provide its own mock first. Otherwise the mock module is loaded only when the
-    // built-in document is shown (after its first paint): another document cannot use it.
+    // A test may provide its own mock first. Otherwise the Petstore's mock module is loaded
+    // when the built-in document is shown (after its first paint), another document's mock
+    // when that document is in (or when it is needed, for a large one).
     let mock = MockState::from_context().unwrap_or_else(MockState::deferred);
     provide_context(mock);
     let markdown = use_context().unwrap_or_else(ui::markdown::MarkdownRenderer::deferred);
@@ -38,30 +39,29 @@ pub fn App() -> impl IntoView {
     // Only a change of document re-renders the reference (not a change of the loader's status).
     let page = move || match documents.current.get() {
         Some(loaded) => {
-            let mock_available = loaded.source.is_builtin();
+            let builtin = loaded.source.is_builtin();
             let download = loaded.saver();
             let base = match &loaded.source {
                 petstore_core::document::Source::Url(address) => Some(address.clone()),
                 _ => None,
             };
-            if mock_available {
-                mock.ensure_open(mock::STORAGE_KEY);
+            mock.show(loaded.mock_source());
+            if builtin {
+                mock.start();
+            } else {
+                mock.start_within(mock::START_AT_ONCE_BYTES);
             }
             Either::Left(view! {
                 <ui::reference::Reference
                     document=loaded.value
                     catalog=loaded.catalog
-                    mock_available=mock_available
+                    builtin=builtin
                     converted=loaded.converted
                     download=download
                     base=base
                 >
                     {ui::document_loader::document_loader(documents)}
-                    {if mock_available {
-                        Either::Left(view! { <ui::mock_panel::MockPanel /> })
-                    } else {
-                        Either::Right(ui::document_loader::mock_unavailable())
-                    }}
+                    <ui::mock_panel::MockPanel />
                     <nav class="header-nav" aria-label="Project">
                         <a href="domains.html" data-testid="domains-link">"Project settings › Domains"</a>
                         <ui::theme::ThemeToggle />

@@ -1,10 +1,14 @@
-//! The app's handle on the in-browser mock. The page uses the same JavaScript module that
-//! frontend developers import, `mock/petstore_mock.js` (a `PetstoreMock` saved in
-//! `localStorage`, shared by tabs): it is loaded after the reference is on screen, so the
-//! reference's first download stays small. Counts and notices are signals that follow every
-//! change, whichever tab made it.
+//! The app's handle on the in-browser mock. The page uses the same JavaScript modules that
+//! frontend developers import: `mock/petstore_mock.js` (a `PetstoreMock` saved in
+//! `localStorage`, shared by tabs) for the built-in document, and `api-mock/petstore_api_mock.js`
+//! (an `ApiMock` of the shown document, saved per document) for any other. The Petstore's is
+//! loaded after the reference is on screen, so the reference's first download stays small;
+//! another document's when it is mocked (see [`MockState::show`]). Counts and notices are
+//! signals that follow every change, whichever tab made it.
 
-use js_sys::{Array, Function, Promise, Reflect};
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
 use leptos::prelude::*;
 use petstore_core::mock::MockNotice;
 use petstore_core::{Counts, Request, Response};
@@ -22,6 +26,17 @@ pub const STORAGE_KEY: &str = "petstore-playground/mock/v1";
 /// The mock's module, relative to the page.
 pub const MODULE_PATH: &str = "mock/petstore_mock.js";
 
+/// The module of the mock of any other document, relative to the page.
+pub const API_MODULE_PATH: &str = "api-mock/petstore_api_mock.js";
+
+/// What a request to a mock that is not ready yet is told.
+const STARTING: &str = "The in-browser mock is still starting; try again in a moment.";
+
+/// Documents up to this size get their mock as soon as they are in; a larger one when an
+/// operation is opened or the Mock block's Start is pressed (its mock holds the whole
+/// document parsed, which a reader who only reads should not pay for).
+pub const START_AT_ONCE_BYTES: usize = 2 * 1024 * 1024;
+
 #[wasm_bindgen]
 extern "C" {
     /// A `PetstoreMock` of `petstore_mock.js` (see its `.d.ts`).
@@ -34,6 +49,9 @@ extern "C" {
     fn answer(this: &MockHandle, request: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method)]
     fn counts(this: &MockHandle) -> JsValue;
+    /// `ApiMock`'s: the resources it stores, with their counts.
+    #[wasm_bindgen(method)]
+    fn resources(this: &MockHandle) -> JsValue;
     #[wasm_bindgen(method)]
     fn reset(this: &MockHandle, seed: bool);
     #[wasm_bindgen(method)]
@@ -59,23 +77,100 @@ struct Options<'a> {
 /// Where the mock is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MockStatus {
+    /// Not started: another document's mock starts when it is needed ([`MockState::start`]).
+    Idle,
     /// The module is loading.
     Loading,
     /// Ready to answer.
     Ready,
-    /// The module could not be loaded; why.
+    /// The module could not be loaded, or the document cannot be mocked; why.
     Failed(String),
 }
 
+/// Which mock the shown document gets.
+#[derive(Clone)]
+pub enum MockSource {
+    /// The built-in document's `PetstoreMock`, with its demo data.
+    Petstore,
+    /// An `ApiMock` of a loaded document.
+    Api(ApiSource),
+}
+
+/// A loaded document, as its mock is made from it.
+#[derive(Clone)]
+pub struct ApiSource {
+    /// A number of its own (every document shown gets a new one).
+    pub document: u64,
+    /// Its name in file names: the title, as letters, digits and dashes.
+    pub name: String,
+    /// Its JSON text, once the whole of it is in (`None` before).
+    pub text: Rc<dyn Fn() -> Option<Vec<u8>>>,
+}
+
+impl std::fmt::Debug for MockSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Petstore => f.write_str("Petstore"),
+            Self::Api(api) => f.debug_tuple("Api").field(api).finish(),
+        }
+    }
+}
+
+impl std::fmt::Debug for ApiSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApiSource")
+            .field("document", &self.document)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MockSource {
+    fn same(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Petstore, Self::Petstore) => true,
+            (Self::Api(a), Self::Api(b)) => a.document == b.document,
+            _ => false,
+        }
+    }
+}
+
+/// A resource an `ApiMock` stores, with how many items it holds.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceCount {
+    /// The collection's path, such as `/things`.
+    pub collection: String,
+    /// How many items it holds.
+    pub count: usize,
+}
+
+/// What stops following a mock's changes, and the callback that follows them.
+type Following = (Function, Closure<dyn Fn()>);
+
 /// The mock and what the page shows of it. `Copy`: hand it to any component.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct MockState {
     handle: RwSignal<Option<MockHandle>, LocalStorage>,
     status: RwSignal<MockStatus>,
     counts: RwSignal<Counts>,
+    /// An `ApiMock`'s resources.
+    resources: RwSignal<Vec<ResourceCount>>,
     notices: RwSignal<Vec<MockNotice>>,
-    /// Whether loading the module has started (or a mock was attached).
-    started: RwSignal<bool>,
+    /// The mock of the document shown; `None` before the first.
+    source: RwSignal<Option<MockSource>, LocalStorage>,
+    /// Counts the mocks opened, so a load that ends after its document was left is dropped.
+    generation: StoredValue<u64>,
+    /// Whether the shown document's mock was asked for (not only started because it is small).
+    wanted: StoredValue<bool>,
+    /// What stops following the open mock's changes, and the callback it follows them with.
+    unfollow: StoredValue<Option<Following>, LocalStorage>,
+}
+
+impl std::fmt::Debug for MockState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MockState").field("status", &self.status.get_untracked()).finish_non_exhaustive()
+    }
 }
 
 /// Reads a value the module returned as its serde type. The app crosses the boundary as JSON
@@ -94,88 +189,189 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, String> {
     js_sys::JSON::parse(&text).map_err(|e| message_of(&e))
 }
 
-fn read_counts(handle: &MockHandle) -> Counts {
-    from_js(&handle.counts()).unwrap_or_default()
-}
-
 fn read_notices(handle: &MockHandle) -> Vec<MockNotice> {
     from_js(&handle.notices()).unwrap_or_default()
 }
 
-async fn load(storage_key: &str) -> Result<MockHandle, String> {
+async fn load_petstore() -> Result<MockHandle, String> {
     let module = crate::modules::load(MODULE_PATH).await?;
     let class: Function =
         Reflect::get(&module, &"PetstoreMock".into()).map_err(|e| message_of(&e))?.unchecked_into();
-    let options = to_js(&Options { seed: true, storage_key })?;
+    let options = to_js(&Options { seed: true, storage_key: STORAGE_KEY })?;
     let instance = Reflect::construct(&class, &Array::of1(&options)).map_err(|e| message_of(&e))?;
     Ok(instance.unchecked_into())
 }
 
+/// Opens the `ApiMock` of `text`, saved under its default key (the document's title and
+/// version), so a page of the reader's own that mocks the same document shares its state.
+async fn load_api(text: Vec<u8>) -> Result<MockHandle, String> {
+    let module = crate::modules::load(API_MODULE_PATH).await?;
+    let class: Function =
+        Reflect::get(&module, &"ApiMock".into()).map_err(|e| message_of(&e))?.unchecked_into();
+    // As bytes: a long text crosses into the module far faster than a string.
+    let bytes = Uint8Array::from(text.as_slice());
+    drop(text);
+    let instance = Reflect::construct(&class, &Array::of1(&bytes)).map_err(|e| message_of(&e))?;
+    Ok(instance.unchecked_into())
+}
+
 impl MockState {
-    /// A mock not loaded yet: [`MockState::ensure_open`] loads it when a page needs it, so a
-    /// page showing another document never downloads the mock.
+    /// No mock yet: [`MockState::show`] says which one the shown document gets.
     #[must_use]
     pub fn deferred() -> Self {
         Self {
             handle: RwSignal::new_local(None),
-            status: RwSignal::new(MockStatus::Loading),
+            status: RwSignal::new(MockStatus::Idle),
             counts: RwSignal::new(Counts::default()),
+            resources: RwSignal::new(Vec::new()),
             notices: RwSignal::new(Vec::new()),
-            started: RwSignal::new(false),
+            source: RwSignal::new_local(None),
+            generation: StoredValue::new(0),
+            wanted: StoredValue::new(false),
+            unfollow: StoredValue::new_local(None),
         }
     }
 
-    /// Loads the mock module and opens the mock saved under `storage_key` (the demo data on
-    /// first start), unless it is loading, open or failed. Returns at once;
-    /// [`MockState::status`] says when it is ready.
-    pub fn ensure_open(&self, storage_key: &str) {
-        if self.started.get_untracked() {
+    /// A state around a Petstore mock that is already open (tests link the module's Rust side).
+    #[must_use]
+    pub fn from_handle(handle: MockHandle) -> Self {
+        let state = Self::deferred();
+        state.source.set(Some(MockSource::Petstore));
+        state.attach(handle, false);
+        state
+    }
+
+    /// Makes `source` the mock of the page: the one open stays if it is that one already;
+    /// otherwise it is closed (its state stays saved) and the new one waits for
+    /// [`MockState::start`].
+    pub fn show(&self, source: MockSource) {
+        if self.source.with_untracked(|s| s.as_ref().is_some_and(|s| s.same(&source))) {
             return;
         }
-        self.started.set(true);
+        self.close();
+        self.source.set(Some(source));
+    }
+
+    /// Stops following the open mock and forgets it.
+    fn close(&self) {
+        self.generation.update_value(|g| *g += 1);
+        self.wanted.set_value(false);
+        if let Some(Some((stop, _callback))) = self.unfollow.try_update_value(Option::take) {
+            let _ = stop.call0(&JsValue::UNDEFINED);
+        }
+        self.handle.set(None);
+        self.status.set(MockStatus::Idle);
+        self.counts.set(Counts::default());
+        self.resources.set(Vec::new());
+        self.notices.set(Vec::new());
+    }
+
+    /// Whether the page's mock is an `ApiMock` (another document's).
+    #[must_use]
+    pub fn is_api(&self) -> Signal<bool> {
+        let source = self.source;
+        Signal::derive(move || source.with(|s| matches!(s, Some(MockSource::Api(_)))))
+    }
+
+    /// The name of the shown document for file names (`petstore` for the built-in one).
+    #[must_use]
+    pub fn name(&self) -> String {
+        self.source.with_untracked(|s| match s {
+            Some(MockSource::Api(api)) => api.name.clone(),
+            _ => "petstore".to_owned(),
+        })
+    }
+
+    /// Loads the module and opens the shown document's mock (saved state, else the Petstore's
+    /// demo data or nothing), unless it is loading, open or failed. Returns at once;
+    /// [`MockState::status`] says when it is ready. Another document's mock waits until the
+    /// whole document is in.
+    pub fn start(&self) {
+        self.open(None);
+    }
+
+    /// As [`MockState::start`], for a document of at most `bytes` (the mock goes back to
+    /// waiting for [`MockState::start`] when it is larger).
+    pub fn start_within(&self, bytes: usize) {
+        self.open(Some(bytes));
+    }
+
+    fn open(&self, limit: Option<usize>) {
+        if limit.is_none() {
+            self.wanted.set_value(true);
+        }
+        if self.status.get_untracked() != MockStatus::Idle {
+            return;
+        }
+        let Some(source) = self.source.get_untracked() else { return };
+        self.status.set(MockStatus::Loading);
         let state = *self;
-        let key = storage_key.to_owned();
+        let generation = self.generation.get_value();
+        let current = move || state.generation.try_get_value() == Some(generation);
         leptos::task::spawn_local(async move {
-            match load(&key).await {
-                Ok(handle) => state.attach(handle),
+            let (opened, api) = match source {
+                MockSource::Petstore => (load_petstore().await, false),
+                MockSource::Api(api) => {
+                    let text = loop {
+                        if !current() {
+                            return;
+                        }
+                        if let Some(text) = (api.text)() {
+                            break text;
+                        }
+                        crate::modules::after_paint().await;
+                    };
+                    let wanted = state.wanted.try_get_value().unwrap_or(false);
+                    if limit.is_some_and(|limit| text.len() > limit) && !wanted {
+                        state.status.try_set(MockStatus::Idle);
+                        return;
+                    }
+                    (load_api(text).await, true)
+                }
+            };
+            if !current() {
+                return;
+            }
+            match opened {
+                Ok(handle) => state.attach(handle, api),
                 Err(reason) => {
+                    let what = if api { "This document's" } else { "The" };
                     state.status.try_set(MockStatus::Failed(format!(
-                        "The in-browser mock could not be loaded: {reason}. Reload the page, or send \
-                         requests to a server instead."
+                        "{what} in-browser mock could not be started: {reason}. Reload the page, or \
+                         send requests to a server instead."
                     )));
                 }
             }
         });
     }
 
-    /// A state around a mock that is already open (tests link the module's Rust side).
-    #[must_use]
-    pub fn from_handle(handle: MockHandle) -> Self {
-        let state = Self::deferred();
-        state.attach(handle);
-        state
-    }
-
-    fn attach(self, handle: MockHandle) {
-        let Self { counts, notices, .. } = self;
+    fn attach(self, handle: MockHandle, api: bool) {
+        let Self { counts, resources, notices, .. } = self;
         let follow = handle.clone();
-        let callback = Closure::<dyn Fn()>::new(move || {
+        let read = move |handle: &MockHandle| {
             // Set only what changed, so an alert is not re-announced on every change. The
             // signals are gone only in a torn-down view: nothing to update then.
-            let (now_counts, now_notices) = (read_counts(&follow), read_notices(&follow));
-            if counts.try_with_untracked(|c| *c != now_counts).unwrap_or(false) {
-                counts.try_set(now_counts);
+            if api {
+                let now: Vec<ResourceCount> = from_js(&handle.resources()).unwrap_or_default();
+                if resources.try_with_untracked(|r| *r != now).unwrap_or(false) {
+                    resources.try_set(now);
+                }
+            } else {
+                let now: Counts = from_js(&handle.counts()).unwrap_or_default();
+                if counts.try_with_untracked(|c| *c != now).unwrap_or(false) {
+                    counts.try_set(now);
+                }
             }
+            let now_notices = read_notices(handle);
             if notices.try_with_untracked(|n| *n != now_notices).unwrap_or(false) {
                 notices.try_set(now_notices);
             }
-        });
-        let _ = handle.on_change(callback.as_ref().unchecked_ref());
-        // The page keeps its mock until it closes.
-        callback.forget();
-        self.counts.try_set(read_counts(&handle));
-        self.notices.try_set(read_notices(&handle));
-        self.started.try_set(true);
+        };
+        read(&handle);
+        let callback = Closure::<dyn Fn()>::new(move || read(&follow));
+        let stop = handle.on_change(callback.as_ref().unchecked_ref());
+        // Kept while the mock is followed; `close` stops it and drops both.
+        self.unfollow.try_set_value(Some((stop, callback)));
         self.handle.try_set(Some(handle));
         self.status.try_set(MockStatus::Ready);
     }
@@ -201,10 +397,16 @@ impl MockState {
         self.status.into()
     }
 
-    /// How many of each thing the mock holds.
+    /// How many of each thing the Petstore mock holds.
     #[must_use]
     pub fn counts(&self) -> Signal<Counts> {
         self.counts.into()
+    }
+
+    /// The resources another document's mock stores, with their counts.
+    #[must_use]
+    pub fn resources(&self) -> Signal<Vec<ResourceCount>> {
+        self.resources.into()
     }
 
     /// What the user should know about where the mock's state is kept.
@@ -216,8 +418,9 @@ impl MockState {
     fn with_handle<T>(&self, f: impl FnOnce(&MockHandle) -> T) -> Result<T, String> {
         match self.status.get_untracked() {
             MockStatus::Failed(reason) => Err(reason),
-            MockStatus::Loading => {
-                Err("The in-browser mock is still loading; try again in a moment.".to_owned())
+            MockStatus::Idle | MockStatus::Loading => {
+                self.start();
+                Err(STARTING.to_owned())
             }
             MockStatus::Ready => self
                 .handle
@@ -234,8 +437,9 @@ impl MockState {
         match self.status.try_get_untracked() {
             Some(MockStatus::Ready) => {}
             Some(MockStatus::Failed(reason)) => return JsValue::from_str(&reason),
-            Some(MockStatus::Loading) => {
-                return JsValue::from_str("The in-browser mock is still loading; try again in a moment.");
+            Some(MockStatus::Idle | MockStatus::Loading) => {
+                self.start();
+                return JsValue::from_str(STARTING);
             }
             None => return JsValue::from_str("The in-browser mock is closed."),
         }
@@ -267,7 +471,7 @@ impl MockState {
         from_js(&answer).map_err(|e| format!("The mock's answer could not be read: {e}."))
     }
 
-    /// Replaces the data with the demo data (`seed`) or nothing.
+    /// Replaces the data with the demo data (`seed`, the Petstore's only) or nothing.
     pub fn reset(&self, seed: bool) {
         let _ = self.with_handle(|h| h.reset(seed));
     }

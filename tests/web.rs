@@ -791,7 +791,7 @@ async fn a_broken_document_shows_why_and_keeps_the_current_one() {
 }
 
 #[wasm_bindgen_test]
-async fn another_document_replaces_the_mock_block_with_a_notice_until_back_to_petstore() {
+async fn another_document_gets_a_mock_of_its_own_until_back_to_petstore() {
     set_hash("");
     let root = mount(app);
     assert!(!shown(&root, "[data-testid=document-source]"), "no source line for the built-in document");
@@ -809,13 +809,16 @@ async fn another_document_replaces_the_mock_block_with_a_notice_until_back_to_pe
         .map(|o| o.get_attribute("data-operation-id").unwrap())
         .collect();
     assert_eq!(ids, ["listAnimals"]);
-    assert!(root.query_selector("[data-testid=mock-panel]").unwrap().is_none());
-    let notice = text(&root, "[data-testid=mock-unavailable]");
-    assert!(notice.contains("The in-browser mock is not available for this document"), "{notice}");
+    // Its mock's module is not served to these tests: the Mock block says why it did not start.
+    assert!(root.query_selector("[data-testid=mock-panel]").unwrap().is_some());
+    until(|| shown(&root, "[data-testid=mock-failed]")).await;
+    let failed = text(&root, "[data-testid=mock-failed]");
+    assert!(failed.starts_with("This document's in-browser mock could not be started: "), "{failed}");
+    assert!(failed.contains("petstore_api_mock.js"), "{failed}");
     until(|| shown(&root, "[data-testid=document-source]")).await;
     assert!(text(&root, "[data-testid=document-source]").contains("pasted text"));
 
-    // Its operation opens (the detail is told the mock is unavailable).
+    // Its operation opens.
     set_hash("listAnimals");
     until(|| root.query_selector("[data-testid=operation-detail]").unwrap().is_some()).await;
     assert_eq!(
@@ -831,7 +834,15 @@ async fn another_document_replaces_the_mock_block_with_a_notice_until_back_to_pe
     click(&root, "[data-testid=document-builtin]");
     until(|| text(&root, "[data-testid=doc-title]") == "Petstore API").await;
     assert!(root.query_selector("[data-testid=mock-panel]").unwrap().is_some());
-    assert!(root.query_selector("[data-testid=mock-unavailable]").unwrap().is_none());
+    // The Petstore's mock is asked for again (its module is not served here either).
+    until(|| {
+        shown(&root, "[data-testid=mock-failed]")
+            && text(&root, "[data-testid=mock-failed]").contains("petstore_mock.js")
+    })
+    .await;
+    assert!(
+        text(&root, "[data-testid=mock-failed]").starts_with("The in-browser mock could not be started: ")
+    );
     assert_eq!(all(&root, "[data-testid=operation]").len(), 18);
 }
 

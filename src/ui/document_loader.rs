@@ -92,15 +92,3 @@ pub fn document_loader(documents: DocumentState) -> impl IntoView {
         ></div>
     }
 }
-
-/// Takes the Mock block's place for documents other than the built-in one.
-pub fn mock_unavailable() -> impl IntoView {
-    view! {
-        <section
-            class="mock-panel mock-unavailable"
-            aria-label="Mock"
-            data-testid="mock-unavailable"
-            inner_html="<h2 class=\"mock-panel-title\">Mock</h2><p class=\"mock-panel-note\">The in-browser mock is not available for this document: it serves only the built-in Petstore API.</p>"
-        ></section>
-    }
-}

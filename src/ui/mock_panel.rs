@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::mock_counts::MockCounts;
+use super::mock_counts::{MockCounts, ResourceCounts};
 use super::mock_reset::MockReset;
 use super::mock_transfer::MockTransfer;
 use crate::mock::{MockState, MockStatus};
@@ -12,11 +12,32 @@ use crate::mock::{MockState, MockStatus};
 pub fn MockPanel() -> impl IntoView {
     let mock = MockState::expect();
     let status = mock.status();
+    let api = mock.is_api();
     view! {
         <section class="mock-panel" aria-labelledby="mock-panel-title" data-testid="mock-panel">
             <h2 id="mock-panel-title" class="mock-panel-title">"Mock"</h2>
             <p class="mock-panel-note">"In this browser, shared by its tabs"</p>
             {move || match status.get() {
+                MockStatus::Idle => view! {
+                    <p class="mock-counts hint" data-testid="mock-idle">
+                        "This document's mock starts when you open an operation."
+                    </p>
+                    <div class="mock-actions">
+                        <button type="button" class="button" data-testid="mock-start" on:click=move |_| mock.start()>
+                            "Start the mock"
+                        </button>
+                    </div>
+                }.into_any(),
+                MockStatus::Loading if api.get() => view! {
+                    <p class="mock-counts hint" role="status" data-testid="mock-loading">
+                        "Starting this document's mock…"
+                    </p>
+                    <div class="mock-actions" aria-hidden="true">
+                        <button type="button" class="button" disabled>"Reset…"</button>
+                        <button type="button" class="button" disabled>"Export"</button>
+                        <button type="button" class="button" disabled>"Import…"</button>
+                    </div>
+                }.into_any(),
                 // The shape of the ready block (a counts line that wraps alike, the buttons
                 // disabled), so nothing below it moves when the mock is ready: a reader's
                 // click on the list lands where it was aimed.
@@ -34,6 +55,13 @@ pub fn MockPanel() -> impl IntoView {
                 }.into_any(),
                 MockStatus::Failed(reason) => view! {
                     <p class="load-error" role="alert" data-testid="mock-failed">{reason}</p>
+                }.into_any(),
+                MockStatus::Ready if api.get() => view! {
+                    <ResourceCounts resources=mock.resources() />
+                    <div class="mock-actions">
+                        <MockReset on_reset=Callback::new(move |_| mock.reset(false)) demo=false />
+                        <MockTransfer />
+                    </div>
                 }.into_any(),
                 MockStatus::Ready => view! {
                     <MockCounts counts=mock.counts() />

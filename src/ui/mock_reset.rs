@@ -2,9 +2,10 @@
 
 use leptos::prelude::*;
 
-/// "Reset…", then the choice: demo data, empty, or cancel. `on_reset(seed)` runs on a choice.
+/// "Reset…", then the choice: demo data (when the mock has some, `demo`), empty, or cancel.
+/// `on_reset(seed)` runs on a choice.
 #[component]
-pub fn MockReset(on_reset: Callback<bool>) -> impl IntoView {
+pub fn MockReset(on_reset: Callback<bool>, #[prop(default = true)] demo: bool) -> impl IntoView {
     let confirming = RwSignal::new(false);
     let choose = move |seed: bool| {
         confirming.set(false);
@@ -23,12 +24,23 @@ pub fn MockReset(on_reset: Callback<bool>) -> impl IntoView {
             </button>
             <Show when=move || confirming.get()>
                 <div class="mock-reset-confirm" role="group" aria-label="Confirm the reset" data-testid="mock-reset-dialog">
-                    <p>"Replace the mock's data in every tab? Changes made so far are lost."</p>
+                    <p>{if demo {
+                        "Replace the mock's data in every tab? Changes made so far are lost."
+                    } else {
+                        "Empty the mock in every tab? Everything stored so far is lost."
+                    }}</p>
                     <div class="mock-reset-actions">
-                        <button type="button" class="button button-danger" data-testid="mock-reset-confirm" on:click=move |_| choose(true)>
-                            "Reset to demo data"
-                        </button>
-                        <button type="button" class="button" data-testid="mock-reset-empty" on:click=move |_| choose(false)>
+                        {demo.then(|| view! {
+                            <button type="button" class="button button-danger" data-testid="mock-reset-confirm" on:click=move |_| choose(true)>
+                                "Reset to demo data"
+                            </button>
+                        })}
+                        <button
+                            type="button"
+                            class=if demo { "button" } else { "button button-danger" }
+                            data-testid="mock-reset-empty"
+                            on:click=move |_| choose(false)
+                        >
                             "Empty it"
                         </button>
                         <button type="button" class="button button-quiet" data-testid="mock-reset-cancel" on:click=move |_| confirming.set(false)>

@@ -7,17 +7,15 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::mock::MockState;
 
-/// The file name an export is saved as.
-pub const EXPORT_FILE_NAME: &str = "petstore-mock-state.json";
-
-/// Files larger than this are refused before they are read (a saved mock is a few KB).
-const MAX_IMPORT_BYTES: f64 = 5_000_000.0;
+/// Files larger than this are refused before they are read (a saved Petstore mock is a few
+/// KB; another document's holds at most 8 MiB of items).
+const MAX_IMPORT_BYTES: f64 = 12_000_000.0;
 
 async fn read_file(file: web_sys::File) -> Result<String, String> {
     if file.size() > MAX_IMPORT_BYTES {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a file size
         let megabytes = (file.size() / 1e6) as u64;
-        return Err(format!("{} is {megabytes} MB or more; a saved mock is a few KB.", file.name()));
+        return Err(format!("{} is {megabytes} MB or more; a saved mock is smaller.", file.name()));
     }
     let text =
         JsFuture::from(file.text()).await.map_err(|_| format!("{} could not be read.", file.name()))?;
@@ -32,7 +30,9 @@ pub fn MockTransfer() -> impl IntoView {
     let outcome = RwSignal::new(None::<(bool, String)>);
     let export = move |_| {
         let result = mock.snapshot().and_then(|text| {
-            petstore_browser::download_json(EXPORT_FILE_NAME, &text).map_err(|e| e.to_string())
+            // `petstore-mock-state.json`, or another document's named after its title.
+            let name = format!("{}-mock-state.json", mock.name());
+            petstore_browser::download_json(&name, &text).map_err(|e| e.to_string())
         });
         outcome.set(result.err().map(|e| (true, e)));
     };

@@ -13,8 +13,8 @@ use super::markdown::fragment;
 use crate::mock::MockState;
 use crate::tryit::{TryItHost, unmount};
 
-/// The reference of one operation. `mock_available` is false for documents other than the
-/// built-in Petstore one: the try-it panel then offers only real base URLs and says why.
+/// The reference of one operation. With `mock_available` false the try-it panel offers only
+/// real base URLs and says why.
 #[component]
 pub fn OperationDetail(
     view: OperationView,
@@ -50,6 +50,11 @@ fn Workbench(view: Arc<OperationView>, mock_available: bool, document_key: Strin
     });
     let host = TryItHost::from_context();
     let mock = MockState::from_context();
+    // A large document's mock starts when one of its operations is opened, so it is ready by
+    // the time a request is sent.
+    if let Some(mock) = mock {
+        mock.start();
+    }
     let json = serde_json::to_string(&*view).unwrap_or_default();
     let extras = view.needs_full_try_it();
     // Once, when the slot is in the page.

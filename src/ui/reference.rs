@@ -32,9 +32,10 @@ pub fn Reference(
     document: AnyDocument,
     /// The list, as shown first.
     catalog: Catalog,
-    /// False for documents other than the built-in Petstore one: the mock cannot serve them.
+    /// Whether it is the built-in Petstore document (its credentials and servers are kept
+    /// under its name).
     #[prop(default = true)]
-    mock_available: bool,
+    builtin: bool,
     /// For a Swagger 2.0 document, converted as it loaded: what could not be carried over.
     #[prop(default = None)]
     converted: Option<Vec<String>>,
@@ -49,7 +50,7 @@ pub fn Reference(
 ) -> impl IntoView {
     // Credentials and servers are kept per document: its address, else the built-in one's
     // name, else its title.
-    let document_key = match (&base, mock_available) {
+    let document_key = match (&base, builtin) {
         (Some(address), _) => address.clone(),
         (None, true) => "petstore".to_owned(),
         (None, false) => format!("title:{}", catalog.title),
@@ -104,8 +105,7 @@ pub fn Reference(
         if let Some(op) = catalog.operations().find(|o| o.anchor() == anchor) {
             return match document.view_of(op) {
                 Ok(view) => {
-                    view! { <OperationDetail view=view mock_available=mock_available document_key=document_key.clone() /> }
-                        .into_any()
+                    view! { <OperationDetail view=view document_key=document_key.clone() /> }.into_any()
                 }
                 Err(e @ ViewError::Arriving) => fragment(&|out| html::pending(out, &e.to_string()), None),
                 Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),

@@ -174,9 +174,8 @@ async function expectPetstore3(page) {
     await page.locator("[data-testid=group]").evaluateAll((els) => els.map((e) => e.dataset.group)),
     ["pet", "store", "user"],
   );
-  const notice = page.locator("[data-testid=mock-unavailable]");
-  assert.match(await notice.textContent(), /mock is not available for this document/);
-  assert.equal(await page.locator("[data-testid=mock-panel]").count(), 0);
+  // Its own mock (page-mock.test.mjs tries it).
+  assert.equal(await page.locator("[data-testid=mock-panel]").count(), 1);
   // An operation opens with its detail.
   await page.locator("[data-testid=operation][data-operation-id=findPetsByStatus] a").click();
   const detail = page.locator("[data-testid=operation-detail]");
@@ -185,16 +184,15 @@ async function expectPetstore3(page) {
   assert.equal(await page.locator("[data-testid=parameter][data-name=status]").count(), 1);
 }
 
-test("Swagger's petstore3 YAML by ?url= renders all its operations, and the mock is said to be unavailable", async () => {
+test("Swagger's petstore3 YAML by ?url= renders all its operations, with a Mock block of its own", async () => {
   const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/swagger-petstore3.yaml`);
   try {
     await expectPetstore3(page);
     assert.match(await page.locator("[data-testid=document-source]").textContent(), /swagger-petstore3\.yaml/);
-    // Back to the built-in document: the Mock block returns and ?url= leaves the address.
+    // Back to the built-in document: the Petstore's mock and ?url= leaves the address.
     await page.locator("[data-testid=document-builtin]").click();
     await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Petstore API");
     assert.equal(await page.locator("[data-testid=mock-panel]").count(), 1);
-    assert.equal(await page.locator("[data-testid=mock-unavailable]").count(), 0);
     assert.equal(await page.locator("[data-testid=operation]").count(), 18);
     assert.equal(new URL(page.url()).search, "");
     assert.deepEqual(problems, []);
@@ -241,6 +239,8 @@ test("a YAML file chosen with the file input renders", async () => {
 test("GitHub's description by ?url= lists its operations virtually; search finds one and it opens", async () => {
   const ids = operationIds(github);
   const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/github.json`);
+  const requested = [];
+  page.on("request", (r) => requested.push(new URL(r.url()).pathname));
   try {
     await page.waitForFunction(
       (title) => document.querySelector("[data-testid=doc-title]")?.textContent === title,
@@ -254,7 +254,9 @@ test("GitHub's description by ?url= lists its operations virtually; search finds
     assert.ok(rows >= ids.length, `${rows} rows for ${ids.length} operations`);
     const rendered = await page.locator("[data-testid=operation]").count();
     assert.ok(rendered > 5 && rendered < 80, `${rendered} operation rows in the page`);
-    assert.equal(await page.locator("[data-testid=mock-unavailable]").count(), 1);
+    // 13 MB: its mock waits until it is asked for, and nothing of it is downloaded before.
+    await page.locator("[data-testid=mock-idle]").waitFor();
+    assert.ok(!requested.some((p) => p.includes("api-mock")), requested.join(", "));
 
     // Scrolled to the end, the last operation is rendered.
     await page.locator("[data-testid=operation-scroller]").evaluate((el) => {
@@ -283,6 +285,9 @@ test("GitHub's description by ?url= lists its operations virtually; search finds
       await page.locator("[data-testid=operation][data-operation-id='pulls/list-review-comments-for-repo'] a").getAttribute("aria-current"),
       "page",
     );
+    // An opened operation starts the document's mock.
+    await page.locator("[data-testid=mock-panel] [data-testid=mock-counts]").waitFor({ timeout: 60_000 });
+    assert.match(await page.locator("[data-testid=mock-counts]").textContent(), /^0 items in \d+ resources$/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -174,6 +174,12 @@ impl JsApiMock {
         serde_wasm_bindgen::to_value(&notices).map_or_else(|_| Array::new(), JsCast::unchecked_into)
     }
 
+    /// Hides the notices that report something past.
+    #[wasm_bindgen(js_name = dismissNotices)]
+    pub fn dismiss_notices(&self) {
+        self.mock.dismiss_notices();
+    }
+
     /// Calls `callback` after every change of the state, including changes made in other tabs.
     /// Returns a function that stops it.
     #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]

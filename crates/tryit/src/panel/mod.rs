@@ -153,7 +153,7 @@ pub fn TryIt(
             <h3 id=ids.of("title")>"Try it"</h3>
             {(!mock_available).then(|| view! {
                 <p class="hint" data-testid="try-mock-unavailable">
-                    "The in-browser mock answers only the Petstore document's operations; send this request to a server."
+                    "The in-browser mock is not available on this page; send this request to a server."
                 </p>
             })}
             <form class="try-form" on:submit=move |ev| ev.prevent_default()>
