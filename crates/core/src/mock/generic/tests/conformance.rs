@@ -1,0 +1,46 @@
+//! Requests of a conformance run that the mock once answered against its document, one test
+//! for each kind of fault.
+
+use serde_json::{Value, json};
+
+use super::{ApiMock, Request, body};
+
+fn api(paths: Value) -> ApiMock {
+    api_with(paths, json!({}))
+}
+
+fn api_with(paths: Value, schemas: Value) -> ApiMock {
+    let doc = json!({"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": paths,
+        "components": {"schemas": schemas}});
+    ApiMock::from_document(doc).unwrap()
+}
+
+fn ok(status: &str) -> Value {
+    json!({status: {"description": ""}})
+}
+
+fn path_param(name: &str, schema: Value) -> Value {
+    json!([{"name": name, "in": "path", "required": true, "schema": schema}])
+}
+
+#[test]
+fn commas_split_path_values_only_for_lists_and_objects() {
+    let mut mock = api(json!({
+        "/things/{name}": {"get": {"parameters": path_param("name", json!({"type": "string", "enum": ["a,b"]})),
+            "responses": ok("200")}},
+        "/any/{value}": {"get": {"responses": ok("200")}},
+        "/lists/{ids}": {"get": {"parameters": path_param("ids",
+            json!({"type": "array", "maxItems": 2, "items": {"type": "integer"}})), "responses": ok("200")}},
+        "/headers": {"get": {"parameters": [{"name": "X-Note", "in": "header", "schema": {"type": "string", "const": "a, b"}}],
+            "responses": ok("200")}}
+    }));
+    let thing = mock.handle(&Request::new("GET", "/things/a,b"));
+    assert_eq!(thing.status, 200, "{}", body(&thing));
+    assert_eq!(mock.handle(&Request::new("GET", "/things/a%2Cb")).status, 200);
+    assert_eq!(mock.handle(&Request::new("GET", "/any/x,y,z")).status, 200, "an untyped value is one text");
+    assert_eq!(mock.handle(&Request::new("GET", "/lists/1,2")).status, 200);
+    let three = mock.handle(&Request::new("GET", "/lists/1,2,3"));
+    assert_eq!(three.status, 400, "a list is still split: {}", body(&three));
+    let header = mock.handle(&Request::new("GET", "/headers").header("X-Note", "a, b"));
+    assert_eq!(header.status, 200, "{}", body(&header));
+}
