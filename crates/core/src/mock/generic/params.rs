@@ -234,12 +234,10 @@ pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
     }
     let read = |kind: &str| -> Option<Value> {
         match kind {
-            "integer" => text
-                .parse::<i64>()
-                .map(Value::from)
-                .ok()
-                .or_else(|| text.parse::<u64>().map(Value::from).ok()),
-            "number" => text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number),
+            "integer" => whole_number(text),
+            "number" => whole_number(text).or_else(|| {
+                text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number)
+            }),
             "boolean" => match text {
                 "true" => Some(Value::Bool(true)),
                 "false" => Some(Value::Bool(false)),
@@ -269,6 +267,20 @@ pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
             .or_else(|| several.contains(&"string").then(|| Value::String(text.to_owned())))
             .ok_or_else(|| format!("must be one of {}; got {text:?}.", several.join(", "))),
     }
+}
+
+/// A whole number written in decimal digits (with an optional sign): an i64 or u64 when it
+/// fits, else the nearest f64 (which JSON Schema still counts as an integer).
+fn whole_number(text: &str) -> Option<Value> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<i64>()
+        .map(Value::from)
+        .ok()
+        .or_else(|| text.parse::<u64>().map(Value::from).ok())
+        .or_else(|| text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number))
 }
 
 /// What a body became: a JSON value (JSON, forms, text), or nothing to read (binary).

@@ -44,3 +44,29 @@ fn commas_split_path_values_only_for_lists_and_objects() {
     let header = mock.handle(&Request::new("GET", "/headers").header("X-Note", "a, b"));
     assert_eq!(header.status, 200, "{}", body(&header));
 }
+
+#[test]
+fn integers_beyond_64_bits_are_numbers() {
+    let big = "123456789012345678901234567890";
+    let mut mock = api(json!({
+        "/big/{n}": {"get": {"parameters": [
+            {"name": "n", "in": "path", "required": true, "schema": {"type": "integer"}},
+            {"name": "q", "in": "query", "schema": {"type": "integer", "maximum": 100}},
+            {"name": "r", "in": "query", "schema": {"type": ["integer", "string"], "minimum": 1}},
+            {"name": "x", "in": "query", "schema": {"type": "number"}},
+            {"name": "X-Big", "in": "header", "schema": {"type": "integer", "minimum": 0}}
+        ], "responses": ok("200")}}
+    }));
+    let path = mock.handle(&Request::new("GET", format!("/big/{big}")));
+    assert_eq!(path.status, 200, "{}", body(&path));
+    assert_eq!(mock.handle(&Request::new("GET", format!("/big/-{big}"))).status, 200);
+    let bounded = mock.handle(&Request::new("GET", format!("/big/1?q={big}")));
+    assert_eq!(bounded.status, 400);
+    assert!(body(&bounded)["message"].as_str().unwrap().contains("at most 100"), "{}", body(&bounded));
+    assert_eq!(mock.handle(&Request::new("GET", format!("/big/1?r={big}&x={big}"))).status, 200);
+    let negative = mock.handle(&Request::new("GET", format!("/big/1?r=-{big}")));
+    assert_eq!(negative.status, 400, "read as a number, so its minimum applies: {}", body(&negative));
+    let header = mock.handle(&Request::new("GET", "/big/1").header("X-Big", big));
+    assert_eq!(header.status, 200, "{}", body(&header));
+    assert_eq!(mock.handle(&Request::new("GET", "/big/1.5")).status, 400, "fractions are not integers");
+}
