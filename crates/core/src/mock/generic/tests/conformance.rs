@@ -70,3 +70,45 @@ fn integers_beyond_64_bits_are_numbers() {
     assert_eq!(header.status, 200, "{}", body(&header));
     assert_eq!(mock.handle(&Request::new("GET", "/big/1.5")).status, 400, "fractions are not integers");
 }
+
+#[test]
+fn header_enums_and_bounds_are_enforced() {
+    let mut mock = api_with(
+        json!({
+            "/h/{n}": {"get": {"parameters": [
+                {"name": "n", "in": "path", "required": true, "schema": {"type": "integer", "maximum": 10}},
+                {"name": "X-Mode", "in": "header", "schema": {"type": "string", "enum": ["fast", "slow"]}},
+                {"name": "X-Level", "in": "header", "schema": {"$ref": "#/components/schemas/Level"}},
+                {"name": "X-Count", "in": "header", "schema": {"type": "integer", "maximum": 5}}
+            ], "responses": ok("200")}},
+            "/form": {"post": {"requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+                "type": "object", "properties": {"when": {"type": "string", "format": "date"},
+                    "count": {"type": "integer", "maximum": 3}}}}}}, "responses": ok("201")}}
+        }),
+        json!({"Level": {"type": "integer", "enum": [1, 2]}}),
+    );
+    let get = |headers: &[(&str, &str)], n: u32| {
+        headers.iter().fold(Request::new("GET", format!("/h/{n}")), |r, (k, v)| r.header(*k, *v))
+    };
+    assert_eq!(mock.handle(&get(&[("X-Mode", "fast"), ("X-Level", "1"), ("X-Count", "5")], 10)).status, 200);
+    for (headers, n) in [
+        (&[("X-Mode", "medium")][..], 1),
+        (&[("X-Mode", "fast, slow")][..], 1),
+        (&[("X-Level", "7")][..], 1),
+        (&[("X-Count", "6")][..], 1),
+        (&[][..], 11),
+    ] {
+        let refused = mock.handle(&get(headers, n));
+        assert_eq!(
+            (refused.status, body(&refused)["code"].clone()),
+            (400, json!("invalid_parameter")),
+            "{headers:?} {n}"
+        );
+    }
+    let form = |text: &str| {
+        Request::new("POST", "/form").header("Content-Type", "application/x-www-form-urlencoded").body(text)
+    };
+    assert_eq!(mock.handle(&form("when=2026-01-02&count=3")).status, 201);
+    assert_eq!(mock.handle(&form("when=someday")).status, 422, "formats are checked in forms");
+    assert_eq!(mock.handle(&form("count=4")).status, 422);
+}
