@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use super::answer::{self, Prefer};
-use super::failure::{Failure, documented};
+use super::answer;
+use super::failure::Failure;
 use super::generate::generate;
 use super::params::Params;
 use super::resources::{IdKind, Resource, Role, properties};
@@ -364,8 +364,10 @@ impl Call<'_> {
                     Some(schema) => make(self.spec, schema, self.seed),
                     None => make(self.spec, &Value::Bool(true), self.seed),
                 };
-                headers.insert(0, ("Content-Type".to_owned(), media.to_owned()));
-                answer::encode(media, &value)
+                let media = answer::concrete_media(media, self.accept);
+                let body = answer::encode(&media, &value);
+                headers.insert(0, ("Content-Type".to_owned(), media));
+                body
             }
             None => Vec::new(),
         };
@@ -473,63 +475,6 @@ fn embed_list(spec: &Spec, schema: &Value, items: Vec<Value>, total: usize, seed
         }
     }
     wrapper
-}
-
-/// An injected failure: the status asked for, else the first server error documented, else a
-/// client error other than 400 and 404, else 500; its documented body.
-pub(crate) fn injected(spec: &Spec, op: &Operation, status: Option<u16>, seed: u64) -> Response {
-    let documented_codes: Vec<u16> = op.responses.iter().filter_map(|(s, _)| s.parse().ok()).collect();
-    let status = status
-        .or_else(|| documented_codes.iter().copied().find(|c| *c >= 500))
-        .or_else(|| documented_codes.iter().copied().find(|c| (401..500).contains(c) && *c != 404))
-        .unwrap_or(500);
-    match documented(op, status).filter(|r| r.get("content").is_some()) {
-        Some(_) => from_document(spec, op, &Prefer { code: Some(status), example: None }, None, seed)
-            .unwrap_or_else(|f| super::failure::render(spec, Some(op), &f, seed)),
-        None => {
-            let failure = Failure {
-                status,
-                code: "injected_failure",
-                message: format!("A failure injected into {} by the mock's options.", op.id),
-                headers: Vec::new(),
-            };
-            super::failure::render(spec, Some(op), &failure, seed)
-        }
-    }
-}
-
-/// An answer from the document alone.
-pub(crate) fn from_document(
-    spec: &Spec,
-    op: &Operation,
-    prefer: &Prefer,
-    accept: Option<&str>,
-    seed: u64,
-) -> Result<Response, Failure> {
-    let (status, response) = answer::pick_status(op, prefer.code)?;
-    let Some(response) = response else {
-        return Ok(Response { status, headers: Vec::new(), body: Vec::new() });
-    };
-    let seed = seed ^ u64::from(status);
-    let mut headers = answer::headers(spec, response, seed);
-    let content = response.get("content").and_then(Value::as_object).filter(|c| !c.is_empty());
-    let body = match content.and_then(|c| answer::pick_media(c, accept)) {
-        Some((media, entry)) => {
-            headers.insert(0, ("Content-Type".to_owned(), media.to_owned()));
-            match answer::value_of(spec, entry, prefer.example.as_deref(), seed)? {
-                Some(value) => answer::encode(media, &value),
-                None => Vec::new(),
-            }
-        }
-        None if prefer.example.is_some() => {
-            return Err(Failure::parameter(format!(
-                "Prefer: example: the {status} answer of {} has no body.",
-                op.id
-            )));
-        }
-        None => Vec::new(),
-    };
-    Ok(Response { status, headers, body })
 }
 
 /// `/users/{userId}/posts` with the scope's values in place.

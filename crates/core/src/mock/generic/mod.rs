@@ -314,7 +314,7 @@ impl ApiMock {
         let prefer = Prefer::of(&request.headers);
         let seed = self.options.seed ^ hash(&op.id);
         if let Some(fail) = fail {
-            return Ok(crud::injected(spec, op, fail.status, seed));
+            return Ok(answer::injected(spec, op, fail.status, seed));
         }
         let role = self.roles.iter().find(|(key, _)| *key == (path_index, op.method)).map(|(_, r)| *r);
         match role {
@@ -329,7 +329,7 @@ impl ApiMock {
                 }
                 Ok(response)
             }
-            _ => crud::from_document(spec, op, &prefer, request.header_value("Accept"), seed),
+            _ => answer::from_document(spec, op, &prefer, request.header_value("Accept"), seed),
         }
     }
 }

@@ -112,3 +112,49 @@ fn header_enums_and_bounds_are_enforced() {
     assert_eq!(mock.handle(&form("when=someday")).status, 422, "formats are checked in forms");
     assert_eq!(mock.handle(&form("count=4")).status, 422);
 }
+
+#[test]
+fn answers_with_a_body_say_its_media_type() {
+    let problem = json!({"application/problem+json": {"schema": {"type": "object", "properties": {
+        "title": {"type": "string"}, "status": {"type": "integer"}}}}});
+    let item =
+        json!({"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}});
+    let mut mock = api(json!({
+        "/items": {"post": {"requestBody": {"content": {"application/json": {"schema": item}}},
+            "responses": {"201": {"description": "", "content": {"application/json": {"schema": item}}},
+                "422": {"description": "", "content": problem}}}},
+        "/items/{id}": {"parameters": path_param("id", json!({"type": "integer"})),
+            "get": {"responses": {"200": {"description": "", "content": {"*/*": {"schema": item}}},
+                "404": {"description": "", "content": problem}}},
+            "delete": {"responses": ok("204")}},
+        "/text": {"get": {"responses": {"200": {"description": "", "content": {"text/*": {"schema": {"type": "string"}}}}}}}
+    }));
+    let created = mock.handle(&Request::new("POST", "/items").json(&json!({"name": "a"})));
+    assert_eq!(created.header_value("Content-Type"), Some("application/json"));
+    let read = mock.handle(&Request::new("GET", "/items/1"));
+    assert_eq!(
+        (read.status, read.header_value("Content-Type")),
+        (200, Some("application/json")),
+        "a concrete type for */*"
+    );
+    assert_eq!(body(&read)["name"], "a");
+    let missing = mock.handle(&Request::new("GET", "/items/7"));
+    assert_eq!(
+        (missing.status, missing.header_value("Content-Type")),
+        (404, Some("application/problem+json"))
+    );
+    assert_eq!(body(&missing)["status"], 404);
+    let invalid = mock.handle(&Request::new("POST", "/items").json(&json!({"name": 5})));
+    assert_eq!(
+        (invalid.status, invalid.header_value("Content-Type")),
+        (422, Some("application/problem+json"))
+    );
+    let deleted = mock.handle(&Request::new("DELETE", "/items/1"));
+    assert_eq!((deleted.status, deleted.header_value("Content-Type"), deleted.body.len()), (204, None, 0));
+    let refused = mock.handle(&Request::new("PATCH", "/items/1"));
+    assert_eq!((refused.status, refused.header_value("Content-Type")), (405, Some("application/json")));
+    let text = mock.handle(&Request::new("GET", "/text"));
+    assert_eq!(text.header_value("Content-Type"), Some("text/plain"));
+    let asked = mock.handle(&Request::new("GET", "/text").header("Accept", "text/csv"));
+    assert_eq!(asked.header_value("Content-Type"), Some("text/csv"), "the type the client asked for");
+}
