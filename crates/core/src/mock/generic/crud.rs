@@ -66,36 +66,23 @@ fn text(value: &Value) -> String {
 }
 
 impl Call<'_> {
-    /// Runs one role; the answer and whether the state changed.
+    /// Runs one role; the answer and whether the state changed. `path_names` are the names of
+    /// the matched template's parameters, in order: the scope, then the id.
     pub(crate) fn run(
         &mut self,
         index: usize,
         role: Role,
         op: &Operation,
         params: &Params,
+        path_names: &[&str],
         body: Option<Value>,
     ) -> Result<(Response, bool), Failure> {
         let resource = &self.resources[index];
-        // Scope values are kept percent-encoded, so that a `/` in one cannot be taken for a
-        // separator; ids are kept as they are.
-        let scope: Vec<String> = resource
-            .scope_params
-            .iter()
-            .map(|name| percent(&params.get(name).map(text).unwrap_or_default()))
-            .collect();
+        let (scope, id) = locate(resource, params, path_names);
         self.check_parent(resource, &scope)?;
         let scope = scope.join("/");
-        let id = params.get(&resource.id_param).map(text);
         let collection = resource.collection.as_str();
-        let missing = |id: &str| {
-            let name = singular(collection);
-            let place = if scope.is_empty() {
-                String::new()
-            } else {
-                format!(" in {}", fill(collection, &resource.scope_params, &scope))
-            };
-            Failure::not_found(format!("{name} {id} does not exist{place}."))
-        };
+        let absent = |id: &str| missing(resource, &scope, id);
         match (role, id) {
             (Role::List, _) => Ok((self.list(resource, op, &scope, params), false)),
             (Role::Create, _) => {
@@ -108,13 +95,13 @@ impl Call<'_> {
                 Ok((answer, true))
             }
             (Role::Read, Some(id)) => {
-                let item = self.store.get(collection, &scope, &id).ok_or_else(|| missing(&id))?.clone();
+                let item = self.store.get(collection, &scope, &id).ok_or_else(|| absent(&id))?.clone();
                 let (status, response) = answer::success(op);
                 Ok((self.item_answer(op, status, response, &item), false))
             }
             (Role::Replace, Some(id)) => {
                 if self.store.get(collection, &scope, &id).is_none() && !upserts(self.spec, resource) {
-                    return Err(missing(&id));
+                    return Err(absent(&id));
                 }
                 let item = self.build(resource, &id, body)?;
                 self.store_item(collection, &scope, &id, item.clone())?;
@@ -122,7 +109,7 @@ impl Call<'_> {
                 Ok((self.item_answer(op, status, response, &item), true))
             }
             (Role::Patch, Some(id)) => {
-                let old = self.store.get(collection, &scope, &id).ok_or_else(|| missing(&id))?.clone();
+                let old = self.store.get(collection, &scope, &id).ok_or_else(|| absent(&id))?.clone();
                 let mut merged = old;
                 if let Some(patch) = &body {
                     merge_patch(&mut merged, patch);
@@ -138,7 +125,7 @@ impl Call<'_> {
                 Ok((self.item_answer(op, status, response, &merged), true))
             }
             (Role::Delete, Some(id)) => {
-                let old = self.store.remove(collection, &scope, &id).ok_or_else(|| missing(&id))?;
+                let old = self.store.remove(collection, &scope, &id).ok_or_else(|| absent(&id))?;
                 self.remove_children(index, &scope, &id);
                 let (status, response) = answer::preferred_success(op, 204);
                 Ok((self.item_answer(op, status, response, &old), true))
@@ -377,12 +364,40 @@ impl Call<'_> {
 
 /// Whether items of a resource can be made: its collection takes POST, or PUT creates.
 fn can_create(spec: &Spec, resource: &Resource) -> bool {
-    spec.paths[resource.collection_path].op("POST").is_some() || upserts(spec, resource)
+    resource.collection_has(spec, "POST") || upserts(spec, resource)
 }
 
 /// PUT on an item that does not exist creates it when the collection has no POST.
 fn upserts(spec: &Spec, resource: &Resource) -> bool {
-    spec.paths[resource.collection_path].op("POST").is_none()
+    !resource.collection_has(spec, "POST")
+}
+
+/// The scope (percent-encoded values) and the id of a request on a resource, read from its
+/// parameters by their place in the matched template, so that templates that name them
+/// otherwise (`/items/{itemId}` beside `/items/{id}`) read the same.
+fn locate(resource: &Resource, params: &Params, path_names: &[&str]) -> (Vec<String>, Option<String>) {
+    let depth = resource.scope_params.len();
+    let value = |place: usize, own: Option<&String>| {
+        let name = path_names.get(place).copied().or(own.map(String::as_str))?;
+        params.get(name).map(text)
+    };
+    // Scope values are kept percent-encoded, so that a `/` in one cannot be taken for a
+    // separator; ids are kept as they are.
+    let scope = (0..depth)
+        .map(|place| percent(&value(place, resource.scope_params.get(place)).unwrap_or_default()))
+        .collect();
+    (scope, value(depth, Some(&resource.id_param)))
+}
+
+/// The answer for an item that does not exist.
+fn missing(resource: &Resource, scope: &str, id: &str) -> Failure {
+    let collection = resource.collection.as_str();
+    let place = if scope.is_empty() {
+        String::new()
+    } else {
+        format!(" in {}", fill(collection, &resource.scope_params, scope))
+    };
+    Failure::not_found(format!("{} {id} does not exist{place}.", singular(collection)))
 }
 
 fn set_id(resource: &Resource, item: &mut Value, id: &str) {

@@ -240,22 +240,38 @@ impl ApiMock {
     pub fn handle_timed(&mut self, request: &Request) -> Handled {
         let spec = Arc::clone(&self.spec);
         let (path, query) = split_target(&request.target);
-        let Some((path_index, path_params)) = spec.route(path) else {
+        let matches = spec.route(path);
+        if matches.is_empty() {
             let failure = Failure::not_found(format!("There is no path {path} in {}.", self.api));
             return self.plain(failure::render(&spec, None, &failure, 0));
-        };
-        let item = &spec.paths[path_index];
+        }
         let method = request.method.to_ascii_uppercase();
-        let Some(op) = item.op(&method) else {
-            let allow = item.allow();
+        // The most specific template that has the method: two templates may differ only in
+        // their parameters' names and each carry some of the methods.
+        let found = matches.iter().find_map(|(index, params)| {
+            let item = spec.paths.get(*index)?;
+            item.op(&method).map(|op| (*index, params, op))
+        });
+        let Some((path_index, path_params, op)) = found else {
+            let mut methods: Vec<&str> = Vec::new();
+            for item in matches.iter().filter_map(|(index, _)| spec.paths.get(*index)) {
+                for op in &item.ops {
+                    if !methods.contains(&op.method) {
+                        methods.push(op.method);
+                    }
+                }
+            }
+            let allow = methods.join(", ");
+            let template = matches.first().and_then(|(index, _)| spec.paths.get(*index));
+            let template = template.map_or(path, |item| item.template.as_str());
             let failure =
-                Failure::method(format!("{method} is not allowed on {}; use {allow}.", item.template), allow);
+                Failure::method(format!("{method} is not allowed on {template}; use {allow}."), allow);
             return self.plain(failure::render(&spec, None, &failure, 0));
         };
         let (delay_ms, fail) = self.effects(&op.id);
         let seed = self.options.seed ^ hash(&op.id);
         let network_error = fail.as_ref().is_some_and(|f| f.network);
-        let response = match self.answer(&spec, path_index, op, request, &path_params, query, fail) {
+        let response = match self.answer(&spec, path_index, op, request, path_params, query, fail) {
             Ok(response) => response,
             Err(failure) => failure::render(&spec, Some(op), &failure, seed),
         };
@@ -317,13 +333,14 @@ impl ApiMock {
             return Ok(answer::injected(spec, op, fail.status, seed));
         }
         let role = self.roles.iter().find(|(key, _)| *key == (path_index, op.method)).map(|(_, r)| *r);
+        let path_names: Vec<&str> = path_params.iter().map(|(name, _)| name.as_str()).collect();
         match role {
             Some((resource, role)) if prefer.code.is_none() && prefer.example.is_none() => {
                 let resources = Arc::clone(&self.resources);
                 let accept = request.header_value("Accept");
                 let mut call =
                     crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept };
-                let (response, changed) = call.run(resource, role, op, &params, body)?;
+                let (response, changed) = call.run(resource, role, op, &params, &path_names, body)?;
                 if changed {
                     self.revision += 1;
                 }

@@ -24,6 +24,58 @@ fn path_param(name: &str, schema: Value) -> Value {
 }
 
 #[test]
+fn colliding_templates_route_by_method() {
+    let mut mock = api(json!({
+        "/v2/secrets/{name}": {"post": {"parameters": path_param("name", json!({"type": "string"})),
+            "responses": ok("201")}},
+        "/v2/secrets/{idOrName}": {"delete": {"parameters": path_param("idOrName", json!({"type": "string"})),
+            "responses": ok("204")}},
+        "/v2/secrets/latest": {"get": {"responses": ok("200")}}
+    }));
+    assert_eq!(mock.handle(&Request::new("POST", "/v2/secrets/abc")).status, 201);
+    assert_eq!(mock.handle(&Request::new("DELETE", "/v2/secrets/abc")).status, 204);
+    assert_eq!(mock.handle(&Request::new("GET", "/v2/secrets/latest")).status, 200, "literals win");
+    assert_eq!(
+        mock.handle(&Request::new("DELETE", "/v2/secrets/latest")).status,
+        204,
+        "a template that has the method is taken when the literal one has not"
+    );
+    let refused = mock.handle(&Request::new("PUT", "/v2/secrets/abc"));
+    assert_eq!(refused.status, 405);
+    assert_eq!(body(&refused)["code"], "method_not_allowed");
+    assert_eq!(refused.header_value("Allow"), Some("POST, DELETE"));
+    let latest = mock.handle(&Request::new("PUT", "/v2/secrets/latest"));
+    assert_eq!(latest.header_value("Allow"), Some("GET, POST, DELETE"), "the union of every match");
+}
+
+#[test]
+fn item_templates_with_other_parameter_names_share_one_resource() {
+    let item = json!({"type": "object", "required": ["name"], "properties": {
+        "id": {"type": "integer", "readOnly": true}, "name": {"type": "string"}}});
+    let content = json!({"application/json": {"schema": item}});
+    let mut mock = api(json!({
+        "/items": {"post": {"requestBody": {"content": content}, "responses": {"201": {"description": "", "content": content}}}},
+        "/items/{id}": {"get": {"parameters": path_param("id", json!({"type": "integer"})),
+            "responses": {"200": {"description": "", "content": content}}}},
+        "/items/{itemId}": {
+            "put": {"parameters": path_param("itemId", json!({"type": "integer"})), "requestBody": {"content": content},
+                "responses": {"200": {"description": "", "content": content}}},
+            "delete": {"parameters": path_param("itemId", json!({"type": "integer"})), "responses": ok("204")}}
+    }));
+    let resources = mock.resources();
+    assert_eq!(resources.len(), 1);
+    assert_eq!((resources[0].collection.as_str(), resources[0].item.as_str()), ("/items", "/items/{id}"));
+    let created = mock.handle(&Request::new("POST", "/items").json(&json!({"name": "a"})));
+    assert_eq!(created.status, 201);
+    let replaced = mock.handle(&Request::new("PUT", "/items/1").json(&json!({"name": "b"})));
+    assert_eq!((replaced.status, body(&replaced)), (200, json!({"id": 1, "name": "b"})));
+    assert_eq!(body(&mock.handle(&Request::new("GET", "/items/1"))), json!({"id": 1, "name": "b"}));
+    assert_eq!(mock.handle(&Request::new("DELETE", "/items/1")).status, 204);
+    assert_eq!(mock.handle(&Request::new("GET", "/items/1")).status, 404);
+    assert_eq!(mock.handle(&Request::new("DELETE", "/items/1")).status, 404);
+}
+
+#[test]
 fn commas_split_path_values_only_for_lists_and_objects() {
     let mut mock = api(json!({
         "/things/{name}": {"get": {"parameters": path_param("name", json!({"type": "string", "enum": ["a,b"]})),
