@@ -138,23 +138,40 @@ impl Call<'_> {
 
     /// A nested collection's parent item must exist, when items of that parent can be created.
     fn check_parent(&self, resource: &Resource, scope: &[String]) -> Result<(), Failure> {
-        let Some(parent) = resource.parent.map(|p| &self.resources[p]) else { return Ok(()) };
-        if !can_create(self.spec, parent) {
-            return Ok(());
-        }
+        let Some(parent) = resource.parent.and_then(|p| self.resources.get(p)) else { return Ok(()) };
         let depth = parent.scope_params.len();
         let (Some(parent_scope), Some(parent_id)) = (scope.get(..depth), scope.get(depth)) else {
             return Ok(());
         };
-        let parent_scope = parent_scope.join("/");
         let parent_id = percent_encoding::percent_decode_str(parent_id).decode_utf8_lossy();
-        match self.store.get(&parent.collection, &parent_scope, &parent_id) {
-            Some(_) => Ok(()),
-            None => Err(Failure::not_found(format!(
-                "{} {parent_id} does not exist.",
-                singular(&parent.collection)
-            ))),
+        self.check_item(parent, parent_scope, &parent_id)
+    }
+
+    /// The item must exist, when items of its resource can be created.
+    fn check_item(&self, resource: &Resource, scope: &[String], id: &str) -> Result<(), Failure> {
+        if !can_create(self.spec, resource) {
+            return Ok(());
         }
+        let scope = scope.join("/");
+        match self.store.get(&resource.collection, &scope, id) {
+            Some(_) => Ok(()),
+            None => Err(missing(resource, &scope, id)),
+        }
+    }
+
+    /// A path under a stored item (`/things/{id}/anything`, or an operation of the item's own
+    /// path that is not one of the resource's) is answered only while that item exists.
+    pub(crate) fn check_owner(
+        &self,
+        index: usize,
+        params: &Params,
+        path_names: &[&str],
+    ) -> Result<(), Failure> {
+        let Some(resource) = self.resources.get(index) else { return Ok(()) };
+        let (scope, id) = locate(resource, params, path_names);
+        let Some(id) = id else { return Ok(()) };
+        self.check_parent(resource, &scope)?;
+        self.check_item(resource, &scope, &id)
     }
 
     fn remove_children(&mut self, index: usize, scope: &str, id: &str) {

@@ -98,6 +98,8 @@ pub struct ApiMock {
     resources: Arc<Vec<Resource>>,
     /// `(path index, method)` → `(resource index, role)`.
     roles: Arc<Vec<resources::RoleOf>>,
+    /// For each path index, the resource whose stored item it sits under, if any.
+    owners: Arc<Vec<Option<usize>>>,
     store: Store,
     options: MockOptions,
     revision: u64,
@@ -129,10 +131,12 @@ impl ApiMock {
         let api = format!("{} {}", text("title"), text("version")).trim().to_owned();
         let spec = Spec::read(Arc::new(doc)).map_err(MockError)?;
         let (resources, roles) = resources::infer(&spec);
+        let owners = resources::owners(&spec, &resources);
         Ok(Self {
             spec: Arc::new(spec),
             resources: Arc::new(resources),
             roles: Arc::new(roles),
+            owners: Arc::new(owners),
             store: Store::default(),
             options: MockOptions::default(),
             revision: 0,
@@ -334,19 +338,28 @@ impl ApiMock {
         }
         let role = self.roles.iter().find(|(key, _)| *key == (path_index, op.method)).map(|(_, r)| *r);
         let path_names: Vec<&str> = path_params.iter().map(|(name, _)| name.as_str()).collect();
+        let asks_document = prefer.code.is_some() || prefer.example.is_some();
+        let resources = Arc::clone(&self.resources);
+        let accept = request.header_value("Accept");
+        let mut call = crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept };
         match role {
-            Some((resource, role)) if prefer.code.is_none() && prefer.example.is_none() => {
-                let resources = Arc::clone(&self.resources);
-                let accept = request.header_value("Accept");
-                let mut call =
-                    crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept };
+            Some((resource, role)) if !asks_document => {
                 let (response, changed) = call.run(resource, role, op, &params, &path_names, body)?;
                 if changed {
                     self.revision += 1;
                 }
                 Ok(response)
             }
-            _ => answer::from_document(spec, op, &prefer, request.header_value("Accept"), seed),
+            _ => {
+                // A path under a stored item answers only while the item exists.
+                if role.is_none()
+                    && !asks_document
+                    && let Some(owner) = self.owners.get(path_index).copied().flatten()
+                {
+                    call.check_owner(owner, &params, &path_names)?;
+                }
+                answer::from_document(spec, op, &prefer, accept, seed)
+            }
         }
     }
 }

@@ -173,6 +173,28 @@ fn last_param(spec: &Spec, path: usize) -> Option<String> {
     template.params().last().map(str::to_owned)
 }
 
+/// For each path, the resource whose item it is or sits under (`/things/{id}/parts` under
+/// `/things/{id}`), the deepest one: that item must exist for the path to be answered.
+pub(crate) fn owners(spec: &Spec, resources: &[Resource]) -> Vec<Option<usize>> {
+    let item_shapes: Vec<String> =
+        resources.iter().map(|r| shape(&spec.paths[r.item_path].template)).collect();
+    spec.paths
+        .iter()
+        .map(|path| {
+            let own = shape(&path.template);
+            item_shapes
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| {
+                    own.strip_prefix(item.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
+                .max_by_key(|(_, item)| item.len())
+                .map(|(index, _)| index)
+        })
+        .collect()
+}
+
 /// The JSON schema of the first 2XX response of an operation, if any.
 pub(crate) fn success_schema<'a>(spec: &'a Spec, path: &'a PathItem, method: &str) -> Option<&'a Value> {
     let op = path.op(method)?;

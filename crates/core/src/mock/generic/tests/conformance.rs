@@ -210,3 +210,38 @@ fn answers_with_a_body_say_its_media_type() {
     let asked = mock.handle(&Request::new("GET", "/text").header("Accept", "text/csv"));
     assert_eq!(asked.header_value("Content-Type"), Some("text/csv"), "the type the client asked for");
 }
+
+#[test]
+fn sub_paths_of_a_deleted_item_are_not_found() {
+    let thing = json!({"type": "object", "properties": {"id": {"type": "integer", "readOnly": true}}});
+    let mut mock = api(json!({
+        "/things": {"post": {"requestBody": {"content": {"application/json": {"schema": thing}}},
+            "responses": {"201": {"description": "", "content": {"application/json": {"schema": thing}}}}}},
+        "/things/{id}": {"parameters": path_param("id", json!({"type": "integer"})),
+            "get": {"responses": {"200": {"description": "", "content": {"application/json": {"schema": thing}}}}},
+            "post": {"responses": {"202": {"description": ""}}},
+            "delete": {"responses": ok("204")}},
+        "/things/{id}/anything": {"parameters": path_param("id", json!({"type": "integer"})),
+            "get": {"responses": {"200": {"description": "", "content": {"application/json": {
+                "example": {"ok": true}}}}}}},
+        "/things/{thingId}/parts/{part}/state": {"get": {"responses": ok("200")}}
+    }));
+    assert_eq!(mock.handle(&Request::new("POST", "/things").json(&json!({}))).status, 201);
+    let before = mock.handle(&Request::new("GET", "/things/1/anything"));
+    assert_eq!((before.status, body(&before)), (200, json!({"ok": true})));
+    assert_eq!(mock.handle(&Request::new("POST", "/things/1")).status, 202);
+    assert_eq!(mock.handle(&Request::new("GET", "/things/1/parts/x/state")).status, 200);
+    assert_eq!(mock.handle(&Request::new("DELETE", "/things/1")).status, 204);
+    for target in ["/things/1/anything", "/things/1/parts/x/state"] {
+        let after = mock.handle(&Request::new("GET", target));
+        assert_eq!(after.status, 404, "{target}");
+        assert_eq!(
+            body(&after),
+            json!({"code": "not_found", "message": "Thing 1 does not exist.", "status": 404})
+        );
+    }
+    assert_eq!(mock.handle(&Request::new("POST", "/things/1")).status, 404);
+    assert_eq!(mock.handle(&Request::new("GET", "/things/2/anything")).status, 404, "never created");
+    let asked = mock.handle(&Request::new("GET", "/things/1/anything").header("Prefer", "code=200"));
+    assert_eq!(asked.status, 200, "Prefer asks for the document's answer");
+}
