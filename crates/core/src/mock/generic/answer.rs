@@ -5,9 +5,10 @@
 
 use serde_json::Value;
 
-use super::failure::{Failure, documented};
+use super::failure::{self, Failure, documented};
 use super::generate::generate;
 use super::spec::{Operation, Spec};
+use crate::http::Response;
 use crate::openapi::resolve;
 use crate::schema::Direction;
 
@@ -113,6 +114,29 @@ pub(crate) fn pick_media<'a>(
         .find(|(m, _)| crate::form::is_json(m))
         .or_else(|| content.iter().next())
         .map(|(m, e)| (m.as_str(), e))
+}
+
+/// The media type to send for a documented one: itself, or for a range (`*/*`, `text/*`) the
+/// first type the request accepts within it, else a common type of that range.
+pub(crate) fn concrete_media(media: &str, accept: Option<&str>) -> String {
+    let essence = media.split(';').next().unwrap_or_default().trim();
+    if !essence.contains('*') {
+        return media.to_owned();
+    }
+    let asked = accept.into_iter().flat_map(|a| a.split(',')).find_map(|range| {
+        let range = range.split(';').next().unwrap_or_default().trim();
+        (!range.contains('*') && range.contains('/') && super::params::media_matches(essence, range))
+            .then(|| range.to_ascii_lowercase())
+    });
+    asked.unwrap_or_else(|| {
+        match essence.split('/').next().unwrap_or_default() {
+            "text" => "text/plain",
+            "image" => "image/png",
+            "*" | "application" => "application/json",
+            _ => "application/octet-stream",
+        }
+        .to_owned()
+    })
 }
 
 /// The value of a media type entry: the named example, the first fitting example, else
@@ -225,4 +249,63 @@ pub(crate) fn headers(spec: &Spec, response: &Value, seed: u64) -> Vec<(String, 
         }
     }
     out
+}
+
+/// An injected failure: the status asked for, else the first server error documented, else a
+/// client error other than 400 and 404, else 500; its documented body.
+pub(crate) fn injected(spec: &Spec, op: &Operation, status: Option<u16>, seed: u64) -> Response {
+    let documented_codes: Vec<u16> = op.responses.iter().filter_map(|(s, _)| s.parse().ok()).collect();
+    let status = status
+        .or_else(|| documented_codes.iter().copied().find(|c| *c >= 500))
+        .or_else(|| documented_codes.iter().copied().find(|c| (401..500).contains(c) && *c != 404))
+        .unwrap_or(500);
+    match documented(op, status).filter(|r| r.get("content").is_some()) {
+        Some(_) => from_document(spec, op, &Prefer { code: Some(status), example: None }, None, seed)
+            .unwrap_or_else(|f| failure::render(spec, Some(op), &f, seed)),
+        None => {
+            let failure = Failure {
+                status,
+                code: "injected_failure",
+                message: format!("A failure injected into {} by the mock's options.", op.id),
+                headers: Vec::new(),
+            };
+            failure::render(spec, Some(op), &failure, seed)
+        }
+    }
+}
+
+/// An answer from the document alone.
+pub(crate) fn from_document(
+    spec: &Spec,
+    op: &Operation,
+    prefer: &Prefer,
+    accept: Option<&str>,
+    seed: u64,
+) -> Result<Response, Failure> {
+    let (status, response) = pick_status(op, prefer.code)?;
+    let Some(response) = response else {
+        return Ok(Response { status, headers: Vec::new(), body: Vec::new() });
+    };
+    let seed = seed ^ u64::from(status);
+    let mut headers = headers(spec, response, seed);
+    let content = response.get("content").and_then(Value::as_object).filter(|c| !c.is_empty());
+    let body = match content.and_then(|c| pick_media(c, accept)) {
+        Some((media, entry)) => {
+            let media = concrete_media(media, accept);
+            let body = match value_of(spec, entry, prefer.example.as_deref(), seed)? {
+                Some(value) => encode(&media, &value),
+                None => Vec::new(),
+            };
+            headers.insert(0, ("Content-Type".to_owned(), media));
+            body
+        }
+        None if prefer.example.is_some() => {
+            return Err(Failure::parameter(format!(
+                "Prefer: example: the {status} answer of {} has no body.",
+                op.id
+            )));
+        }
+        None => Vec::new(),
+    };
+    Ok(Response { status, headers, body })
 }

@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use super::answer::{self, Prefer};
-use super::failure::{Failure, documented};
+use super::answer;
+use super::failure::Failure;
 use super::generate::generate;
 use super::params::Params;
 use super::resources::{IdKind, Resource, Role, properties};
@@ -66,36 +66,23 @@ fn text(value: &Value) -> String {
 }
 
 impl Call<'_> {
-    /// Runs one role; the answer and whether the state changed.
+    /// Runs one role; the answer and whether the state changed. `path_names` are the names of
+    /// the matched template's parameters, in order: the scope, then the id.
     pub(crate) fn run(
         &mut self,
         index: usize,
         role: Role,
         op: &Operation,
         params: &Params,
+        path_names: &[&str],
         body: Option<Value>,
     ) -> Result<(Response, bool), Failure> {
         let resource = &self.resources[index];
-        // Scope values are kept percent-encoded, so that a `/` in one cannot be taken for a
-        // separator; ids are kept as they are.
-        let scope: Vec<String> = resource
-            .scope_params
-            .iter()
-            .map(|name| percent(&params.get(name).map(text).unwrap_or_default()))
-            .collect();
+        let (scope, id) = locate(resource, params, path_names);
         self.check_parent(resource, &scope)?;
         let scope = scope.join("/");
-        let id = params.get(&resource.id_param).map(text);
         let collection = resource.collection.as_str();
-        let missing = |id: &str| {
-            let name = singular(collection);
-            let place = if scope.is_empty() {
-                String::new()
-            } else {
-                format!(" in {}", fill(collection, &resource.scope_params, &scope))
-            };
-            Failure::not_found(format!("{name} {id} does not exist{place}."))
-        };
+        let absent = |id: &str| missing(resource, &scope, id);
         match (role, id) {
             (Role::List, _) => Ok((self.list(resource, op, &scope, params), false)),
             (Role::Create, _) => {
@@ -108,13 +95,13 @@ impl Call<'_> {
                 Ok((answer, true))
             }
             (Role::Read, Some(id)) => {
-                let item = self.store.get(collection, &scope, &id).ok_or_else(|| missing(&id))?.clone();
+                let item = self.store.get(collection, &scope, &id).ok_or_else(|| absent(&id))?.clone();
                 let (status, response) = answer::success(op);
                 Ok((self.item_answer(op, status, response, &item), false))
             }
             (Role::Replace, Some(id)) => {
                 if self.store.get(collection, &scope, &id).is_none() && !upserts(self.spec, resource) {
-                    return Err(missing(&id));
+                    return Err(absent(&id));
                 }
                 let item = self.build(resource, &id, body)?;
                 self.store_item(collection, &scope, &id, item.clone())?;
@@ -122,7 +109,7 @@ impl Call<'_> {
                 Ok((self.item_answer(op, status, response, &item), true))
             }
             (Role::Patch, Some(id)) => {
-                let old = self.store.get(collection, &scope, &id).ok_or_else(|| missing(&id))?.clone();
+                let old = self.store.get(collection, &scope, &id).ok_or_else(|| absent(&id))?.clone();
                 let mut merged = old;
                 if let Some(patch) = &body {
                     merge_patch(&mut merged, patch);
@@ -138,7 +125,7 @@ impl Call<'_> {
                 Ok((self.item_answer(op, status, response, &merged), true))
             }
             (Role::Delete, Some(id)) => {
-                let old = self.store.remove(collection, &scope, &id).ok_or_else(|| missing(&id))?;
+                let old = self.store.remove(collection, &scope, &id).ok_or_else(|| absent(&id))?;
                 self.remove_children(index, &scope, &id);
                 let (status, response) = answer::preferred_success(op, 204);
                 Ok((self.item_answer(op, status, response, &old), true))
@@ -151,23 +138,40 @@ impl Call<'_> {
 
     /// A nested collection's parent item must exist, when items of that parent can be created.
     fn check_parent(&self, resource: &Resource, scope: &[String]) -> Result<(), Failure> {
-        let Some(parent) = resource.parent.map(|p| &self.resources[p]) else { return Ok(()) };
-        if !can_create(self.spec, parent) {
-            return Ok(());
-        }
+        let Some(parent) = resource.parent.and_then(|p| self.resources.get(p)) else { return Ok(()) };
         let depth = parent.scope_params.len();
         let (Some(parent_scope), Some(parent_id)) = (scope.get(..depth), scope.get(depth)) else {
             return Ok(());
         };
-        let parent_scope = parent_scope.join("/");
         let parent_id = percent_encoding::percent_decode_str(parent_id).decode_utf8_lossy();
-        match self.store.get(&parent.collection, &parent_scope, &parent_id) {
-            Some(_) => Ok(()),
-            None => Err(Failure::not_found(format!(
-                "{} {parent_id} does not exist.",
-                singular(&parent.collection)
-            ))),
+        self.check_item(parent, parent_scope, &parent_id)
+    }
+
+    /// The item must exist, when items of its resource can be created.
+    fn check_item(&self, resource: &Resource, scope: &[String], id: &str) -> Result<(), Failure> {
+        if !can_create(self.spec, resource) {
+            return Ok(());
         }
+        let scope = scope.join("/");
+        match self.store.get(&resource.collection, &scope, id) {
+            Some(_) => Ok(()),
+            None => Err(missing(resource, &scope, id)),
+        }
+    }
+
+    /// A path under a stored item (`/things/{id}/anything`, or an operation of the item's own
+    /// path that is not one of the resource's) is answered only while that item exists.
+    pub(crate) fn check_owner(
+        &self,
+        index: usize,
+        params: &Params,
+        path_names: &[&str],
+    ) -> Result<(), Failure> {
+        let Some(resource) = self.resources.get(index) else { return Ok(()) };
+        let (scope, id) = locate(resource, params, path_names);
+        let Some(id) = id else { return Ok(()) };
+        self.check_parent(resource, &scope)?;
+        self.check_item(resource, &scope, &id)
     }
 
     fn remove_children(&mut self, index: usize, scope: &str, id: &str) {
@@ -364,8 +368,10 @@ impl Call<'_> {
                     Some(schema) => make(self.spec, schema, self.seed),
                     None => make(self.spec, &Value::Bool(true), self.seed),
                 };
-                headers.insert(0, ("Content-Type".to_owned(), media.to_owned()));
-                answer::encode(media, &value)
+                let media = answer::concrete_media(media, self.accept);
+                let body = answer::encode(&media, &value);
+                headers.insert(0, ("Content-Type".to_owned(), media));
+                body
             }
             None => Vec::new(),
         };
@@ -375,12 +381,40 @@ impl Call<'_> {
 
 /// Whether items of a resource can be made: its collection takes POST, or PUT creates.
 fn can_create(spec: &Spec, resource: &Resource) -> bool {
-    spec.paths[resource.collection_path].op("POST").is_some() || upserts(spec, resource)
+    resource.collection_has(spec, "POST") || upserts(spec, resource)
 }
 
 /// PUT on an item that does not exist creates it when the collection has no POST.
 fn upserts(spec: &Spec, resource: &Resource) -> bool {
-    spec.paths[resource.collection_path].op("POST").is_none()
+    !resource.collection_has(spec, "POST")
+}
+
+/// The scope (percent-encoded values) and the id of a request on a resource, read from its
+/// parameters by their place in the matched template, so that templates that name them
+/// otherwise (`/items/{itemId}` beside `/items/{id}`) read the same.
+fn locate(resource: &Resource, params: &Params, path_names: &[&str]) -> (Vec<String>, Option<String>) {
+    let depth = resource.scope_params.len();
+    let value = |place: usize, own: Option<&String>| {
+        let name = path_names.get(place).copied().or(own.map(String::as_str))?;
+        params.get(name).map(text)
+    };
+    // Scope values are kept percent-encoded, so that a `/` in one cannot be taken for a
+    // separator; ids are kept as they are.
+    let scope = (0..depth)
+        .map(|place| percent(&value(place, resource.scope_params.get(place)).unwrap_or_default()))
+        .collect();
+    (scope, value(depth, Some(&resource.id_param)))
+}
+
+/// The answer for an item that does not exist.
+fn missing(resource: &Resource, scope: &str, id: &str) -> Failure {
+    let collection = resource.collection.as_str();
+    let place = if scope.is_empty() {
+        String::new()
+    } else {
+        format!(" in {}", fill(collection, &resource.scope_params, scope))
+    };
+    Failure::not_found(format!("{} {id} does not exist{place}.", singular(collection)))
 }
 
 fn set_id(resource: &Resource, item: &mut Value, id: &str) {
@@ -473,63 +507,6 @@ fn embed_list(spec: &Spec, schema: &Value, items: Vec<Value>, total: usize, seed
         }
     }
     wrapper
-}
-
-/// An injected failure: the status asked for, else the first server error documented, else a
-/// client error other than 400 and 404, else 500; its documented body.
-pub(crate) fn injected(spec: &Spec, op: &Operation, status: Option<u16>, seed: u64) -> Response {
-    let documented_codes: Vec<u16> = op.responses.iter().filter_map(|(s, _)| s.parse().ok()).collect();
-    let status = status
-        .or_else(|| documented_codes.iter().copied().find(|c| *c >= 500))
-        .or_else(|| documented_codes.iter().copied().find(|c| (401..500).contains(c) && *c != 404))
-        .unwrap_or(500);
-    match documented(op, status).filter(|r| r.get("content").is_some()) {
-        Some(_) => from_document(spec, op, &Prefer { code: Some(status), example: None }, None, seed)
-            .unwrap_or_else(|f| super::failure::render(spec, Some(op), &f, seed)),
-        None => {
-            let failure = Failure {
-                status,
-                code: "injected_failure",
-                message: format!("A failure injected into {} by the mock's options.", op.id),
-                headers: Vec::new(),
-            };
-            super::failure::render(spec, Some(op), &failure, seed)
-        }
-    }
-}
-
-/// An answer from the document alone.
-pub(crate) fn from_document(
-    spec: &Spec,
-    op: &Operation,
-    prefer: &Prefer,
-    accept: Option<&str>,
-    seed: u64,
-) -> Result<Response, Failure> {
-    let (status, response) = answer::pick_status(op, prefer.code)?;
-    let Some(response) = response else {
-        return Ok(Response { status, headers: Vec::new(), body: Vec::new() });
-    };
-    let seed = seed ^ u64::from(status);
-    let mut headers = answer::headers(spec, response, seed);
-    let content = response.get("content").and_then(Value::as_object).filter(|c| !c.is_empty());
-    let body = match content.and_then(|c| answer::pick_media(c, accept)) {
-        Some((media, entry)) => {
-            headers.insert(0, ("Content-Type".to_owned(), media.to_owned()));
-            match answer::value_of(spec, entry, prefer.example.as_deref(), seed)? {
-                Some(value) => answer::encode(media, &value),
-                None => Vec::new(),
-            }
-        }
-        None if prefer.example.is_some() => {
-            return Err(Failure::parameter(format!(
-                "Prefer: example: the {status} answer of {} has no body.",
-                op.id
-            )));
-        }
-        None => Vec::new(),
-    };
-    Ok(Response { status, headers, body })
 }
 
 /// `/users/{userId}/posts` with the scope's values in place.

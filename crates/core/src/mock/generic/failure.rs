@@ -99,10 +99,13 @@ pub(crate) fn documented(op: &Operation, status: u16) -> Option<&Value> {
 /// The answer for a failure: the Error object, or the document's shape for that status.
 pub(crate) fn render(spec: &Spec, op: Option<&Operation>, failure: &Failure, seed: u64) -> Response {
     let error = json!({"code": failure.code, "message": failure.message, "status": failure.status});
-    let schema = op
-        .and_then(|op| documented(op, failure.status))
-        .and_then(|r| r.get("content"))
-        .and_then(|c| super::resources::json_schema(spec, c));
+    let content = op.and_then(|op| documented(op, failure.status)).and_then(|r| r.get("content"));
+    let schema = content.and_then(|c| super::resources::json_schema(spec, c));
+    // The document's JSON media type for this status (`application/problem+json`), if any.
+    let media = content
+        .and_then(Value::as_object)
+        .and_then(|c| c.keys().find(|m| crate::form::is_json(m) && !m.contains('*')))
+        .map_or("application/json", String::as_str);
     let body = match schema {
         Some(schema)
             if spec.validator().direction(Direction::Response).check(schema, &error, "").is_err() =>
@@ -111,7 +114,7 @@ pub(crate) fn render(spec: &Spec, op: Option<&Operation>, failure: &Failure, see
         }
         _ => error,
     };
-    let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
+    let mut headers = vec![("Content-Type".to_owned(), media.to_owned())];
     headers.extend(failure.headers.iter().cloned());
     Response { status: failure.status, headers, body: serde_json::to_vec(&body).unwrap_or_default() }
 }

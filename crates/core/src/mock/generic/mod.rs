@@ -98,6 +98,8 @@ pub struct ApiMock {
     resources: Arc<Vec<Resource>>,
     /// `(path index, method)` → `(resource index, role)`.
     roles: Arc<Vec<resources::RoleOf>>,
+    /// For each path index, the resource whose stored item it sits under, if any.
+    owners: Arc<Vec<Option<usize>>>,
     store: Store,
     options: MockOptions,
     revision: u64,
@@ -129,10 +131,12 @@ impl ApiMock {
         let api = format!("{} {}", text("title"), text("version")).trim().to_owned();
         let spec = Spec::read(Arc::new(doc)).map_err(MockError)?;
         let (resources, roles) = resources::infer(&spec);
+        let owners = resources::owners(&spec, &resources);
         Ok(Self {
             spec: Arc::new(spec),
             resources: Arc::new(resources),
             roles: Arc::new(roles),
+            owners: Arc::new(owners),
             store: Store::default(),
             options: MockOptions::default(),
             revision: 0,
@@ -240,22 +244,38 @@ impl ApiMock {
     pub fn handle_timed(&mut self, request: &Request) -> Handled {
         let spec = Arc::clone(&self.spec);
         let (path, query) = split_target(&request.target);
-        let Some((path_index, path_params)) = spec.route(path) else {
+        let matches = spec.route(path);
+        if matches.is_empty() {
             let failure = Failure::not_found(format!("There is no path {path} in {}.", self.api));
             return self.plain(failure::render(&spec, None, &failure, 0));
-        };
-        let item = &spec.paths[path_index];
+        }
         let method = request.method.to_ascii_uppercase();
-        let Some(op) = item.op(&method) else {
-            let allow = item.allow();
+        // The most specific template that has the method: two templates may differ only in
+        // their parameters' names and each carry some of the methods.
+        let found = matches.iter().find_map(|(index, params)| {
+            let item = spec.paths.get(*index)?;
+            item.op(&method).map(|op| (*index, params, op))
+        });
+        let Some((path_index, path_params, op)) = found else {
+            let mut methods: Vec<&str> = Vec::new();
+            for item in matches.iter().filter_map(|(index, _)| spec.paths.get(*index)) {
+                for op in &item.ops {
+                    if !methods.contains(&op.method) {
+                        methods.push(op.method);
+                    }
+                }
+            }
+            let allow = methods.join(", ");
+            let template = matches.first().and_then(|(index, _)| spec.paths.get(*index));
+            let template = template.map_or(path, |item| item.template.as_str());
             let failure =
-                Failure::method(format!("{method} is not allowed on {}; use {allow}.", item.template), allow);
+                Failure::method(format!("{method} is not allowed on {template}; use {allow}."), allow);
             return self.plain(failure::render(&spec, None, &failure, 0));
         };
         let (delay_ms, fail) = self.effects(&op.id);
         let seed = self.options.seed ^ hash(&op.id);
         let network_error = fail.as_ref().is_some_and(|f| f.network);
-        let response = match self.answer(&spec, path_index, op, request, &path_params, query, fail) {
+        let response = match self.answer(&spec, path_index, op, request, path_params, query, fail) {
             Ok(response) => response,
             Err(failure) => failure::render(&spec, Some(op), &failure, seed),
         };
@@ -314,22 +334,32 @@ impl ApiMock {
         let prefer = Prefer::of(&request.headers);
         let seed = self.options.seed ^ hash(&op.id);
         if let Some(fail) = fail {
-            return Ok(crud::injected(spec, op, fail.status, seed));
+            return Ok(answer::injected(spec, op, fail.status, seed));
         }
         let role = self.roles.iter().find(|(key, _)| *key == (path_index, op.method)).map(|(_, r)| *r);
+        let path_names: Vec<&str> = path_params.iter().map(|(name, _)| name.as_str()).collect();
+        let asks_document = prefer.code.is_some() || prefer.example.is_some();
+        let resources = Arc::clone(&self.resources);
+        let accept = request.header_value("Accept");
+        let mut call = crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept };
         match role {
-            Some((resource, role)) if prefer.code.is_none() && prefer.example.is_none() => {
-                let resources = Arc::clone(&self.resources);
-                let accept = request.header_value("Accept");
-                let mut call =
-                    crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept };
-                let (response, changed) = call.run(resource, role, op, &params, body)?;
+            Some((resource, role)) if !asks_document => {
+                let (response, changed) = call.run(resource, role, op, &params, &path_names, body)?;
                 if changed {
                     self.revision += 1;
                 }
                 Ok(response)
             }
-            _ => crud::from_document(spec, op, &prefer, request.header_value("Accept"), seed),
+            _ => {
+                // A path under a stored item answers only while the item exists.
+                if role.is_none()
+                    && !asks_document
+                    && let Some(owner) = self.owners.get(path_index).copied().flatten()
+                {
+                    call.check_owner(owner, &params, &path_names)?;
+                }
+                answer::from_document(spec, op, &prefer, accept, seed)
+            }
         }
     }
 }

@@ -60,8 +60,8 @@ pub(crate) fn read_params(
         let label = format!("{} {}", param.location.label(), param.name);
         let value = match param.location {
             Location::Path => raw.path.iter().find(|(k, _)| *k == param.name).map(|(_, v)| {
-                let text = strip_path_style(param, v);
-                from_text(spec, param, schema, &split_list(param, &text))
+                let text = strip_path_style(param, schema, v);
+                from_text(spec, param, schema, &split_list(param, schema, &text))
             }),
             Location::Query => query_value(spec, param, schema, raw.query),
             Location::Header => {
@@ -74,12 +74,12 @@ pub(crate) fn read_params(
                     .collect();
                 (!values.is_empty()).then(|| {
                     let joined = values.join(",");
-                    from_text(spec, param, schema, &split_list(param, &joined))
+                    from_text(spec, param, schema, &split_list(param, schema, &joined))
                 })
             }
             Location::Cookie => cookies.iter().find(|(k, _)| *k == param.name).map(|(_, v)| {
                 let v = percent_encoding::percent_decode_str(v).decode_utf8_lossy().into_owned();
-                from_text(spec, param, schema, &split_list(param, &v))
+                from_text(spec, param, schema, &split_list(param, schema, &v))
             }),
         };
         let Some(value) = value else {
@@ -99,10 +99,12 @@ pub(crate) fn read_params(
     Ok(out)
 }
 
-/// `label` (`.a.b`) and `matrix` (`;id=5`) path values without their prefix.
-fn strip_path_style(param: &Param, text: &str) -> String {
+/// `label` (`.a.b`) and `matrix` (`;id=5`) path values without their prefix; the items of a
+/// list or an object are joined with commas.
+fn strip_path_style(param: &Param, schema: &Value, text: &str) -> String {
     match param.style.as_str() {
-        "label" => text.strip_prefix('.').unwrap_or(text).replace('.', ","),
+        "label" if is_structured(param, schema) => text.strip_prefix('.').unwrap_or(text).replace('.', ","),
+        "label" => text.strip_prefix('.').unwrap_or(text).to_owned(),
         "matrix" => {
             let prefix = format!(";{}=", param.name);
             text.split(&prefix).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(",")
@@ -111,9 +113,18 @@ fn strip_path_style(param: &Param, text: &str) -> String {
     }
 }
 
+/// Whether a parameter's value is a list or an object, whose text holds several pieces; JSON
+/// content is one text.
+fn is_structured(param: &Param, schema: &Value) -> bool {
+    !param.json && matches!(crate::schema::primary_type(schema), Some("array" | "object"))
+}
+
 /// Splits one text into the items of a list, by the style's separator, when the schema wants
-/// a list or an object.
-fn split_list(param: &Param, text: &str) -> Vec<String> {
+/// a list or an object; any other value is the whole text, commas and all.
+fn split_list(param: &Param, schema: &Value, text: &str) -> Vec<String> {
+    if !is_structured(param, schema) {
+        return vec![text.to_owned()];
+    }
     let separator = match param.style.as_str() {
         "spaceDelimited" => ' ',
         "pipeDelimited" => '|',
@@ -153,11 +164,12 @@ fn query_value(
     if kind == Some("array") && !param.explode
         || matches!(param.style.as_str(), "spaceDelimited" | "pipeDelimited")
     {
-        let joined: Vec<String> = values.iter().flat_map(|v| split_list(param, v)).collect();
+        let joined: Vec<String> = values.iter().flat_map(|v| split_list(param, schema, v)).collect();
         return Some(from_text(spec, param, schema, &joined));
     }
     if kind == Some("object") {
-        return Some(from_text(spec, param, schema, &split_list(param, values[0])));
+        let first = values.first().map_or("", |v| v.as_str());
+        return Some(from_text(spec, param, schema, &split_list(param, schema, first)));
     }
     let owned: Vec<String> = values.into_iter().cloned().collect();
     Some(from_text(spec, param, schema, &owned))
@@ -222,12 +234,10 @@ pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
     }
     let read = |kind: &str| -> Option<Value> {
         match kind {
-            "integer" => text
-                .parse::<i64>()
-                .map(Value::from)
-                .ok()
-                .or_else(|| text.parse::<u64>().map(Value::from).ok()),
-            "number" => text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number),
+            "integer" => whole_number(text),
+            "number" => whole_number(text).or_else(|| {
+                text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number)
+            }),
             "boolean" => match text {
                 "true" => Some(Value::Bool(true)),
                 "false" => Some(Value::Bool(false)),
@@ -257,6 +267,20 @@ pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
             .or_else(|| several.contains(&"string").then(|| Value::String(text.to_owned())))
             .ok_or_else(|| format!("must be one of {}; got {text:?}.", several.join(", "))),
     }
+}
+
+/// A whole number written in decimal digits (with an optional sign): an i64 or u64 when it
+/// fits, else the nearest f64 (which JSON Schema still counts as an integer).
+fn whole_number(text: &str) -> Option<Value> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<i64>()
+        .map(Value::from)
+        .ok()
+        .or_else(|| text.parse::<u64>().map(Value::from).ok())
+        .or_else(|| text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number))
 }
 
 /// What a body became: a JSON value (JSON, forms, text), or nothing to read (binary).

@@ -3,6 +3,8 @@
 //! (`/users/{userId}/posts`) is scoped to that item: each user has its own posts, and a user
 //! that does not exist has none. A pair whose items cannot be created (no POST on the
 //! collection, no PUT on the item) is not stored: its operations answer from the document.
+//! Templates that differ only in their parameters' names (`/items/{id}` for GET beside
+//! `/items/{itemId}` for PUT) are one path of the resource.
 
 use serde_json::Value;
 
@@ -40,6 +42,12 @@ pub(crate) struct Resource {
     pub collection_path: usize,
     /// Index of the item's path item.
     pub item_path: usize,
+    /// Every collection path item of the same shape (`/users/{id}/posts` beside
+    /// `/users/{userId}/posts`), `collection_path` first.
+    pub collection_paths: Vec<usize>,
+    /// Every item path item of the same shape (`/items/{id}` beside `/items/{itemId}`),
+    /// `item_path` first.
+    pub item_paths: Vec<usize>,
     /// The item path's own parameter (`thingId`).
     pub id_param: String,
     /// The property of an item that holds its id, when the schema has one.
@@ -53,43 +61,75 @@ pub(crate) struct Resource {
     pub item_schema: Option<Value>,
 }
 
+impl Resource {
+    /// Whether one of the collection's path items has the method.
+    pub(crate) fn collection_has(&self, spec: &Spec, method: &str) -> bool {
+        has_any(spec, &self.collection_paths, method)
+    }
+}
+
+fn has_any(spec: &Spec, paths: &[usize], method: &str) -> bool {
+    paths.iter().filter_map(|i| spec.paths.get(*i)).any(|p| p.op(method).is_some())
+}
+
 /// An operation's role: `(path index, method)` → `(resource index, role)`.
 pub(crate) type RoleOf = ((usize, &'static str), (usize, Role));
 
+/// A template with its parameters' names left out (`/users/{}/posts`), so that templates that
+/// differ only in those names are one shape.
+pub(crate) fn shape(template: &str) -> String {
+    let mut out = String::new();
+    let mut in_param = false;
+    for c in template.trim_end_matches('/').chars() {
+        match c {
+            '{' if !in_param => {
+                in_param = true;
+                out.push_str("{}");
+            }
+            '}' if in_param => in_param = false,
+            _ if in_param => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Finds the resources of a document and each operation's role in them.
 pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Vec<RoleOf>) {
+    let shapes: Vec<String> = spec.paths.iter().map(|p| shape(&p.template)).collect();
+    let of_shape = |wanted: &str| -> Vec<usize> {
+        shapes.iter().enumerate().filter(|(_, s)| *s == wanted).map(|(i, _)| i).collect()
+    };
     let mut resources: Vec<Resource> = Vec::new();
     for (collection_path, collection) in spec.paths.iter().enumerate() {
-        let has = |p: &PathItem, m: &str| p.op(m).is_some();
-        if !(has(collection, "GET") || has(collection, "POST")) {
-            continue;
-        }
-        let base = collection.template.trim_end_matches('/');
-        let item = spec.paths.iter().enumerate().find(|(_, p)| {
-            p.template.strip_prefix(base).and_then(|rest| rest.strip_prefix('/')).is_some_and(|last| {
-                last.starts_with('{')
-                    && last.ends_with('}')
-                    && last[1..last.len() - 1].find(['{', '}', '/']).is_none()
-            })
-        });
-        let Some((item_path, item)) = item else { continue };
-        // Items must be able to come into being (POST on the collection, or PUT on an item);
-        // a read-only pair is answered from the document instead, or it would only ever 404.
-        if !["GET", "PUT", "PATCH", "DELETE"].iter().any(|m| has(item, m))
-            || !(has(collection, "POST") || has(item, "PUT"))
+        let base = &shapes[collection_path];
+        if !(collection.op("GET").is_some() || collection.op("POST").is_some())
+            || resources.iter().any(|r| shapes[r.collection_path] == *base)
         {
             continue;
         }
-        let id_param = item.template[base.len() + 2..item.template.len() - 1].to_owned();
-        let item_schema = item_schema(spec, collection, item);
+        let collection_paths = of_shape(base);
+        let item_paths = of_shape(&format!("{base}/{{}}"));
+        let Some(&item_path) = item_paths.first() else { continue };
+        // Items must be able to come into being (POST on the collection, or PUT on an item);
+        // a read-only pair is answered from the document instead, or it would only ever 404.
+        if !["GET", "PUT", "PATCH", "DELETE"].iter().any(|m| has_any(spec, &item_paths, m))
+            || !(has_any(spec, &collection_paths, "POST") || has_any(spec, &item_paths, "PUT"))
+        {
+            continue;
+        }
+        let Some(id_param) = last_param(spec, item_path) else { continue };
+        let item_schema = item_schema(spec, &collection_paths, &item_paths);
         let id_field = item_schema.as_ref().and_then(|s| id_field(spec, s, &id_param));
-        let id_kind = id_kind(spec, item, &id_param, item_schema.as_ref(), id_field.as_deref());
+        let id_kind = id_kind(spec, &item_paths, item_schema.as_ref(), id_field.as_deref());
         let scope_params =
             super::routes::Template::parse(&collection.template).params().map(str::to_owned).collect();
         resources.push(Resource {
             collection: collection.template.clone(),
             collection_path,
             item_path,
+            collection_paths,
+            item_paths,
             id_param,
             id_field,
             id_kind,
@@ -98,30 +138,61 @@ pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Vec<RoleOf>) {
             item_schema,
         });
     }
-    // A collection's parent is the resource whose item template its own template extends.
+    // A collection's parent is the resource whose item shape its own shape extends.
     for i in 0..resources.len() {
-        let template = resources[i].collection.clone();
+        let own = &shapes[resources[i].collection_path];
         resources[i].parent = resources.iter().position(|r| {
-            let item = &spec.paths[r.item_path].template;
-            template.strip_prefix(item.as_str()).is_some_and(|rest| rest.starts_with('/'))
+            own.strip_prefix(shapes[r.item_path].as_str()).is_some_and(|rest| rest.starts_with('/'))
         });
     }
     let mut roles = Vec::new();
     for (index, r) in resources.iter().enumerate() {
         for (method, role) in [("GET", Role::List), ("POST", Role::Create)] {
-            if spec.paths[r.collection_path].op(method).is_some() {
-                roles.push(((r.collection_path, method), (index, role)));
+            for &path in &r.collection_paths {
+                if spec.paths[path].op(method).is_some() {
+                    roles.push(((path, method), (index, role)));
+                }
             }
         }
         for (method, role) in
             [("GET", Role::Read), ("PUT", Role::Replace), ("PATCH", Role::Patch), ("DELETE", Role::Delete)]
         {
-            if spec.paths[r.item_path].op(method).is_some() {
-                roles.push(((r.item_path, method), (index, role)));
+            for &path in &r.item_paths {
+                if spec.paths[path].op(method).is_some() {
+                    roles.push(((path, method), (index, role)));
+                }
             }
         }
     }
     (resources, roles)
+}
+
+/// The name of the last parameter of a path's template.
+fn last_param(spec: &Spec, path: usize) -> Option<String> {
+    let template = super::routes::Template::parse(&spec.paths.get(path)?.template);
+    template.params().last().map(str::to_owned)
+}
+
+/// For each path, the resource whose item it is or sits under (`/things/{id}/parts` under
+/// `/things/{id}`), the deepest one: that item must exist for the path to be answered.
+pub(crate) fn owners(spec: &Spec, resources: &[Resource]) -> Vec<Option<usize>> {
+    let item_shapes: Vec<String> =
+        resources.iter().map(|r| shape(&spec.paths[r.item_path].template)).collect();
+    spec.paths
+        .iter()
+        .map(|path| {
+            let own = shape(&path.template);
+            item_shapes
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| {
+                    own.strip_prefix(item.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
+                .max_by_key(|(_, item)| item.len())
+                .map(|(index, _)| index)
+        })
+        .collect()
 }
 
 /// The JSON schema of the first 2XX response of an operation, if any.
@@ -140,16 +211,23 @@ pub(crate) fn json_schema<'a>(_spec: &Spec, content: &'a Value) -> Option<&'a Va
 }
 
 /// The schema of one item: the item's GET answer, else what PUT or POST take.
-fn item_schema(spec: &Spec, collection: &PathItem, item: &PathItem) -> Option<Value> {
-    let body = |path: &PathItem, method: &str| {
-        let body = path.op(method)?.body.as_ref()?;
-        body.content.iter().find(|(m, _)| crate::form::is_json(m)).and_then(|(_, s)| s.clone())
+fn item_schema(spec: &Spec, collections: &[usize], items: &[usize]) -> Option<Value> {
+    let paths =
+        |indices: &[usize]| -> Vec<&PathItem> { indices.iter().filter_map(|i| spec.paths.get(*i)).collect() };
+    let (collections, items) = (paths(collections), paths(items));
+    let body = |paths: &[&PathItem], method: &str| {
+        paths.iter().find_map(|path| {
+            let body = path.op(method)?.body.as_ref()?;
+            body.content.iter().find(|(m, _)| crate::form::is_json(m)).and_then(|(_, s)| s.clone())
+        })
     };
-    success_schema(spec, item, "GET")
+    items
+        .iter()
+        .find_map(|item| success_schema(spec, item, "GET"))
         .cloned()
         .filter(|s| is_object_schema(spec, s))
-        .or_else(|| body(item, "PUT"))
-        .or_else(|| body(collection, "POST"))
+        .or_else(|| body(&items, "PUT"))
+        .or_else(|| body(&collections, "POST"))
         .filter(|s| is_object_schema(spec, s))
 }
 
@@ -216,22 +294,19 @@ fn id_field(spec: &Spec, schema: &Value, id_param: &str) -> Option<String> {
 }
 
 /// How ids look: from the id property's schema, else the path parameter's.
-fn id_kind(
-    spec: &Spec,
-    item: &PathItem,
-    id_param: &str,
-    schema: Option<&Value>,
-    field: Option<&str>,
-) -> IdKind {
+fn id_kind(spec: &Spec, items: &[usize], schema: Option<&Value>, field: Option<&str>) -> IdKind {
     let from_field = schema.zip(field).and_then(|(schema, field)| {
         properties(spec, schema).into_iter().find(|(n, _)| *n == field).map(|(_, s)| s)
     });
-    let from_param = item
-        .ops
-        .iter()
-        .flat_map(|o| &o.params)
-        .find(|p| p.location == Location::Path && p.name == id_param)
-        .map(|p| &p.schema);
+    let from_param = items.iter().find_map(|&item| {
+        let id_param = last_param(spec, item)?;
+        spec.paths[item]
+            .ops
+            .iter()
+            .flat_map(|o| &o.params)
+            .find(|p| p.location == Location::Path && p.name == id_param)
+            .map(|p| &p.schema)
+    });
     for schema in from_field.into_iter().chain(from_param) {
         let Ok(schema) = resolve(&spec.doc, schema) else { continue };
         match (crate::schema::primary_type(schema), schema.get("format").and_then(Value::as_str)) {

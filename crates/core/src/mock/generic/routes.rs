@@ -119,7 +119,7 @@ fn match_segment(parts: &[Part], text: &str, params: &mut Vec<(String, String)>)
 }
 
 /// A path's parameters, by name, decoded.
-type Params = Vec<(String, String)>;
+pub(crate) type Params = Vec<(String, String)>;
 
 /// Every template of the document, by index.
 #[derive(Debug, Clone, Default)]
@@ -135,17 +135,27 @@ impl Routes {
 
     /// The best match for a path (without its query): the template's index and its
     /// parameters, decoded.
-    pub(crate) fn at(&self, path: &str) -> Option<(usize, Vec<(String, String)>)> {
+    #[cfg(test)]
+    pub(crate) fn at(&self, path: &str) -> Option<(usize, Params)> {
+        self.all_at(path).into_iter().next()
+    }
+
+    /// Every template that matches a path (without its query), the most specific first (more
+    /// literal text matched; the order of the document among equals), each with its index and
+    /// its parameters, decoded.
+    pub(crate) fn all_at(&self, path: &str) -> Vec<(usize, Params)> {
         let segments: Vec<&str> = split(path).collect();
-        let mut best: Option<(usize, (usize, Params))> = None;
-        for (index, template) in self.templates.iter().enumerate() {
-            if let Some(found) = template.matches(&segments)
-                && best.as_ref().is_none_or(|(_, (top, _))| found.0 > *top)
-            {
-                best = Some((index, found));
-            }
-        }
-        best.map(|(index, (_, params))| (index, params))
+        let mut found: Vec<(usize, usize, Params)> = self
+            .templates
+            .iter()
+            .enumerate()
+            .filter_map(|(index, template)| {
+                template.matches(&segments).map(|(score, params)| (score, index, params))
+            })
+            .collect();
+        // A stable sort keeps the document's order among templates of the same score.
+        found.sort_by_key(|(score, _, _)| std::cmp::Reverse(*score));
+        found.into_iter().map(|(_, index, params)| (index, params)).collect()
     }
 }
 
@@ -190,6 +200,19 @@ mod tests {
         assert_eq!(r.at("/v2/things"), Some((2, vec![("major".into(), "2".into())])));
         let decoded = routes(&["/tags/{tag}"]).at("/tags/a%20b%2Fc");
         assert_eq!(decoded, Some((0, vec![("tag".into(), "a b/c".into())])));
+    }
+
+    #[test]
+    fn all_matches_come_most_specific_first() {
+        let r = routes(&["/s/{name}", "/s/{idOrName}", "/s/latest", "/s/{a}/b", "/t/{x}"]);
+        let name = |n: &str, v: &str| vec![(n.to_owned(), v.to_owned())];
+        assert_eq!(r.all_at("/s/abc"), vec![(0, name("name", "abc")), (1, name("idOrName", "abc"))]);
+        assert_eq!(
+            r.all_at("/s/latest"),
+            vec![(2, vec![]), (0, name("name", "latest")), (1, name("idOrName", "latest"))]
+        );
+        assert_eq!(r.all_at("/s/latest/b"), vec![(3, name("a", "latest"))]);
+        assert!(r.all_at("/u").is_empty());
     }
 
     #[test]

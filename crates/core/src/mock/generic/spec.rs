@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::routes::Routes;
+use super::routes::{Params, Routes};
 use crate::auth::{ApiKeyIn, Scheme, SchemeKind};
 use crate::mock::spec::METHODS;
 use crate::openapi::resolve;
@@ -94,11 +94,6 @@ pub(crate) struct PathItem {
 }
 
 impl PathItem {
-    /// The methods of this path, for the `Allow` header.
-    pub(crate) fn allow(&self) -> String {
-        self.ops.iter().map(|o| o.method).collect::<Vec<_>>().join(", ")
-    }
-
     pub(crate) fn op(&self, method: &str) -> Option<&Operation> {
         self.ops.iter().find(|o| o.method == method)
     }
@@ -167,15 +162,20 @@ impl Spec {
         crate::validate::Validator::new(&self.doc, &self.patterns)
     }
 
-    /// The path item and its parameters for a request path, with or without a server's base
-    /// path in front.
-    pub(crate) fn route(&self, path: &str) -> Option<(usize, Vec<(String, String)>)> {
-        self.routes.at(path).or_else(|| {
-            self.base_paths.iter().find_map(|base| {
-                let rest = path.strip_prefix(base.as_str())?;
-                (rest.is_empty() || rest.starts_with('/')).then(|| self.routes.at(rest)).flatten()
-            })
-        })
+    /// Every path item that matches a request path, the most specific first, with its
+    /// parameters; the path is tried as it is, then without a server's base path in front.
+    pub(crate) fn route(&self, path: &str) -> Vec<(usize, Params)> {
+        let found = self.routes.all_at(path);
+        if !found.is_empty() {
+            return found;
+        }
+        self.base_paths
+            .iter()
+            .filter_map(|base| path.strip_prefix(base.as_str()))
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+            .map(|rest| self.routes.all_at(rest))
+            .find(|found| !found.is_empty())
+            .unwrap_or_default()
     }
 }
 

@@ -415,3 +415,5 @@ fn swagger_2_documents_are_converted_and_mocked() {
         "This is not an OpenAPI document: it has neither an `openapi` nor a `swagger` field."
     );
 }
+
+mod conformance;

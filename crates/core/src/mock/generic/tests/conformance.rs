@@ -1,0 +1,247 @@
+//! Requests of a conformance run that the mock once answered against its document, one test
+//! for each kind of fault.
+
+use serde_json::{Value, json};
+
+use super::{ApiMock, Request, body};
+
+fn api(paths: Value) -> ApiMock {
+    api_with(paths, json!({}))
+}
+
+fn api_with(paths: Value, schemas: Value) -> ApiMock {
+    let doc = json!({"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": paths,
+        "components": {"schemas": schemas}});
+    ApiMock::from_document(doc).unwrap()
+}
+
+fn ok(status: &str) -> Value {
+    json!({status: {"description": ""}})
+}
+
+fn path_param(name: &str, schema: Value) -> Value {
+    json!([{"name": name, "in": "path", "required": true, "schema": schema}])
+}
+
+#[test]
+fn colliding_templates_route_by_method() {
+    let mut mock = api(json!({
+        "/v2/secrets/{name}": {"post": {"parameters": path_param("name", json!({"type": "string"})),
+            "responses": ok("201")}},
+        "/v2/secrets/{idOrName}": {"delete": {"parameters": path_param("idOrName", json!({"type": "string"})),
+            "responses": ok("204")}},
+        "/v2/secrets/latest": {"get": {"responses": ok("200")}}
+    }));
+    assert_eq!(mock.handle(&Request::new("POST", "/v2/secrets/abc")).status, 201);
+    assert_eq!(mock.handle(&Request::new("DELETE", "/v2/secrets/abc")).status, 204);
+    assert_eq!(mock.handle(&Request::new("GET", "/v2/secrets/latest")).status, 200, "literals win");
+    assert_eq!(
+        mock.handle(&Request::new("DELETE", "/v2/secrets/latest")).status,
+        204,
+        "a template that has the method is taken when the literal one has not"
+    );
+    let refused = mock.handle(&Request::new("PUT", "/v2/secrets/abc"));
+    assert_eq!(refused.status, 405);
+    assert_eq!(body(&refused)["code"], "method_not_allowed");
+    assert_eq!(refused.header_value("Allow"), Some("POST, DELETE"));
+    let latest = mock.handle(&Request::new("PUT", "/v2/secrets/latest"));
+    assert_eq!(latest.header_value("Allow"), Some("GET, POST, DELETE"), "the union of every match");
+}
+
+#[test]
+fn item_templates_with_other_parameter_names_share_one_resource() {
+    let item = json!({"type": "object", "required": ["name"], "properties": {
+        "id": {"type": "integer", "readOnly": true}, "name": {"type": "string"}}});
+    let content = json!({"application/json": {"schema": item}});
+    let mut mock = api(json!({
+        "/items": {"post": {"requestBody": {"content": content}, "responses": {"201": {"description": "", "content": content}}}},
+        "/items/{id}": {"get": {"parameters": path_param("id", json!({"type": "integer"})),
+            "responses": {"200": {"description": "", "content": content}}}},
+        "/items/{itemId}": {
+            "put": {"parameters": path_param("itemId", json!({"type": "integer"})), "requestBody": {"content": content},
+                "responses": {"200": {"description": "", "content": content}}},
+            "delete": {"parameters": path_param("itemId", json!({"type": "integer"})), "responses": ok("204")}}
+    }));
+    let resources = mock.resources();
+    assert_eq!(resources.len(), 1);
+    assert_eq!((resources[0].collection.as_str(), resources[0].item.as_str()), ("/items", "/items/{id}"));
+    let created = mock.handle(&Request::new("POST", "/items").json(&json!({"name": "a"})));
+    assert_eq!(created.status, 201);
+    let replaced = mock.handle(&Request::new("PUT", "/items/1").json(&json!({"name": "b"})));
+    assert_eq!((replaced.status, body(&replaced)), (200, json!({"id": 1, "name": "b"})));
+    assert_eq!(body(&mock.handle(&Request::new("GET", "/items/1"))), json!({"id": 1, "name": "b"}));
+    assert_eq!(mock.handle(&Request::new("DELETE", "/items/1")).status, 204);
+    assert_eq!(mock.handle(&Request::new("GET", "/items/1")).status, 404);
+    assert_eq!(mock.handle(&Request::new("DELETE", "/items/1")).status, 404);
+}
+
+#[test]
+fn commas_split_path_values_only_for_lists_and_objects() {
+    let mut mock = api(json!({
+        "/things/{name}": {"get": {"parameters": path_param("name", json!({"type": "string", "enum": ["a,b"]})),
+            "responses": ok("200")}},
+        "/any/{value}": {"get": {"responses": ok("200")}},
+        "/lists/{ids}": {"get": {"parameters": path_param("ids",
+            json!({"type": "array", "maxItems": 2, "items": {"type": "integer"}})), "responses": ok("200")}},
+        "/headers": {"get": {"parameters": [{"name": "X-Note", "in": "header", "schema": {"type": "string", "const": "a, b"}}],
+            "responses": ok("200")}}
+    }));
+    let thing = mock.handle(&Request::new("GET", "/things/a,b"));
+    assert_eq!(thing.status, 200, "{}", body(&thing));
+    assert_eq!(mock.handle(&Request::new("GET", "/things/a%2Cb")).status, 200);
+    assert_eq!(mock.handle(&Request::new("GET", "/any/x,y,z")).status, 200, "an untyped value is one text");
+    assert_eq!(mock.handle(&Request::new("GET", "/lists/1,2")).status, 200);
+    let three = mock.handle(&Request::new("GET", "/lists/1,2,3"));
+    assert_eq!(three.status, 400, "a list is still split: {}", body(&three));
+    let header = mock.handle(&Request::new("GET", "/headers").header("X-Note", "a, b"));
+    assert_eq!(header.status, 200, "{}", body(&header));
+}
+
+#[test]
+fn integers_beyond_64_bits_are_numbers() {
+    let big = "123456789012345678901234567890";
+    let mut mock = api(json!({
+        "/big/{n}": {"get": {"parameters": [
+            {"name": "n", "in": "path", "required": true, "schema": {"type": "integer"}},
+            {"name": "q", "in": "query", "schema": {"type": "integer", "maximum": 100}},
+            {"name": "r", "in": "query", "schema": {"type": ["integer", "string"], "minimum": 1}},
+            {"name": "x", "in": "query", "schema": {"type": "number"}},
+            {"name": "X-Big", "in": "header", "schema": {"type": "integer", "minimum": 0}}
+        ], "responses": ok("200")}}
+    }));
+    let path = mock.handle(&Request::new("GET", format!("/big/{big}")));
+    assert_eq!(path.status, 200, "{}", body(&path));
+    assert_eq!(mock.handle(&Request::new("GET", format!("/big/-{big}"))).status, 200);
+    let bounded = mock.handle(&Request::new("GET", format!("/big/1?q={big}")));
+    assert_eq!(bounded.status, 400);
+    assert!(body(&bounded)["message"].as_str().unwrap().contains("at most 100"), "{}", body(&bounded));
+    assert_eq!(mock.handle(&Request::new("GET", format!("/big/1?r={big}&x={big}"))).status, 200);
+    let negative = mock.handle(&Request::new("GET", format!("/big/1?r=-{big}")));
+    assert_eq!(negative.status, 400, "read as a number, so its minimum applies: {}", body(&negative));
+    let header = mock.handle(&Request::new("GET", "/big/1").header("X-Big", big));
+    assert_eq!(header.status, 200, "{}", body(&header));
+    assert_eq!(mock.handle(&Request::new("GET", "/big/1.5")).status, 400, "fractions are not integers");
+}
+
+#[test]
+fn header_enums_and_bounds_are_enforced() {
+    let mut mock = api_with(
+        json!({
+            "/h/{n}": {"get": {"parameters": [
+                {"name": "n", "in": "path", "required": true, "schema": {"type": "integer", "maximum": 10}},
+                {"name": "X-Mode", "in": "header", "schema": {"type": "string", "enum": ["fast", "slow"]}},
+                {"name": "X-Level", "in": "header", "schema": {"$ref": "#/components/schemas/Level"}},
+                {"name": "X-Count", "in": "header", "schema": {"type": "integer", "maximum": 5}}
+            ], "responses": ok("200")}},
+            "/form": {"post": {"requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+                "type": "object", "properties": {"when": {"type": "string", "format": "date"},
+                    "count": {"type": "integer", "maximum": 3}}}}}}, "responses": ok("201")}}
+        }),
+        json!({"Level": {"type": "integer", "enum": [1, 2]}}),
+    );
+    let get = |headers: &[(&str, &str)], n: u32| {
+        headers.iter().fold(Request::new("GET", format!("/h/{n}")), |r, (k, v)| r.header(*k, *v))
+    };
+    assert_eq!(mock.handle(&get(&[("X-Mode", "fast"), ("X-Level", "1"), ("X-Count", "5")], 10)).status, 200);
+    for (headers, n) in [
+        (&[("X-Mode", "medium")][..], 1),
+        (&[("X-Mode", "fast, slow")][..], 1),
+        (&[("X-Level", "7")][..], 1),
+        (&[("X-Count", "6")][..], 1),
+        (&[][..], 11),
+    ] {
+        let refused = mock.handle(&get(headers, n));
+        assert_eq!(
+            (refused.status, body(&refused)["code"].clone()),
+            (400, json!("invalid_parameter")),
+            "{headers:?} {n}"
+        );
+    }
+    let form = |text: &str| {
+        Request::new("POST", "/form").header("Content-Type", "application/x-www-form-urlencoded").body(text)
+    };
+    assert_eq!(mock.handle(&form("when=2026-01-02&count=3")).status, 201);
+    assert_eq!(mock.handle(&form("when=someday")).status, 422, "formats are checked in forms");
+    assert_eq!(mock.handle(&form("count=4")).status, 422);
+}
+
+#[test]
+fn answers_with_a_body_say_its_media_type() {
+    let problem = json!({"application/problem+json": {"schema": {"type": "object", "properties": {
+        "title": {"type": "string"}, "status": {"type": "integer"}}}}});
+    let item =
+        json!({"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}});
+    let mut mock = api(json!({
+        "/items": {"post": {"requestBody": {"content": {"application/json": {"schema": item}}},
+            "responses": {"201": {"description": "", "content": {"application/json": {"schema": item}}},
+                "422": {"description": "", "content": problem}}}},
+        "/items/{id}": {"parameters": path_param("id", json!({"type": "integer"})),
+            "get": {"responses": {"200": {"description": "", "content": {"*/*": {"schema": item}}},
+                "404": {"description": "", "content": problem}}},
+            "delete": {"responses": ok("204")}},
+        "/text": {"get": {"responses": {"200": {"description": "", "content": {"text/*": {"schema": {"type": "string"}}}}}}}
+    }));
+    let created = mock.handle(&Request::new("POST", "/items").json(&json!({"name": "a"})));
+    assert_eq!(created.header_value("Content-Type"), Some("application/json"));
+    let read = mock.handle(&Request::new("GET", "/items/1"));
+    assert_eq!(
+        (read.status, read.header_value("Content-Type")),
+        (200, Some("application/json")),
+        "a concrete type for */*"
+    );
+    assert_eq!(body(&read)["name"], "a");
+    let missing = mock.handle(&Request::new("GET", "/items/7"));
+    assert_eq!(
+        (missing.status, missing.header_value("Content-Type")),
+        (404, Some("application/problem+json"))
+    );
+    assert_eq!(body(&missing)["status"], 404);
+    let invalid = mock.handle(&Request::new("POST", "/items").json(&json!({"name": 5})));
+    assert_eq!(
+        (invalid.status, invalid.header_value("Content-Type")),
+        (422, Some("application/problem+json"))
+    );
+    let deleted = mock.handle(&Request::new("DELETE", "/items/1"));
+    assert_eq!((deleted.status, deleted.header_value("Content-Type"), deleted.body.len()), (204, None, 0));
+    let refused = mock.handle(&Request::new("PATCH", "/items/1"));
+    assert_eq!((refused.status, refused.header_value("Content-Type")), (405, Some("application/json")));
+    let text = mock.handle(&Request::new("GET", "/text"));
+    assert_eq!(text.header_value("Content-Type"), Some("text/plain"));
+    let asked = mock.handle(&Request::new("GET", "/text").header("Accept", "text/csv"));
+    assert_eq!(asked.header_value("Content-Type"), Some("text/csv"), "the type the client asked for");
+}
+
+#[test]
+fn sub_paths_of_a_deleted_item_are_not_found() {
+    let thing = json!({"type": "object", "properties": {"id": {"type": "integer", "readOnly": true}}});
+    let mut mock = api(json!({
+        "/things": {"post": {"requestBody": {"content": {"application/json": {"schema": thing}}},
+            "responses": {"201": {"description": "", "content": {"application/json": {"schema": thing}}}}}},
+        "/things/{id}": {"parameters": path_param("id", json!({"type": "integer"})),
+            "get": {"responses": {"200": {"description": "", "content": {"application/json": {"schema": thing}}}}},
+            "post": {"responses": {"202": {"description": ""}}},
+            "delete": {"responses": ok("204")}},
+        "/things/{id}/anything": {"parameters": path_param("id", json!({"type": "integer"})),
+            "get": {"responses": {"200": {"description": "", "content": {"application/json": {
+                "example": {"ok": true}}}}}}},
+        "/things/{thingId}/parts/{part}/state": {"get": {"responses": ok("200")}}
+    }));
+    assert_eq!(mock.handle(&Request::new("POST", "/things").json(&json!({}))).status, 201);
+    let before = mock.handle(&Request::new("GET", "/things/1/anything"));
+    assert_eq!((before.status, body(&before)), (200, json!({"ok": true})));
+    assert_eq!(mock.handle(&Request::new("POST", "/things/1")).status, 202);
+    assert_eq!(mock.handle(&Request::new("GET", "/things/1/parts/x/state")).status, 200);
+    assert_eq!(mock.handle(&Request::new("DELETE", "/things/1")).status, 204);
+    for target in ["/things/1/anything", "/things/1/parts/x/state"] {
+        let after = mock.handle(&Request::new("GET", target));
+        assert_eq!(after.status, 404, "{target}");
+        assert_eq!(
+            body(&after),
+            json!({"code": "not_found", "message": "Thing 1 does not exist.", "status": 404})
+        );
+    }
+    assert_eq!(mock.handle(&Request::new("POST", "/things/1")).status, 404);
+    assert_eq!(mock.handle(&Request::new("GET", "/things/2/anything")).status, 404, "never created");
+    let asked = mock.handle(&Request::new("GET", "/things/1/anything").header("Prefer", "code=200"));
+    assert_eq!(asked.status, 200, "Prefer asks for the document's answer");
+}
