@@ -62,6 +62,9 @@ extern "C" {
     fn notices(this: &MockHandle) -> JsValue;
     #[wasm_bindgen(method, js_name = dismissNotices)]
     fn dismiss_notices(this: &MockHandle);
+    /// Frees the WebAssembly side of the mock (wasm-bindgen's own method).
+    #[wasm_bindgen(method)]
+    fn free(this: &MockHandle);
     #[wasm_bindgen(method, js_name = onChange)]
     fn on_change(this: &MockHandle, callback: &Function) -> Function;
 }
@@ -258,6 +261,14 @@ impl MockState {
         self.wanted.set_value(false);
         if let Some(Some((stop, _callback))) = self.unfollow.try_update_value(Option::take) {
             let _ = stop.call0(&JsValue::UNDEFINED);
+        }
+        let api = self.source.with_untracked(|s| matches!(s, Some(MockSource::Api(_))));
+        if let Some(handle) = self.handle.try_update_untracked(Option::take).flatten() {
+            // Another document's mock holds that document parsed: give its memory back now
+            // rather than when the collector gets to it. (Its state is saved already.)
+            if api {
+                handle.free();
+            }
         }
         self.handle.set(None);
         self.status.set(MockStatus::Idle);

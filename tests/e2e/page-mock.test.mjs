@@ -61,6 +61,13 @@ async function send(page) {
   return answer.getAttribute("data-status");
 }
 
+/** Gives the panel an OAuth 2 token, in its "Extra headers". */
+async function withToken(page) {
+  const details = page.locator("details:has([data-testid=try-headers])");
+  if (!(await details.evaluate((d) => d.open))) await details.locator("summary").click();
+  await page.locator("[data-testid=try-headers]").fill("Authorization: Bearer a-token");
+}
+
 const body = (page) => page.locator("[data-testid=try-body-view]").textContent().then(JSON.parse);
 
 test("a loaded document's own mock: try-it creates and reads back, a reload keeps it, Reset, Export and Import", async () => {
@@ -75,6 +82,10 @@ test("a loaded document's own mock: try-it creates and reads back, a reload keep
     await goTo(page, "addPet");
     assert.equal(await page.locator("[data-testid=try-target]").inputValue(), "mock");
     await page.locator("[data-testid=try-body]").fill(JSON.stringify({ name: "Biscuit", photoUrls: [], status: "available" }));
+    // The document asks for OAuth 2 here: without a token the mock answers 401, as the API would.
+    assert.equal(await send(page), "401");
+    assert.match(await page.locator("[data-testid=try-error]").textContent(), /unauthorized/);
+    await withToken(page);
     assert.equal(await send(page), "200");
     const created = await body(page);
     assert.equal(created.name, "Biscuit");
@@ -82,16 +93,18 @@ test("a loaded document's own mock: try-it creates and reads back, a reload keep
     await page.waitForFunction(() => /^1 item in/.test(document.querySelector("[data-testid=mock-counts]")?.textContent));
 
     await goTo(page, "getPetById");
+    await withToken(page);
     await page.locator("[data-testid=try-param][data-name=petId]").fill(String(created.id));
     assert.equal(await send(page), "200");
     assert.deepEqual(await body(page), created);
-    // Validated against the document: a petId that is not an integer is the Error object.
-    await page.locator("[data-testid=try-param][data-name=petId]").fill("abc");
-    assert.equal(await send(page), "400");
+    // One never created is not found, with the Error object.
+    await page.locator("[data-testid=try-param][data-name=petId]").fill("987654321");
+    assert.equal(await send(page), "404");
+    assert.match(await page.locator("[data-testid=try-error]").textContent(), /not_found/);
 
     // A reload keeps the state (saved per document).
     await page.reload();
-    await page.waitForFunction((title) => document.querySelector("[data-testid=doc-title]")?.textContent === TITLE, TITLE);
+    await page.waitForFunction((title) => document.querySelector("[data-testid=doc-title]")?.textContent === title, TITLE);
     assert.match(await counts(page), /^1 item in/);
     await page.locator("[data-testid=mock-counts]").click();
     assert.match(await page.locator("[data-testid=mock-resources]").textContent(), /\/pet\s*1/);
@@ -115,6 +128,7 @@ test("a loaded document's own mock: try-it creates and reads back, a reload keep
     await page.locator("[data-testid=mock-reset-empty]").click();
     await page.waitForFunction(() => /^0 items in/.test(document.querySelector("[data-testid=mock-counts]")?.textContent));
     await goTo(page, "getPetById");
+    await withToken(page);
     await page.locator("[data-testid=try-param][data-name=petId]").fill(String(created.id));
     assert.equal(await send(page), "404");
     const good = join(ARTIFACTS, "api-state.json");
