@@ -25,7 +25,7 @@ pub const EXTRAS_PATH: &str = "tryit-extras/petstore_tryit.js";
 /// Renders a panel: `(slot, operation view as JSON, mock available, lend the mock, document
 /// key)` to the mounted panel (its `unmount()` removes it), or why not.
 pub type MountFn =
-    Arc<dyn Fn(&web_sys::HtmlElement, &str, bool, &Function, &str) -> Result<JsValue, String> + Send + Sync>;
+    Arc<dyn Fn(&web_sys::HtmlElement, &str, &str, &Function, &str) -> Result<JsValue, String> + Send + Sync>;
 
 /// Where panels come from; provided as a context (the module when none is).
 #[derive(Clone, Default)]
@@ -82,24 +82,18 @@ impl TryItHost {
         &self,
         slot: &web_sys::HtmlElement,
         view_json: &str,
-        mock_available: bool,
+        mock: &str,
         lend_mock: &Function,
         document_key: &str,
         extras: bool,
     ) -> Result<JsValue, String> {
         match self {
-            Self::Linked(mount) => mount(slot, view_json, mock_available, lend_mock, document_key),
+            Self::Linked(mount) => mount(slot, view_json, mock, lend_mock, document_key),
             Self::Module => {
                 let module = module(extras).await?;
                 let mount: Function =
                     Reflect::get(&module, &"mountTryIt".into()).map_err(|e| message_of(&e))?.unchecked_into();
-                let args = Array::of5(
-                    slot,
-                    &view_json.into(),
-                    &mock_available.into(),
-                    lend_mock,
-                    &document_key.into(),
-                );
+                let args = Array::of5(slot, &view_json.into(), &mock.into(), lend_mock, &document_key.into());
                 mount.apply(&JsValue::UNDEFINED, &args).map_err(|e| message_of(&e))
             }
         }

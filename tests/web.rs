@@ -25,8 +25,8 @@ fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
         // The page loads the renderer as a module; here the core's renderer is linked in.
         provide_context(MarkdownRenderer::ready(|s| Some(petstore_core::markdown::to_safe_html(s))));
         // The page loads the try-it panel as a module too.
-        provide_context(TryItHost::Linked(std::sync::Arc::new(|slot, json, mock_available, lend, key| {
-            petstore_tryit::mount_try_it(slot.clone(), json, mock_available, Some(lend.clone()), key)
+        provide_context(TryItHost::Linked(std::sync::Arc::new(|slot, json, mock, lend, key| {
+            petstore_tryit::mount_try_it(slot.clone(), json, mock, Some(lend.clone()), key)
                 .map(JsValue::from)
                 .map_err(|e| petstore_tryit::message_of(&e))
         })));

@@ -13,12 +13,14 @@ use super::markdown::fragment;
 use crate::mock::MockState;
 use crate::tryit::{TryItHost, unmount};
 
-/// The reference of one operation. With `mock_available` false the try-it panel offers only
-/// real base URLs and says why.
+/// The reference of one operation. The try-it panel starts on the in-browser mock when
+/// `mock_first` (the built-in document), else on the document's first server, with the mock
+/// offered after its servers; without a mock in context it offers only real base URLs and says
+/// why.
 #[component]
 pub fn OperationDetail(
     view: OperationView,
-    #[prop(default = true)] mock_available: bool,
+    #[prop(default = true)] mock_first: bool,
     /// Names the document: the try-it panel keeps credentials and servers per document.
     #[prop(into, default = String::from("petstore"))]
     document_key: String,
@@ -26,8 +28,8 @@ pub fn OperationDetail(
     let anchor = view.anchor();
     let reference = fragment(&|html| petstore_core::html::operation(html, &view), None);
     // A webhook is a request the API sends: there is nothing to try or to call.
-    let workbench =
-        (!view.webhook).then(|| view! { <Workbench view=Arc::new(view) mock_available=mock_available document_key=document_key /> });
+    let workbench = (!view.webhook)
+        .then(|| view! { <Workbench view=Arc::new(view) mock_first=mock_first document_key=document_key /> });
     view! {
         <article class="operation-detail" data-testid="operation-detail" data-operation-id=anchor>
             {reference}
@@ -39,7 +41,7 @@ pub fn OperationDetail(
 /// Where the try-it module renders the panel and the samples of `view`; why not, if it
 /// cannot.
 #[component]
-fn Workbench(view: Arc<OperationView>, mock_available: bool, document_key: String) -> impl IntoView {
+fn Workbench(view: Arc<OperationView>, mock_first: bool, document_key: String) -> impl IntoView {
     let slot = NodeRef::<leptos::html::Div>::new();
     let failure = RwSignal::new(None::<String>);
     let mounted = StoredValue::new_local(None::<JsValue>);
@@ -55,6 +57,11 @@ fn Workbench(view: Arc<OperationView>, mock_available: bool, document_key: Strin
     if let Some(mock) = mock {
         mock.start();
     }
+    let offer = match mock {
+        None => "none",
+        Some(_) if mock_first => "first",
+        Some(_) => "offered",
+    };
     let json = serde_json::to_string(&*view).unwrap_or_default();
     let extras = view.needs_full_try_it();
     // Once, when the slot is in the page.
@@ -67,7 +74,7 @@ fn Workbench(view: Arc<OperationView>, mock_available: bool, document_key: Strin
             })
             .into_js_value()
             .unchecked_into();
-            match host.mount(&slot, &json, mock_available, &lend, &key, extras).await {
+            match host.mount(&slot, &json, offer, &lend, &key, extras).await {
                 // The view may be gone by now: the panel goes with it.
                 Ok(panel) => {
                     if mounted.try_set_value(Some(panel.clone())).is_some() {

@@ -105,7 +105,7 @@ pub fn Reference(
         if let Some(op) = catalog.operations().find(|o| o.anchor() == anchor) {
             return match document.view_of(op) {
                 Ok(view) => {
-                    view! { <OperationDetail view=view document_key=document_key.clone() /> }.into_any()
+                    view! { <OperationDetail view=view mock_first=builtin document_key=document_key.clone() /> }.into_any()
                 }
                 Err(e @ ViewError::Arriving) => fragment(&|out| html::pending(out, &e.to_string()), None),
                 Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),

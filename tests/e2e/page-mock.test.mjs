@@ -78,9 +78,10 @@ test("a loaded document's own mock: try-it creates and reads back, a reload keep
     const resources = Number(empty.match(/^0 items in (\d+) resources?$/)?.[1]);
     assert.ok(resources >= 1, `the mock stores something: ${empty}`);
 
-    // The try-it panel sends to this document's mock by default.
+    // The try-it panel starts on the document's server and offers its mock; the choice is kept.
     await goTo(page, "addPet");
-    assert.equal(await page.locator("[data-testid=try-target]").inputValue(), "mock");
+    assert.equal(await page.locator("[data-testid=try-target]").inputValue(), "server:https://petstore3.swagger.io/api/v3");
+    await page.locator("[data-testid=try-target]").selectOption("mock");
     await page.locator("[data-testid=try-body]").fill(JSON.stringify({ name: "Biscuit", photoUrls: [], status: "available" }));
     // The document asks for OAuth 2 here: without a token the mock answers 401, as the API would.
     assert.equal(await send(page), "401");
@@ -93,6 +94,7 @@ test("a loaded document's own mock: try-it creates and reads back, a reload keep
     await page.waitForFunction(() => /^1 item in/.test(document.querySelector("[data-testid=mock-counts]")?.textContent));
 
     await goTo(page, "getPetById");
+    assert.equal(await page.locator("[data-testid=try-target]").inputValue(), "mock");
     await withToken(page);
     await page.locator("[data-testid=try-param][data-name=petId]").fill(String(created.id));
     assert.equal(await send(page), "200");

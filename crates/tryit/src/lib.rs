@@ -31,11 +31,12 @@ use crate::vault::Vault;
 #[component]
 pub fn Workbench(
     view: Arc<OperationView>,
-    mock_available: bool,
+    offer: MockOffer,
     mock: Option<MockLink>,
     vault: Vault,
 ) -> impl IntoView {
-    let form = (!view.hide_try_it).then(|| TryItForm::new(&view, mock_available, vault));
+    let mock_available = offer != MockOffer::None;
+    let form = (!view.hide_try_it).then(|| TryItForm::new(&view, offer, vault));
     let sample = form.map(|form| Signal::derive(move || form.sample()));
     #[cfg(feature = "extras")]
     let sample_form = form.map(|form| Signal::derive(move || form.sample_form()));
@@ -69,7 +70,9 @@ impl Mounted {
 }
 
 /// Renders the try-it panel and code samples of the operation `view_json` (an `OperationView`
-/// as JSON) at the end of `slot`. `mock_available` offers the in-browser mock as a target;
+/// as JSON) at the end of `slot`. `mock` says how the in-browser mock is offered as a target:
+/// `"first"` (the target a new panel starts with), `"offered"` (a new panel starts on the
+/// document's first server) or `"none"`;
 /// `lend_mock` is called when a request goes to it, and returns the page's `PetstoreMock`, or
 /// a string saying why there is none yet. `document_key` names the document (its address, or
 /// its title): credentials are kept per document.
@@ -80,19 +83,36 @@ impl Mounted {
 pub fn mount_try_it(
     slot: web_sys::HtmlElement,
     view_json: &str,
-    mock_available: bool,
+    mock: &str,
     lend_mock: Option<js_sys::Function>,
     document_key: &str,
 ) -> Result<Mounted, JsValue> {
+    let offer = match mock {
+        "first" => MockOffer::First,
+        "offered" => MockOffer::Offered,
+        _ => MockOffer::None,
+    };
     let view: OperationView = serde_json::from_str(view_json)
         .map_err(|e| JsValue::from_str(&format!("The operation could not be read: {e}.")))?;
     let view = Arc::new(view);
     let mock = lend_mock.map(MockLink::new);
     let vault = Vault::of(document_key);
     let handle = leptos::mount::mount_to(slot, move || {
-        view! { <Workbench view=view mock_available=mock_available mock=mock vault=vault /> }.into_any()
+        view! { <Workbench view=view offer=offer mock=mock vault=vault /> }.into_any()
     });
     Ok(Mounted { handle: Some(handle) })
+}
+
+/// How a panel offers the in-browser mock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MockOffer {
+    /// The target a new panel starts with (the built-in document's mock).
+    First,
+    /// A target, but a new panel starts on the document's first server (a loaded document's
+    /// mock: a reader of an API's reference expects its server first).
+    Offered,
+    /// Not offered (the page has no mock).
+    None,
 }
 
 /// The text of a JavaScript error or rejection.

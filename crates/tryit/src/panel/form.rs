@@ -192,18 +192,20 @@ pub const MAX_FILES: f64 = 50.0 * 1024.0 * 1024.0;
 impl TryItForm {
     /// The form of `view`, prefilled with examples and the remembered target and base URL.
     #[must_use]
-    pub fn new(view: &std::sync::Arc<OperationView>, mock_available: bool, vault: Vault) -> Self {
+    pub fn new(view: &std::sync::Arc<OperationView>, offer: crate::MockOffer, vault: Vault) -> Self {
+        use crate::MockOffer;
         let servers = &view.servers;
         let target = remembered(TARGET_KEY)
             .and_then(|k| Target::from_key(&k))
             .filter(|t| match t {
-                Target::Mock => mock_available,
+                Target::Mock => offer != MockOffer::None,
                 Target::Server(url) => servers.contains(url),
                 Target::Custom => true,
             })
             .unwrap_or_else(|| match servers.first() {
-                _ if mock_available => Target::Mock,
+                _ if offer == MockOffer::First => Target::Mock,
                 Some(url) => Target::Server(url.clone()),
+                None if offer == MockOffer::Offered => Target::Mock,
                 None => Target::Custom,
             });
         let saved_headers = remembered(HEADERS_KEY);
