@@ -341,6 +341,10 @@ impl MockState {
                 }
             };
             if !current() {
+                // Its document was left while it loaded.
+                if let (Ok(handle), true) = (&opened, api) {
+                    handle.free();
+                }
                 return;
             }
             match opened {

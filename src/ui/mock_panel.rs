@@ -32,11 +32,7 @@ pub fn MockPanel() -> impl IntoView {
                     <p class="mock-counts hint" role="status" data-testid="mock-loading">
                         "Starting this document's mock…"
                     </p>
-                    <div class="mock-actions" aria-hidden="true">
-                        <button type="button" class="button" disabled>"Reset…"</button>
-                        <button type="button" class="button" disabled>"Export"</button>
-                        <button type="button" class="button" disabled>"Import…"</button>
-                    </div>
+                    {disabled_actions()}
                 }.into_any(),
                 // The shape of the ready block (a counts line that wraps alike, the buttons
                 // disabled), so nothing below it moves when the mock is ready: a reader's
@@ -47,11 +43,7 @@ pub fn MockPanel() -> impl IntoView {
                         <span class="mock-count">"… pets"</span>" · "<span class="mock-count">"… categories"</span>" · "
                         <span class="mock-count">"… orders"</span>" · "<span class="mock-count">"… in stock"</span>
                     </p>
-                    <div class="mock-actions" aria-hidden="true">
-                        <button type="button" class="button" disabled>"Reset…"</button>
-                        <button type="button" class="button" disabled>"Export"</button>
-                        <button type="button" class="button" disabled>"Import…"</button>
-                    </div>
+                    {disabled_actions()}
                 }.into_any(),
                 MockStatus::Failed(reason) => view! {
                     <p class="load-error" role="alert" data-testid="mock-failed">{reason}</p>
@@ -72,5 +64,17 @@ pub fn MockPanel() -> impl IntoView {
                 }.into_any(),
             }}
         </section>
+    }
+}
+
+/// The ready block's buttons, disabled, while the mock starts (so nothing moves when it is
+/// ready).
+fn disabled_actions() -> impl IntoView {
+    view! {
+        <div class="mock-actions" aria-hidden="true">
+            <button type="button" class="button" disabled>"Reset…"</button>
+            <button type="button" class="button" disabled>"Export"</button>
+            <button type="button" class="button" disabled>"Import…"</button>
+        </div>
     }
 }

@@ -15,7 +15,7 @@ use crate::tryit::{TryItHost, unmount};
 
 /// The reference of one operation. The try-it panel starts on the in-browser mock when
 /// `mock_first` (the built-in document), else on the document's first server, with the mock
-/// offered after its servers; without a mock in context it offers only real base URLs and says
+/// offered beside its servers; without a mock in context it offers only real base URLs and says
 /// why.
 #[component]
 pub fn OperationDetail(
