@@ -176,7 +176,9 @@ pub(crate) fn value_of(
             return Ok(Some(candidate));
         }
     }
-    Ok(schema.map(|s| generate(&spec.doc, s, seed, Direction::Response).value))
+    Ok(schema.map(|s| {
+        spec.generated.get_or_make(s, seed, || generate(&spec.doc, s, seed, Direction::Response).value)
+    }))
 }
 
 /// Body bytes of a value in a media type: JSON for JSON types and structured values, the text

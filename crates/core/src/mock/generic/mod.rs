@@ -34,6 +34,7 @@
 //! ```
 
 mod answer;
+mod cache;
 mod crud;
 mod failure;
 pub mod generate;

@@ -110,6 +110,8 @@ pub(crate) struct Spec {
     pub patterns: HashMap<String, regex_lite::Regex>,
     /// What could not be read, in words.
     pub notes: Vec<String>,
+    /// Values generated for answers, kept.
+    pub generated: super::cache::Generated,
 }
 
 impl Spec {
@@ -155,7 +157,15 @@ impl Spec {
             notes.push(format!("Only the first {MAX_PATHS} of {} paths are mocked.", paths_object.len()));
         }
         let base_paths = base_paths(&doc);
-        Ok(Self { doc, paths, routes, base_paths, patterns, notes })
+        Ok(Self {
+            doc,
+            paths,
+            routes,
+            base_paths,
+            patterns,
+            notes,
+            generated: super::cache::Generated::default(),
+        })
     }
 
     pub(crate) fn validator(&self) -> crate::validate::Validator<'_> {
