@@ -65,42 +65,6 @@ impl Loaded {
         Self { value, catalog, source, converted: None, original: None, reread: None }
     }
 
-    /// The mock this document gets: the Petstore's for the built-in one, else an `ApiMock` of
-    /// its JSON text (read when the mock starts, once the whole document is in).
-    #[must_use]
-    pub fn mock_source(&self) -> crate::mock::MockSource {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static SHOWN: AtomicU64 = AtomicU64::new(0);
-        if self.source.is_builtin() {
-            return crate::mock::MockSource::Petstore;
-        }
-        let value = self.value.clone();
-        let text = move || match &value {
-            AnyDocument::Indexed(doc) => Some(doc.text().as_bytes().to_vec()),
-            AnyDocument::Whole(value) => serde_json::to_vec(&**value).ok(),
-            AnyDocument::Arriving(doc) => match doc.whole()? {
-                AnyDocument::Whole(value) => serde_json::to_vec(&**value).ok(),
-                whole => whole.text().map(|t| t.as_bytes().to_vec()),
-            },
-        };
-        let name: String = self
-            .catalog
-            .title
-            .chars()
-            .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
-            .collect::<String>()
-            .split('-')
-            .filter(|part| !part.is_empty())
-            .take(8)
-            .collect::<Vec<_>>()
-            .join("-");
-        crate::mock::MockSource::Api(crate::mock::ApiSource {
-            document: SHOWN.fetch_add(1, Ordering::Relaxed),
-            name: if name.is_empty() { "api".to_owned() } else { name },
-            text: std::rc::Rc::new(text),
-        })
-    }
-
     /// Saves the document's text, as it came, as a file named after its source, when run; a
     /// refusal goes to the console. Holds the document, not its list.
     #[must_use]

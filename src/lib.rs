@@ -45,7 +45,7 @@ pub fn App() -> impl IntoView {
                 petstore_core::document::Source::Url(address) => Some(address.clone()),
                 _ => None,
             };
-            mock.show(loaded.mock_source());
+            mock.show(mock::MockSource::of(&loaded));
             if builtin {
                 mock.start();
             } else {

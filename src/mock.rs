@@ -129,6 +129,43 @@ impl std::fmt::Debug for ApiSource {
 }
 
 impl MockSource {
+    /// The mock `loaded` gets: the Petstore's for the built-in document, else an `ApiMock` of
+    /// its JSON text (read when the mock starts, once the whole document is in).
+    #[must_use]
+    pub fn of(loaded: &crate::document::Loaded) -> Self {
+        use petstore_core::document::AnyDocument;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static SHOWN: AtomicU64 = AtomicU64::new(0);
+        if loaded.source.is_builtin() {
+            return Self::Petstore;
+        }
+        let value = loaded.value.clone();
+        let text = move || match &value {
+            AnyDocument::Indexed(doc) => Some(doc.text().as_bytes().to_vec()),
+            AnyDocument::Whole(value) => serde_json::to_vec(&**value).ok(),
+            AnyDocument::Arriving(doc) => match doc.whole()? {
+                AnyDocument::Whole(value) => serde_json::to_vec(&**value).ok(),
+                whole => whole.text().map(|t| t.as_bytes().to_vec()),
+            },
+        };
+        let name: String = loaded
+            .catalog
+            .title
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+            .collect::<String>()
+            .split('-')
+            .filter(|part| !part.is_empty())
+            .take(8)
+            .collect::<Vec<_>>()
+            .join("-");
+        Self::Api(ApiSource {
+            document: SHOWN.fetch_add(1, Ordering::Relaxed),
+            name: if name.is_empty() { "api".to_owned() } else { name },
+            text: std::rc::Rc::new(text),
+        })
+    }
+
     fn same(&self, other: &Self) -> bool {
         match (self, other) {
             (Self::Petstore, Self::Petstore) => true,
