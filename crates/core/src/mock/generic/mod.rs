@@ -98,7 +98,7 @@ pub struct ApiMock {
     spec: Arc<Spec>,
     resources: Arc<Vec<Resource>>,
     /// `(path index, method)` → `(resource index, role)`.
-    roles: Arc<Vec<resources::RoleOf>>,
+    roles: Arc<resources::Roles>,
     /// For each path index, the resource whose stored item it sits under, if any.
     owners: Arc<Vec<Option<usize>>>,
     store: Store,
@@ -337,7 +337,7 @@ impl ApiMock {
         if let Some(fail) = fail {
             return Ok(answer::injected(spec, op, fail.status, seed));
         }
-        let role = self.roles.iter().find(|(key, _)| *key == (path_index, op.method)).map(|(_, r)| *r);
+        let role = self.roles.get(&(path_index, op.method)).copied();
         let path_names: Vec<&str> = path_params.iter().map(|(name, _)| name.as_str()).collect();
         let asks_document = prefer.code.is_some() || prefer.example.is_some();
         let resources = Arc::clone(&self.resources);

@@ -6,6 +6,8 @@
 //! Templates that differ only in their parameters' names (`/items/{id}` for GET beside
 //! `/items/{itemId}` for PUT) are one path of the resource.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
 use super::spec::{Location, PathItem, Spec};
@@ -72,8 +74,8 @@ fn has_any(spec: &Spec, paths: &[usize], method: &str) -> bool {
     paths.iter().filter_map(|i| spec.paths.get(*i)).any(|p| p.op(method).is_some())
 }
 
-/// An operation's role: `(path index, method)` → `(resource index, role)`.
-pub(crate) type RoleOf = ((usize, &'static str), (usize, Role));
+/// Each operation's role: `(path index, method)` → `(resource index, role)`.
+pub(crate) type Roles = HashMap<(usize, &'static str), (usize, Role)>;
 
 /// A template with its parameters' names left out (`/users/{}/posts`), so that templates that
 /// differ only in those names are one shape.
@@ -95,21 +97,24 @@ pub(crate) fn shape(template: &str) -> String {
 }
 
 /// Finds the resources of a document and each operation's role in them.
-pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Vec<RoleOf>) {
+pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Roles) {
     let shapes: Vec<String> = spec.paths.iter().map(|p| shape(&p.template)).collect();
-    let of_shape = |wanted: &str| -> Vec<usize> {
-        shapes.iter().enumerate().filter(|(_, s)| *s == wanted).map(|(i, _)| i).collect()
-    };
+    // The paths of each shape, in the document's order: built once, so that inferring stays
+    // linear in the number of paths.
+    let mut of_shape: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (index, shape) in shapes.iter().enumerate() {
+        of_shape.entry(shape.as_str()).or_default().push(index);
+    }
+    let mut tried: HashSet<&str> = HashSet::new();
     let mut resources: Vec<Resource> = Vec::new();
     for (collection_path, collection) in spec.paths.iter().enumerate() {
-        let base = &shapes[collection_path];
-        if !(collection.op("GET").is_some() || collection.op("POST").is_some())
-            || resources.iter().any(|r| shapes[r.collection_path] == *base)
-        {
+        let base = shapes[collection_path].as_str();
+        // A shape is tried once, with its first path that lists or creates.
+        if !(collection.op("GET").is_some() || collection.op("POST").is_some()) || !tried.insert(base) {
             continue;
         }
-        let collection_paths = of_shape(base);
-        let item_paths = of_shape(&format!("{base}/{{}}"));
+        let collection_paths = of_shape.get(base).cloned().unwrap_or_default();
+        let item_paths = of_shape.get(format!("{base}/{{}}").as_str()).cloned().unwrap_or_default();
         let Some(&item_path) = item_paths.first() else { continue };
         // Items must be able to come into being (POST on the collection, or PUT on an item);
         // a read-only pair is answered from the document instead, or it would only ever 404.
@@ -138,33 +143,40 @@ pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Vec<RoleOf>) {
             item_schema,
         });
     }
-    // A collection's parent is the resource whose item shape its own shape extends.
+    // A collection's parent is the first resource whose item shape its own shape extends.
+    let items = item_index(&shapes, &resources);
     for i in 0..resources.len() {
-        let own = &shapes[resources[i].collection_path];
-        resources[i].parent = resources.iter().position(|r| {
-            own.strip_prefix(shapes[r.item_path].as_str()).is_some_and(|rest| rest.starts_with('/'))
-        });
+        let own = shapes[resources[i].collection_path].as_str();
+        resources[i].parent =
+            prefixes(own).filter(|p| p.len() < own.len()).filter_map(|p| items.get(p)).min().copied();
     }
-    let mut roles = Vec::new();
+    let mut roles = Roles::new();
     for (index, r) in resources.iter().enumerate() {
-        for (method, role) in [("GET", Role::List), ("POST", Role::Create)] {
-            for &path in &r.collection_paths {
-                if spec.paths[path].op(method).is_some() {
-                    roles.push(((path, method), (index, role)));
-                }
-            }
-        }
-        for (method, role) in
+        let collection_roles =
+            [("GET", Role::List), ("POST", Role::Create)].map(|m| (m, &r.collection_paths));
+        let item_roles =
             [("GET", Role::Read), ("PUT", Role::Replace), ("PATCH", Role::Patch), ("DELETE", Role::Delete)]
-        {
-            for &path in &r.item_paths {
+                .map(|m| (m, &r.item_paths));
+        for ((method, role), paths) in collection_roles.into_iter().chain(item_roles) {
+            for &path in paths {
                 if spec.paths[path].op(method).is_some() {
-                    roles.push(((path, method), (index, role)));
+                    // The first resource to claim an operation keeps it.
+                    roles.entry((path, method)).or_insert((index, role));
                 }
             }
         }
     }
     (resources, roles)
+}
+
+/// Each resource's item shape (`/things/{}`), to its index.
+fn item_index<'a>(shapes: &'a [String], resources: &[Resource]) -> HashMap<&'a str, usize> {
+    resources.iter().enumerate().map(|(index, r)| (shapes[r.item_path].as_str(), index)).collect()
+}
+
+/// A shape and each of its shorter prefixes that ends before a `/`, the longest first.
+fn prefixes(shape: &str) -> impl Iterator<Item = &str> {
+    std::iter::once(shape).chain(shape.rmatch_indices('/').map(move |(at, _)| &shape[..at]))
 }
 
 /// The name of the last parameter of a path's template.
@@ -176,23 +188,9 @@ fn last_param(spec: &Spec, path: usize) -> Option<String> {
 /// For each path, the resource whose item it is or sits under (`/things/{id}/parts` under
 /// `/things/{id}`), the deepest one: that item must exist for the path to be answered.
 pub(crate) fn owners(spec: &Spec, resources: &[Resource]) -> Vec<Option<usize>> {
-    let item_shapes: Vec<String> =
-        resources.iter().map(|r| shape(&spec.paths[r.item_path].template)).collect();
-    spec.paths
-        .iter()
-        .map(|path| {
-            let own = shape(&path.template);
-            item_shapes
-                .iter()
-                .enumerate()
-                .filter(|(_, item)| {
-                    own.strip_prefix(item.as_str())
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-                })
-                .max_by_key(|(_, item)| item.len())
-                .map(|(index, _)| index)
-        })
-        .collect()
+    let shapes: Vec<String> = spec.paths.iter().map(|p| shape(&p.template)).collect();
+    let items = item_index(&shapes, resources);
+    shapes.iter().map(|own| prefixes(own).find_map(|p| items.get(p)).copied()).collect()
 }
 
 /// The JSON schema of the first 2XX response of an operation, if any.
