@@ -143,12 +143,13 @@ pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Roles) {
             item_schema,
         });
     }
-    // A collection's parent is the first resource whose item shape its own shape extends.
+    // A collection's parent is the resource with the longest item shape its own shape extends:
+    // `/a/{}/b/{}/c` belongs to `/a/{}/b`, not to `/a`.
     let items = item_index(&shapes, &resources);
     for i in 0..resources.len() {
         let own = shapes[resources[i].collection_path].as_str();
         resources[i].parent =
-            prefixes(own).filter(|p| p.len() < own.len()).filter_map(|p| items.get(p)).min().copied();
+            prefixes(own).filter(|p| p.len() < own.len()).find_map(|p| items.get(p)).copied();
     }
     let mut roles = Roles::new();
     for (index, r) in resources.iter().enumerate() {

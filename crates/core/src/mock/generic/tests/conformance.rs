@@ -245,3 +245,55 @@ fn sub_paths_of_a_deleted_item_are_not_found() {
     let asked = mock.handle(&Request::new("GET", "/things/1/anything").header("Prefer", "code=200"));
     assert_eq!(asked.status, 200, "Prefer asks for the document's answer");
 }
+
+#[test]
+fn a_nested_collection_belongs_to_the_deepest_item_above_it() {
+    let item = json!({"type": "object", "properties": {"id": {"type": "integer", "readOnly": true},
+        "name": {"type": "string"}}});
+    let content = json!({"application/json": {"schema": item}});
+    let created = json!({"201": {"description": "", "content": content}});
+    let read = json!({"200": {"description": "", "content": content}});
+    let mut paths = serde_json::Map::new();
+    for (collection, params) in [
+        ("/orgs", vec![]),
+        ("/orgs/{org}/teams", vec!["org"]),
+        ("/orgs/{org}/teams/{team}/members", vec!["org", "team"]),
+    ] {
+        let param_list = |names: &[&str]| -> Value {
+            names
+                .iter()
+                .map(|n| {
+                    json!({"name": n, "in": "path", "required": true,
+                "schema": {"type": "integer"}})
+                })
+                .collect()
+        };
+        let mut item_params = params.clone();
+        item_params.push("id");
+        paths.insert(
+            collection.to_owned(),
+            json!({
+            "get": {"parameters": param_list(&params), "responses": read},
+            "post": {"parameters": param_list(&params), "requestBody": {"content": content},
+                "responses": created}}),
+        );
+        paths.insert(
+            format!("{collection}/{{id}}"),
+            json!({
+            "get": {"parameters": param_list(&item_params), "responses": read},
+            "delete": {"parameters": param_list(&item_params), "responses": ok("204")}}),
+        );
+    }
+    let mut mock = api(Value::Object(paths));
+    let post = |mock: &mut ApiMock, target: &str| {
+        mock.handle(&Request::new("POST", target).json(&json!({"name": "x"}))).status
+    };
+    assert_eq!(post(&mut mock, "/orgs"), 201);
+    assert_eq!(post(&mut mock, "/orgs/1/teams"), 201);
+    assert_eq!(post(&mut mock, "/orgs/1/teams/1/members"), 201);
+    assert_eq!(post(&mut mock, "/orgs/1/teams/2/members"), 404, "team 2 does not exist");
+    assert_eq!(mock.handle(&Request::new("DELETE", "/orgs/1/teams/1")).status, 204);
+    let counts: Vec<usize> = mock.resources().iter().map(|r| r.count).collect();
+    assert_eq!(counts, [1, 0, 0], "deleting a team deletes its members, and leaves its org");
+    assert_eq!(mock.handle(&Request::new("GET", "/orgs/1/teams/1/members/1")).status, 404);
+}
