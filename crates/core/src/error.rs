@@ -55,6 +55,27 @@ impl ErrorCode {
         ErrorCode::ValidationFailed,
     ];
 
+    /// The code as the `Error` object writes it (`not_found`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::MalformedJson => "malformed_json",
+            ErrorCode::InvalidParameter => "invalid_parameter",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::PetNotAvailable => "pet_not_available",
+            ErrorCode::InsufficientStock => "insufficient_stock",
+            ErrorCode::CategoryInUse => "category_in_use",
+            ErrorCode::PetHasOpenOrders => "pet_has_open_orders",
+            ErrorCode::DuplicateCategory => "duplicate_category",
+            ErrorCode::OrderCompleted => "order_completed",
+            ErrorCode::IdsExhausted => "ids_exhausted",
+            ErrorCode::PayloadTooLarge => "payload_too_large",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::ValidationFailed => "validation_failed",
+        }
+    }
+
     /// The HTTP status that goes with the code.
     #[must_use]
     pub const fn status(self) -> u16 {
@@ -149,6 +170,13 @@ mod tests {
             json!({"code": "not_found", "message": "Pet 42 does not exist.", "status": 404})
         );
         assert_eq!(ErrorBody::from(error.clone()), error.body());
+    }
+
+    #[test]
+    fn each_code_is_written_as_serde_writes_it() {
+        for code in ErrorCode::ALL {
+            assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+        }
     }
 
     #[test]

@@ -94,14 +94,8 @@ impl<'a> Validator<'a> {
     /// Reads `readOnly` and `writeOnly` for values travelling `direction`: a request may leave
     /// out a required `readOnly` property, a response a required `writeOnly` one.
     #[must_use]
-    #[cfg_attr(not(test), allow(dead_code, reason = "for the generic mock, which is being wired in"))]
     pub(crate) fn direction(self, direction: Direction) -> Self {
         Self { direction: Some(direction), ..self }
-    }
-
-    /// Follows `$ref`s (local JSON pointers) to the schema itself.
-    pub(crate) fn resolve(&self, schema: &'a Value) -> Result<&'a Value, String> {
-        crate::openapi::resolve(self.doc, schema)
     }
 
     /// Checks `value` against `schema`; `path` names the value in messages ("" for the body).

@@ -499,3 +499,42 @@ fn snapshots_whose_ids_could_not_be_read_exactly_are_refused() {
     let refused = send(&mut mock, "POST", "/pets", Some(json!({"name": "X", "categoryId": 1})));
     assert_eq!(code(&refused), "ids_exhausted");
 }
+
+#[test]
+fn the_rules_sit_on_the_generic_mock_of_the_petstore_document() {
+    use petstore_core::mock::generic::{ApiMock, Delay, FailureOptions, MockOptions, OperationOptions};
+    // The generic mock reads every part of the document: all its patterns are enforced.
+    let generic = ApiMock::from_json(petstore_core::openapi::PETSTORE_JSON.as_bytes()).unwrap();
+    assert_eq!(generic.notes(), [] as [String; 0]);
+
+    // Prefer picks a documented answer, as for any document.
+    let mut mock = Mock::seeded();
+    let preferred = mock.handle(&Request::new("GET", "/pets/1").header("Prefer", "code=404"));
+    assert_eq!(
+        (preferred.status, preferred.json().unwrap()),
+        (404, json!({"code": "not_found", "message": "Pet 42 does not exist.", "status": 404}))
+    );
+    assert_eq!(mock.revision(), 0);
+
+    // The options of any mock: delay, failures per operation, checks off.
+    let mut options =
+        MockOptions { validate: false, delay: Some(Delay { min: 5, max: 5 }), ..MockOptions::default() };
+    let failing = FailureOptions { rate: 1.0, status: Some(503), network: false };
+    options.operations.insert(
+        "placeOrder".to_owned(),
+        OperationOptions { failure: Some(failing), ..OperationOptions::default() },
+    );
+    let mut mock = Mock::seeded().with_options(options);
+    let order = Request::new("POST", "/store/orders").json(&json!({"petId": 1}));
+    let failed = mock.handle_timed(&order);
+    assert_eq!((failed.response.status, failed.delay_ms), (503, 5));
+    assert_eq!(mock.counts().orders, 0, "a failed request changes nothing");
+    assert_eq!(send(&mut mock, "GET", "/pets?limit=500", None).status, 200, "checks are off");
+    // The business rules hold whatever the options.
+    let r = send(&mut mock, "POST", "/pets", Some(json!({"name": "Rex", "categoryId": 42})));
+    assert_eq!((r.status, message(&r)), (422, "categoryId 42 does not exist.".to_owned()));
+    let r = send(&mut mock, "PUT", "/store/inventory/1", Some(json!({"quantity": 1})));
+    assert_eq!(r.status, 200);
+    assert_eq!(mock.revision(), 1, "only the change counts");
+    mock.check_invariants().unwrap();
+}

@@ -48,25 +48,26 @@ struct ServeArgs {
     /// Petstore: resources inferred from its paths, answers from its examples or schemas.
     #[arg(long, value_name = "FILE")]
     spec: Option<PathBuf>,
-    /// With --spec: answer requests without checking them against the document.
-    #[arg(long, requires = "spec")]
+    /// Answer requests without checking them against the document (the Petstore's business
+    /// rules still apply).
+    #[arg(long)]
     no_validation: bool,
     /// With --spec: do not ask for the credentials the document's security requires.
     #[arg(long, requires = "spec")]
     no_security: bool,
-    /// With --spec: wait before every answer, MS or MIN-MAX milliseconds (e.g. 200 or 100-500).
-    #[arg(long, value_name = "MS", requires = "spec", value_parser = Delay::parse)]
+    /// Wait before every answer, MS or MIN-MAX milliseconds (e.g. 200 or 100-500).
+    #[arg(long, value_name = "MS", value_parser = Delay::parse)]
     delay: Option<Delay>,
-    /// With --spec: the share of requests that fail (0 to 1), with a documented error status.
-    #[arg(long, value_name = "RATE", requires = "spec")]
+    /// The share of requests that fail (0 to 1), with a documented error status.
+    #[arg(long, value_name = "RATE")]
     failure_rate: Option<f64>,
     /// With --failure-rate: the status of the failures (else the first server error the
     /// operation documents, else 500); 0 cuts the connection instead.
     #[arg(long, value_name = "STATUS", requires = "failure_rate")]
     failure_status: Option<u16>,
-    /// With --spec: the mock's options as JSON (validate, security, seed, delay, failure, and
-    /// per operationId under "operations"); the flags above win over it.
-    #[arg(long, value_name = "FILE", requires = "spec")]
+    /// The mock's options as JSON (validate, security, seed, delay, failure, and per
+    /// operationId under "operations"); the flags above win over it.
+    #[arg(long, value_name = "FILE")]
     behaviour: Option<PathBuf>,
     /// Load the state from FILE at start if it exists; every change is saved there (atomically,
     /// synced to disk) before it is answered. One server per FILE: FILE.lock keeps a second off.
@@ -187,8 +188,10 @@ async fn serve(args: ServeArgs) -> Result<(), ServeError> {
 fn initial_mock(args: &ServeArgs) -> Result<Served, ServeError> {
     let fresh: Served = match &args.spec {
         Some(path) => api_mock(path, args)?.into(),
-        None if args.seed => Mock::seeded().into(),
-        None => Mock::new().into(),
+        None => {
+            let mock = if args.seed { Mock::seeded() } else { Mock::new() };
+            mock.with_options(mock_options(args)?).into()
+        }
     };
     if let Some(path) = &args.state {
         let loaded = match state_file::load(path, |text| {
@@ -238,26 +241,7 @@ fn api_mock(path: &std::path::Path, args: &ServeArgs) -> Result<ApiMock, ServeEr
         petstore_core::document::Format::Yaml => serde_yaml_ng::from_slice(&bytes)
             .map_err(|e| cannot(format!("it is neither JSON nor YAML: {e}")))?,
     };
-    let mut options = match &args.behaviour {
-        Some(file) => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| ServeError::Spec(format!("cannot read {}: {e}", file.display())))?;
-            serde_json::from_str::<MockOptions>(&text)
-                .map_err(|e| ServeError::Spec(format!("{} is not the mock's options: {e}", file.display())))?
-        }
-        None => MockOptions::default(),
-    };
-    options.validate &= !args.no_validation;
-    options.security &= !args.no_security;
-    if let Some(delay) = args.delay {
-        options.delay = Some(delay);
-    }
-    if let Some(rate) = args.failure_rate {
-        let network = args.failure_status == Some(0);
-        let status = args.failure_status.filter(|s| *s != 0);
-        options.failure = Some(FailureOptions { rate, status, network });
-    }
-    options.check().map_err(|e| ServeError::Spec(format!("the mock's options: {e}")))?;
+    let options = mock_options(args)?;
     let mock = ApiMock::from_document(document).map_err(|e| cannot(e.to_string()))?.with_options(options);
     let resources = mock.resources();
     eprintln!(
@@ -278,6 +262,31 @@ fn api_mock(path: &std::path::Path, args: &ServeArgs) -> Result<ApiMock, ServeEr
         eprintln!("petstore-mock: note: {note}");
     }
     Ok(mock)
+}
+
+/// The mock's options: --behaviour, with the flags winning over it.
+fn mock_options(args: &ServeArgs) -> Result<MockOptions, ServeError> {
+    let mut options = match &args.behaviour {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| ServeError::Spec(format!("cannot read {}: {e}", file.display())))?;
+            serde_json::from_str::<MockOptions>(&text)
+                .map_err(|e| ServeError::Spec(format!("{} is not the mock's options: {e}", file.display())))?
+        }
+        None => MockOptions::default(),
+    };
+    options.validate &= !args.no_validation;
+    options.security &= !args.no_security;
+    if let Some(delay) = args.delay {
+        options.delay = Some(delay);
+    }
+    if let Some(rate) = args.failure_rate {
+        let network = args.failure_status == Some(0);
+        let status = args.failure_status.filter(|s| *s != 0);
+        options.failure = Some(FailureOptions { rate, status, network });
+    }
+    options.check().map_err(|e| ServeError::Spec(format!("the mock's options: {e}")))?;
+    Ok(options)
 }
 
 /// Prints the URL on stdout, the one line a script or test reads to find the port.

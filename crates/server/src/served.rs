@@ -8,14 +8,14 @@ use petstore_core::{Mock, Request, SnapshotError};
 #[derive(Debug, Clone)]
 pub enum Served {
     /// The built-in Petstore API.
-    Petstore(Mock),
+    Petstore(Box<Mock>),
     /// A mock of the document given with `--spec`.
     Api(Box<ApiMock>),
 }
 
 impl From<Mock> for Served {
     fn from(mock: Mock) -> Self {
-        Served::Petstore(mock)
+        Served::Petstore(Box::new(mock))
     }
 }
 
@@ -29,9 +29,7 @@ impl Served {
     /// Answers one request, with the delay or dropped connection the options ask for.
     pub fn handle(&mut self, request: &Request) -> Handled {
         match self {
-            Served::Petstore(mock) => {
-                Handled { response: mock.handle(request), delay_ms: 0, network_error: false }
-            }
+            Served::Petstore(mock) => mock.handle_timed(request),
             Served::Api(mock) => mock.handle_timed(request),
         }
     }

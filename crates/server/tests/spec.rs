@@ -107,6 +107,21 @@ fn bad_documents_and_options_are_clear_errors() {
     assert!(rate.contains("failure rate 2 is not between 0 and 1"), "{rate}");
     let delay = fail(&["serve", "--spec", SPEC, "--delay", "9-1"]);
     assert!(delay.contains("runs backwards"), "{delay}");
-    let without_spec = fail(&["serve", "--delay", "5"]);
+    let petstore_rate = fail(&["serve", "--failure-rate", "1.5"]);
+    assert!(petstore_rate.contains("not between 0 and 1"), "{petstore_rate}");
+    let without_spec = fail(&["serve", "--no-security"]);
     assert!(without_spec.contains("--spec"), "{without_spec}");
+}
+
+#[test]
+fn the_petstore_takes_the_same_options_and_keeps_its_rules() {
+    let failing = Server::start(&["--seed", "--failure-rate", "1", "--failure-status", "503"]);
+    let down = failing.get("/pets");
+    assert!(down.assert_error(503, "injected_failure").contains("listPets"), "{}", down.body);
+    let relaxed = Server::start(&["--seed", "--no-validation", "--delay", "1-5"]);
+    assert_eq!(relaxed.get("/pets?limit=500").status, 200, "the limit is not checked");
+    let unknown = relaxed.post_json("/pets", &json!({"name": "Rex", "categoryId": 42}));
+    assert_eq!(unknown.assert_error(422, "validation_failed"), "categoryId 42 does not exist.", "a rule");
+    let sold = relaxed.post_json("/store/orders", &json!({"petId": 4}));
+    assert_eq!(sold.assert_error(409, "pet_not_available"), "Pet 4 is sold, not available.");
 }

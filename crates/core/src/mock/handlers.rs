@@ -2,26 +2,73 @@
 //! Inputs were already checked against the document, so handlers enforce only the business
 //! rules (existence, uniqueness, stock and status transitions).
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::spec::Op;
+use super::generic::Params;
 use super::store::{MAX_STOCK, Store, StoredOrder};
 use crate::error::{ApiError, ErrorCode};
 use crate::http::Response;
 use crate::model::{Category, InventoryUpdate, NewCategory, NewPet, Order, Pet, PetStatus};
 
-/// Validated inputs of one request.
-#[derive(Debug, Default)]
-pub(crate) struct Inputs {
-    pub params: HashMap<String, Value>,
-    pub body: Option<Value>,
+/// The operations the mock implements, one per operationId of the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    ListPets,
+    CreatePet,
+    GetPet,
+    UpdatePet,
+    DeletePet,
+    ListCategories,
+    CreateCategory,
+    GetCategory,
+    UpdateCategory,
+    DeleteCategory,
+    ListOrders,
+    PlaceOrder,
+    GetOrder,
+    CancelOrder,
+    CompleteOrder,
+    ListInventory,
+    GetInventoryItem,
+    SetInventory,
 }
 
-impl Inputs {
+impl Op {
+    pub(crate) fn from_operation_id(id: &str) -> Option<Self> {
+        Some(match id {
+            "listPets" => Op::ListPets,
+            "createPet" => Op::CreatePet,
+            "getPet" => Op::GetPet,
+            "updatePet" => Op::UpdatePet,
+            "deletePet" => Op::DeletePet,
+            "listCategories" => Op::ListCategories,
+            "createCategory" => Op::CreateCategory,
+            "getCategory" => Op::GetCategory,
+            "updateCategory" => Op::UpdateCategory,
+            "deleteCategory" => Op::DeleteCategory,
+            "listOrders" => Op::ListOrders,
+            "placeOrder" => Op::PlaceOrder,
+            "getOrder" => Op::GetOrder,
+            "cancelOrder" => Op::CancelOrder,
+            "completeOrder" => Op::CompleteOrder,
+            "listInventory" => Op::ListInventory,
+            "getInventoryItem" => Op::GetInventoryItem,
+            "setInventory" => Op::SetInventory,
+            _ => return None,
+        })
+    }
+}
+
+/// Validated inputs of one request.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Inputs<'a> {
+    pub params: &'a Params,
+    pub body: Option<&'a Value>,
+}
+
+impl Inputs<'_> {
     fn id(&self, name: &str) -> i64 {
         self.params.get(name).and_then(Value::as_i64).unwrap_or(0)
     }
@@ -42,7 +89,7 @@ impl Inputs {
     }
 
     fn body<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
-        let body = self.body.clone().unwrap_or(Value::Null);
+        let body = self.body.cloned().unwrap_or(Value::Null);
         serde_json::from_value(body).map_err(|e| ApiError::validation(format!("The body does not fit: {e}.")))
     }
 }

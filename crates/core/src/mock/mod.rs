@@ -1,21 +1,23 @@
-//! The stateful Petstore mock: `(method, path) -> handler(&mut Store, &Request)`, pure and
-//! synchronous. Routes, parameters and body schemas come from the embedded OpenAPI document.
+//! The stateful Petstore mock: the generic mock of the embedded OpenAPI document ([`generic`]),
+//! with the Petstore's business rules on top. The generic mock routes each request and checks
+//! it against the document; the rules (`handlers`: existence, unique names, stock and status
+//! transitions) answer every operation from the Petstore's own store. Pure and synchronous.
 
 pub mod generic;
 mod handlers;
 mod notice;
-mod spec;
 mod store;
+
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use self::handlers::Inputs;
+use self::generic::{ApiMock, Failure, Handled, MockOptions, Params, Rules};
+use self::handlers::{Inputs, Op};
 pub use self::notice::{MockNotice, NoticeKind};
-use self::spec::Location;
 pub use self::store::SNAPSHOT_VERSION;
 use self::store::Store;
-use crate::error::{ApiError, ErrorCode};
 use crate::http::{Request, Response};
 
 /// Why a snapshot was refused. The mock's state is untouched when this is returned.
@@ -66,14 +68,59 @@ pub struct Counts {
 /// let location = created.header_value("Location").unwrap().to_owned();
 /// assert_eq!(mock.handle(&Request::new("GET", location)).json().unwrap()["name"], "Rex");
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Mock {
+    /// The generic mock of the Petstore document: routes, checks, options. Its own store stays
+    /// empty, since the rules answer every operation.
+    api: ApiMock,
     store: Store,
     revision: u64,
 }
 
 /// Largest request body, in bytes (64 KiB).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// The generic mock of the embedded document, read once; each [`Mock`] holds a copy, which
+/// shares what was read.
+fn petstore_api() -> &'static ApiMock {
+    static API: OnceLock<ApiMock> = OnceLock::new();
+    // The embedded document is fixed at build time and the tests read it, so a failure here is
+    // a build defect, not a runtime condition.
+    API.get_or_init(|| {
+        ApiMock::from_document(Value::clone(&crate::openapi::petstore_value()))
+            .unwrap_or_else(|e| panic!("the embedded document: {e}"))
+            .with_body_limit(MAX_BODY_BYTES)
+    })
+}
+
+impl Default for Mock {
+    fn default() -> Self {
+        Self { api: petstore_api().clone(), store: Store::default(), revision: 0 }
+    }
+}
+
+/// The Petstore's rules for one request, over its store.
+struct PetstoreRules<'a> {
+    store: &'a mut Store,
+    /// The request may change the state (any method but GET).
+    mutating: bool,
+    /// A rule answered it with success: the state may have changed.
+    changed: bool,
+}
+
+impl Rules for PetstoreRules<'_> {
+    fn answer(
+        &mut self,
+        operation_id: &str,
+        params: &Params,
+        body: Option<&Value>,
+    ) -> Option<Result<Response, Failure>> {
+        let op = Op::from_operation_id(operation_id)?;
+        let answer = handlers::handle(op, self.store, &Inputs { params, body });
+        self.changed |= self.mutating && answer.is_ok();
+        Some(answer.map_err(Failure::from))
+    }
+}
 
 impl Mock {
     /// An empty store: ids start at 1.
@@ -86,52 +133,31 @@ impl Mock {
     /// stock.
     #[must_use]
     pub fn seeded() -> Self {
-        Self { store: Store::seeded(), revision: 0 }
+        Self { store: Store::seeded(), ..Self::default() }
+    }
+
+    /// The same mock with options: a delay, a failure rate, validation off
+    /// ([`MockOptions`]). The rules stay.
+    #[must_use]
+    pub fn with_options(mut self, options: MockOptions) -> Self {
+        self.api.set_options(options);
+        self
     }
 
     /// Answers one request. Never panics; every failure is an `Error` object.
     pub fn handle(&mut self, request: &Request) -> Response {
-        let mutating = !request.method.eq_ignore_ascii_case("GET");
-        match self.dispatch(request) {
-            Ok(response) => {
-                if mutating {
-                    self.revision += 1;
-                }
-                response
-            }
-            Err((error, allow)) => {
-                let mut response = Response {
-                    status: error.status(),
-                    headers: vec![("Content-Type".into(), "application/json".into())],
-                    body: serde_json::to_vec(&error.body()).unwrap_or_default(),
-                };
-                if let Some(allow) = allow {
-                    response.headers.push(("Allow".into(), allow));
-                }
-                response
-            }
-        }
+        self.handle_timed(request).response
     }
 
-    fn dispatch(&mut self, request: &Request) -> Result<Response, (ApiError, Option<String>)> {
-        let spec = spec::spec();
-        let (path, query) = split_target(&request.target);
-        let method = request.method.to_ascii_uppercase();
-        let matched = spec.router.at(path).map_err(|_| {
-            (ApiError::new(ErrorCode::NotFound, format!("There is no resource at {path}.")), None)
-        })?;
-        let path_spec = &spec.paths[*matched.value];
-        let Some(op) = path_spec.ops.iter().find(|o| o.method == method) else {
-            let allow = path_spec.allow();
-            let message = format!("{method} is not allowed on {}; use {allow}.", path_spec.template);
-            return Err((ApiError::new(ErrorCode::MethodNotAllowed, message), Some(allow)));
-        };
-        let raw_params: Vec<(String, String)> =
-            matched.params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
-        let inputs = read_inputs(spec, op, request, &raw_params, query).map_err(|e| (e, None))?;
-        let mut response = handlers::handle(op.op, &mut self.store, &inputs).map_err(|e| (e, None))?;
-        response.headers.extend(op.deprecation.iter().cloned());
-        Ok(response)
+    /// Answers one request, with the delay and failure the options ask for.
+    pub fn handle_timed(&mut self, request: &Request) -> Handled {
+        let mutating = !request.method.eq_ignore_ascii_case("GET");
+        let mut rules = PetstoreRules { store: &mut self.store, mutating, changed: false };
+        let handled = self.api.handle_with(request, &mut rules);
+        if rules.changed {
+            self.revision += 1;
+        }
+        handled
     }
 
     /// Increases by one on every change of state (reads leave it alone): compare before and
@@ -176,7 +202,7 @@ impl Mock {
     /// # Errors
     /// As [`Mock::restore`].
     pub fn from_snapshot(snapshot: &str) -> Result<Self, SnapshotError> {
-        Ok(Self { store: Store::from_snapshot(snapshot)?, revision: 0 })
+        Ok(Self { store: Store::from_snapshot(snapshot)?, ..Self::default() })
     }
 
     /// Empties the store (`seed: true` fills it with the demo data again).
@@ -224,6 +250,10 @@ impl StatefulMock for Mock {
         Mock::handle(self, request)
     }
 
+    fn handle_timed(&mut self, request: &Request) -> Handled {
+        Mock::handle_timed(self, request)
+    }
+
     fn revision(&self) -> u64 {
         Mock::revision(self)
     }
@@ -251,126 +281,4 @@ fn split_target(target: &str) -> (&str, &str) {
     let without_fragment = without_origin.split('#').next().unwrap_or_default();
     let (path, query) = without_fragment.split_once('?').unwrap_or((without_fragment, ""));
     (if path.is_empty() { "/" } else { path }, query)
-}
-
-fn is_json(content_type: &str) -> bool {
-    let media = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    media == "application/json" || (media.starts_with("application/") && media.ends_with("+json"))
-}
-
-/// Reads and checks parameters and body against the operation's description.
-fn read_inputs(
-    spec: &'static spec::Spec,
-    op: &'static spec::OpSpec,
-    request: &Request,
-    path_params: &[(String, String)],
-    query: &str,
-) -> Result<Inputs, ApiError> {
-    if request.body.len() > MAX_BODY_BYTES {
-        return Err(ApiError::new(
-            ErrorCode::PayloadTooLarge,
-            format!("The body is {} bytes; the limit is {MAX_BODY_BYTES} bytes.", request.body.len()),
-        ));
-    }
-    let validator = spec.validator();
-    let query_pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
-    let mut inputs = Inputs::default();
-    for param in &op.params {
-        let raw: Vec<String> = match param.location {
-            Location::Path => path_params
-                .iter()
-                .filter(|(k, _)| *k == param.name)
-                .map(|(_, v)| percent_encoding::percent_decode_str(v).decode_utf8_lossy().into_owned())
-                .collect(),
-            Location::Query => {
-                query_pairs.iter().filter(|(k, _)| *k == param.name).map(|(_, v)| v.clone()).collect()
-            }
-            Location::Header => request
-                .headers
-                .iter()
-                .filter(|(k, _)| k.eq_ignore_ascii_case(&param.name))
-                .map(|(_, v)| v.clone())
-                .collect(),
-        };
-        let label = format!("{} {}", param.location.label(), param.name);
-        if raw.is_empty() {
-            if param.required {
-                return Err(ApiError::new(ErrorCode::InvalidParameter, format!("{label} is required.")));
-            }
-            continue;
-        }
-        let value = parse_param(&validator, &param.schema, &raw, &label)?;
-        validator.check(&param.schema, &value, &param.name).map_err(|e| {
-            ApiError::new(ErrorCode::InvalidParameter, format!("{} {e}", param.location.label()))
-        })?;
-        inputs.params.insert(param.name.clone(), value);
-    }
-    if let Some(body) = &op.body {
-        if request.body.is_empty() {
-            if body.required {
-                return Err(ApiError::new(
-                    ErrorCode::MalformedJson,
-                    "The request body is empty; this operation needs a JSON body.",
-                ));
-            }
-            return Ok(inputs);
-        }
-        if let Some(ct) = request.header_value("Content-Type").filter(|ct| !is_json(ct)) {
-            return Err(ApiError::new(
-                ErrorCode::UnsupportedMediaType,
-                format!("The body must be sent as application/json, not {}.", ct.trim()),
-            ));
-        }
-        let value: Value = serde_json::from_slice(&request.body).map_err(|e| {
-            ApiError::new(ErrorCode::MalformedJson, format!("The body is not valid JSON: {e}."))
-        })?;
-        validator.check(&body.schema, &value, "").map_err(ApiError::validation)?;
-        inputs.body = Some(value);
-    }
-    Ok(inputs)
-}
-
-/// Turns the text of a parameter into a JSON value of its schema's type.
-fn parse_param(
-    validator: &crate::validate::Validator<'static>,
-    schema: &'static Value,
-    raw: &[String],
-    label: &str,
-) -> Result<Value, ApiError> {
-    let bad = |m: String| ApiError::new(ErrorCode::InvalidParameter, m);
-    let scalar = |schema: &Value, text: &str| -> Result<Value, ApiError> {
-        if text.is_empty() {
-            return Err(bad(format!("{label} is empty; give a value or leave it out.")));
-        }
-        match schema.get("type").and_then(Value::as_str) {
-            Some("integer") => text
-                .parse::<i64>()
-                .map(Value::from)
-                .map_err(|_| bad(format!("{label} must be a 64-bit integer; got {text:?}."))),
-            Some("number") => text
-                .parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
-                .map(Value::Number)
-                .ok_or_else(|| bad(format!("{label} must be a number; got {text:?}."))),
-            Some("boolean") => match text {
-                "true" => Ok(Value::Bool(true)),
-                "false" => Ok(Value::Bool(false)),
-                _ => Err(bad(format!("{label} must be true or false; got {text:?}."))),
-            },
-            _ => Ok(Value::String(text.to_owned())),
-        }
-    };
-    let schema = validator.resolve(schema).map_err(bad)?;
-    if schema.get("type").and_then(Value::as_str) == Some("array") {
-        let items = match schema.get("items") {
-            Some(items) => validator.resolve(items).map_err(bad)?,
-            None => return Ok(Value::Array(raw.iter().map(|r| Value::String(r.clone())).collect())),
-        };
-        return raw.iter().map(|r| scalar(items, r)).collect::<Result<Vec<_>, _>>().map(Value::Array);
-    }
-    if raw.len() > 1 {
-        return Err(bad(format!("{label} is given {} times; give it once.", raw.len())));
-    }
-    scalar(schema, &raw[0])
 }

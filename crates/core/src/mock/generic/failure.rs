@@ -76,6 +76,13 @@ impl Failure {
     }
 }
 
+/// A business rule's refusal ([`super::Rules`]): its code, status and message as they are.
+impl From<crate::error::ApiError> for Failure {
+    fn from(error: crate::error::ApiError) -> Self {
+        Self::new(error.status(), error.code.as_str(), error.message)
+    }
+}
+
 /// Whether the operation documents this status exactly.
 pub(crate) fn documents(op: &Operation, status: u16) -> bool {
     op.responses.iter().any(|(s, _)| *s == status.to_string())

@@ -50,9 +50,10 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use self::answer::Prefer;
-use self::failure::Failure;
+pub(crate) use self::failure::Failure;
 pub use self::options::{Delay, FailureOptions, MockOptions, OperationOptions};
 pub use self::params::MAX_REQUEST_BODY;
+pub(crate) use self::params::Params;
 use self::params::Raw;
 use self::resources::Resource;
 use self::spec::{Credential, Operation, Spec};
@@ -92,6 +93,31 @@ pub struct Handled {
     pub network_error: bool,
 }
 
+/// Business rules an API keeps on top of the generic mock: the Petstore's transitions, stock
+/// and unique names ([`crate::Mock`]). The generic mock routes the request, checks credentials,
+/// reads and checks its parameters and body against the document, and applies the delay and
+/// failure options; then the rules may answer the operation themselves.
+pub(crate) trait Rules {
+    /// The answer to an operation whose request passed the document's checks, or `None` to
+    /// let the generic mock answer it. An `Err` is answered as every failure is (the Error
+    /// object, or the document's shape for its status).
+    fn answer(
+        &mut self,
+        operation_id: &str,
+        params: &Params,
+        body: Option<&Value>,
+    ) -> Option<Result<Response, Failure>>;
+}
+
+/// No rules: every operation is answered by the generic mock.
+struct NoRules;
+
+impl Rules for NoRules {
+    fn answer(&mut self, _: &str, _: &Params, _: Option<&Value>) -> Option<Result<Response, Failure>> {
+        None
+    }
+}
+
 /// A stateful mock of any OpenAPI 3.x document (Swagger 2.0 is converted first).
 #[derive(Debug, Clone)]
 pub struct ApiMock {
@@ -107,6 +133,8 @@ pub struct ApiMock {
     /// The state of the random choices of delays and failures.
     random: u64,
     api: String,
+    /// The largest request body read, in bytes.
+    body_limit: usize,
 }
 
 impl ApiMock {
@@ -143,6 +171,7 @@ impl ApiMock {
             revision: 0,
             random: 0x9E37_79B9_7F4A_7C15,
             api,
+            body_limit: MAX_REQUEST_BODY,
         })
     }
 
@@ -153,6 +182,13 @@ impl ApiMock {
     pub fn from_json(text: &[u8]) -> Result<Self, MockError> {
         let doc = crate::document::parse_json(text).map_err(|e| MockError(e.to_string()))?;
         Self::from_document(doc)
+    }
+
+    /// The same mock with another limit on request bodies (the Petstore's is 64 KiB).
+    #[must_use]
+    pub(crate) fn with_body_limit(mut self, limit: usize) -> Self {
+        self.body_limit = limit;
+        self
     }
 
     /// The same mock with other options.
@@ -243,6 +279,12 @@ impl ApiMock {
 
     /// Answers one request, with the delay and failure the options ask for.
     pub fn handle_timed(&mut self, request: &Request) -> Handled {
+        self.handle_with(request, &mut NoRules)
+    }
+
+    /// Answers one request as [`ApiMock::handle_timed`] does, letting `rules` answer the
+    /// operations they keep.
+    pub(crate) fn handle_with(&mut self, request: &Request, rules: &mut dyn Rules) -> Handled {
         let spec = Arc::clone(&self.spec);
         let (path, query) = split_target(&request.target);
         let matches = spec.route(path);
@@ -276,10 +318,12 @@ impl ApiMock {
         let (delay_ms, fail) = self.effects(&op.id);
         let seed = self.options.seed ^ hash(&op.id);
         let network_error = fail.as_ref().is_some_and(|f| f.network);
-        let response = match self.answer(&spec, path_index, op, request, path_params, query, fail) {
+        let mut response = match self.answer(&spec, path_index, op, request, path_params, query, fail, rules)
+        {
             Ok(response) => response,
             Err(failure) => failure::render(&spec, Some(op), &failure, seed),
         };
+        response.headers.extend(op.deprecation.iter().cloned());
         Handled { response, delay_ms, network_error }
     }
 
@@ -319,6 +363,7 @@ impl ApiMock {
         path_params: &[(String, String)],
         query: &str,
         fail: Option<FailureOptions>,
+        rules: &mut dyn Rules,
     ) -> Result<Response, Failure> {
         let query_pairs: Vec<(String, String)> =
             form_urlencoded::parse(query.as_bytes()).into_owned().collect();
@@ -329,7 +374,7 @@ impl ApiMock {
         let raw = Raw { path: path_params, query: &query_pairs, request };
         let params = params::read_params(spec, op, &raw, check)?;
         let body = match &op.body {
-            Some(body) => params::read_body(spec, op, body, request, check)?,
+            Some(body) => params::read_body(spec, op, body, request, check, self.body_limit)?,
             None => None,
         };
         let prefer = Prefer::of(&request.headers);
@@ -337,9 +382,12 @@ impl ApiMock {
         if let Some(fail) = fail {
             return Ok(answer::injected(spec, op, fail.status, seed));
         }
+        let asks_document = prefer.code.is_some() || prefer.example.is_some();
+        if !asks_document && let Some(answer) = rules.answer(&op.id, &params, body.as_ref()) {
+            return answer;
+        }
         let role = self.roles.get(&(path_index, op.method)).copied();
         let path_names: Vec<&str> = path_params.iter().map(|(name, _)| name.as_str()).collect();
-        let asks_document = prefer.code.is_some() || prefer.example.is_some();
         let resources = Arc::clone(&self.resources);
         let accept = request.header_value("Accept");
         let mut call = crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept };

@@ -17,7 +17,7 @@ use crate::http::Request;
 use crate::openapi::resolve;
 use crate::schema::Direction;
 
-/// The largest request body the mock reads (1 MiB).
+/// The largest request body the mock of a document reads (1 MiB).
 pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
 
 /// The parameters read: by name, as JSON.
@@ -88,7 +88,7 @@ pub(crate) fn read_params(
             }
             continue;
         };
-        let value = value.map_err(|e| Failure::parameter(format!("{label}: {e}")))?;
+        let value = value.map_err(|e| Failure::parameter(format!("{label} {e}")))?;
         if check {
             validator
                 .check(&param.schema, &value, &param.name)
@@ -232,6 +232,9 @@ pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
     if nullable && text == "null" {
         return Ok(Value::Null);
     }
+    if text.is_empty() && !types.is_empty() && !types.iter().any(|t| matches!(*t, "string" | "null")) {
+        return Err("is empty; give a value or leave it out.".to_owned());
+    }
     let read = |kind: &str| -> Option<Value> {
         match kind {
             "integer" => whole_number(text),
@@ -255,7 +258,11 @@ pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
             Ok(literal.unwrap_or_else(|| Value::String(text.to_owned())))
         }
         [one] => read(one).ok_or_else(|| match *one {
-            "integer" => format!("must be an integer; got {text:?}."),
+            "integer" => match schema.get("format").and_then(Value::as_str) {
+                Some("int64") => format!("must be a 64-bit integer; got {text:?}."),
+                Some("int32") => format!("must be a 32-bit integer; got {text:?}."),
+                _ => format!("must be an integer; got {text:?}."),
+            },
             "number" => format!("must be a number; got {text:?}."),
             "boolean" => format!("must be true or false; got {text:?}."),
             other => format!("must be {other}; got {text:?}."),
@@ -290,10 +297,11 @@ pub(crate) fn read_body(
     body: &Body,
     request: &Request,
     check: bool,
+    limit: usize,
 ) -> Result<Option<Value>, Failure> {
     let bytes = &request.body;
-    if bytes.len() > MAX_REQUEST_BODY {
-        return Err(Failure::too_large(bytes.len(), MAX_REQUEST_BODY));
+    if bytes.len() > limit {
+        return Err(Failure::too_large(bytes.len(), limit));
     }
     if bytes.is_empty() {
         if body.required && check {

@@ -12,8 +12,19 @@ use serde_json::{Map, Value};
 
 use super::routes::{Params, Routes};
 use crate::auth::{ApiKeyIn, Scheme, SchemeKind};
-use crate::mock::spec::METHODS;
 use crate::openapi::resolve;
+
+/// The methods an OpenAPI path item may hold, as keys and as sent.
+pub(crate) const METHODS: [(&str, &str); 8] = [
+    ("get", "GET"),
+    ("put", "PUT"),
+    ("post", "POST"),
+    ("delete", "DELETE"),
+    ("options", "OPTIONS"),
+    ("head", "HEAD"),
+    ("patch", "PATCH"),
+    ("trace", "TRACE"),
+];
 
 /// The most path templates the mock reads from one document.
 pub const MAX_PATHS: usize = 20_000;
@@ -72,6 +83,8 @@ pub(crate) struct Operation {
     pub responses: Vec<(String, Value)>,
     /// Security alternatives: each a list of what one scheme needs in the request.
     pub security: Vec<Vec<Credential>>,
+    /// `Deprecation` and `Sunset` headers for every answer of a deprecated operation.
+    pub deprecation: Vec<(String, String)>,
 }
 
 /// What a security scheme needs to find in a request.
@@ -268,7 +281,39 @@ fn read_operation(
         .into_iter()
         .map(|alternative| alternative.iter().map(|name| credential(schemes, name)).collect())
         .collect();
-    Operation { method, id, params, body, responses, security }
+    let deprecation = deprecation_headers(operation).unwrap_or_else(|e| {
+        notes.push(format!("{id}: {e}; no Deprecation or Sunset header is sent."));
+        Vec::new()
+    });
+    Operation { method, id, params, body, responses, security, deprecation }
+}
+
+/// `Deprecation: @<unix time>` (RFC 9745) from `x-deprecated-since` and `Sunset: <HTTP date>`
+/// (RFC 8594) from `x-deprecated-sunset`, end of that day in UTC; a deprecated operation
+/// without those dates has no headers.
+fn deprecation_headers(op: &Value) -> Result<Vec<(String, String)>, String> {
+    if op.get("deprecated").and_then(Value::as_bool) != Some(true) {
+        return Ok(Vec::new());
+    }
+    let date = |key: &str| -> Result<Option<time::Date>, String> {
+        let Some(v) = op.get(key) else { return Ok(None) };
+        let text = v.as_str().ok_or_else(|| format!("{key} is not a string"))?;
+        let format = time::macros::format_description!("[year]-[month]-[day]");
+        time::Date::parse(text, &format).map(Some).map_err(|e| format!("{key} {text:?}: {e}"))
+    };
+    let mut headers = Vec::new();
+    if let Some(since) = date("x-deprecated-since")? {
+        let at = since.midnight().assume_utc().unix_timestamp();
+        headers.push(("Deprecation".to_owned(), format!("@{at}")));
+    }
+    if let Some(sunset) = date("x-deprecated-sunset")? {
+        let end = sunset.with_hms(23, 59, 59).map_err(|e| e.to_string())?.assume_utc();
+        let format = time::macros::format_description!(
+            "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT"
+        );
+        headers.push(("Sunset".to_owned(), end.format(&format).map_err(|e| e.to_string())?));
+    }
+    Ok(headers)
 }
 
 fn credential(schemes: &[Scheme], name: &str) -> Credential {

@@ -240,7 +240,7 @@ fn requests_are_checked_against_the_document() {
     assert_eq!(body(&bad_query)["code"], "invalid_parameter");
     assert_eq!(body(&bad_query)["message"], "Query parameter limit must be at most 50; got 500.");
     let not_a_number = mock.handle(&Request::new("GET", "/notes/abc"));
-    assert_eq!(body(&not_a_number)["message"], "Path parameter noteId: must be an integer; got \"abc\".");
+    assert_eq!(body(&not_a_number)["message"], "Path parameter noteId must be an integer; got \"abc\".");
     let xml =
         mock.handle(&Request::new("POST", "/notes").header("Content-Type", "application/xml").body("<a/>"));
     assert_eq!((xml.status, body(&xml)["code"].clone()), (415, json!("unsupported_media_type")));
