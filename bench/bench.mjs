@@ -248,21 +248,48 @@ async function tryItOurs(browser) {
   }
 }
 
-async function tryItMsw(browser) {
+/** The Tasks API (a loaded YAML document) with its own in-browser mock (`ApiMock`). */
+const TASKS_YAML = join(ROOT, "crates/server/tests/fixtures/tasks.yaml");
+
+async function tryItOursApi(browser) {
+  const site = await serve({ "/tasks.yaml": TASKS_YAML, "/": `${DIST}/` });
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await context.newPage();
+    const out = {};
+    // POST first: the mock starts empty, and GET reads back project 1.
+    for (const [key, id, status, fill] of [
+      ["post", "createProject", "201", async (p) => p.locator("[data-testid=try-body]").fill('{"name": "Garden"}')],
+      ["get", "getProject", "200", async (p) => p.locator("[data-testid=try-param][data-name=projectId]").fill("1")],
+    ]) {
+      await page.goto(`${site.url}?url=tasks.yaml#${id}`);
+      await page.locator(`[data-testid=operation-detail][data-operation-id=${id}]`).waitFor({ timeout: 30_000 });
+      await page.locator("[data-testid=mock-counts]").waitFor({ timeout: 30_000 });
+      await page.locator("[data-testid=try-target]").selectOption("mock");
+      await fill(page);
+      out[key] = await sendMany(page, "[data-testid=try-send]", "[data-testid=try-answer]", status);
+    }
+    return out;
+  } finally {
+    await context.close();
+    await site.close();
+  }
+}
+
+async function tryItMsw(browser, index = "msw.html", buttons = { get: "#get-pet", post: "#create-pet" }) {
   const msw = join(NODE_MODULES, "msw");
   const site = await serve(
     { "/vendor/": join(msw, "lib") + "/", "/mockServiceWorker.js": join(msw, "lib/mockServiceWorker.js"), "/": join(HERE, "pages") + "/" },
-    { index: "msw.html" },
+    { index },
   );
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     const page = await context.newPage();
     await page.goto(site.url);
     await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 30_000 });
-    return {
-      get: await sendMany(page, "#get-pet", ".answer", "200"),
-      post: await sendMany(page, "#create-pet", ".answer", "201"),
-    };
+    // POST first, so that GET reads back what was created.
+    const post = await sendMany(page, buttons.post, ".answer", "201");
+    return { get: await sendMany(page, buttons.get, ".answer", "200"), post };
   } finally {
     await context.close();
     await site.close();
@@ -331,7 +358,11 @@ if ((!process.env.BENCH_TOOLS || toolNames.includes(OURS)) && SENDS > 0) {
     const ours = await tryItOurs(playwright);
     console.error("try-it round trip: MSW");
     const msw = await tryItMsw(playwright);
-    tryIt = { ours, msw };
+    console.error("try-it round trip, a loaded document: Petstore Playground");
+    const oursApi = await tryItOursApi(playwright);
+    console.error("try-it round trip, a loaded document: MSW");
+    const mswApi = await tryItMsw(playwright, "msw-api.html", { get: "#get-project", post: "#create-project" });
+    tryIt = { ours, msw, oursApi, mswApi };
   } finally {
     await playwright.close();
   }
@@ -421,6 +452,16 @@ if (tryIt) {
   for (const [key, label] of [["get", "GET /pets/1 → 200"], ["post", "POST /pets → 201"]]) {
     const a = tryIt.ours[key];
     const b = tryIt.msw[key];
+    out(`| ${label} | ${spread(a, msFine)} | ${spread(b, msFine)} | ${(median(b) / median(a)).toFixed(1)}× |`);
+  }
+  out();
+  out("A loaded document: the Tasks API (`crates/server/tests/fixtures/tasks.yaml`, by `?url=`), mocked in the page by its own `ApiMock` (resources inferred from the document, requests checked against it), against MSW handlers written by hand for the same two operations (`bench/pages/msw-api.html`).");
+  out();
+  out("| Request | Petstore Playground (in-browser mock, `ApiMock.handle`) | MSW (service worker) | MSW / ours |");
+  out("|---|---:|---:|---:|");
+  for (const [key, label] of [["post", "POST /projects → 201"], ["get", "GET /projects/1 → 200"]]) {
+    const a = tryIt.oursApi[key];
+    const b = tryIt.mswApi[key];
     out(`| ${label} | ${spread(a, msFine)} | ${spread(b, msFine)} | ${(median(b) / median(a)).toFixed(1)}× |`);
   }
   out();

@@ -87,7 +87,7 @@ fn petstore_api() -> &'static ApiMock {
     // The embedded document is fixed at build time and the tests read it, so a failure here is
     // a build defect, not a runtime condition.
     API.get_or_init(|| {
-        ApiMock::from_document(Value::clone(&crate::openapi::petstore_value()))
+        ApiMock::from_openapi(Value::clone(&crate::openapi::petstore_value()))
             .unwrap_or_else(|e| panic!("the embedded document: {e}"))
             .with_body_limit(MAX_BODY_BYTES)
     })

@@ -154,6 +154,12 @@ impl ApiMock {
                     .to_owned(),
             ));
         };
+        Self::from_openapi(doc)
+    }
+
+    /// A mock of an OpenAPI 3.x document, without the Swagger 2.0 converter (the Petstore's
+    /// module stays without it).
+    pub(crate) fn from_openapi(doc: Value) -> Result<Self, MockError> {
         let info = doc.get("info");
         let text =
             |k: &str| info.and_then(|i| i.get(k)).and_then(Value::as_str).unwrap_or_default().to_owned();
