@@ -103,8 +103,38 @@ pub(crate) fn documented(op: &Operation, status: u16) -> Option<&Value> {
     })
 }
 
+/// The status to answer a failure with: its own when the operation documents it (exactly, by
+/// range or by `default`); else a documented status that means the same to a client (400 and
+/// 422 for a refused request, 401 and 403, 410 for 404), so that a client written against the
+/// document meets a status it handles; else its own, since the document leaves that failure out
+/// (an operation with security that documents no 401, say). The message still says what
+/// happened.
+pub(crate) fn documented_status(op: &Operation, status: u16) -> u16 {
+    if documented(op, status).is_some() {
+        return status;
+    }
+    let alike: &[u16] = match status {
+        401 => &[403],
+        403 => &[401],
+        404 => &[410],
+        400 => &[422],
+        422 => &[400],
+        409 | 413 | 415 => &[400, 422],
+        _ => &[],
+    };
+    alike.iter().copied().find(|s| documents(op, *s)).unwrap_or(status)
+}
+
 /// The answer for a failure: the Error object, or the document's shape for that status.
 pub(crate) fn render(spec: &Spec, op: Option<&Operation>, failure: &Failure, seed: u64) -> Response {
+    let status = op.map_or(failure.status, |op| documented_status(op, failure.status));
+    let documented_failure;
+    let failure = if status == failure.status {
+        failure
+    } else {
+        documented_failure = Failure { status, ..failure.clone() };
+        &documented_failure
+    };
     let error = json!({"code": failure.code, "message": failure.message, "status": failure.status});
     let content = op.and_then(|op| documented(op, failure.status)).and_then(|r| r.get("content"));
     let schema = content.and_then(|c| super::resources::json_schema(spec, c));

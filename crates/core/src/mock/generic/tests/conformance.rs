@@ -297,3 +297,26 @@ fn a_nested_collection_belongs_to_the_deepest_item_above_it() {
     assert_eq!(counts, [1, 0, 0], "deleting a team deletes its members, and leaves its org");
     assert_eq!(mock.handle(&Request::new("GET", "/orgs/1/teams/1/members/1")).status, 404);
 }
+
+#[test]
+fn failures_take_a_documented_status_of_the_same_meaning() {
+    let item = json!({"type": "object", "properties": {"id": {"type": "integer", "readOnly": true},
+        "name": {"type": "string"}}});
+    let content = json!({"application/json": {"schema": item}});
+    let id = path_param("id", json!({"type": "integer"}));
+    let mut mock = api(json!({
+        "/things": {"post": {"requestBody": {"content": content},
+            "responses": {"201": {"description": "", "content": content}, "400": {"description": ""}}}},
+        "/things/{id}": {
+            "get": {"parameters": id, "responses": {"200": {"description": "", "content": content},
+                "410": {"description": ""}}},
+            "delete": {"parameters": id, "responses": ok("204")}}
+    }));
+    let gone = mock.handle(&Request::new("GET", "/things/7"));
+    assert_eq!((gone.status, body(&gone)["code"].clone()), (410, json!("not_found")), "410 stands for 404");
+    let refused = mock.handle(&Request::new("POST", "/things").json(&json!({"name": 5})));
+    assert_eq!((refused.status, body(&refused)["code"].clone()), (400, json!("validation_failed")));
+    assert_eq!(body(&refused)["status"], 400, "the Error object says the status sent");
+    let undocumented = mock.handle(&Request::new("DELETE", "/things/7"));
+    assert_eq!(undocumented.status, 404, "nothing alike is documented: the status itself");
+}
