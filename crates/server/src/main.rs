@@ -55,6 +55,10 @@ struct ServeArgs {
     /// With --spec: do not ask for the credentials the document's security requires.
     #[arg(long, requires = "spec")]
     no_security: bool,
+    /// With --spec: accept only this credential (an API key, a bearer token, or user:password
+    /// for Basic); give it again for more. Without it, any value is accepted.
+    #[arg(long = "credential", value_name = "VALUE", requires = "spec", conflicts_with = "no_security")]
+    credentials: Vec<String>,
     /// Wait before every answer, MS or MIN-MAX milliseconds (e.g. 200 or 100-500).
     #[arg(long, value_name = "MS", value_parser = Delay::parse)]
     delay: Option<Delay>,
@@ -277,6 +281,7 @@ fn mock_options(args: &ServeArgs) -> Result<MockOptions, ServeError> {
     };
     options.validate &= !args.no_validation;
     options.security &= !args.no_security;
+    options.credentials.extend(args.credentials.iter().cloned());
     if let Some(delay) = args.delay {
         options.delay = Some(delay);
     }

@@ -44,6 +44,11 @@ fn security_and_prefer_headers() {
     assert!(refused.assert_error(401, "unauthorized").contains("X-API-Key"), "{}", refused.body);
     assert_eq!(server.request("DELETE", "/projects/1", &[("X-API-Key", "k")]).status, 204);
     server.get("/projects/1").assert_error(404, "not_found");
+    let strict = Server::start(&["--spec", SPEC, "--credential", "k1", "--credential", "k2"]);
+    strict.post_json("/projects", &json!({"name": "Garden"}));
+    let wrong = strict.request("DELETE", "/projects/1", &[("X-API-Key", "k3")]);
+    assert!(wrong.assert_error(401, "unauthorized").contains("not among"), "{}", wrong.body);
+    assert_eq!(strict.request("DELETE", "/projects/1", &[("X-API-Key", "k2")]).status, 204);
     let down = server.request("GET", "/health", &[("Prefer", "code=503")]);
     assert_eq!((down.status, down.json()), (503, json!({"status": "down"})));
 }

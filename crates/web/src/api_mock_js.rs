@@ -27,8 +27,10 @@ export interface ApiMockOptions {
   storageKey?: string | null;
   /** Check parameters and bodies against the document (default true). */
   validate?: boolean;
-  /** Answer 401 when the credentials an operation's security asks for are missing (default true). */
+  /** Answer 401 when the credentials an operation's security asks for are missing, or not among `credentials` (default true). */
   security?: boolean;
+  /** The credentials accepted: API keys, bearer tokens, "user:password" for Basic (default: any value). */
+  credentials?: string[];
   /** The seed of generated data (default 0): the same seed gives the same answers. */
   seed?: number;
   /** A delay before every answer of fetch, in milliseconds. */

@@ -72,15 +72,23 @@ pub struct OperationOptions {
     pub failure: Option<FailureOptions>,
 }
 
+/// The most credentials a mock's options list.
+pub const MAX_CREDENTIALS: usize = 100;
+/// The longest credential a mock's options list, in bytes.
+pub const MAX_CREDENTIAL_BYTES: usize = 4096;
+
 /// A mock's options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct MockOptions {
     /// Check parameters and bodies against the document (on by default; off for demos).
     pub validate: bool,
-    /// Answer 401 when the credentials an operation's security asks for are missing (their
-    /// values are not checked).
+    /// Answer 401 when the credentials an operation's security asks for are missing, or not
+    /// among `credentials` when that is given.
     pub security: bool,
+    /// The credentials accepted: API key values, bearer tokens, and `user:password` (or its
+    /// base64) for Basic. Empty: any value is accepted, as long as there is one.
+    pub credentials: Vec<String>,
     /// The seed of generated data: the same seed gives the same answers.
     pub seed: u64,
     /// A delay before every answer.
@@ -96,6 +104,7 @@ impl Default for MockOptions {
         Self {
             validate: true,
             security: true,
+            credentials: Vec::new(),
             seed: 0,
             delay: None,
             failure: None,
@@ -106,7 +115,7 @@ impl Default for MockOptions {
 
 impl MockOptions {
     /// Checks the ranges: rates between 0 and 1, delays in order and at most a minute, statuses
-    /// from 100 to 599.
+    /// from 100 to 599, at most 100 credentials of at most 4 KiB each.
     ///
     /// # Errors
     /// The first value out of range, in words.
@@ -129,6 +138,15 @@ impl MockOptions {
             }
             Ok(())
         };
+        if self.credentials.len() > MAX_CREDENTIALS {
+            return Err(format!("{} credentials: at most {MAX_CREDENTIALS}", self.credentials.len()));
+        }
+        if let Some(long) = self.credentials.iter().find(|c| c.len() > MAX_CREDENTIAL_BYTES) {
+            return Err(format!("a credential of {} bytes: at most {MAX_CREDENTIAL_BYTES}", long.len()));
+        }
+        if self.credentials.iter().any(|c| c.trim().is_empty()) {
+            return Err("an empty credential: give a value".to_owned());
+        }
         self.failure.as_ref().map_or(Ok(()), |f| failure(f, ""))?;
         self.delay.as_ref().map_or(Ok(()), |d| delay(d, ""))?;
         for (id, op) in &self.operations {

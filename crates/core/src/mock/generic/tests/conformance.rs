@@ -320,3 +320,35 @@ fn failures_take_a_documented_status_of_the_same_meaning() {
     let undocumented = mock.handle(&Request::new("DELETE", "/things/7"));
     assert_eq!(undocumented.status, 404, "nothing alike is documented: the status itself");
 }
+
+#[test]
+fn only_the_credentials_listed_are_accepted() {
+    use super::super::MockOptions;
+    let doc = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+        "paths": {"/me": {"get": {"security": [{"basic": []}, {"key": []}], "responses": ok("200")}}},
+        "components": {"securitySchemes": {
+            "basic": {"type": "http", "scheme": "basic"},
+            "key": {"type": "apiKey", "in": "query", "name": "api-key"}}}});
+    let options =
+        MockOptions { credentials: vec!["ann:pw".to_owned(), "k1".to_owned()], ..MockOptions::default() };
+    let mut mock = super::ApiMock::from_document(doc).unwrap().with_options(options);
+    let basic = |pair: &str| {
+        use base64::Engine as _;
+        let token = base64::engine::general_purpose::STANDARD.encode(pair);
+        Request::new("GET", "/me").header("Authorization", format!("Basic {token}"))
+    };
+    assert_eq!(mock.handle(&basic("ann:pw")).status, 200, "user:password, sent as base64");
+    assert_eq!(mock.handle(&Request::new("GET", "/me?api-key=k1")).status, 200);
+    let wrong = mock.handle(&basic("ann:guess"));
+    assert_eq!(wrong.status, 401);
+    assert_eq!(
+        body(&wrong)["message"],
+        "GET /me: the credentials given are not among those this mock accepts."
+    );
+    assert_eq!(wrong.header_value("WWW-Authenticate"), Some("Basic realm=\"mock\""));
+    assert_eq!(mock.handle(&Request::new("GET", "/me?api-key=k2")).status, 401);
+    let none = mock.handle(&Request::new("GET", "/me"));
+    assert!(body(&none)["message"].as_str().unwrap().contains("needs credentials"), "{}", body(&none));
+    let too_many = MockOptions { credentials: vec!["x".to_owned(); 101], ..MockOptions::default() };
+    assert_eq!(too_many.check(), Err("101 credentials: at most 100".to_owned()));
+}
