@@ -2,11 +2,14 @@
 
     python document.py FILE               one JSON object: version, size, facts about its shape
     python document.py FILE --candidates  the GET requests worth timing under wrk, one a line
+    python document.py FILE --auth-config  Schemathesis settings ([auth.openapi.NAME]) that send
+                                          the bench's credentials for each security scheme
 
 A candidate is a GET whose required parameters are all path parameters (filled from the
 document's examples, else `1`), in document order; after them come GETs with required query or
 header parameters, filled the same way. Each carries the credentials its security requirement
-asks for (dummy values: the mocks check only that they are there). Runs with the Python of .tools/venv, which has PyYAML (a Schemathesis dependency).
+asks for: `bench` (API keys, bearer tokens) and `bench:bench` (Basic), the values run.sh tells
+petstore-mock to accept (`--credential`); Prism takes any. Runs with the Python of .tools/venv, which has PyYAML (a Schemathesis dependency).
 """
 
 import json
@@ -127,6 +130,27 @@ def credentials(doc, operation):
     return headers, query
 
 
+def auth_config(doc):
+    """TOML: for each security scheme Schemathesis can fill, the bench's credential."""
+    lines = []
+    for name, scheme in security_schemes(doc).items():
+        scheme = resolve(doc, scheme or {})
+        kind = scheme.get("type")
+        http = (scheme.get("scheme") or "").lower()
+        if kind == "apiKey":
+            values = {"api_key": "bench"}
+        elif kind == "basic" or (kind == "http" and http == "basic"):
+            values = {"username": "bench", "password": "bench"}
+        elif kind in ("oauth2", "openIdConnect") or (kind == "http" and http == "bearer"):
+            values = {"bearer": "bench"}
+        else:
+            continue
+        # A TOML basic string is written as JSON writes a string.
+        lines.append(f"\n[auth.openapi.{json.dumps(name)}]")
+        lines.extend(f"{key} = {json.dumps(value)}" for key, value in values.items())
+    return "\n".join(lines)
+
+
 def candidates(doc):
     """GETs whose required parameters are all in the path, then (when a document has too few)
     GETs whose required query and header parameters are filled the same way."""
@@ -201,10 +225,13 @@ def shape(doc):
 
 
 def main():
-    if len(sys.argv) != 2 and not (len(sys.argv) == 3 and sys.argv[2] == "--candidates"):
-        sys.exit("usage: document.py FILE [--candidates]")
+    if len(sys.argv) != 2 and not (len(sys.argv) == 3 and sys.argv[2] in ("--candidates", "--auth-config")):
+        sys.exit("usage: document.py FILE [--candidates | --auth-config]")
     path = sys.argv[1]
     doc = load(path)
+    if sys.argv[2:] == ["--auth-config"]:
+        print(auth_config(doc))
+        return
     if sys.argv[2:] == ["--candidates"]:
         # For the shell: one candidate a line, "target<TAB>filled<TAB>header<TAB>header...".
         for c in candidates(doc):

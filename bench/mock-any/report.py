@@ -19,6 +19,7 @@ import base64
 import json
 import math
 import os
+import re
 import sys
 from collections import Counter
 from urllib.parse import urlsplit
@@ -53,6 +54,27 @@ def clip(text, limit):
 def target_of(uri):
     parts = urlsplit(uri)
     return parts.path + ("?" + parts.query if parts.query else "")
+
+
+# The documented statuses the mock answers a failure with when its own is not documented
+# (generic/failure.rs, documented_status): the same list, so that the report can tell a status
+# the mock could have documented from one the document leaves no room for.
+ALIKE = {401: [403], 403: [401], 404: [410], 400: [422], 422: [400], 409: [400, 422], 413: [400, 422],
+         415: [400, 422]}
+
+
+def document_gap(message, status):
+    """Whether an undocumented status is the document's gap: the operation documents neither it
+    nor any status of the same meaning, so no conforming answer says what happened (a 401 where
+    the operation has security but documents only 200). `message` is Schemathesis' "Received: S
+    Documented: A, B"."""
+    match = re.search(r"Documented:\s*(.*)$", message or "")
+    if not isinstance(status, int) or not match:
+        return False
+    documented = {d.strip().upper() for d in match.group(1).split(",")}
+    if "DEFAULT" in documented or f"{status // 100}XX" in documented:
+        return False
+    return not any(str(s) in documented for s in [status, *ALIKE.get(status, [])])
 
 
 def summarize(ndjson_path, json_path):
@@ -96,9 +118,13 @@ def summarize(ndjson_path, json_path):
                         continue
                     name = check["name"]
                     entry = failures.setdefault(
-                        name, {"count": 0, "operations": set(), "statuses": Counter(), "example": None, "length": 0})
+                        name, {"count": 0, "operations": set(), "statuses": Counter(), "example": None, "length": 0,
+                               "gaps": 0})
                     entry["count"] += 1
                     failure = (check.get("failure_info") or {}).get("failure") or {}
+                    if name == "status_code_conformance":
+                        received = ((interactions.get(case_id) or {}).get("response") or {}).get("status_code")
+                        entry["gaps"] += int(document_gap(failure.get("message", ""), received))
                     entry["operations"].add(failure.get("operation") or recorder.get("label", ""))
                     interaction = interactions.get(case_id) or {}
                     request = interaction.get("request") or {}
@@ -140,7 +166,7 @@ def summarize(ndjson_path, json_path):
         "statuses": dict(statuses),
         "server_errors": server_errors,
         "failures": {
-            name: {"count": e["count"], "operations": len(e["operations"]),
+            name: {"count": e["count"], "operations": len(e["operations"]), "gaps": e["gaps"],
                    "statuses": dict(e["statuses"].most_common()), "example": e["example"]}
             for name, e in sorted(failures.items(), key=lambda kv: -kv[1]["count"])
         },
@@ -207,7 +233,10 @@ def render(results_path):
         st = d.get("schemathesis") or {}
         ops = st.get("operations") or {}
         fails = st.get("failures") or {}
-        by_check = ", ".join(f"{SHORT.get(n, n)} {v['count']}" for n, v in fails.items() if n != "not_a_server_error")
+        def counted(n, v):
+            gaps = v.get("gaps") or 0
+            return f"{SHORT.get(n, n)} {v['count']}" + (f" ({gaps} the document's gap)" if gaps else "")
+        by_check = ", ".join(counted(n, v) for n, v in fails.items() if n != "not_a_server_error")
         if d.get("panics"):
             by_check = f"**{d['panics']} panics** · " + by_check
         if d.get("crashed"):
@@ -235,12 +264,15 @@ def render(results_path):
         totals["crashed"] += int(bool(d.get("crashed")) or d.get("started") is False)
         for name_, v in fails.items():
             totals["nonconforming"] += v["count"] if name_ != "not_a_server_error" else 0
+            totals["gaps"] += v.get("gaps") or 0
             kinds.setdefault(name_, []).append((d, v))
     w("")
     geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else None
     w(f"**Summary:** {totals['docs']} documents, {totals['operations']:,} operations tested, "
       f"{totals['requests']:,} requests, {totals['server_errors']:,} answers 5xx, {totals['nonconforming']:,} "
-      f"non-conforming responses in {len(kinds)} kinds of check. Documents without any failure: {totals['clean']}; "
+      f"non-conforming responses in {len(kinds)} kinds of check, of which {totals['gaps']:,} are the documents' gaps "
+      f"(an undocumented status where the operation documents no status of the same meaning, nor a range or "
+      f"`default`: every conforming answer would hide what happened). Documents without any failure: {totals['clean']}; "
       f"where the server died or did not start: {totals['crashed']}. Requests per second, ours vs Prism: "
       + (f"geometric mean {geo:.1f}x over {len(ratios)} documents (min {min(ratios):.1f}x, max {max(ratios):.1f}x)."
          if ratios else "n/a."))

@@ -161,7 +161,10 @@ free_port() {
 }
 # start_ours DOC LOG: sets server_url and server_pid, or returns 1 (the log says why).
 start_ours() {
-  setsid "$BIN" serve --spec "$1" --host 127.0.0.1 --port 0 >"$2.out" 2>"$2" &
+  # The credentials Schemathesis and wrk send (document.py); any other value is refused, as the
+  # real API would refuse it.
+  setsid "$BIN" serve --spec "$1" --host 127.0.0.1 --port 0 --credential bench --credential bench:bench \
+    >"$2.out" 2>"$2" &
   server_pid=$!
   pids+=("$server_pid")
   server_url=""
@@ -237,6 +240,8 @@ for i in "${!ids[@]}"; do
   "$PY" "$HERE/document.py" "$doc" >"$dir/document.json"
   printf '%s\n' "$id" >"$dir/id"
   printf '%s\n' "${labels[$i]}" >"$dir/label"
+  # The shared settings plus this document's credentials, one per security scheme.
+  { cat "$HERE/schemathesis.toml"; "$PY" "$HERE/document.py" "$doc" --auth-config; } >"$dir/schemathesis.toml"
 
   # 1. Schemathesis against a fresh server.
   crashed=false
@@ -253,7 +258,7 @@ for i in "${!ids[@]}"; do
     # In the background, so that a stop signal reaches the trap at once (bash runs traps only
     # between commands, and `wait` is one it interrupts).
     (cd "$dir/st" && exec timeout --kill-after=10 $((MAX_TIME + 300)) "$VENV/bin/schemathesis" \
-      --config-file "$HERE/schemathesis.toml" run "$doc" \
+      --config-file "$dir/schemathesis.toml" run "$doc" \
       --url "$server_url" \
       --checks all \
       --phases examples,coverage,fuzzing,stateful \
