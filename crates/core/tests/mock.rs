@@ -530,11 +530,14 @@ fn the_rules_sit_on_the_generic_mock_of_the_petstore_document() {
     assert_eq!((failed.response.status, failed.delay_ms), (503, 5));
     assert_eq!(mock.counts().orders, 0, "a failed request changes nothing");
     assert_eq!(send(&mut mock, "GET", "/pets?limit=500", None).status, 200, "checks are off");
+    // A number without a fraction is an integer.
+    let whole = send(&mut mock, "POST", "/pets", Some(json!({"name": "Pip", "categoryId": 2.0})));
+    assert_eq!((whole.status, whole.json().unwrap()["categoryId"].clone()), (201, json!(2)));
     // The business rules hold whatever the options.
     let r = send(&mut mock, "POST", "/pets", Some(json!({"name": "Rex", "categoryId": 42})));
     assert_eq!((r.status, message(&r)), (422, "categoryId 42 does not exist.".to_owned()));
     let r = send(&mut mock, "PUT", "/store/inventory/1", Some(json!({"quantity": 1})));
     assert_eq!(r.status, 200);
-    assert_eq!(mock.revision(), 1, "only the change counts");
+    assert_eq!(mock.revision(), 2, "only the changes count");
     mock.check_invariants().unwrap();
 }

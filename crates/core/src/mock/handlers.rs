@@ -89,8 +89,27 @@ impl Inputs<'_> {
     }
 
     fn body<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
-        let body = self.body.cloned().unwrap_or(Value::Null);
+        let mut body = self.body.cloned().unwrap_or(Value::Null);
+        whole_numbers_as_integers(&mut body);
         serde_json::from_value(body).map_err(|e| ApiError::validation(format!("The body does not fit: {e}.")))
+    }
+}
+
+/// `7.0` as `7`: the document's checks let a number without a fraction through as an integer,
+/// and the models read integers.
+fn whole_numbers_as_integers(value: &mut Value) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let x = n.as_f64().unwrap_or(f64::NAN);
+            #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+            // checked whole and in range
+            if x.fract() == 0.0 && (i64::MIN as f64..i64::MAX as f64).contains(&x) {
+                *value = Value::from(x as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_numbers_as_integers),
+        Value::Object(fields) => fields.values_mut().for_each(whole_numbers_as_integers),
+        _ => {}
     }
 }
 

@@ -16,8 +16,20 @@ pub(super) fn check_number(schema: &Value, n: &Number, types: &[&str], name: &st
             None if n.is_u64() => {
                 return Err(format!("{name} must be a 64-bit integer (at most {}); got {n}.", i64::MAX));
             }
-            // `1.0` is an integer to JSON Schema, but not an int64 as a program reads one.
-            None => return Err(format!("{name} must be an integer; got {n}.")),
+            // `39245.0` is an integer to JSON Schema; in range, a program reads it as one.
+            None => {
+                let x = n.as_f64().unwrap_or(f64::NAN);
+                #[allow(clippy::cast_precision_loss)] // the bounds of the formats, as f64
+                let (low, high) = if format == Some("int32") {
+                    (f64::from(i32::MIN), f64::from(i32::MAX))
+                } else {
+                    (i64::MIN as f64, i64::MAX as f64)
+                };
+                if !(low..high).contains(&x) {
+                    let bits = if format == Some("int32") { 32 } else { 64 };
+                    return Err(format!("{name} must be a {bits}-bit integer; got {n}."));
+                }
+            }
         }
     }
     let shown = match (n.as_i64(), n.as_u64()) {
