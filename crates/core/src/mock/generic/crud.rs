@@ -12,7 +12,7 @@ use super::answer;
 use super::failure::Failure;
 use super::generate::generate;
 use super::params::Params;
-use super::resources::{IdKind, Resource, Role, properties};
+use super::resources::{self, IdKind, Resource, Role, properties};
 use super::spec::{Operation, Spec};
 use super::store::{Store, size_of};
 use crate::http::Response;
@@ -233,11 +233,24 @@ impl Call<'_> {
             .unwrap_or(false)
     }
 
-    /// A fresh id: the next number, skipping any taken.
+    /// A fresh id: the next number (or a UUID made from it), skipping any taken; when that
+    /// does not fit the id's schemas (a pattern, a length, a minimum), a value generated from
+    /// them that does.
     fn new_id(&mut self, resource: &Resource, scope: &str) -> String {
+        let schemas = resources::resource_id_schemas(self.spec, resource);
+        let validator = self.spec.validator().direction(Direction::Request);
+        let fits = |id: &str| {
+            let value = match resource.id_kind {
+                IdKind::Integer => {
+                    id.parse::<i64>().map_or_else(|_| Value::String(id.to_owned()), Value::from)
+                }
+                IdKind::Uuid | IdKind::Text => Value::String(id.to_owned()),
+            };
+            schemas.iter().all(|schema| validator.check(schema, &value, "").is_ok())
+        };
         loop {
             let n = self.store.next_number(&resource.collection);
-            let id = match resource.id_kind {
+            let mut id = match resource.id_kind {
                 IdKind::Integer | IdKind::Text => n.to_string(),
                 IdKind::Uuid => {
                     let h = super::hash(&format!("{}#{n}", resource.collection));
@@ -251,6 +264,23 @@ impl Call<'_> {
                     )
                 }
             };
+            if !fits(&id) {
+                let seed = super::hash(&format!("{}#{n}", resource.collection));
+                // Each schema in turn (the path parameter's often has the pattern), a few seeds.
+                let tries = schemas.iter().flat_map(|schema| (0..4u64).map(move |k| (*schema, k)));
+                let generated = tries.into_iter().find_map(|(schema, k)| {
+                    let text = match generate(&self.spec.doc, schema, seed ^ k, Direction::Request).value {
+                        Value::String(text) => text,
+                        Value::Number(number) => number.to_string(),
+                        _ => return None,
+                    };
+                    let unique = self.store.get(&resource.collection, scope, &text).is_none();
+                    (unique && !text.is_empty() && fits(&text)).then_some(text)
+                });
+                if let Some(generated) = generated {
+                    id = generated;
+                }
+            }
             if self.store.get(&resource.collection, scope, &id).is_none() || n == u64::MAX {
                 return id;
             }

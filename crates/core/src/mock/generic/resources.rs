@@ -294,6 +294,25 @@ fn id_field(spec: &Spec, schema: &Value, id_param: &str) -> Option<String> {
 
 /// How ids look: from the id property's schema, else the path parameter's.
 fn id_kind(spec: &Spec, items: &[usize], schema: Option<&Value>, field: Option<&str>) -> IdKind {
+    for schema in id_schemas(spec, items, schema, field) {
+        match (crate::schema::primary_type(schema), schema.get("format").and_then(Value::as_str)) {
+            (Some("integer" | "number"), _) => return IdKind::Integer,
+            (Some("string"), Some("uuid")) => return IdKind::Uuid,
+            (Some("string"), _) => return IdKind::Text,
+            _ => {}
+        }
+    }
+    IdKind::Integer
+}
+
+/// The schemas an id must fit, `$ref`s followed: the id field's in the item, then the item
+/// path parameter's.
+fn id_schemas<'a>(
+    spec: &'a Spec,
+    items: &[usize],
+    schema: Option<&'a Value>,
+    field: Option<&str>,
+) -> Vec<&'a Value> {
     let from_field = schema.zip(field).and_then(|(schema, field)| {
         properties(spec, schema).into_iter().find(|(n, _)| *n == field).map(|(_, s)| s)
     });
@@ -306,14 +325,10 @@ fn id_kind(spec: &Spec, items: &[usize], schema: Option<&Value>, field: Option<&
             .find(|p| p.location == Location::Path && p.name == id_param)
             .map(|p| &p.schema)
     });
-    for schema in from_field.into_iter().chain(from_param) {
-        let Ok(schema) = resolve(&spec.doc, schema) else { continue };
-        match (crate::schema::primary_type(schema), schema.get("format").and_then(Value::as_str)) {
-            (Some("integer" | "number"), _) => return IdKind::Integer,
-            (Some("string"), Some("uuid")) => return IdKind::Uuid,
-            (Some("string"), _) => return IdKind::Text,
-            _ => {}
-        }
-    }
-    IdKind::Integer
+    from_field.into_iter().chain(from_param).filter_map(|s| resolve(&spec.doc, s).ok()).collect()
+}
+
+/// The schemas a new id of the resource must fit.
+pub(crate) fn resource_id_schemas<'a>(spec: &'a Spec, resource: &'a Resource) -> Vec<&'a Value> {
+    id_schemas(spec, &resource.item_paths, resource.item_schema.as_ref(), resource.id_field.as_deref())
 }

@@ -352,3 +352,27 @@ fn only_the_credentials_listed_are_accepted() {
     let too_many = MockOptions { credentials: vec!["x".to_owned(); 101], ..MockOptions::default() };
     assert_eq!(too_many.check(), Err("101 credentials: at most 100".to_owned()));
 }
+
+#[test]
+fn new_ids_fit_the_id_schema() {
+    let item = json!({"type": "object", "properties": {"sid": {"type": "string", "readOnly": true},
+        "name": {"type": "string"}}});
+    let content = json!({"application/json": {"schema": item}});
+    let sid = path_param("sid", json!({"type": "string", "pattern": "^RM[0-9a-f]{32}$", "minLength": 34}));
+    let mut mock = api(json!({
+        "/rooms": {"post": {"requestBody": {"content": content},
+            "responses": {"201": {"description": "", "content": content}}}},
+        "/rooms/{sid}": {"get": {"parameters": sid, "responses": {"200": {"description": "", "content": content}}}}
+    }));
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let created = mock.handle(&Request::new("POST", "/rooms").json(&json!({"name": "a"})));
+        assert_eq!(created.status, 201);
+        let id = body(&created)["sid"].as_str().unwrap().to_owned();
+        let pattern = regex_lite::Regex::new("^RM[0-9a-f]{32}$").unwrap();
+        assert!(pattern.is_match(&id), "{id}");
+        assert!(!seen.contains(&id), "{id} twice");
+        assert_eq!(mock.handle(&Request::new("GET", format!("/rooms/{id}"))).status, 200, "read back");
+        seen.push(id);
+    }
+}
