@@ -105,6 +105,10 @@ impl<'a> Run<'a> {
                 continue;
             }
             let is_required = required.contains(&name);
+            // An optional property no value satisfies (`false`, `not: {}`) is left out.
+            if !is_required && property.shape.unsatisfiable() {
+                continue;
+            }
             if property.forbidden {
                 if is_required {
                     self.note(format!(

@@ -161,6 +161,14 @@ impl<'a> Shape<'a> {
     }
 
     /// Whether a property of this shape is left out of values travelling in `direction`.
+    /// No value satisfies the shape: a part is `false`, or says `not: {}` (or `not: true`).
+    pub(super) fn unsatisfiable(&self) -> bool {
+        self.never
+            || self.parts.iter().any(|p| {
+                p.get("not").is_some_and(|n| *n == Value::Bool(true) || n.as_object().is_some_and(|o| o.is_empty()))
+            })
+    }
+
     pub(super) fn excluded(&self, direction: Direction) -> bool {
         let key = match direction {
             Direction::Request => "readOnly",

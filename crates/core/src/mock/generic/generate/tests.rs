@@ -268,3 +268,14 @@ fn lengths_count_characters() {
         assert_eq!(s, "éééé");
     }
 }
+
+#[test]
+fn optional_properties_nothing_satisfies_are_left_out() {
+    let schema = json!({"type": "object", "properties": {"name": {"type": "string"}, "contents": {"not": {}},
+        "never": false}, "required": ["name"]});
+    for seed in 0..20 {
+        let value = one(&schema, seed).value;
+        assert!(value.get("contents").is_none() && value.get("never").is_none(), "{value}");
+        assert!(value["name"].is_string(), "{value}");
+    }
+}
