@@ -306,8 +306,16 @@ impl ApiMock {
             item.op(&method).map(|op| (*index, params, op))
         });
         let Some((path_index, path_params, op)) = found else {
+            // The methods of the most specific template, and of those that differ from it only
+            // in their parameters' names: a literal path (`/items/merge`) does not advertise the
+            // methods of the template it also matches (`/items/{id}`).
             let mut methods: Vec<&str> = Vec::new();
-            for item in matches.iter().filter_map(|(index, _)| spec.paths.get(*index)) {
+            let first_shape = matches
+                .first()
+                .and_then(|(index, _)| spec.paths.get(*index))
+                .map(|p| resources::shape(&p.template));
+            let same_shape = |item: &&spec::PathItem| Some(resources::shape(&item.template)) == first_shape;
+            for item in matches.iter().filter_map(|(index, _)| spec.paths.get(*index)).filter(same_shape) {
                 for op in &item.ops {
                     if !methods.contains(&op.method) {
                         methods.push(op.method);

@@ -165,7 +165,8 @@ impl<'a> Shape<'a> {
     pub(super) fn unsatisfiable(&self) -> bool {
         self.never
             || self.parts.iter().any(|p| {
-                p.get("not").is_some_and(|n| *n == Value::Bool(true) || n.as_object().is_some_and(|o| o.is_empty()))
+                p.get("not")
+                    .is_some_and(|n| *n == Value::Bool(true) || n.as_object().is_some_and(|o| o.is_empty()))
             })
     }
 
