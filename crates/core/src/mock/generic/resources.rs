@@ -191,7 +191,15 @@ fn last_param(spec: &Spec, path: usize) -> Option<String> {
 pub(crate) fn owners(spec: &Spec, resources: &[Resource]) -> Vec<Option<usize>> {
     let shapes: Vec<String> = spec.paths.iter().map(|p| shape(&p.template)).collect();
     let items = item_index(&shapes, resources);
-    shapes.iter().map(|own| prefixes(own).find_map(|p| items.get(p)).copied()).collect()
+    shapes
+        .iter()
+        .map(|own| {
+            // A custom method on an item (`/things/{id}:archive`, as Google's APIs write them)
+            // sits under that item too.
+            let verbless = own.rsplit_once(':').map(|(head, _)| head).filter(|head| head.ends_with("{}"));
+            prefixes(own).chain(verbless).find_map(|p| items.get(p)).copied()
+        })
+        .collect()
 }
 
 /// The JSON schema of the first 2XX response of an operation, if any.

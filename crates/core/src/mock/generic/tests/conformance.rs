@@ -224,14 +224,19 @@ fn sub_paths_of_a_deleted_item_are_not_found() {
         "/things/{id}/anything": {"parameters": path_param("id", json!({"type": "integer"})),
             "get": {"responses": {"200": {"description": "", "content": {"application/json": {
                 "example": {"ok": true}}}}}}},
-        "/things/{thingId}/parts/{part}/state": {"get": {"responses": ok("200")}}
+        "/things/{thingId}/parts/{part}/state": {"get": {"responses": ok("200")}},
+        "/things/{id}:archive": {"parameters": path_param("id", json!({"type": "integer"})),
+            "post": {"responses": ok("200")}}
     }));
+    assert_eq!(mock.handle(&Request::new("POST", "/things/7:archive")).status, 404, "a custom method");
     assert_eq!(mock.handle(&Request::new("POST", "/things").json(&json!({}))).status, 201);
+    assert_eq!(mock.handle(&Request::new("POST", "/things/1:archive")).status, 200);
     let before = mock.handle(&Request::new("GET", "/things/1/anything"));
     assert_eq!((before.status, body(&before)), (200, json!({"ok": true})));
     assert_eq!(mock.handle(&Request::new("POST", "/things/1")).status, 202);
     assert_eq!(mock.handle(&Request::new("GET", "/things/1/parts/x/state")).status, 200);
     assert_eq!(mock.handle(&Request::new("DELETE", "/things/1")).status, 204);
+    assert_eq!(mock.handle(&Request::new("POST", "/things/1:archive")).status, 404);
     for target in ["/things/1/anything", "/things/1/parts/x/state"] {
         let after = mock.handle(&Request::new("GET", target));
         assert_eq!(after.status, 404, "{target}");
