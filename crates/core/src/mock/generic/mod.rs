@@ -421,9 +421,58 @@ impl ApiMock {
                 {
                     call.check_owner(owner, &params, &path_names)?;
                 }
-                answer::from_document(spec, op, &prefer, accept, seed)
+                self.outside_resources(
+                    spec,
+                    path_index,
+                    op,
+                    path_params,
+                    asks_document,
+                    &prefer,
+                    accept,
+                    seed,
+                )
             }
         }
+    }
+}
+
+impl ApiMock {
+    /// An operation outside the stored resources, answered from the document; a DELETE that
+    /// succeeds removes its path, which then answers 404 (paths under it too) until a PUT that
+    /// succeeds puts it back.
+    #[allow(clippy::too_many_arguments)]
+    fn outside_resources(
+        &mut self,
+        spec: &Spec,
+        path_index: usize,
+        op: &Operation,
+        path_params: &[(String, String)],
+        asks_document: bool,
+        prefer: &Prefer,
+        accept: Option<&str>,
+        seed: u64,
+    ) -> Result<Response, Failure> {
+        let template = spec.paths.get(path_index).map_or("", |p| p.template.as_str());
+        let path = routes::Template::parse(template).fill(path_params);
+        if !asks_document
+            && op.method != "PUT"
+            && let Some(deleted) = self.store.deleted_at(&path)
+        {
+            return Err(Failure::not_found(format!("{deleted} was deleted.")));
+        }
+        let response = answer::from_document(spec, op, prefer, accept, seed)?;
+        let success = (200..300).contains(&response.status);
+        let changed = match op.method {
+            "DELETE" if success && !asks_document && self.store.deleted.len() < store::MAX_DELETED_PATHS => {
+                self.store.deleted.insert(path)
+            }
+            "PUT" if success && !asks_document => self.store.deleted.remove(&path),
+            _ => false,
+        };
+        if changed {
+            self.revision += 1;
+        }
+        Ok(response)
     }
 }
 

@@ -63,6 +63,23 @@ impl Template {
         Some((score, params))
     }
 
+    /// The path with each parameter replaced by its value in `params` (as matched).
+    pub(crate) fn fill(&self, params: &[(String, String)]) -> String {
+        let mut out = String::new();
+        for parts in &self.segments {
+            out.push('/');
+            for part in parts {
+                match part {
+                    Part::Literal(text) => out.push_str(text),
+                    Part::Param(name) => {
+                        out.push_str(params.iter().find(|(n, _)| n == name).map_or("", |(_, v)| v.as_str()));
+                    }
+                }
+            }
+        }
+        if out.is_empty() { "/".to_owned() } else { out }
+    }
+
     /// The names of the template's parameters, in order.
     pub(crate) fn params(&self) -> impl Iterator<Item = &str> {
         self.segments.iter().flatten().filter_map(|p| match p {

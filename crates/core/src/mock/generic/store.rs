@@ -1,8 +1,9 @@
 //! The state of a generic mock: for each resource (by its collection template) and scope (the
 //! values of the collection's own path parameters), its items by id in the order they were
-//! created; and the counter each resource's next id comes from.
+//! created; the counter each resource's next id comes from; and the paths outside any resource
+//! that a DELETE removed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -19,6 +20,9 @@ pub const MAX_ITEMS: usize = 10_000;
 /// The most bytes of JSON the stored items may take together (8 MiB).
 pub const MAX_STORED_BYTES: usize = 8 * 1024 * 1024;
 
+/// The most deleted paths outside resources the mock remembers.
+pub const MAX_DELETED_PATHS: usize = 10_000;
+
 /// The items of one resource in one scope.
 pub(crate) type Items = IndexMap<String, Value>;
 
@@ -28,6 +32,9 @@ pub(crate) struct Store {
     pub resources: BTreeMap<String, BTreeMap<String, Items>>,
     /// Collection template → the last number handed out.
     pub counters: BTreeMap<String, u64>,
+    /// Paths outside any resource that a DELETE removed (`/sessions/current`): they and the
+    /// paths under them answer 404 until a PUT puts them back.
+    pub deleted: BTreeSet<String>,
     /// JSON bytes of all items (kept, not saved).
     #[serde(skip)]
     pub bytes: usize,
@@ -44,6 +51,8 @@ struct Snapshot {
     api: String,
     resources: BTreeMap<String, BTreeMap<String, Items>>,
     counters: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    deleted: BTreeSet<String>,
 }
 
 /// The size of an item as stored.
@@ -100,6 +109,16 @@ impl Store {
         Some(old)
     }
 
+    /// The deleted path that `path` is or sits under, if any.
+    pub(crate) fn deleted_at(&self, path: &str) -> Option<&str> {
+        if self.deleted.is_empty() {
+            return None;
+        }
+        std::iter::once(path)
+            .chain(path.rmatch_indices('/').map(|(at, _)| &path[..at]))
+            .find_map(|p| self.deleted.get(p).map(String::as_str))
+    }
+
     /// The next number of a resource's counter.
     pub(crate) fn next_number(&mut self, collection: &str) -> u64 {
         let counter = self.counters.entry(collection.to_owned()).or_insert(0);
@@ -114,6 +133,7 @@ impl Store {
             api: api.to_owned(),
             resources: self.resources.clone(),
             counters: self.counters.clone(),
+            deleted: self.deleted.clone(),
         };
         serde_json::to_string(&snapshot).unwrap_or_default()
     }
@@ -144,7 +164,13 @@ impl Store {
                 snapshot.api
             )));
         }
-        let mut store = Store { counters: snapshot.counters, ..Store::default() };
+        if snapshot.deleted.len() > MAX_DELETED_PATHS {
+            return Err(SnapshotError::Inconsistent(format!(
+                "{} deleted paths; the mock remembers at most {MAX_DELETED_PATHS}",
+                snapshot.deleted.len()
+            )));
+        }
+        let mut store = Store { counters: snapshot.counters, deleted: snapshot.deleted, ..Store::default() };
         for (collection, scopes) in snapshot.resources {
             if !known(&collection) {
                 return Err(SnapshotError::Inconsistent(format!(

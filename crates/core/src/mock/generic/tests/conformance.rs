@@ -381,3 +381,36 @@ fn new_ids_fit_the_id_schema() {
         seen.push(id);
     }
 }
+
+#[test]
+fn a_deleted_path_outside_resources_is_gone_until_put_back() {
+    let key = path_param("key", json!({"type": "string"}));
+    let setting =
+        json!({"200": {"description": "", "content": {"application/json": {"example": {"on": true}}}}});
+    let mut mock = api(json!({
+        "/settings/{key}": {"parameters": key,
+            "get": {"responses": setting}, "put": {"responses": setting}, "delete": {"responses": ok("204")}},
+        "/settings/{key}/history": {"parameters": key, "get": {"responses": setting}}
+    }));
+    let get = |mock: &mut ApiMock, target: &str| mock.handle(&Request::new("GET", target)).status;
+    assert_eq!(get(&mut mock, "/settings/a"), 200);
+    assert_eq!(mock.handle(&Request::new("DELETE", "/settings/a")).status, 204);
+    assert_eq!(mock.revision(), 1);
+    let gone = mock.handle(&Request::new("GET", "/settings/a"));
+    assert_eq!((gone.status, body(&gone)["message"].clone()), (404, json!("/settings/a was deleted.")));
+    assert_eq!(get(&mut mock, "/settings/a/history"), 404, "and what is under it");
+    assert_eq!(get(&mut mock, "/settings/b"), 200, "only that path");
+    assert_eq!(mock.handle(&Request::new("DELETE", "/settings/a")).status, 404);
+    let saved = mock.snapshot();
+    let mut again = api(json!({
+        "/settings/{key}": {"parameters": key,
+            "get": {"responses": setting}, "put": {"responses": setting}, "delete": {"responses": ok("204")}},
+        "/settings/{key}/history": {"parameters": key, "get": {"responses": setting}}
+    }));
+    again.restore(&saved).unwrap();
+    assert_eq!(get(&mut again, "/settings/a"), 404, "a snapshot keeps it");
+    assert_eq!(mock.handle(&Request::new("PUT", "/settings/a")).status, 200);
+    assert_eq!(get(&mut mock, "/settings/a"), 200, "a PUT puts it back");
+    again.reset();
+    assert_eq!(get(&mut again, "/settings/a"), 200, "a reset forgets it");
+}
