@@ -78,6 +78,15 @@ impl Call<'_> {
         body: Option<Value>,
     ) -> Result<(Response, bool), Failure> {
         let resource = &self.resources[index];
+        // A body in the wrapper the document gives items (`{"api": {...}}`) is the item inside.
+        let body = match (body, &resource.wrapper) {
+            (Some(Value::Object(mut fields)), Some(wrapper))
+                if fields.len() == 1 && fields.contains_key(wrapper) =>
+            {
+                fields.remove(wrapper)
+            }
+            (body, _) => body,
+        };
         let (scope, id) = locate(resource, params, path_names);
         self.check_parent(resource, &scope)?;
         let scope = scope.join("/");
@@ -88,7 +97,7 @@ impl Call<'_> {
             (Role::Create, _) => {
                 let (id, item) = self.create(resource, &scope, body)?;
                 let (status, response) = answer::preferred_success(op, 201);
-                let mut answer = self.item_answer(op, status, response, &item);
+                let mut answer = self.item_answer(resource, op, status, response, &item);
                 let location =
                     format!("{}/{}", fill(collection, &resource.scope_params, &scope), percent(&id));
                 answer.headers.push(("Location".to_owned(), location));
@@ -97,7 +106,7 @@ impl Call<'_> {
             (Role::Read, Some(id)) => {
                 let item = self.store.get(collection, &scope, &id).ok_or_else(|| absent(&id))?.clone();
                 let (status, response) = answer::success(op);
-                Ok((self.item_answer(op, status, response, &item), false))
+                Ok((self.item_answer(resource, op, status, response, &item), false))
             }
             (Role::Replace, Some(id)) => {
                 if self.store.get(collection, &scope, &id).is_none() && !upserts(self.spec, resource) {
@@ -106,7 +115,7 @@ impl Call<'_> {
                 let item = self.build(resource, &id, body)?;
                 self.store_item(collection, &scope, &id, item.clone())?;
                 let (status, response) = answer::success(op);
-                Ok((self.item_answer(op, status, response, &item), true))
+                Ok((self.item_answer(resource, op, status, response, &item), true))
             }
             (Role::Patch, Some(id)) => {
                 let old = self.store.get(collection, &scope, &id).ok_or_else(|| absent(&id))?.clone();
@@ -122,13 +131,13 @@ impl Call<'_> {
                 }
                 self.store_item(collection, &scope, &id, merged.clone())?;
                 let (status, response) = answer::success(op);
-                Ok((self.item_answer(op, status, response, &merged), true))
+                Ok((self.item_answer(resource, op, status, response, &merged), true))
             }
             (Role::Delete, Some(id)) => {
                 let old = self.store.remove(collection, &scope, &id).ok_or_else(|| absent(&id))?;
                 self.remove_children(index, &scope, &id);
                 let (status, response) = answer::preferred_success(op, 204);
-                Ok((self.item_answer(op, status, response, &old), true))
+                Ok((self.item_answer(resource, op, status, response, &old), true))
             }
             (_, None) => {
                 Err(Failure::parameter(format!("Path parameter {} is required.", resource.id_param)))
@@ -376,7 +385,22 @@ impl Call<'_> {
         answer
     }
 
-    fn item_answer(&self, op: &Operation, status: u16, response: Option<&Value>, item: &Value) -> Response {
+    fn item_answer(
+        &self,
+        resource: &Resource,
+        op: &Operation,
+        status: u16,
+        response: Option<&Value>,
+        item: &Value,
+    ) -> Response {
+        let wrapped;
+        let item = match &resource.wrapper {
+            Some(wrapper) => {
+                wrapped = Value::Object(Map::from_iter([(wrapper.clone(), item.clone())]));
+                &wrapped
+            }
+            None => item,
+        };
         self.shaped(op, status, response, |spec, schema, seed| embed(spec, schema, item, seed))
     }
 

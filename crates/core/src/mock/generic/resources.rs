@@ -61,6 +61,8 @@ pub(crate) struct Resource {
     pub parent: Option<usize>,
     /// The schema of one item, as read back (`$ref`s left in place), when the document gives one.
     pub item_schema: Option<Value>,
+    /// The property an item comes wrapped in (`{"api": {...}}`), in answers and in bodies.
+    pub wrapper: Option<String>,
 }
 
 impl Resource {
@@ -124,7 +126,13 @@ pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Roles) {
             continue;
         }
         let Some(id_param) = last_param(spec, item_path) else { continue };
-        let item_schema = item_schema(spec, &collection_paths, &item_paths);
+        let (item_schema, wrapper) = match item_schema(spec, &collection_paths, &item_paths) {
+            Some(schema) => match unwrapped(spec, &schema, &id_param) {
+                Some((name, inner)) => (Some(inner), Some(name)),
+                None => (Some(schema), None),
+            },
+            None => (None, None),
+        };
         let id_field = item_schema.as_ref().and_then(|s| id_field(spec, s, &id_param));
         let id_kind = id_kind(spec, &item_paths, item_schema.as_ref(), id_field.as_deref());
         let scope_params =
@@ -141,6 +149,7 @@ pub(crate) fn infer(spec: &Spec) -> (Vec<Resource>, Roles) {
             scope_params,
             parent: None,
             item_schema,
+            wrapper,
         });
     }
     // A collection's parent is the resource with the longest item shape its own shape extends:
@@ -236,6 +245,20 @@ fn item_schema(spec: &Spec, collections: &[usize], items: &[usize]) -> Option<Va
         .or_else(|| body(&items, "PUT"))
         .or_else(|| body(&collections, "POST"))
         .filter(|s| is_object_schema(spec, s))
+}
+
+/// An item schema that wraps the item in one property (`{"api": {"id": .., ..}}`): that
+/// property's name and schema, when the wrapper has no id of its own and exactly one of its
+/// object properties has one.
+fn unwrapped(spec: &Spec, schema: &Value, id_param: &str) -> Option<(String, Value)> {
+    if id_field(spec, schema, id_param).is_some() {
+        return None;
+    }
+    let mut inner = properties(spec, schema)
+        .into_iter()
+        .filter(|(_, prop)| is_object_schema(spec, prop) && id_field(spec, prop, id_param).is_some());
+    let (name, prop) = inner.next()?;
+    inner.next().is_none().then(|| (name.to_owned(), prop.clone()))
 }
 
 /// Whether a schema describes an object (its type, its properties, or an `allOf` of those).

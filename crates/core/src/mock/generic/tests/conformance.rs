@@ -414,3 +414,29 @@ fn a_deleted_path_outside_resources_is_gone_until_put_back() {
     again.reset();
     assert_eq!(get(&mut again, "/settings/a"), 200, "a reset forgets it");
 }
+
+#[test]
+fn items_wrapped_in_one_property_are_stored_unwrapped() {
+    let api_schema =
+        json!({"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}});
+    let wrapped = json!({"application/json": {"schema": {"type": "object", "properties": {"api": api_schema}},
+        "example": {"api": {"id": "387c2863-6ee3-4a56-8210-225f774edade", "name": "Sync API"}}}});
+    let id = path_param("apiId", json!({"type": "string"}));
+    let mut mock = api(json!({
+        "/apis": {"post": {"requestBody": {"content": wrapped}, "responses": {"200": {"description": "", "content": wrapped}}}},
+        "/apis/{apiId}": {"parameters": id,
+            "get": {"responses": {"200": {"description": "", "content": wrapped}}},
+            "delete": {"responses": ok("200")}}
+    }));
+    let resources = mock.resources();
+    assert_eq!(resources[0].id_field.as_deref(), Some("id"), "the id inside the wrapper");
+    let created = mock.handle(&Request::new("POST", "/apis").json(&json!({"api": {"name": "Mine"}})));
+    assert_eq!(created.status, 200);
+    let made = body(&created);
+    assert_eq!(made["api"]["name"], "Mine", "{made}");
+    let id = made["api"]["id"].as_str().unwrap().to_owned();
+    assert_ne!(id, "387c2863-6ee3-4a56-8210-225f774edade", "a new id, not the example's");
+    assert_eq!(body(&mock.handle(&Request::new("GET", format!("/apis/{id}")))), made);
+    assert_eq!(mock.handle(&Request::new("DELETE", format!("/apis/{id}"))).status, 200);
+    assert_eq!(mock.handle(&Request::new("GET", format!("/apis/{id}"))).status, 404);
+}
