@@ -28,6 +28,14 @@ export interface PetstoreMockOptions {
   seed?: boolean;
   /** The localStorage key to save under (default "petstore-mock/v1"); `null` keeps the state in memory only. */
   storageKey?: string | null;
+  /** Check parameters and bodies against the document (default true); the business rules hold either way. */
+  validate?: boolean;
+  /** A delay before every answer of fetch, in milliseconds. */
+  delay?: {min: number, max: number};
+  /** Failures at a rate (0 to 1): an error status (default: the first server error documented, else 500), or with `network: true` a rejected fetch. */
+  failure?: {rate: number, status?: number, network?: boolean};
+  /** The same delay and failure options per operationId ("placeOrder", ...). */
+  operations?: Record<string, {delay?: {min: number, max: number}, failure?: {rate: number, status?: number, network?: boolean}}>;
 }
 /** A request for `handle()`: `url` is a path such as "/pets?limit=5" or a full URL (its origin is ignored). */
 export interface PetstoreMockRequest {
@@ -145,8 +153,14 @@ impl JsPetstoreMock {
     /// Opens the mock: restored from `localStorage` when it holds a saved mock.
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<JsMockOptions>) -> Result<JsPetstoreMock, JsValue> {
-        let options = read_options(options.map_or(JsValue::UNDEFINED, JsValue::from))?;
-        let (mock, _) = PersistentMock::open(&options);
+        let given = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let options = read_options(given.clone())?;
+        let behaviour = read_behaviour(&given)?;
+        let initial = move |seed: bool| {
+            let mock = if seed { petstore_core::Mock::seeded() } else { petstore_core::Mock::new() };
+            mock.with_options(behaviour.clone())
+        };
+        let (mock, _) = PersistentMock::open_of(Rc::new(initial), &options);
         Ok(Self { mock, installed: Rc::new(RefCell::new(None)) })
     }
 
@@ -299,6 +313,32 @@ fn read_options(options: JsValue) -> Result<MockOptions, JsValue> {
         Some(key.ok_or_else(|| js_sys::TypeError::new(STORAGE_KEY_OPTION))?)
     };
     Ok(MockOptions { seed: read.seed.unwrap_or(true), storage_key })
+}
+
+/// The behaviour options (`validate`, `delay`, `failure`, `operations`), read as `ApiMock`
+/// reads them; `seed` and `storageKey` are the Petstore's own.
+fn read_behaviour(options: &JsValue) -> Result<petstore_core::mock::generic::MockOptions, JsValue> {
+    let error =
+        |message: String| JsValue::from(js_sys::TypeError::new(&format!("PetstoreMock options: {message}.")));
+    if !options.is_object() {
+        return Ok(petstore_core::mock::generic::MockOptions::default());
+    }
+    let text = js_sys::JSON::stringify(options).map_err(|e| error(petstore_browser::describe(&e)))?;
+    let mut value: serde_json::Value =
+        serde_json::from_str(&String::from(text)).map_err(|e| error(e.to_string()))?;
+    if let Some(fields) = value.as_object_mut() {
+        fields.remove("seed");
+        fields.remove("storageKey");
+        for own in ["security", "credentials"] {
+            if fields.contains_key(own) {
+                return Err(error(format!("{own} is not an option of the Petstore, which has no security")));
+            }
+        }
+    }
+    let behaviour: petstore_core::mock::generic::MockOptions =
+        serde_json::from_value(value).map_err(|e| error(e.to_string()))?;
+    behaviour.check().map_err(error)?;
+    Ok(behaviour)
 }
 
 /// The message of a conversion error (a JavaScript `Error` underneath).

@@ -266,6 +266,36 @@ fn options_are_checked_with_readable_errors() {
 }
 
 #[wasm_bindgen_test]
+async fn behaviour_options_slow_fail_or_relax_the_mock_and_keep_its_rules() {
+    let failure = object(&[("rate", 1.into()), ("status", 503.into())]);
+    let placing = object(&[("placeOrder", object(&[("failure", failure)]))]);
+    let mock = JsPetstoreMock::new(options(&[
+        ("storageKey", JsValue::NULL),
+        ("validate", false.into()),
+        ("delay", object(&[("min", 1.into()), ("max", 3.into())])),
+        ("operations", placing),
+    ]))
+    .unwrap();
+    let refused = response(mock.fetch("/store/orders".into(), Some(json_post(r#"{"petId": 1}"#)))).await;
+    assert_eq!(refused.status(), 503, "placeOrder fails as asked");
+    let relaxed = response(mock.fetch("/pets?limit=500".into(), None)).await;
+    assert_eq!(relaxed.status(), 200, "validation is off");
+    let unknown =
+        response(mock.fetch("/pets".into(), Some(json_post(r#"{"name": "Rex", "categoryId": 42}"#)))).await;
+    assert_eq!(unknown.status(), 422, "the rules still hold");
+    assert_eq!(body_json(&unknown).await["message"], "categoryId 42 does not exist.");
+    for (options, says) in [
+        (object(&[("delay", object(&[("min", 9.into()), ("max", 1.into())]))]), "delay"),
+        (object(&[("security", false.into())]), "no security"),
+        (object(&[("colour", "red".into())]), "colour"),
+    ] {
+        let error = JsPetstoreMock::new(Some(options.unchecked_into())).unwrap_err();
+        let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
+        assert!(message.contains(says), "{message}");
+    }
+}
+
+#[wasm_bindgen_test]
 async fn on_change_hears_changes_and_notices_are_objects() {
     let key = "petstore-web-test/js-notices";
     let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
