@@ -376,13 +376,23 @@ impl Call<'_> {
                 page.saturating_sub(first_page).saturating_mul(if limit == usize::MAX { 0 } else { limit })
             })
         });
-        let page: Vec<Value> = filtered.into_iter().skip(offset).take(limit).cloned().collect();
+        let page: Vec<Value> =
+            filtered.into_iter().skip(offset).take(limit).map(|item| self.outward(resource, item)).collect();
         let (status, response) = answer::success(op);
         let mut answer = self.shaped(op, status, response, |spec, schema, seed| {
             embed_list(spec, schema, page.clone(), total, seed)
         });
         answer.headers.push(("X-Total-Count".to_owned(), total.to_string()));
         answer
+    }
+
+    /// A stored item as answers show it: without its `writeOnly` fields.
+    fn outward(&self, resource: &Resource, item: &Value) -> Value {
+        let mut shown = item.clone();
+        if let Some(schema) = &resource.item_schema {
+            super::generate::prune(&self.spec.doc, schema, &mut shown, Direction::Response);
+        }
+        shown
     }
 
     fn item_answer(
@@ -393,13 +403,10 @@ impl Call<'_> {
         response: Option<&Value>,
         item: &Value,
     ) -> Response {
-        let wrapped;
+        let shown = self.outward(resource, item);
         let item = match &resource.wrapper {
-            Some(wrapper) => {
-                wrapped = Value::Object(Map::from_iter([(wrapper.clone(), item.clone())]));
-                &wrapped
-            }
-            None => item,
+            Some(wrapper) => &Value::Object(Map::from_iter([(wrapper.clone(), shown)])),
+            None => &shown,
         };
         self.shaped(op, status, response, |spec, schema, seed| embed(spec, schema, item, seed))
     }

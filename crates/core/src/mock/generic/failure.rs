@@ -107,8 +107,8 @@ pub(crate) fn documented(op: &Operation, status: u16) -> Option<&Value> {
 /// range or by `default`); else a documented status that means the same to a client (400 and
 /// 422 for a refused request, 401 and 403, 410 for 404), so that a client written against the
 /// document meets a status it handles; else its own, since the document leaves that failure out
-/// (an operation with security that documents no 401, say). The message still says what
-/// happened.
+/// (an operation with security that documents no 401, say). A conflict stays 409: a client must
+/// not read it as a bad request it could fix. The message still says what happened.
 pub(crate) fn documented_status(op: &Operation, status: u16) -> u16 {
     if documented(op, status).is_some() {
         return status;
@@ -119,7 +119,7 @@ pub(crate) fn documented_status(op: &Operation, status: u16) -> u16 {
         404 => &[410],
         400 => &[422],
         422 => &[400],
-        409 | 413 | 415 => &[400, 422],
+        413 | 415 => &[400, 422],
         _ => &[],
     };
     alike.iter().copied().find(|s| documents(op, *s)).unwrap_or(status)

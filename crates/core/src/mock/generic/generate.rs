@@ -78,6 +78,13 @@ pub fn generate(doc: &Value, schema: &Value, seed: u64, direction: Direction) ->
     Generated { value, exact: run.exact, notes: run.notes }
 }
 
+/// `value` without the properties `direction` leaves out, wherever `schema` declares them: a
+/// stored item's `writeOnly` fields (a password) are not in the answers that show it.
+pub(crate) fn prune(doc: &Value, schema: &Value, value: &mut Value, direction: Direction) {
+    let mut run = Run::new(doc, 0, direction);
+    run.prune(value, &Shape::of(doc, schema), 0);
+}
+
 /// splitmix64: small, fast and the same on every platform.
 #[derive(Debug, Clone)]
 struct Rng(u64);

@@ -438,8 +438,8 @@ impl ApiMock {
 
 impl ApiMock {
     /// An operation outside the stored resources, answered from the document; a DELETE that
-    /// succeeds removes its path, which then answers 404 (paths under it too) until a PUT that
-    /// succeeds puts it back.
+    /// succeeds removes its path, which then answers 404 (paths under it too) until a PUT or
+    /// POST to it that succeeds puts it back.
     #[allow(clippy::too_many_arguments)]
     fn outside_resources(
         &mut self,
@@ -454,8 +454,10 @@ impl ApiMock {
     ) -> Result<Response, Failure> {
         let template = spec.paths.get(path_index).map_or("", |p| p.template.as_str());
         let path = routes::Template::parse(template).fill(path_params);
+        // A PUT or POST to the deleted path itself may put it back; anything else is gone.
+        let revives = matches!(op.method, "PUT" | "POST") && self.store.deleted.contains(&path);
         if !asks_document
-            && op.method != "PUT"
+            && !revives
             && let Some(deleted) = self.store.deleted_at(&path)
         {
             return Err(Failure::not_found(format!("{deleted} was deleted.")));
@@ -466,7 +468,7 @@ impl ApiMock {
             "DELETE" if success && !asks_document && self.store.deleted.len() < store::MAX_DELETED_PATHS => {
                 self.store.deleted.insert(path)
             }
-            "PUT" if success && !asks_document => self.store.deleted.remove(&path),
+            "PUT" | "POST" if success && !asks_document => self.store.deleted.remove(&path),
             _ => false,
         };
         if changed {

@@ -307,7 +307,18 @@ fn collect_properties<'a>(
 fn id_field(spec: &Spec, schema: &Value, id_param: &str) -> Option<String> {
     let props = properties(spec, schema);
     let names: Vec<&str> = props.iter().map(|(n, _)| *n).collect();
-    for wanted in [id_param, "id", "uuid", "_id", "ID", "Id", "key"] {
+    // The parameter's last word (`uid` of `mock_uid`), when it is not just `id`.
+    let last_word = id_param
+        .rsplit(|c: char| c == '_' || c == '-')
+        .next()
+        .map(|w| w.rfind(|c: char| c.is_ascii_uppercase()).map_or(w, |at| &w[at..]))
+        .map(str::to_ascii_lowercase)
+        .filter(|w| w != "id" && w.len() < id_param.len())
+        .unwrap_or_default();
+    for wanted in [id_param, last_word.as_str(), "id", "uuid", "_id", "ID", "Id", "key"] {
+        if wanted.is_empty() {
+            continue;
+        }
         if names.contains(&wanted) {
             return Some(wanted.to_owned());
         }

@@ -440,3 +440,52 @@ fn items_wrapped_in_one_property_are_stored_unwrapped() {
     assert_eq!(mock.handle(&Request::new("DELETE", format!("/apis/{id}"))).status, 200);
     assert_eq!(mock.handle(&Request::new("GET", format!("/apis/{id}"))).status, 404);
 }
+
+#[test]
+fn answers_leave_out_write_only_fields_and_ids_follow_the_parameter() {
+    let mock_schema = json!({"type": "object", "properties": {"id": {"type": "string"},
+        "uid": {"type": "string", "readOnly": true}, "name": {"type": "string"},
+        "secret": {"type": "string", "writeOnly": true}}});
+    let content = json!({"application/json": {"schema": mock_schema}});
+    let uid = path_param("mock_uid", json!({"type": "string"}));
+    let mut mock = api(json!({
+        "/mocks": {"post": {"requestBody": {"content": content}, "responses": {"200": {"description": "", "content": content}}},
+            "get": {"responses": {"200": {"description": "", "content": {"application/json": {
+                "schema": {"type": "array", "items": mock_schema}}}}}}},
+        "/mocks/{mock_uid}": {"parameters": uid,
+            "get": {"responses": {"200": {"description": "", "content": content}}},
+            "put": {"requestBody": {"content": content}, "responses": {"200": {"description": "", "content": content}}}}
+    }));
+    assert_eq!(mock.resources()[0].id_field.as_deref(), Some("uid"), "mock_uid names the uid");
+    let created =
+        body(&mock.handle(&Request::new("POST", "/mocks").json(&json!({"name": "m", "secret": "s3"}))));
+    assert!(created.get("secret").is_none(), "writeOnly: {created}");
+    let uid = created["uid"].as_str().unwrap();
+    let read = body(&mock.handle(&Request::new("GET", format!("/mocks/{uid}"))));
+    assert_eq!((read["name"].clone(), read.get("secret")), (json!("m"), None));
+    let listed = body(&mock.handle(&Request::new("GET", "/mocks")));
+    assert!(listed[0].get("secret").is_none(), "{listed}");
+}
+
+#[test]
+fn a_conflict_stays_409_and_a_post_brings_a_deleted_path_back() {
+    let item =
+        json!({"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}});
+    let content = json!({"application/json": {"schema": item}});
+    let mut mock = api(json!({
+        "/things": {"post": {"requestBody": {"content": content},
+            "responses": {"201": {"description": "", "content": content}, "400": {"description": ""}}}},
+        "/things/{id}": {"parameters": path_param("id", json!({"type": "string"})),
+            "get": {"responses": {"200": {"description": "", "content": content}}}},
+        "/anything": {"post": {"responses": ok("200")}, "delete": {"responses": ok("200")}},
+        "/anything/{x}": {"parameters": path_param("x", json!({"type": "string"})), "post": {"responses": ok("200")}}
+    }));
+    let post =
+        |mock: &mut ApiMock| mock.handle(&Request::new("POST", "/things").json(&json!({"id": "a"}))).status;
+    assert_eq!(post(&mut mock), 201);
+    assert_eq!(post(&mut mock), 409, "not a bad request the client could fix");
+    assert_eq!(mock.handle(&Request::new("DELETE", "/anything")).status, 200);
+    assert_eq!(mock.handle(&Request::new("POST", "/anything/5")).status, 404);
+    assert_eq!(mock.handle(&Request::new("POST", "/anything")).status, 200, "a POST to it brings it back");
+    assert_eq!(mock.handle(&Request::new("POST", "/anything/5")).status, 200);
+}
