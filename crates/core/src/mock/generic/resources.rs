@@ -309,7 +309,7 @@ fn id_field(spec: &Spec, schema: &Value, id_param: &str) -> Option<String> {
     let names: Vec<&str> = props.iter().map(|(n, _)| *n).collect();
     // The parameter's last word (`uid` of `mock_uid`), when it is not just `id`.
     let last_word = id_param
-        .rsplit(|c: char| c == '_' || c == '-')
+        .rsplit(['_', '-'])
         .next()
         .map(|w| w.rfind(|c: char| c.is_ascii_uppercase()).map_or(w, |at| &w[at..]))
         .map(str::to_ascii_lowercase)
