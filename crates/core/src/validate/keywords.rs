@@ -4,6 +4,9 @@ use serde_json::{Number, Value};
 
 use super::{Validator, Walk, child, describe, format, is_integral, same, usize_of};
 
+/// 2^63, the first integer past int64.
+const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+
 /// Number keywords: the OpenAPI integer formats, bounds (both dialects) and `multipleOf`.
 pub(super) fn check_number(schema: &Value, n: &Number, types: &[&str], name: &str) -> Result<(), String> {
     let format = schema.get("format").and_then(Value::as_str);
@@ -19,13 +22,13 @@ pub(super) fn check_number(schema: &Value, n: &Number, types: &[&str], name: &st
             // `39245.0` is an integer to JSON Schema; in range, a program reads it as one.
             None => {
                 let x = n.as_f64().unwrap_or(f64::NAN);
-                #[allow(clippy::cast_precision_loss)] // the bounds of the formats, as f64
-                let (low, high) = if format == Some("int32") {
-                    (f64::from(i32::MIN), f64::from(i32::MAX))
+                // -2^31..=2^31-1, and -2^63..2^63 (2^63 - 1 is not an f64).
+                let fits = if format == Some("int32") {
+                    (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&x)
                 } else {
-                    (i64::MIN as f64, i64::MAX as f64)
+                    (-TWO_63..TWO_63).contains(&x)
                 };
-                if !(low..high).contains(&x) {
+                if !fits {
                     let bits = if format == Some("int32") { 32 } else { 64 };
                     return Err(format!("{name} must be a {bits}-bit integer; got {n}."));
                 }

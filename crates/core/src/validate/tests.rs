@@ -186,8 +186,13 @@ fn numbers_in_both_dialects() {
         ),
         (
             json!({"type": "integer", "format": "int32"}),
-            vec![json!(7.0)],
-            vec![json!(3e9), json!(2_147_483_648_i64)],
+            vec![json!(7.0), json!(2_147_483_647.0), json!(-2_147_483_648.0)],
+            vec![json!(3e9), json!(2_147_483_648_i64), json!(2_147_483_648.0)],
+        ),
+        (
+            json!({"type": "integer", "format": "int64"}),
+            vec![json!(-9_223_372_036_854_775_808.0)],
+            vec![json!(9.3e18)],
         ),
         (json!({"type": "number", "format": "int32"}), vec![json!(0.5), json!(1e12)], vec![]),
     ]);
