@@ -91,6 +91,17 @@ pub(crate) fn preferred_success(op: &Operation, wanted: u16) -> (u16, Option<&Va
     }
 }
 
+/// The success of an operation on a stored resource: `wanted` (201 for a create, 204 for a
+/// delete) when documented, else the documented success, else `wanted` with no documented
+/// response. Never an error status: an operation that documents only its errors (`405: Invalid
+/// input`) still succeeds when it succeeds.
+pub(crate) fn stored_success(op: &Operation, wanted: u16) -> (u16, Option<&Value>) {
+    match preferred_success(op, wanted) {
+        (status, response) if (200..300).contains(&status) => (status, response),
+        _ => (wanted, None),
+    }
+}
+
 /// The media type of a response's content the request accepts: the first `Accept` range that
 /// one matches, else JSON, else the first one documented.
 pub(crate) fn pick_media<'a>(

@@ -96,7 +96,7 @@ impl Call<'_> {
             (Role::List, _) => Ok((self.list(resource, op, &scope, params), false)),
             (Role::Create, _) => {
                 let (id, item) = self.create(resource, &scope, body)?;
-                let (status, response) = answer::preferred_success(op, 201);
+                let (status, response) = answer::stored_success(op, 201);
                 let mut answer = self.item_answer(resource, op, status, response, &item);
                 let location =
                     format!("{}/{}", fill(collection, &resource.scope_params, &scope), percent(&id));
@@ -105,7 +105,7 @@ impl Call<'_> {
             }
             (Role::Read, Some(id)) => {
                 let item = self.store.get(collection, &scope, &id).ok_or_else(|| absent(&id))?.clone();
-                let (status, response) = answer::success(op);
+                let (status, response) = answer::stored_success(op, 200);
                 Ok((self.item_answer(resource, op, status, response, &item), false))
             }
             (Role::Replace, Some(id)) => {
@@ -114,7 +114,7 @@ impl Call<'_> {
                 }
                 let item = self.build(resource, &id, body)?;
                 self.store_item(collection, &scope, &id, item.clone())?;
-                let (status, response) = answer::success(op);
+                let (status, response) = answer::stored_success(op, 200);
                 Ok((self.item_answer(resource, op, status, response, &item), true))
             }
             (Role::Patch, Some(id)) => {
@@ -130,13 +130,13 @@ impl Call<'_> {
                     )?;
                 }
                 self.store_item(collection, &scope, &id, merged.clone())?;
-                let (status, response) = answer::success(op);
+                let (status, response) = answer::stored_success(op, 200);
                 Ok((self.item_answer(resource, op, status, response, &merged), true))
             }
             (Role::Delete, Some(id)) => {
                 let old = self.store.remove(collection, &scope, &id).ok_or_else(|| absent(&id))?;
                 self.remove_children(index, &scope, &id);
-                let (status, response) = answer::preferred_success(op, 204);
+                let (status, response) = answer::stored_success(op, 204);
                 Ok((self.item_answer(resource, op, status, response, &old), true))
             }
             (_, None) => {
@@ -378,9 +378,11 @@ impl Call<'_> {
         });
         let page: Vec<Value> =
             filtered.into_iter().skip(offset).take(limit).map(|item| self.outward(resource, item)).collect();
-        let (status, response) = answer::success(op);
-        let mut answer = self.shaped(op, status, response, |spec, schema, seed| {
-            embed_list(spec, schema, page.clone(), total, seed)
+        let (status, response) = answer::stored_success(op, 200);
+        let mut answer = self.shaped(op, status, response, |spec, schema, seed| match schema {
+            // No schema to fit: the items as they are.
+            Value::Bool(true) => Value::Array(page.clone()),
+            _ => embed_list(spec, schema, page.clone(), total, seed),
         });
         answer.headers.push(("X-Total-Count".to_owned(), total.to_string()));
         answer
@@ -423,6 +425,12 @@ impl Call<'_> {
         let mut headers = response.map(|r| answer::headers(self.spec, r, self.seed)).unwrap_or_default();
         let content =
             response.and_then(|r| r.get("content")).and_then(Value::as_object).filter(|c| !c.is_empty());
+        // A success the operation does not document (it lists only errors): the value as JSON.
+        if response.is_none() && status != 204 {
+            let value = make(self.spec, &Value::Bool(true), self.seed);
+            headers.insert(0, ("Content-Type".to_owned(), "application/json".to_owned()));
+            return Response { status, headers, body: serde_json::to_vec(&value).unwrap_or_default() };
+        }
         let body = match content.and_then(|c| answer::pick_media(c, self.accept)) {
             Some((media, entry)) => {
                 let value = match entry.get("schema") {

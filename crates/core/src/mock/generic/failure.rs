@@ -107,15 +107,14 @@ pub(crate) fn documented(op: &Operation, status: u16) -> Option<&Value> {
 /// range or by `default`); else a documented status that means the same to a client (400 and
 /// 422 for a refused request, 401 and 403, 410 for 404), so that a client written against the
 /// document meets a status it handles; else its own, since the document leaves that failure out
-/// (an operation with security that documents no 401, say). A conflict stays 409: a client must
-/// not read it as a bad request it could fix. The message still says what happened.
+/// (an operation with security that documents no 401, say). A conflict stays 409 (a client
+/// must not read it as a bad request it could fix), and 401 stays 401: missing credentials
+/// are not forbidden ones. The message still says what happened.
 pub(crate) fn documented_status(op: &Operation, status: u16) -> u16 {
     if documented(op, status).is_some() {
         return status;
     }
     let alike: &[u16] = match status {
-        401 => &[403],
-        403 => &[401],
         404 => &[410],
         400 => &[422],
         422 => &[400],

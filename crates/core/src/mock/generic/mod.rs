@@ -299,23 +299,25 @@ impl ApiMock {
             return self.plain(failure::render(&spec, None, &failure, 0));
         }
         let method = request.method.to_ascii_uppercase();
-        // The most specific template that has the method: two templates may differ only in
-        // their parameters' names and each carry some of the methods.
-        let found = matches.iter().find_map(|(index, params)| {
+        // The most specific template decides, with those that differ from it only in their
+        // parameters' names (each may carry some of the methods): a literal path
+        // (`/items/merge`) is matched before the template it also fits (`/items/{id}`), as
+        // OpenAPI says, so a method it lacks is 405 even where the template has it.
+        let first_shape = matches
+            .first()
+            .and_then(|(index, _)| spec.paths.get(*index))
+            .map(|p| resources::shape(&p.template));
+        let same_shape: Vec<&(usize, routes::Params)> = matches
+            .iter()
+            .filter(|(index, _)| spec.paths.get(*index).map(|p| resources::shape(&p.template)) == first_shape)
+            .collect();
+        let found = same_shape.iter().find_map(|(index, params)| {
             let item = spec.paths.get(*index)?;
             item.op(&method).map(|op| (*index, params, op))
         });
         let Some((path_index, path_params, op)) = found else {
-            // The methods of the most specific template, and of those that differ from it only
-            // in their parameters' names: a literal path (`/items/merge`) does not advertise the
-            // methods of the template it also matches (`/items/{id}`).
             let mut methods: Vec<&str> = Vec::new();
-            let first_shape = matches
-                .first()
-                .and_then(|(index, _)| spec.paths.get(*index))
-                .map(|p| resources::shape(&p.template));
-            let same_shape = |item: &&spec::PathItem| Some(resources::shape(&item.template)) == first_shape;
-            for item in matches.iter().filter_map(|(index, _)| spec.paths.get(*index)).filter(same_shape) {
+            for item in same_shape.iter().filter_map(|(index, _)| spec.paths.get(*index)) {
                 for op in &item.ops {
                     if !methods.contains(&op.method) {
                         methods.push(op.method);

@@ -37,8 +37,8 @@ fn colliding_templates_route_by_method() {
     assert_eq!(mock.handle(&Request::new("GET", "/v2/secrets/latest")).status, 200, "literals win");
     assert_eq!(
         mock.handle(&Request::new("DELETE", "/v2/secrets/latest")).status,
-        204,
-        "a template that has the method is taken when the literal one has not"
+        405,
+        "the literal path is matched first, as OpenAPI says, and it has no DELETE"
     );
     let refused = mock.handle(&Request::new("PUT", "/v2/secrets/abc"));
     assert_eq!(refused.status, 405);
@@ -488,4 +488,28 @@ fn a_conflict_stays_409_and_a_post_brings_a_deleted_path_back() {
     assert_eq!(mock.handle(&Request::new("POST", "/anything/5")).status, 404);
     assert_eq!(mock.handle(&Request::new("POST", "/anything")).status, 200, "a POST to it brings it back");
     assert_eq!(mock.handle(&Request::new("POST", "/anything/5")).status, 200);
+}
+
+#[test]
+fn operations_that_document_only_errors_still_succeed() {
+    let pet =
+        json!({"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}});
+    let content = json!({"application/json": {"schema": pet}});
+    let mut mock = api(json!({
+        "/pet": {"post": {"requestBody": {"content": content}, "responses": {"405": {"description": "Invalid input"}}},
+            "get": {"responses": {"400": {"description": ""}}}},
+        "/pet/{petId}": {"parameters": path_param("petId", json!({"type": "integer"})),
+            "get": {"responses": {"404": {"description": ""}}},
+            "delete": {"responses": {"400": {"description": ""}}}},
+        "/pet/findByTags": {"get": {"responses": ok("200")}}
+    }));
+    let created = mock.handle(&Request::new("POST", "/pet").json(&json!({"name": "Rex"})));
+    assert_eq!((created.status, created.header_value("Location")), (201, Some("/pet/1")));
+    assert_eq!(created.header_value("Content-Type"), Some("application/json"));
+    assert_eq!(body(&created), json!({"id": 1, "name": "Rex"}));
+    assert_eq!(body(&mock.handle(&Request::new("GET", "/pet/1"))), json!({"id": 1, "name": "Rex"}));
+    assert_eq!(body(&mock.handle(&Request::new("GET", "/pet"))), json!([{"id": 1, "name": "Rex"}]));
+    assert_eq!(mock.handle(&Request::new("DELETE", "/pet/1")).status, 204);
+    let literal = mock.handle(&Request::new("POST", "/pet/findByTags"));
+    assert_eq!((literal.status, literal.header_value("Allow")), (405, Some("GET")), "the literal path first");
 }
