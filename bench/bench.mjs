@@ -447,24 +447,19 @@ if (tryIt) {
   out();
   out(`Click on Send to the answer in the DOM (a \`MutationObserver\` in the page), ${SENDS} sends after 3 warm-up sends.`);
   out();
-  out("| Request | Petstore Playground (in-browser mock, `PetstoreMock.handle`) | MSW (service worker) | MSW / ours |");
-  out("|---|---:|---:|---:|");
-  for (const [key, label] of [["get", "GET /pets/1 → 200"], ["post", "POST /pets → 201"]]) {
-    const a = tryIt.ours[key];
-    const b = tryIt.msw[key];
-    out(`| ${label} | ${spread(a, msFine)} | ${spread(b, msFine)} | ${(median(b) / median(a)).toFixed(1)}× |`);
-  }
-  out();
+  /** One table: a row per request, our times beside MSW's. */
+  const table = (mock, ours, msw, rows) => {
+    out(`| Request | Petstore Playground (in-browser mock, \`${mock}.handle\`) | MSW (service worker) | MSW / ours |`);
+    out("|---|---:|---:|---:|");
+    for (const [key, label] of rows) {
+      out(`| ${label} | ${spread(ours[key], msFine)} | ${spread(msw[key], msFine)} | ${(median(msw[key]) / median(ours[key])).toFixed(1)}× |`);
+    }
+    out();
+  };
+  table("PetstoreMock", tryIt.ours, tryIt.msw, [["get", "GET /pets/1 → 200"], ["post", "POST /pets → 201"]]);
   out("A loaded document: the Tasks API (`crates/server/tests/fixtures/tasks.yaml`, by `?url=`), mocked in the page by its own `ApiMock` (resources inferred from the document, requests checked against it), against MSW handlers written by hand for the same two operations (`bench/pages/msw-api.html`).");
   out();
-  out("| Request | Petstore Playground (in-browser mock, `ApiMock.handle`) | MSW (service worker) | MSW / ours |");
-  out("|---|---:|---:|---:|");
-  for (const [key, label] of [["post", "POST /projects → 201"], ["get", "GET /projects/1 → 200"]]) {
-    const a = tryIt.oursApi[key];
-    const b = tryIt.mswApi[key];
-    out(`| ${label} | ${spread(a, msFine)} | ${spread(b, msFine)} | ${(median(b) / median(a)).toFixed(1)}× |`);
-  }
-  out();
+  table("ApiMock", tryIt.oursApi, tryIt.mswApi, [["post", "POST /projects → 201"], ["get", "GET /projects/1 → 200"]]);
   const ratios = ["get", "post"].map((k) => median(tryIt.msw[k]) / median(tryIt.ours[k]));
   targets.push(["In-page try-it round trip at most one eighth of MSW's (median, GET and POST)",
     `ours ${msFine(median(tryIt.ours.get))} (GET), ${msFine(median(tryIt.ours.post))} (POST); MSW ${msFine(median(tryIt.msw.get))}, ${msFine(median(tryIt.msw.post))}: ${ratios.map((r) => `${r.toFixed(1)}×`).join(", ")}`,
