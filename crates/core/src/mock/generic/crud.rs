@@ -9,6 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::answer;
+use super::embed::{embed, embed_list};
 use super::failure::Failure;
 use super::generate::generate;
 use super::params::Params;
@@ -45,17 +46,6 @@ const LIMITS: [&str; 12] = [
 ];
 const OFFSETS: [&str; 5] = ["offset", "skip", "start", "from", "$skip"];
 const PAGES: [&str; 4] = ["page", "page_number", "pageNumber", "p"];
-/// Integer fields of a list wrapper that hold the total.
-const TOTALS: [&str; 8] = [
-    "total",
-    "count",
-    "totalCount",
-    "total_count",
-    "totalItems",
-    "total_items",
-    "totalResults",
-    "total_results",
-];
 
 /// The text form of a parameter value: `5` for the number 5, the string itself for a string.
 fn text(value: &Value) -> String {
@@ -515,67 +505,6 @@ fn merge_patch(target: &mut Value, patch: &Value) {
             }
         }
     }
-}
-
-/// The item in the shape of `schema`: itself when it fits, else inside the generated wrapper's
-/// property that takes it, else generated data of the schema.
-fn embed(spec: &Spec, schema: &Value, item: &Value, seed: u64) -> Value {
-    let validator = spec.validator().direction(Direction::Response);
-    if validator.check(schema, item, "").is_ok() {
-        return item.clone();
-    }
-    let mut wrapper = generate(&spec.doc, schema, seed, Direction::Response).value;
-    if let Value::Object(fields) = &mut wrapper {
-        for (name, prop) in properties(spec, schema) {
-            if validator.check(prop, item, "").is_ok() {
-                fields.insert(name.to_owned(), item.clone());
-                return wrapper;
-            }
-        }
-    }
-    wrapper
-}
-
-/// Items in the shape of a list `schema`: the array itself, or a wrapper whose array property
-/// holds them and whose total fields say how many there are in all.
-fn embed_list(spec: &Spec, schema: &Value, items: Vec<Value>, total: usize, seed: u64) -> Value {
-    let validator = spec.validator().direction(Direction::Response);
-    let resolved = resolve(&spec.doc, schema).unwrap_or(schema);
-    let fit = |items_schema: Option<&Value>, items: &[Value]| -> Value {
-        Value::Array(
-            items
-                .iter()
-                .map(|item| items_schema.map_or_else(|| item.clone(), |s| embed(spec, s, item, seed)))
-                .collect(),
-        )
-    };
-    if crate::schema::primary_type(resolved) == Some("array") {
-        let list = fit(resolved.get("items"), &items);
-        if validator.check(schema, &list, "").is_ok() {
-            return list;
-        }
-        return generate(&spec.doc, schema, seed, Direction::Response).value;
-    }
-    let mut wrapper = generate(&spec.doc, schema, seed, Direction::Response).value;
-    if let Value::Object(fields) = &mut wrapper {
-        let props = properties(spec, schema);
-        let array = props.iter().find(|(_, p)| {
-            resolve(&spec.doc, p).is_ok_and(|p| crate::schema::primary_type(p) == Some("array"))
-        });
-        if let Some((name, prop)) = array {
-            let items_schema = resolve(&spec.doc, prop).ok().and_then(|p| p.get("items"));
-            fields.insert((*name).to_owned(), fit(items_schema, &items));
-            for (field, _) in props.iter().filter(|(n, _)| TOTALS.contains(n)) {
-                if fields.get(*field).is_some_and(Value::is_number) {
-                    fields.insert((*field).to_owned(), Value::from(total));
-                }
-            }
-            if validator.check(schema, &wrapper, "").is_err() {
-                return generate(&spec.doc, schema, seed, Direction::Response).value;
-            }
-        }
-    }
-    wrapper
 }
 
 /// `/users/{userId}/posts` with the scope's values in place.
