@@ -82,6 +82,10 @@ struct Walk {
     active: Vec<(*const Value, *const Value)>,
     /// The checks so far passed something only because a keyword is not enforced.
     lax: bool,
+    /// A `oneOf` on the way passed more than one branch when the keywords this validator does
+    /// not enforce (loose formats, discriminators) are counted as passing, as most validators
+    /// count them.
+    ambiguous: bool,
 }
 
 impl<'a> Validator<'a> {
@@ -101,6 +105,21 @@ impl<'a> Validator<'a> {
     /// Checks `value` against `schema`; `path` names the value in messages ("" for the body).
     pub(crate) fn check(&self, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
         self.check_at(schema, value, path, schema, &mut Walk::default())
+    }
+
+    /// As [`Validator::check`], and also refused when a `oneOf` would match more than one
+    /// branch for a validator that does not assert formats: for values the mock serves as they
+    /// are written (a document's examples), which every client must read as valid.
+    pub(crate) fn check_unambiguous(&self, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
+        let mut walk = Walk::default();
+        self.check_at(schema, value, path, schema, &mut walk)?;
+        if walk.ambiguous {
+            return Err(format!(
+                "{} matches more than one of the shapes a oneOf allows, counting formats as passing.",
+                if path.is_empty() { "The value" } else { path }
+            ));
+        }
+        Ok(())
     }
 
     /// Follows `$ref`s one at a time, laying each reference's constraining siblings over its
@@ -289,6 +308,7 @@ impl<'a> Validator<'a> {
                 ));
             }
             walk.lax |= unsure > 0;
+            walk.ambiguous |= sure + unsure > 1;
         }
         if let Some(not) = schema.get("not") {
             match self.branch(not, value, path, root, walk) {

@@ -54,3 +54,21 @@ fn unsure_passes_never_reject() {
         Err("The body must match exactly one of the allowed shapes; it matches 3.".into())
     );
 }
+
+#[test]
+fn a_value_served_as_written_must_not_be_ambiguous() {
+    let doc = json!({"openapi": "3.1.0"});
+    let patterns = std::collections::HashMap::new();
+    let validator = super::Validator::new(&doc, &patterns);
+    let loose = |format: &str| json!({"type": "string", "format": format});
+    let schema = json!({"oneOf": [{"type": "string"}, loose("email")]});
+    assert_eq!(validator.check(&schema, &json!("x"), ""), Ok(()), "a strict reader sees one match");
+    assert_eq!(
+        validator.check_unambiguous(&schema, &json!("x"), ""),
+        Err("The value matches more than one of the shapes a oneOf allows, counting formats as passing."
+            .to_owned()),
+        "a reader that skips formats sees two"
+    );
+    let clear = json!({"oneOf": [{"type": "string"}, {"type": "integer"}]});
+    assert_eq!(validator.check_unambiguous(&clear, &json!("x"), ""), Ok(()));
+}

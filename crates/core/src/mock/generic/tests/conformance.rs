@@ -513,3 +513,17 @@ fn operations_that_document_only_errors_still_succeed() {
     let literal = mock.handle(&Request::new("POST", "/pet/findByTags"));
     assert_eq!((literal.status, literal.header_value("Allow")), (405, Some("GET")), "the literal path first");
 }
+
+#[test]
+fn an_example_that_a_format_blind_reader_finds_ambiguous_is_not_served() {
+    let schema = json!({"oneOf": [
+        {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}}},
+        {"type": "object", "required": ["kind", "mail"], "properties": {"mail": {"type": "string", "format": "email"}}}
+    ]});
+    let ambiguous = json!({"kind": "a", "mail": "not an address"});
+    let mut mock = api(json!({"/who": {"get": {"responses": {"200": {"description": "", "content": {
+        "application/json": {"schema": schema, "example": ambiguous}}}}}}}));
+    let answer = body(&mock.handle(&Request::new("GET", "/who")));
+    assert_ne!(answer, ambiguous, "generated instead");
+    assert!(answer["kind"].is_string(), "{answer}");
+}
