@@ -70,6 +70,9 @@ pub(crate) struct Validator<'a> {
     doc: &'a Value,
     patterns: &'a HashMap<String, regex_lite::Regex>,
     direction: Option<Direction>,
+    /// Whether string `format`s are asserted (off only to see a value as a format-blind
+    /// validator does).
+    formats: bool,
 }
 
 /// The state of one [`Validator::check`]: how deep it is, how much it has done, which
@@ -92,7 +95,7 @@ impl<'a> Validator<'a> {
     /// A validator that requires every `required` property whatever its `readOnly` or
     /// `writeOnly` (the Petstore mock's rule); see [`Validator::direction`].
     pub(crate) fn new(doc: &'a Value, patterns: &'a HashMap<String, regex_lite::Regex>) -> Self {
-        Self { doc, patterns, direction: None }
+        Self { doc, patterns, direction: None, formats: true }
     }
 
     /// Reads `readOnly` and `writeOnly` for values travelling `direction`: a request may leave
@@ -111,8 +114,14 @@ impl<'a> Validator<'a> {
     /// branch for a validator that does not assert formats: for values the mock serves as they
     /// are written (a document's examples), which every client must read as valid.
     pub(crate) fn check_unambiguous(&self, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
+        self.check(schema, value, path)?;
+        // Formats as most validators read them: annotations, so a branch that fails only on a
+        // format passes.
+        let blind = Self { formats: false, ..*self };
         let mut walk = Walk::default();
-        self.check_at(schema, value, path, schema, &mut walk)?;
+        // The strict check passed, so the blind one can only fail on a `oneOf` that matches
+        // more: that is the ambiguity looked for.
+        let _ = blind.check_at(schema, value, path, schema, &mut walk);
         if walk.ambiguous {
             return Err(format!(
                 "{} matches more than one of the shapes a oneOf allows, counting formats as passing.",
@@ -299,6 +308,7 @@ impl<'a> Validator<'a> {
                     (Err(_), _) => {}
                 }
             }
+            walk.ambiguous |= sure + unsure > 1;
             // A branch that passed only thanks to a keyword not enforced may really fail:
             // only passes that are sure can make too many.
             if sure + unsure == 0 || sure > 1 {
@@ -308,7 +318,6 @@ impl<'a> Validator<'a> {
                 ));
             }
             walk.lax |= unsure > 0;
-            walk.ambiguous |= sure + unsure > 1;
         }
         if let Some(not) = schema.get("not") {
             match self.branch(not, value, path, root, walk) {

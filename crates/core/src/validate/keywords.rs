@@ -113,11 +113,11 @@ impl Validator<'_> {
             });
         }
         match schema.get("format").and_then(Value::as_str) {
-            Some(f) => {
+            Some(f) if self.formats => {
                 walk.lax |= format::is_loose(f);
                 format::check(f, text, name)
             }
-            None => Ok(()),
+            _ => Ok(()),
         }
     }
 

@@ -69,6 +69,10 @@ fn a_value_served_as_written_must_not_be_ambiguous() {
             .to_owned()),
         "a reader that skips formats sees two"
     );
+    // A format the validator asserts (date-time) is an annotation to most validators.
+    let dated = json!({"oneOf": [{"type": "string"}, {"type": "string", "format": "date-time"}]});
+    assert_eq!(validator.check(&dated, &json!("x"), ""), Ok(()));
+    assert!(validator.check_unambiguous(&dated, &json!("x"), "").is_err());
     let clear = json!({"oneOf": [{"type": "string"}, {"type": "integer"}]});
     assert_eq!(validator.check_unambiguous(&clear, &json!("x"), ""), Ok(()));
 }
