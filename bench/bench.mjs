@@ -225,19 +225,22 @@ async function sendMany(page, button, answer, status) {
   return times;
 }
 
-async function tryItOurs(browser) {
-  const site = await serve({ "/": `${DIST}/` });
+/**
+ * Our try-it round trip in the page: for each step `[key, operationId, status, fill]`, open the
+ * operation, wait for the mock, pick it as the target when `pickMock` (a loaded document's
+ * panel starts on its server), fill the form and send.
+ */
+async function tryItInPage(browser, { routes, query = "", pickMock = false, steps }) {
+  const site = await serve(routes);
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     const page = await context.newPage();
     const out = {};
-    for (const [key, id, status, fill] of [
-      ["get", "getPet", "200", async (p) => p.locator("[data-testid=try-param][data-name=petId]").fill("1")],
-      ["post", "createPet", "201", async () => {}],
-    ]) {
-      await page.goto(`${site.url}#${id}`);
+    for (const [key, id, status, fill] of steps) {
+      await page.goto(`${site.url}${query}#${id}`);
       await page.locator(`[data-testid=operation-detail][data-operation-id=${id}]`).waitFor({ timeout: 30_000 });
       await page.locator("[data-testid=mock-counts]").waitFor({ timeout: 30_000 });
+      if (pickMock) await page.locator("[data-testid=try-target]").selectOption("mock");
       await fill(page);
       out[key] = await sendMany(page, "[data-testid=try-send]", "[data-testid=try-answer]", status);
     }
@@ -247,34 +250,30 @@ async function tryItOurs(browser) {
     await site.close();
   }
 }
+
+const tryItOurs = (browser) =>
+  tryItInPage(browser, {
+    routes: { "/": `${DIST}/` },
+    steps: [
+      ["get", "getPet", "200", async (p) => p.locator("[data-testid=try-param][data-name=petId]").fill("1")],
+      ["post", "createPet", "201", async () => {}],
+    ],
+  });
 
 /** The Tasks API (a loaded YAML document) with its own in-browser mock (`ApiMock`). */
 const TASKS_YAML = join(ROOT, "crates/server/tests/fixtures/tasks.yaml");
 
-async function tryItOursApi(browser) {
-  const site = await serve({ "/tasks.yaml": TASKS_YAML, "/": `${DIST}/` });
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  try {
-    const page = await context.newPage();
-    const out = {};
+const tryItOursApi = (browser) =>
+  tryItInPage(browser, {
+    routes: { "/tasks.yaml": TASKS_YAML, "/": `${DIST}/` },
+    query: "?url=tasks.yaml",
+    pickMock: true,
     // POST first: the mock starts empty, and GET reads back project 1.
-    for (const [key, id, status, fill] of [
+    steps: [
       ["post", "createProject", "201", async (p) => p.locator("[data-testid=try-body]").fill('{"name": "Garden"}')],
       ["get", "getProject", "200", async (p) => p.locator("[data-testid=try-param][data-name=projectId]").fill("1")],
-    ]) {
-      await page.goto(`${site.url}?url=tasks.yaml#${id}`);
-      await page.locator(`[data-testid=operation-detail][data-operation-id=${id}]`).waitFor({ timeout: 30_000 });
-      await page.locator("[data-testid=mock-counts]").waitFor({ timeout: 30_000 });
-      await page.locator("[data-testid=try-target]").selectOption("mock");
-      await fill(page);
-      out[key] = await sendMany(page, "[data-testid=try-send]", "[data-testid=try-answer]", status);
-    }
-    return out;
-  } finally {
-    await context.close();
-    await site.close();
-  }
-}
+    ],
+  });
 
 async function tryItMsw(browser, index = "msw.html", buttons = { get: "#get-pet", post: "#create-pet" }) {
   const msw = join(NODE_MODULES, "msw");
