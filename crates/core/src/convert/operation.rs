@@ -167,8 +167,16 @@ impl<'d> Converter<'d> {
             field: "responses",
             what: "object",
         })?;
+        let without_body = self.any_without_body(responses);
         let responses = self.responses(responses, &at.field("responses"), produces.as_deref())?;
         out.insert("responses".to_owned(), responses);
+        // OpenAPI 3 has no media type for a response without a body; Swagger 2.0's `produces`
+        // still says what such an answer's `Content-Type` is. Kept for the mock (and for
+        // anyone reading the converted document) where some response has no body.
+        let declared = unique_texts(produces.clone().unwrap_or_else(|| self.produces.clone()));
+        if without_body && !declared.is_empty() {
+            out.insert("x-produces".to_owned(), json!(declared));
+        }
         if let Some(deprecated) = opt_bool(operation, "deprecated", at)? {
             out.insert("deprecated".to_owned(), json!(deprecated));
         }
@@ -186,6 +194,22 @@ impl<'d> Converter<'d> {
         }
         self.rest(operation, &OPERATION_FIELDS, at, "operation", &mut out);
         Ok(Value::Object(out))
+    }
+
+    /// Whether one of these Swagger 2.0 responses (a root one it refers to included) has neither
+    /// a `schema` nor `examples`: no body.
+    fn any_without_body(&self, responses: &'d Map<String, Value>) -> bool {
+        responses.iter().filter(|(code, _)| !code.starts_with("x-")).any(|(_, value)| {
+            let Some(map) = value.as_object() else { return false };
+            let map = match field(map, "$ref").and_then(Value::as_str) {
+                Some(reference) => match self.names.root_response(reference) {
+                    Some((_, _, root)) => *root,
+                    None => return false,
+                },
+                None => map,
+            };
+            field(map, "schema").is_none() && field(map, "examples").is_none()
+        })
     }
 
     /// Sorts the parameter list at `at`: path, query and header parameters (and references to

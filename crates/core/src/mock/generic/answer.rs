@@ -200,14 +200,42 @@ pub(crate) fn value_of(
 /// itself for a string in any other type, XML for an object in an XML type.
 pub(crate) fn encode(media: &str, value: &Value) -> Vec<u8> {
     match value {
-        _ if crate::form::is_json(media) => serde_json::to_vec(value).unwrap_or_default(),
+        _ if crate::form::is_json(media) => json_bytes(value),
         Value::String(text) => text.clone().into_bytes(),
         _ if media.contains("xml") => {
             let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
             xml(&mut out, "root", value, 0);
             out.into_bytes()
         }
-        _ => serde_json::to_vec(value).unwrap_or_default(),
+        _ => json_bytes(value),
+    }
+}
+
+/// A value as compact JSON, a whole number written as an integer (`39245`, not `39245.0`;
+/// `1413939913300392681838224227442589696`, not `1.4139399133003927e36`). A client sent it as
+/// an integer, or the schema asks for one: serde_json keeps a number beyond 64 bits, or written
+/// with a fraction, as a float, and JSON Schema draft 4 (OpenAPI 3.0) does not count a float's
+/// text as an integer.
+pub(crate) fn json_bytes(value: &Value) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    let mut writer = serde_json::Serializer::with_formatter(&mut out, WholeNumbers);
+    match serde::Serialize::serialize(value, &mut writer) {
+        Ok(()) => out,
+        Err(_) => serde_json::to_vec(value).unwrap_or_default(),
+    }
+}
+
+/// serde_json's compact output with whole floats written as integers.
+struct WholeNumbers;
+
+impl serde_json::ser::Formatter for WholeNumbers {
+    fn write_f64<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, value: f64) -> std::io::Result<()> {
+        if value.is_finite() && value.fract() == 0.0 {
+            // `{:.0}` writes a double's exact decimal value: at most 309 digits.
+            write!(writer, "{value:.0}")
+        } else {
+            serde_json::ser::CompactFormatter.write_f64(writer, value)
+        }
     }
 }
 

@@ -419,7 +419,7 @@ impl Call<'_> {
         if response.is_none() && status != 204 {
             let value = make(self.spec, &Value::Bool(true), self.seed);
             headers.insert(0, ("Content-Type".to_owned(), "application/json".to_owned()));
-            return Response { status, headers, body: serde_json::to_vec(&value).unwrap_or_default() };
+            return Response { status, headers, body: answer::json_bytes(&value) };
         }
         let body = match content.and_then(|c| answer::pick_media(c, self.accept)) {
             Some((media, entry)) => {

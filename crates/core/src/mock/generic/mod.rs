@@ -342,6 +342,12 @@ impl ApiMock {
             Err(failure) => failure::render(&spec, Some(op), &failure, seed),
         };
         response.headers.extend(op.deprecation.iter().cloned());
+        if let Some(media) = &op.produces
+            && response.body.is_empty()
+            && response.header_value("Content-Type").is_none()
+        {
+            response.headers.insert(0, ("Content-Type".to_owned(), media.clone()));
+        }
         Handled { response, delay_ms, network_error }
     }
 

@@ -85,6 +85,9 @@ pub(crate) struct Operation {
     pub security: Vec<Vec<Credential>>,
     /// `Deprecation` and `Sunset` headers for every answer of a deprecated operation.
     pub deprecation: Vec<(String, String)>,
+    /// The `Content-Type` of an answer without a body, for a document converted from Swagger
+    /// 2.0 (its `produces`, kept as `x-produces`): a JSON one, else the first.
+    pub produces: Option<String>,
 }
 
 /// What a security scheme needs to find in a request.
@@ -285,7 +288,20 @@ fn read_operation(
         notes.push(format!("{id}: {e}; no Deprecation or Sunset header is sent."));
         Vec::new()
     });
-    Operation { method, id, params, body, responses, security, deprecation }
+    let produced: Vec<&str> = operation
+        .get("x-produces")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let produces = produced
+        .iter()
+        .find(|m| crate::form::is_json(m))
+        .or_else(|| produced.first())
+        .filter(|m| !m.contains('*') && m.chars().all(|c| c.is_ascii_graphic()))
+        .map(|m| (*m).to_owned());
+    Operation { method, id, params, body, responses, security, deprecation, produces }
 }
 
 /// `Deprecation: @<unix time>` (RFC 9745) from `x-deprecated-since` and `Sunset: <HTTP date>`

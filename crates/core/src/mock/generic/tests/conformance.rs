@@ -124,6 +124,31 @@ fn integers_beyond_64_bits_are_numbers() {
 }
 
 #[test]
+fn whole_numbers_are_answered_as_integers() {
+    let item = json!({"type": "object", "properties": {"id": {"type": "integer", "readOnly": true},
+        "size": {"type": "integer"}, "count": {"type": "integer", "format": "int32"}, "ratio": {"type": "number"}}});
+    let content = json!({"application/json": {"schema": item}});
+    let doc = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "paths": {
+        "/items": {"post": {"requestBody": {"content": content}, "responses": {"201": {"description": "", "content": content}}}},
+        "/items/{id}": {"get": {"parameters": path_param("id", json!({"type": "integer"})),
+            "responses": {"200": {"description": "", "content": content}}}}
+    }});
+    let mut mock = ApiMock::from_document(doc).unwrap();
+    let sent = r#"{"size": 1413939913300392681838224227442589696, "count": 39245.0, "ratio": 0.5}"#;
+    let created =
+        mock.handle(&Request::new("POST", "/items").body(sent).header("Content-Type", "application/json"));
+    assert_eq!(created.status, 201, "{}", body(&created));
+    let read = mock.handle(&Request::new("GET", "/items/1"));
+    let text = String::from_utf8(read.body).unwrap();
+    assert!(text.contains(r#""count":39245,"#), "{text}");
+    // The nearest double, written out: an integer of the same 37 digits, its first 16 exact.
+    let size = text.split(r#""size":"#).nth(1).and_then(|rest| rest.split(',').next()).unwrap();
+    assert!(size.len() == 37 && size.bytes().all(|b| b.is_ascii_digit()), "{text}");
+    assert!(size.starts_with("1413939913300392"), "{text}");
+    assert!(text.contains(r#""ratio":0.5"#), "{text}");
+}
+
+#[test]
 fn header_enums_and_bounds_are_enforced() {
     let mut mock = api_with(
         json!({
@@ -209,6 +234,47 @@ fn answers_with_a_body_say_its_media_type() {
     assert_eq!(text.header_value("Content-Type"), Some("text/plain"));
     let asked = mock.handle(&Request::new("GET", "/text").header("Accept", "text/csv"));
     assert_eq!(asked.header_value("Content-Type"), Some("text/csv"), "the type the client asked for");
+}
+
+#[test]
+fn swagger_answers_without_a_body_carry_the_produced_media_type() {
+    let pet =
+        json!({"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}});
+    let id = json!([{"name": "petId", "in": "path", "required": true, "type": "integer"}]);
+    let body = json!([{"name": "body", "in": "body", "required": true, "schema": pet}]);
+    let doc = json!({"swagger": "2.0", "info": {"title": "T", "version": "1"},
+    "produces": ["application/xml", "application/json"],
+    "paths": {
+        "/pet": {"post": {"parameters": body, "responses": {"200": {"description": "", "schema": pet}}},
+            "put": {"parameters": body, "responses": {"400": {"description": "Invalid ID"}}}},
+        "/pet/{petId}": {"parameters": id,
+            "get": {"responses": {"200": {"description": "", "schema": pet}}},
+            "delete": {"produces": ["text/plain"], "responses": {"204": {"description": "gone"}}}},
+        "/plain": {"get": {"responses": {"200": {"description": "", "schema": {"type": "string"}}}}}
+    }});
+    let mut mock = ApiMock::from_document(doc.clone()).unwrap();
+    let created = mock.handle(&Request::new("POST", "/pet").json(&json!({"name": "a"})));
+    assert_eq!(created.header_value("Content-Type"), Some("application/json"), "{}", super::body(&created));
+    let deleted = mock.handle(&Request::new("DELETE", "/pet/1"));
+    assert_eq!(
+        (deleted.status, deleted.header_value("Content-Type"), deleted.body.len()),
+        (204, Some("text/plain"), 0),
+        "the operation's own produces"
+    );
+    let put = mock.handle(&Request::new("PUT", "/pet").json(&json!({"name": "b"})));
+    assert_eq!((put.header_value("Content-Type"), put.body.len()), (Some("application/json"), 0));
+    let converted = crate::convert::swagger2_to_openapi3(&doc).unwrap().document;
+    assert_eq!(converted["paths"]["/pet/{petId}"]["delete"]["x-produces"], json!(["text/plain"]));
+    assert_eq!(
+        converted["paths"]["/pet"]["put"]["x-produces"],
+        json!(["application/xml", "application/json"])
+    );
+    for (path, method) in [("/pet", "post"), ("/pet/{petId}", "get"), ("/plain", "get")] {
+        assert!(
+            converted["paths"][path][method].get("x-produces").is_none(),
+            "{method} {path}: every answer has a body"
+        );
+    }
 }
 
 #[test]

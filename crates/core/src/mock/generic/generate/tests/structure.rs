@@ -103,6 +103,36 @@ fn one_of_avoids_values_that_match_several_branches() {
 }
 
 #[test]
+fn one_of_open_objects_are_set_apart_by_a_property_of_another_branch() {
+    // Three search results, none with `required`, their properties never in conflict: any
+    // object of one is an object of the others too.
+    let episode =
+        json!({"type": "object", "properties": {"audio": {"type": "string"}, "title": {"type": "string"}}});
+    let podcast = json!({"type": "object", "properties": {"genre_ids": {"type": "array", "items": {"type": "integer"}},
+        "title": {"type": "string"}}});
+    let list = json!({"type": "object", "properties": {"podcasts": {"type": "array"}, "total": {"type": "integer"}}});
+    let schema = json!({"oneOf": [episode, podcast, list]});
+    let validator_doc = json!({"openapi": "3.1.0"});
+    let (patterns, _) = crate::validate::compile_patterns(&validator_doc);
+    let validator = crate::validate::Validator::new(&validator_doc, &patterns);
+    let mut branches_seen = [false; 3];
+    for v in exact_values(&schema) {
+        assert_eq!(validator.check(&schema, &v, ""), Ok(()), "{v}");
+        let matching: Vec<usize> =
+            (0..3).filter(|i| validator.check(&schema["oneOf"][*i], &v, "").is_ok()).collect();
+        assert_eq!(matching.len(), 1, "{v}");
+        branches_seen[matching[0]] = true;
+    }
+    assert_eq!(branches_seen, [true; 3], "every branch across the seeds");
+    // A branch declaring nothing the other does not: still one value, with a note.
+    let closed =
+        json!({"type": "object", "additionalProperties": false, "properties": {"a": {"type": "string"}}});
+    let open = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let g = one(&json!({"oneOf": [closed, open]}), 0);
+    assert!(g.notes.iter().any(|n| n.contains("more than one branch")), "{g:?}");
+}
+
+#[test]
 fn any_of_not_and_if_then() {
     for v in exact_values(&json!({"anyOf": [{"type": "string", "format": "uuid"}, {"type": "boolean"}]})) {
         assert!(v.is_boolean() || v.as_str().is_some_and(|s| s.len() == 36), "{v}");
