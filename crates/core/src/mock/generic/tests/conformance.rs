@@ -278,6 +278,66 @@ fn swagger_answers_without_a_body_carry_the_produced_media_type() {
 }
 
 #[test]
+fn patches_apply_as_the_document_allows() {
+    let item = json!({"type": "object", "properties": {"id": {"type": "integer", "readOnly": true},
+        "name": {"type": "string"}, "alias": {"type": ["string", "null"]}, "tags": {"type": "array", "items": {"type": "string"}}}});
+    // The request's schema lets `alias` be a number, which the item's schema does not.
+    let update = json!({"type": "object", "properties": {"name": {"type": "string"}, "alias": {"type": ["string", "number"]}}});
+    let ops = json!({"type": "array", "items": {"type": "object", "required": ["op", "path"],
+        "properties": {"op": {"type": "string"}, "path": {"type": "string"}, "value": {}}}});
+    let content = json!({"application/json": {"schema": item}});
+    let mut mock = api(json!({
+        "/items": {"post": {"requestBody": {"content": content}, "responses": {"201": {"description": "", "content": content}}}},
+        "/items/{id}": {"parameters": path_param("id", json!({"type": "integer"})),
+            "get": {"responses": {"200": {"description": "", "content": content}}},
+            "patch": {"requestBody": {"content": {"application/merge-patch+json": {"schema": update},
+                    "application/json-patch+json": {"schema": ops}}},
+                "responses": {"200": {"description": "", "content": content}, "409": {"description": ""}}}}
+    }));
+    let created = mock.handle(&Request::new("POST", "/items").json(&json!({"name": "a", "tags": ["x"]})));
+    assert_eq!(created.status, 201, "{}", body(&created));
+    let merge = |value: Value| {
+        Request::new("PATCH", "/items/1")
+            .header("Content-Type", "application/merge-patch+json")
+            .body(value.to_string())
+    };
+    let fitted = mock.handle(&merge(json!({"name": "b", "alias": 5})));
+    assert_eq!(fitted.status, 200, "a request the document allows is accepted: {}", body(&fitted));
+    assert_eq!(
+        (body(&fitted)["name"].clone(), body(&fitted).get("alias")),
+        (json!("b"), body(&created).get("alias")),
+        "the field the item cannot hold keeps its value"
+    );
+    let json_patch = |ops: Value| {
+        Request::new("PATCH", "/items/1")
+            .header("Content-Type", "application/json-patch+json")
+            .body(ops.to_string())
+    };
+    let patched = mock.handle(&json_patch(json!([
+        {"op": "replace", "path": "/name", "value": "c"},
+        {"op": "add", "path": "/tags/-", "value": "y"},
+        {"op": "test", "path": "/tags/0", "value": "x"}
+    ])));
+    assert_eq!(patched.status, 200, "{}", body(&patched));
+    assert_eq!(body(&patched)["tags"], json!(["x", "y"]));
+    assert_eq!(body(&mock.handle(&Request::new("GET", "/items/1")))["name"], "c", "kept");
+    for (ops, says) in [
+        (json!([{"op": "test", "path": "/name", "value": "z"}]), "did not match"),
+        (json!([{"op": "remove", "path": "/missing"}]), "path"),
+        (json!([{"op": "replace", "path": "/name", "value": 7}]), "invalid"),
+    ] {
+        let refused = mock.handle(&json_patch(ops.clone()));
+        assert_eq!(refused.status, 409, "{ops}: {}", body(&refused));
+        assert!(body(&refused)["message"].as_str().unwrap().contains(says), "{ops}: {}", body(&refused));
+    }
+    assert_eq!(
+        body(&mock.handle(&Request::new("GET", "/items/1")))["name"],
+        "c",
+        "a refused patch changes nothing"
+    );
+}
+
+#[test]
 fn sub_paths_of_a_deleted_item_are_not_found() {
     let thing = json!({"type": "object", "properties": {"id": {"type": "integer", "readOnly": true}}});
     let mut mock = api(json!({
