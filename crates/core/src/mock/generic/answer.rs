@@ -59,7 +59,7 @@ pub(crate) fn pick_status(op: &Operation, prefer: Option<u16>) -> Result<(u16, O
 }
 
 /// The first documented success (lowest 2XX), else `2XX`, else `default`, else the first
-/// status written; 200 with nothing documented.
+/// status written below 400 (a redirect); else 200 without a body.
 pub(crate) fn success(op: &Operation) -> (u16, Option<&Value>) {
     let numeric = |s: &str| s.parse::<u16>().ok();
     let mut codes: Vec<(u16, &Value)> = op
@@ -77,7 +77,9 @@ pub(crate) fn success(op: &Operation) -> (u16, Option<&Value>) {
             return (code, Some(r));
         }
     }
-    match op.responses.iter().find_map(|(s, r)| numeric(s).map(|c| (c, r))) {
+    // A redirect the operation documents; an operation that documents only failures still
+    // succeeds when nothing went wrong: a client sent a valid request.
+    match op.responses.iter().find_map(|(s, r)| numeric(s).filter(|c| *c < 400).map(|c| (c, r))) {
         Some((code, r)) => (code, Some(r)),
         None => (200, None),
     }
@@ -97,7 +99,7 @@ pub(crate) fn preferred_success(op: &Operation, wanted: u16) -> (u16, Option<&Va
 /// input`) still succeeds when it succeeds.
 pub(crate) fn stored_success(op: &Operation, wanted: u16) -> (u16, Option<&Value>) {
     match preferred_success(op, wanted) {
-        (status, response) if (200..300).contains(&status) => (status, response),
+        (status, response @ Some(_)) if (200..300).contains(&status) => (status, response),
         _ => (wanted, None),
     }
 }

@@ -252,7 +252,16 @@ pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
     };
     match types.as_slice() {
         [] => {
-            // Untyped (or a oneOf/anyOf): JSON numbers and booleans as such, else text.
+            // Untyped (or a oneOf/anyOf): JSON numbers and booleans as such, else text; text
+            // that an `enum` or `const` lists as text stays text (`enum: ["true", "false"]`).
+            let listed = schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|l| l.iter().any(|v| v.as_str() == Some(text)))
+                || schema.get("const").and_then(Value::as_str) == Some(text);
+            if listed {
+                return Ok(Value::String(text.to_owned()));
+            }
             let literal: Option<Value> =
                 serde_json::from_str(text).ok().filter(|v: &Value| v.is_number() || v.is_boolean());
             Ok(literal.unwrap_or_else(|| Value::String(text.to_owned())))

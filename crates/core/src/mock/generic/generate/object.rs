@@ -124,7 +124,18 @@ impl<'a> Run<'a> {
                 skipped.push((name, property));
                 continue;
             }
+            let mark = self.mark();
+            let shape = (!is_required).then(|| property.shape.clone());
             let value = self.property_value(property, name, ctx);
+            // An optional property whose schema contradicts itself (`type: null` beside a
+            // `oneOf` of numbers and booleans) is left out rather than sent invalid.
+            if let Some(shape) = shape
+                && !self.exact
+                && !self.check_shape(&shape, &value, 0)
+            {
+                self.reset(&mark);
+                continue;
+            }
             out.insert(name.to_owned(), value);
         }
         // Too few properties: the skipped ones, then new names where the schema lets them in.

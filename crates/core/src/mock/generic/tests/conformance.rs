@@ -638,6 +638,20 @@ fn operations_that_document_only_errors_still_succeed() {
     assert_eq!(mock.handle(&Request::new("DELETE", "/pet/1")).status, 204);
     let literal = mock.handle(&Request::new("POST", "/pet/findByTags"));
     assert_eq!((literal.status, literal.header_value("Allow")), (405, Some("GET")), "the literal path first");
+    // Outside the stored resources too: a valid request succeeds, a documented redirect is sent.
+    let flag = json!([{"name": "production", "in": "query", "schema": {"enum": ["true", "false"]}}]);
+    let mut outside = api(json!({
+        "/status": {"get": {"parameters": flag, "responses": {"400": {"description": ""}, "403": {"description": ""}}}},
+        "/go": {"get": {"responses": {"404": {"description": ""}, "302": {"description": ""}}}}
+    }));
+    let status = outside.handle(&Request::new("GET", "/status?production=false"));
+    assert_eq!((status.status, status.body.len()), (200, 0), "{}", String::from_utf8_lossy(&status.body));
+    assert_eq!(
+        outside.handle(&Request::new("GET", "/status?production=no")).status,
+        400,
+        "the enum's texts only"
+    );
+    assert_eq!(outside.handle(&Request::new("GET", "/go")).status, 302);
 }
 
 #[test]

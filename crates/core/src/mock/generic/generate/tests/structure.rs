@@ -324,6 +324,24 @@ fn broken_schemas_give_a_value_and_a_note() {
 }
 
 #[test]
+fn optional_properties_no_value_satisfies_are_left_out() {
+    // `type: null` beside a `oneOf` of a number and a boolean: nothing is both.
+    let contradiction = json!({"type": "null", "oneOf": [{"type": "number"}, {"type": "boolean"}]});
+    let schema = json!({"type": "object", "required": ["id"], "minProperties": 2,
+        "properties": {"id": {"type": "string"}, "at": contradiction, "name": {"type": "string"}}});
+    for seed in SEEDS {
+        let g = one(&schema, seed);
+        assert!(g.value.get("at").is_none(), "seed {seed}: {}", g.value);
+        assert!(g.value.get("id").is_some(), "seed {seed}: {}", g.value);
+        assert!(g.exact, "seed {seed}: what was left out leaves no note: {:?}", g.notes);
+    }
+    // Required, it is still given (with a note): the object needs it.
+    let required = json!({"type": "object", "required": ["at"], "properties": {"at": contradiction}});
+    let g = one(&required, 0);
+    assert!(g.value.get("at").is_some() && !g.exact, "{g:?}");
+}
+
+#[test]
 fn the_same_seed_gives_the_same_value_and_seeds_differ() {
     let doc = crate::openapi::petstore_value();
     let pet = json!({"$ref": "#/components/schemas/Pet"});
