@@ -4,6 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use petstore_core::mock::generic::ApiMock;
 use petstore_core::{Mock, Request};
 use serde_json::json;
 
@@ -28,6 +29,40 @@ fn dispatch(c: &mut Criterion) {
             |mock| black_box(mock.handle(black_box(&create))),
             BatchSize::SmallInput,
         );
+    });
+
+    // A document's own answer: its examples, checked against a `oneOf` schema before one is
+    // served (the first does not fit), and a generated value where it has none.
+    let shape = json!({"oneOf": [
+        {"type": "object", "required": ["kind", "title"], "properties": {"kind": {"const": "episode"},
+            "title": {"type": "string"}, "audio": {"type": "string", "format": "uri"}}},
+        {"type": "object", "required": ["kind", "name"], "properties": {"kind": {"const": "podcast"},
+            "name": {"type": "string"}, "email": {"type": "string", "format": "email"}}}
+    ]});
+    let results = json!({"type": "object", "properties": {"results": {"type": "array", "items": shape}}});
+    let page = |kind: &str, n: usize| {
+        let items: Vec<serde_json::Value> = (0..n)
+            .map(|i| {
+                json!({"kind": kind, "title": format!("t{i}"), "name": format!("n{i}"),
+                "audio": "https://example.com/a.mp3", "email": "a@example.com"})
+            })
+            .collect();
+        json!({"value": {"results": items}})
+    };
+    let doc = json!({"openapi": "3.0.3", "info": {"title": "Search", "version": "1"}, "paths": {
+        "/search": {"get": {"responses": {"200": {"description": "", "content": {"application/json": {
+            "schema": results, "examples": {"mixed": page("both", 20), "episodes": page("episode", 20)}}}}}}},
+        "/generated": {"get": {"responses": {"200": {"description": "", "content": {"application/json": {
+            "schema": results}}}}}}
+    }});
+    let mut api = ApiMock::from_document(doc).expect("the bench document reads");
+    let search = Request::new("GET", "/search");
+    group.bench_function("ApiMock GET /search (examples)", |b| {
+        b.iter(|| black_box(api.handle(black_box(&search))));
+    });
+    let generated = Request::new("GET", "/generated");
+    group.bench_function("ApiMock GET /generated", |b| {
+        b.iter(|| black_box(api.handle(black_box(&generated))))
     });
     group.finish();
 }

@@ -183,19 +183,19 @@ pub(crate) fn value_of(
             spec.validator().direction(Direction::Response).check_unambiguous(s, v, "").is_ok()
         })
     };
-    let candidates = entry
+    let mut candidates = entry
         .get("example")
         .cloned()
         .into_iter()
         .chain(examples.into_iter().flatten().filter_map(|(_, e)| example_value(e)));
-    for candidate in candidates {
-        if fits(&candidate) {
-            return Ok(Some(candidate));
-        }
-    }
-    Ok(schema.map(|s| {
-        spec.generated.get_or_make(s, seed, || generate(&spec.doc, s, seed, Direction::Response).value)
-    }))
+    let Some(schema) = schema else { return Ok(candidates.next()) };
+    // The choice is kept per entry and seed, as generated values are: checking each example
+    // twice (with and without formats) on every answer costs more than the answer.
+    Ok(Some(spec.generated.get_or_make(entry, seed, || {
+        candidates
+            .find(|candidate| fits(candidate))
+            .unwrap_or_else(|| generate(&spec.doc, schema, seed, Direction::Response).value)
+    })))
 }
 
 /// Body bytes of a value in a media type: JSON for JSON types and structured values, the text
