@@ -156,40 +156,55 @@ pub(crate) fn render(spec: &Spec, op: Option<&Operation>, failure: &Failure, see
 }
 
 /// A value of the documented error schema with the failure's message, code and status in the
-/// fields that take them; `None` when such a value does not validate.
+/// fields that take them (in a wrapping object too: Stripe's `{"error": {"message": ...}}`);
+/// `None` when such a value does not validate.
 fn shaped(spec: &Spec, schema: &Value, failure: &Failure, seed: u64) -> Option<Value> {
-    let generated = super::generate::generate(&spec.doc, schema, seed, Direction::Response);
-    let mut value = generated.value;
-    if let Value::Object(fields) = &mut value {
-        let props = super::resources::properties(spec, schema);
-        for (name, prop) in props {
-            let kind =
-                crate::openapi::resolve(&spec.doc, prop).ok().and_then(|p| crate::schema::primary_type(p));
-            let lower = name.to_ascii_lowercase();
-            let candidate = match (lower.as_str(), kind) {
-                (
-                    "message" | "detail" | "details" | "error_description" | "description" | "title"
-                    | "error" | "reason",
-                    Some("string"),
-                ) => Value::String(failure.message.clone()),
-                ("code" | "error_code" | "errorcode" | "type", Some("string")) => {
-                    Value::String(failure.code.to_owned())
-                }
-                ("code" | "status" | "statuscode" | "status_code", Some("integer" | "number")) => {
-                    Value::from(failure.status)
-                }
-                _ => continue,
-            };
-            let previous = fields.insert(name.to_owned(), candidate);
-            let validator = spec.validator().direction(Direction::Response);
-            if validator.check(schema, &Value::Object(fields.clone()), "").is_err() {
-                match previous {
-                    Some(previous) => fields.insert(name.to_owned(), previous),
-                    None => fields.remove(name),
-                };
-            }
-        }
-    }
+    let mut value = super::generate::generate(&spec.doc, schema, seed, Direction::Response).value;
+    fill(spec, schema, &mut value, failure, 0);
     let valid = spec.validator().direction(Direction::Response).check(schema, &value, "").is_ok();
     valid.then_some(value)
+}
+
+/// Puts the failure's message, code and status into the fields of `value` (of `schema`) that
+/// take them, each kept only where `value` still validates; then into its object fields, two
+/// levels down at most.
+fn fill(spec: &Spec, schema: &Value, value: &mut Value, failure: &Failure, depth: usize) {
+    let Value::Object(fields) = value else { return };
+    let validator = spec.validator().direction(Direction::Response);
+    for (name, prop) in super::resources::properties(spec, schema) {
+        let resolved = crate::openapi::resolve(&spec.doc, prop).ok();
+        let kind = resolved.and_then(|p| crate::schema::primary_type(p));
+        let lower = name.to_ascii_lowercase();
+        let candidate = match (lower.as_str(), kind) {
+            (
+                "message" | "detail" | "details" | "error_description" | "description" | "title" | "error"
+                | "reason",
+                Some("string"),
+            ) => Value::String(failure.message.clone()),
+            ("code" | "error_code" | "errorcode" | "type", Some("string")) => {
+                Value::String(failure.code.to_owned())
+            }
+            ("code" | "status" | "statuscode" | "status_code", Some("integer" | "number")) => {
+                Value::from(failure.status)
+            }
+            (_, Some("object")) if depth < 2 => {
+                if let (Some(inner), Some(prop)) = (fields.get_mut(name), resolved) {
+                    let before = inner.clone();
+                    fill(spec, prop, inner, failure, depth + 1);
+                    if validator.check(prop, inner, "").is_err() {
+                        *inner = before;
+                    }
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let previous = fields.insert(name.to_owned(), candidate);
+        if validator.check(schema, &Value::Object(fields.clone()), "").is_err() {
+            match previous {
+                Some(previous) => fields.insert(name.to_owned(), previous),
+                None => fields.remove(name),
+            };
+        }
+    }
 }

@@ -388,6 +388,12 @@ fn form_object(spec: &Spec, schema: Option<&Value>, fields: impl Iterator<Item =
     let mut out = Map::new();
     for (name, value) in fields {
         let prop = schema.and_then(|s| property_schema(spec, s, &name));
+        if prop.is_none()
+            && let Some((root, path)) = bracket_path(&name)
+        {
+            put_deep(spec, schema, &mut out, root, &path, value);
+            continue;
+        }
         let prop_resolved = prop.and_then(|p| resolve(&spec.doc, p).ok());
         let is_list = prop_resolved.is_some_and(|p| crate::schema::primary_type(p) == Some("array"));
         let read = match (&value, prop_resolved) {
@@ -413,4 +419,99 @@ fn form_object(spec: &Spec, schema: Option<&Value>, fields: impl Iterator<Item =
         }
     }
     Value::Object(out)
+}
+
+/// The most levels a bracketed form field name (`a[b][0][c]`) is read into.
+const MAX_FORM_DEPTH: usize = 32;
+/// The highest list index a bracketed form field name may give (`items[999]`).
+const MAX_FORM_INDEX: usize = 999;
+
+/// `a[b][0][]` as `("a", ["b", "0", ""])`: the bracket notation of nested form fields (OpenAPI's
+/// `deepObject` encoding, as Stripe, Rails and PHP write them). `None` for a plain name.
+fn bracket_path(name: &str) -> Option<(&str, Vec<&str>)> {
+    let open = name.find('[')?;
+    let (root, mut rest) = name.split_at(open);
+    if root.is_empty() || !rest.ends_with(']') {
+        return None;
+    }
+    let mut path = Vec::new();
+    while let Some(inner) = rest.strip_prefix('[') {
+        let close = inner.find(']')?;
+        let (segment, after) = inner.split_at(close);
+        path.push(segment);
+        rest = after.get(1..).unwrap_or_default();
+        if path.len() > MAX_FORM_DEPTH {
+            return None;
+        }
+    }
+    rest.is_empty().then_some((root, path))
+}
+
+/// The schema of property `name` of `schema`, or of the first of its `anyOf`/`oneOf` branches
+/// that declares it (`anyOf: [{properties: ...}, {enum: [""]}]`).
+fn member_schema<'a>(spec: &'a Spec, schema: &'a Value, name: &str) -> Option<&'a Value> {
+    property_schema(spec, schema, name)
+        .or_else(|| branches(spec, schema).find_map(|branch| property_schema(spec, branch, name)))
+        .and_then(|p| resolve(&spec.doc, p).ok())
+}
+
+/// The item schema of an array `schema`, or of its first array branch.
+fn item_schema<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a Value> {
+    std::iter::once(schema)
+        .chain(branches(spec, schema))
+        .find(|s| crate::schema::primary_type(s) == Some("array"))
+        .and_then(|s| s.get("items"))
+        .and_then(|items| resolve(&spec.doc, items).ok())
+}
+
+fn branches<'a>(spec: &'a Spec, schema: &'a Value) -> impl Iterator<Item = &'a Value> {
+    ["anyOf", "oneOf"]
+        .into_iter()
+        .filter_map(|key| schema.get(key).and_then(Value::as_array))
+        .flatten()
+        .filter_map(|branch| resolve(&spec.doc, branch).ok())
+}
+
+/// Puts a bracketed form field into `out`: objects for names, lists for indexes (`[0]`, or `[]`
+/// for the next one) where the schema has a list there (or says nothing and the segment is a
+/// number), the text read as the leaf's schema reads it.
+fn put_deep(
+    spec: &Spec,
+    schema: Option<&Value>,
+    out: &mut Map<String, Value>,
+    root: &str,
+    path: &[&str],
+    value: Value,
+) {
+    let mut at = schema.and_then(|s| member_schema(spec, s, root));
+    let mut slot = out.entry(root.to_owned()).or_insert(Value::Null);
+    for segment in path {
+        let items = at.and_then(|s| item_schema(spec, s));
+        let listed =
+            items.is_some() || (at.is_none() && (segment.is_empty() || segment.parse::<usize>().is_ok()));
+        if listed {
+            if !slot.is_array() {
+                *slot = Value::Array(Vec::new());
+            }
+            let Value::Array(list) = slot else { return };
+            let index = segment.parse::<usize>().ok().filter(|i| *i <= MAX_FORM_INDEX).unwrap_or(list.len());
+            while list.len() <= index {
+                list.push(Value::Null);
+            }
+            let Some(next) = list.get_mut(index) else { return };
+            slot = next;
+            at = items;
+        } else {
+            if !slot.is_object() {
+                *slot = Value::Object(Map::new());
+            }
+            let Value::Object(fields) = slot else { return };
+            at = at.and_then(|s| member_schema(spec, s, segment));
+            slot = fields.entry((*segment).to_owned()).or_insert(Value::Null);
+        }
+    }
+    *slot = match (&value, at) {
+        (Value::String(text), Some(leaf)) => scalar(spec, leaf, text).unwrap_or(value),
+        _ => value,
+    };
 }

@@ -338,6 +338,48 @@ fn patches_apply_as_the_document_allows() {
 }
 
 #[test]
+fn form_fields_in_bracket_notation_are_nested() {
+    // Stripe's shape: nested objects behind `anyOf` with an empty-text branch, lists of objects.
+    let schema = json!({"type": "object", "required": ["account_holder"], "additionalProperties": false, "properties": {
+        "account_holder": {"type": "object", "required": ["type"], "properties": {
+            "type": {"type": "string", "enum": ["account", "customer"]}, "id": {"type": "string"}}},
+        "dims": {"anyOf": [{"type": "object", "properties": {"height": {"type": "number"}, "width": {"type": "number"}}},
+            {"type": "string", "enum": [""]}]},
+        "items": {"type": "array", "items": {"type": "object", "properties": {"price": {"type": "string"},
+            "quantity": {"type": "integer"}}}},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "metadata": {"type": "object", "additionalProperties": {"type": "string"}}
+    }});
+    let mut mock = api(json!({"/sessions": {"post": {
+        "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": schema,
+            "encoding": {"account_holder": {"style": "deepObject", "explode": true}}}}},
+        "responses": {"200": {"description": "", "content": {"application/json": {"schema": {"type": "object", "properties": {
+            "ok": {"type": "boolean"}}}}}}}}}}));
+    let form = |body: &str| {
+        Request::new("POST", "/sessions")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(body.to_owned())
+    };
+    let sent = "account_holder%5Btype%5D=customer&account_holder[id]=c1&dims[height]=1.5&items[0][price]=p1\
+        &items[0][quantity]=2&items[1][price]=p2&tags[]=a&tags[]=b&metadata[order]=7";
+    let answer = mock.handle(&form(sent));
+    assert_eq!(answer.status, 200, "{}", body(&answer));
+    let missing = mock.handle(&form("account_holder[id]=c1"));
+    assert_eq!(missing.status, 422);
+    assert!(
+        body(&missing)["message"].as_str().unwrap().contains("account_holder.type"),
+        "{}",
+        body(&missing)
+    );
+    let wrong = mock.handle(&form("account_holder[type]=customer&items[0][quantity]=two"));
+    assert_eq!(wrong.status, 422, "the leaf is read as its schema says: {}", body(&wrong));
+    let unknown = mock.handle(&form("account_holder[type]=customer&other[x]=1"));
+    assert_eq!(unknown.status, 422, "{}", body(&unknown));
+    let deep = format!("account_holder[type]=customer&metadata{}=1", "[a]".repeat(40));
+    assert_eq!(mock.handle(&form(&deep)).status, 422, "too deep: read as one unknown field");
+}
+
+#[test]
 fn sub_paths_of_a_deleted_item_are_not_found() {
     let thing = json!({"type": "object", "properties": {"id": {"type": "integer", "readOnly": true}}});
     let mut mock = api(json!({
