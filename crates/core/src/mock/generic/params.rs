@@ -312,7 +312,13 @@ pub(crate) fn read_body(
     if bytes.len() > limit {
         return Err(Failure::too_large(bytes.len(), limit));
     }
-    if bytes.is_empty() {
+    // An empty URL-encoded form is a form with no fields: its required lists and objects may
+    // all be empty (`features[]` with no item writes nothing).
+    let urlencoded = |media: &str| media.starts_with("application/x-www-form-urlencoded");
+    let empty_form = body.required
+        && body.content.first().is_some_and(|(media, _)| urlencoded(media))
+        && request.header_value("Content-Type").is_none_or(urlencoded);
+    if bytes.is_empty() && !empty_form {
         if body.required && check {
             let types: Vec<&str> = body.content.iter().map(|(m, _)| m.as_str()).collect();
             return Err(Failure::malformed(format!(
@@ -346,7 +352,12 @@ pub(crate) fn read_body(
         )
     } else if media.starts_with("application/x-www-form-urlencoded") {
         let pairs: Vec<(String, String)> = form_urlencoded::parse(bytes).into_owned().collect();
-        Some(form_object(spec, schema.as_ref(), pairs.into_iter().map(|(k, v)| (k, Value::String(v)))))
+        let mut form =
+            form_object(spec, schema.as_ref(), pairs.into_iter().map(|(k, v)| (k, Value::String(v))));
+        if let Some(schema) = schema {
+            add_empty_members(spec, schema, &mut form, 0);
+        }
+        Some(form)
     } else if media.starts_with("multipart/") {
         let fields = crate::form::parse_multipart(sent_type, bytes).map_err(Failure::malformed)?;
         Some(form_object(
@@ -514,4 +525,39 @@ fn put_deep(
         (Value::String(text), Some(leaf)) => scalar(spec, leaf, text).unwrap_or(value),
         _ => value,
     };
+}
+
+/// Adds the required members a form cannot write: an empty object or list leaves no field at
+/// all (`shipping[address]` with nothing in it, `features[]` with no item), so a missing
+/// required object or list is taken as an empty one where the schema accepts that. Nested
+/// objects too, `MAX_FORM_DEPTH` levels at most.
+fn add_empty_members(spec: &Spec, schema: &Value, value: &mut Value, depth: usize) {
+    let Value::Object(fields) = value else { return };
+    if depth > MAX_FORM_DEPTH {
+        return;
+    }
+    let schema = resolve(&spec.doc, schema).unwrap_or(schema);
+    let required =
+        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+    let validator = spec.validator().direction(Direction::Request);
+    for name in required {
+        if fields.contains_key(name) {
+            continue;
+        }
+        let Some(member) = member_schema(spec, schema, name) else { continue };
+        let mut empty = match crate::schema::primary_type(member) {
+            Some("object") => Value::Object(Map::new()),
+            Some("array") => Value::Array(Vec::new()),
+            _ => continue,
+        };
+        add_empty_members(spec, member, &mut empty, depth + 1);
+        if validator.check(member, &empty, "").is_ok() {
+            fields.insert(name.to_owned(), empty);
+        }
+    }
+    for (name, member_value) in fields.iter_mut() {
+        if let Some(member) = member_schema(spec, schema, name) {
+            add_empty_members(spec, member, member_value, depth + 1);
+        }
+    }
 }

@@ -377,6 +377,31 @@ fn form_fields_in_bracket_notation_are_nested() {
     assert_eq!(unknown.status, 422, "{}", body(&unknown));
     let deep = format!("account_holder[type]=customer&metadata{}=1", "[a]".repeat(40));
     assert_eq!(mock.handle(&form(&deep)).status, 422, "too deep: read as one unknown field");
+    // An empty list or object writes no field at all: a required one may be missing.
+    let empties = json!({"type": "object", "required": ["features", "filters"], "properties": {
+        "features": {"type": "array", "items": {"type": "string"}},
+        "filters": {"type": "object", "required": ["countries"], "properties": {"countries": {"type": "array"}}},
+        "needs": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}});
+    let mut refresh = api(json!({"/refresh": {"post": {
+        "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": empties}}},
+        "responses": ok("200")}}}));
+    let post = |body: &str| {
+        Request::new("POST", "/refresh")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(body.to_owned())
+    };
+    assert_eq!(refresh.handle(&post("")).status, 200, "{}", body(&refresh.handle(&post(""))));
+    assert_eq!(
+        refresh.handle(&Request::new("POST", "/refresh")).status,
+        200,
+        "no body, no type: an empty form"
+    );
+    assert_eq!(refresh.handle(&post("features[]=a")).status, 200);
+    assert_eq!(
+        refresh.handle(&post("needs[other]=1")).status,
+        422,
+        "an object with a required text is not empty"
+    );
 }
 
 #[test]
