@@ -418,7 +418,13 @@ impl ApiMock {
         match role {
             Some((resource, role)) if !asks_document => {
                 let (response, changed) = call.run(resource, role, op, &params, &path_names, body)?;
-                if changed {
+                // A create or replace at a path deleted outside the resources (`DELETE` on a
+                // collection) puts it back, as it does outside them.
+                let revived = matches!(op.method, "PUT" | "POST") && !self.store.deleted.is_empty() && {
+                    let template = spec.paths.get(path_index).map_or("", |p| p.template.as_str());
+                    self.store.deleted.remove(&routes::Template::parse(template).fill(path_params))
+                };
+                if changed || revived {
                     self.revision += 1;
                 }
                 Ok(response)

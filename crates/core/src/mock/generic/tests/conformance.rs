@@ -684,6 +684,26 @@ fn a_conflict_stays_409_and_a_post_brings_a_deleted_path_back() {
 }
 
 #[test]
+fn a_create_brings_back_a_collection_deleted_outside_the_resources() {
+    let item =
+        json!({"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}});
+    let content = json!({"application/json": {"schema": item}});
+    let mut mock = api(json!({
+        "/anything": {"post": {"requestBody": {"content": content}, "responses": {"200": {"description": "", "content": content}}},
+            "delete": {"responses": ok("200")}},
+        "/anything/{anything}": {"parameters": path_param("anything", json!({"type": "integer"})),
+            "get": {"responses": {"200": {"description": "", "content": content}}},
+            "post": {"responses": ok("200")}}
+    }));
+    assert_eq!(mock.handle(&Request::new("DELETE", "/anything")).status, 200);
+    assert_eq!(mock.handle(&Request::new("POST", "/anything/5")).status, 404, "gone with what is under it");
+    let created = mock.handle(&Request::new("POST", "/anything").json(&json!({"name": "a"})));
+    assert_eq!(created.status, 200, "{}", body(&created));
+    let under = mock.handle(&Request::new("POST", "/anything/1"));
+    assert_eq!(under.status, 200, "the create put the path back: {}", body(&under));
+}
+
+#[test]
 fn operations_that_document_only_errors_still_succeed() {
     let pet =
         json!({"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}});
