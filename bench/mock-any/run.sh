@@ -25,6 +25,8 @@
 #   MOCK_ANY_WORKERS     Schemathesis workers (2); MOCK_ANY_SEED (20260601)
 #   MOCK_ANY_ONLY        a regular expression: only the documents whose id matches
 #   MOCK_ANY_SCHEMATHESIS=0, MOCK_ANY_RPS=0  skip part 1, part 2
+#   MOCK_ANY_KEEP_EVENTS=1  keep Schemathesis' events (every request, answer and check) of each
+#                        document in $OUT/events/<id>.ndjson, to look into the failures
 #   WRK_THREADS (2), WRK_CONNECTIONS (32), WRK_DURATION (5s), WRK_WARMUP (1s)
 #   PRISM_START_TIMEOUT  seconds Prism may take to load a document (60; it never loads Stripe)
 set -euo pipefail
@@ -292,6 +294,9 @@ for i in "${!ids[@]}"; do
       printf '{"requests": 0, "errors": [%s]}\n' "$(json_string "$message")" >"$dir/schemathesis.json"
     fi
     "$PY" "$HERE/report.py" line "$dir/schemathesis.json"
+    if [[ "${MOCK_ANY_KEEP_EVENTS:-0}" == 1 ]]; then
+      mkdir -p "$OUT/events" && cp "$dir/st/events.ndjson" "$OUT/events/$(echo "$id" | tr / _).ndjson" 2>/dev/null || true
+    fi
     rm -f "$dir/st/events.ndjson"
   else
     crash_log="$(why "$dir/server.log")"
