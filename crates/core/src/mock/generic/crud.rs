@@ -219,6 +219,10 @@ impl Call<'_> {
         let mut merged = old.clone();
         merge_patch(&mut merged, patch);
         let (Some(schema), Value::Object(fields)) = (&resource.item_schema, patch) else { return merged };
+        // Each field is tried on its own (a copy and a check of the item): a bounded number.
+        if fields.len() > MAX_FITTED_FIELDS {
+            return merged;
+        }
         let validator = self.spec.validator().direction(Direction::Response);
         let fits = |item: &mut Value| {
             set_id(resource, item, id);
@@ -538,6 +542,9 @@ fn set_id(resource: &Resource, item: &mut Value, id: &str) {
     };
     fields.insert(field.clone(), value);
 }
+
+/// The most fields of a merge patch tried one by one when the whole patch breaks the item.
+const MAX_FITTED_FIELDS: usize = 256;
 
 /// Whether a PATCH body is an RFC 6902 list of operations: objects with an `op` and a `path`.
 fn is_json_patch(ops: &[Value]) -> bool {
