@@ -106,6 +106,13 @@ pub fn is_json(media_type: &str) -> bool {
     essence.is_empty() || essence.ends_with("/json") || essence.ends_with("+json")
 }
 
+/// Whether a media type is XML (`application/xml`, `text/xml`, `application/atom+xml`).
+#[must_use]
+pub fn is_xml(media_type: &str) -> bool {
+    let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence.ends_with("/xml") || essence.ends_with("+xml")
+}
+
 /// The `application/x-www-form-urlencoded` body of `fields`; a file is sent as its file name.
 #[must_use]
 pub fn encode_urlencoded(fields: &[FormField]) -> Vec<u8> {

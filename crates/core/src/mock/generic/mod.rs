@@ -46,6 +46,7 @@ mod routes;
 mod security;
 mod spec;
 mod store;
+mod xml_body;
 
 use std::sync::Arc;
 

@@ -368,6 +368,13 @@ pub(crate) fn read_body(
                 crate::form::FieldValue::File { file_name, .. } => (f.name, Value::String(file_name)),
             }),
         ))
+    } else if crate::form::is_xml(media) {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| Failure::malformed("The body is not UTF-8 text.".to_owned()))?;
+        Some(
+            super::xml_body::read(spec, schema.as_ref(), text)
+                .map_err(|e| Failure::malformed(format!("The body is not valid XML: {e}.")))?,
+        )
     } else if media.starts_with("text/") {
         Some(Value::String(String::from_utf8_lossy(bytes).into_owned()))
     } else {

@@ -405,6 +405,58 @@ fn form_fields_in_bracket_notation_are_nested() {
 }
 
 #[test]
+fn xml_bodies_are_read_as_their_schema_says_and_checked() {
+    let category = json!({"type": "object", "xml": {"name": "Category"}, "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"}}});
+    let pet = json!({"type": "object", "required": ["name"], "additionalProperties": false, "xml": {"name": "Pet"},
+        "properties": {
+            "id": {"type": "integer", "xml": {"attribute": true}},
+            "name": {"type": "string"},
+            "category": {"$ref": "#/components/schemas/Category"},
+            "photoUrls": {"type": "array", "xml": {"name": "photoUrl", "wrapped": true}, "items": {"type": "string", "xml": {"name": "photoUrl"}}},
+            "tags": {"type": "array", "items": {"type": "string", "xml": {"name": "tag"}}},
+            "status": {"type": "string", "enum": ["available", "sold"]}}});
+    let mut mock = api_with(
+        json!({"/pets": {"post": {
+            "requestBody": {"required": true, "content": {"application/xml": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+            "responses": {"200": {"description": "", "content": {"application/json": {"schema": {"type": "object"}}}}}}}}),
+        json!({"Pet": pet, "Category": category}),
+    );
+    let xml = |body: &str| {
+        Request::new("POST", "/pets").header("Content-Type", "application/xml").body(body.to_owned())
+    };
+    let valid = r#"<?xml version="1.0"?><Pet id="7"><name>Rex</name><Category><id>1</id><name>Dogs</name></Category>
+        <photoUrl><photoUrl>a.png</photoUrl><photoUrl>b.png</photoUrl></photoUrl><tag>x</tag><tag>y</tag><status>sold</status></Pet>"#;
+    let answer = mock.handle(&xml(valid));
+    assert_eq!(answer.status, 200, "{}", body(&answer));
+    for (sent, says) in [
+        (r#"<Pet><name>Rex</name><status>AAA</status></Pet>"#, "status"),
+        (r#"<Pet id="seven"><name>Rex</name></Pet>"#, "id"),
+        (r#"<Pet><name>Rex</name><Category><id>one</id></Category></Pet>"#, "category.id"),
+        (r#"<Pet><status>sold</status></Pet>"#, "name"),
+        (r#"<Pet><name>Rex</name><extra>1</extra></Pet>"#, "extra"),
+    ] {
+        let refused = mock.handle(&xml(sent));
+        assert_eq!(refused.status, 422, "{sent}: {}", body(&refused));
+        assert!(body(&refused)["message"].as_str().unwrap().contains(says), "{sent}: {}", body(&refused));
+    }
+    let broken = mock.handle(&xml("<Pet><name>Rex</Pet>"));
+    assert_eq!(
+        (broken.status, body(&broken)["code"].clone()),
+        (400, json!("malformed_json")),
+        "{}",
+        body(&broken)
+    );
+    let deep = format!("{}{}", "<a>".repeat(30_000), "</a>".repeat(30_000));
+    let deep = mock.handle(&xml(&deep));
+    assert_eq!(deep.status, 400, "too many nodes: refused, not a crash");
+    assert!(body(&deep)["message"].as_str().unwrap().contains("nodes limit"), "{}", body(&deep));
+    let nested =
+        format!("<Pet><name>Rex</name><extra>{}x{}</extra></Pet>", "<b>".repeat(500), "</b>".repeat(500));
+    assert_eq!(mock.handle(&xml(&nested)).status, 422, "deep undeclared content is read to a bound");
+}
+
+#[test]
 fn sub_paths_of_a_deleted_item_are_not_found() {
     let thing = json!({"type": "object", "properties": {"id": {"type": "integer", "readOnly": true}}});
     let mut mock = api(json!({
