@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::params::scalar;
 use super::spec::Spec;
 use crate::openapi::resolve;
+use crate::schema::Direction;
 
 /// The most element levels read; deeper content is kept as its text.
 const MAX_DEPTH: usize = 32;
@@ -107,11 +108,26 @@ fn object(spec: &Spec, schema: &Value, node: roxmltree::Node<'_, '_>, depth: usi
         }
         claimed.push(xml_name);
         if let Some(child) = node.children().find(named) {
-            out.insert(name.to_owned(), element(spec, Some(property_resolved), child, depth + 1));
+            let value = element(spec, Some(property_resolved), child, depth + 1);
+            // XML has no null: an empty element where an empty text is no value of the
+            // property (a `uri`, a number) says it has none.
+            let empty = !has_children(child) && child.text().is_none_or(|t| t.trim().is_empty());
+            let fits = || {
+                spec.validator().direction(Direction::Request).check(property_resolved, &value, "").is_ok()
+            };
+            if empty && !fits() {
+                continue;
+            }
+            out.insert(name.to_owned(), value);
         }
     }
+    // Children the schema does not name: read as its `additionalProperties` says, else by shape.
+    let additional = schema
+        .get("additionalProperties")
+        .filter(|a| a.is_object())
+        .map(|a| resolve(&spec.doc, a).unwrap_or(a));
     for child in node.children().filter(|c| c.is_element() && !claimed.contains(&c.tag_name().name())) {
-        let value = element(spec, None, child, depth + 1);
+        let value = element(spec, additional, child, depth + 1);
         out.entry(child.tag_name().name().to_owned()).or_insert(value);
     }
     Value::Object(out)

@@ -415,7 +415,8 @@ fn xml_bodies_are_read_as_their_schema_says_and_checked() {
             "category": {"$ref": "#/components/schemas/Category"},
             "photoUrls": {"type": "array", "xml": {"name": "photoUrl", "wrapped": true}, "items": {"type": "string", "xml": {"name": "photoUrl"}}},
             "tags": {"type": "array", "items": {"type": "string", "xml": {"name": "tag"}}},
-            "status": {"type": "string", "enum": ["available", "sold"]}}});
+            "status": {"type": "string", "enum": ["available", "sold"]},
+            "measures": {"type": "object", "additionalProperties": {"type": "number"}}}});
     let mut mock = api_with(
         json!({"/pets": {"post": {
             "requestBody": {"required": true, "content": {"application/xml": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
@@ -440,6 +441,21 @@ fn xml_bodies_are_read_as_their_schema_says_and_checked() {
         assert_eq!(refused.status, 422, "{sent}: {}", body(&refused));
         assert!(body(&refused)["message"].as_str().unwrap().contains(says), "{sent}: {}", body(&refused));
     }
+    let measured = mock
+        .handle(&xml("<Pet><name>Rex</name><measures><mass>1.5</mass><height>2</height></measures></Pet>"));
+    assert_eq!(
+        measured.status,
+        200,
+        "a map's values as its additionalProperties read them: {}",
+        body(&measured)
+    );
+    assert_eq!(
+        mock.handle(&xml("<Pet><name>Rex</name><measures><mass>x</mass></measures></Pet>")).status,
+        422
+    );
+    let empty =
+        mock.handle(&xml("<Pet><name>Rex</name><Category><id></id></Category><status></status></Pet>"));
+    assert_eq!(empty.status, 200, "an empty element is no value where empty text is none: {}", body(&empty));
     let broken = mock.handle(&xml("<Pet><name>Rex</Pet>"));
     assert_eq!(
         (broken.status, body(&broken)["code"].clone()),
