@@ -1,6 +1,7 @@
 //! The string formats whose definition is strict enough to enforce: `date-time` (RFC 3339, as
-//! the `time` crate reads it), `date`, `time`, `uuid`, `ipv4` and `ipv6`. Every other format
-//! (email, uri, hostname, byte, binary, password, custom ones) is accepted as it is.
+//! the `time` crate reads it), `date`, `time`, `uuid`, `ipv4`, `ipv6` and `uri` (a scheme, then
+//! no space or control character: RFC 3986's absolute form, read leniently). Every other format
+//! (email, uri-reference, hostname, byte, binary, password, custom ones) is accepted as it is.
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
@@ -20,6 +21,7 @@ pub(super) fn check(format: &str, text: &str, name: &str) -> Result<(), String> 
         "uuid" => (is_uuid(text), "a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"),
         "ipv4" => (text.parse::<Ipv4Addr>().is_ok(), "an IPv4 address such as 192.0.2.1"),
         "ipv6" => (text.parse::<Ipv6Addr>().is_ok(), "an IPv6 address such as 2001:db8::1"),
+        "uri" => (is_uri(text), "an absolute URI such as https://example.com/a"),
         _ => return Ok(()),
     };
     if valid { Ok(()) } else { Err(format!("{name} must be {what}; got {}.", describe(&Value::from(text)))) }
@@ -34,7 +36,6 @@ pub(super) fn is_loose(format: &str) -> bool {
             | "idn-email"
             | "hostname"
             | "idn-hostname"
-            | "uri"
             | "uri-reference"
             | "iri"
             | "iri-reference"
@@ -45,6 +46,17 @@ pub(super) fn is_loose(format: &str) -> bool {
             | "duration"
             | "byte"
     )
+}
+
+/// An absolute URI as RFC 3986 writes it, read leniently: a scheme (a letter, then letters,
+/// digits, `+`, `-` or `.`) and a colon, then no space, control character, nor any of
+/// `< > " { } | \ ^` and the backtick.
+pub(super) fn is_uri(text: &str) -> bool {
+    let Some((scheme, _)) = text.split_once(':') else { return false };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        && !text.chars().any(|c| c.is_whitespace() || c.is_control() || "<>\"{}|\\^`".contains(c))
 }
 
 /// The number written by the ASCII digits `digits`, if they all are.

@@ -471,8 +471,14 @@ fn formats() {
             vec![json!("1::2::3"), json!("fe80::1%eth0"), json!("192.0.2.1")],
         ),
         (json!({"format": "date"}), vec![json!(20261201), json!(null)], vec![json!("20261201")]),
+        (
+            format("uri"),
+            vec![json!("https://example.com/a"), json!("urn:isbn:0451450523"), json!("x-app+v1.2:path")],
+            vec![json!(""), json!("/a"), json!("not a uri"), json!("https://a b"), json!("9p:x")],
+        ),
     ]);
-    for loose in ["email", "uri", "hostname", "byte", "binary", "password", "idn-email", "x-custom", "float"]
+    for loose in
+        ["email", "uri-reference", "hostname", "byte", "binary", "password", "idn-email", "x-custom", "float"]
     {
         assert_eq!(check(format(loose), json!("not really ~ anything")), Ok(()), "{loose}");
     }

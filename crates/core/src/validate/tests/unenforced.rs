@@ -10,8 +10,8 @@ use super::{check, table};
 fn unsure_passes_never_reject() {
     let loose = |format: &str| json!({"type": "string", "format": format});
     table(&[
-        // "harbor" is no URI: a strict reader sees one match, not two.
-        (json!({"oneOf": [loose("byte"), loose("uri")]}), vec![json!("harbor")], vec![json!(1)]),
+        // "harbor" is no e-mail address: a strict reader sees one match, not two.
+        (json!({"oneOf": [loose("byte"), loose("email")]}), vec![json!("harbor")], vec![json!(1)]),
         (json!({"oneOf": [{"type": "string"}, loose("email")]}), vec![json!("x")], vec![json!(null)]),
         (
             json!({"oneOf": [{"type": "string"}, {"type": "string", "pattern": "(?=a)"}]}),
@@ -50,7 +50,7 @@ fn unsure_passes_never_reject() {
         ),
     ]);
     assert_eq!(
-        check(json!({"oneOf": [{"type": "string"}, {"type": "string"}, loose("uri")]}), json!("x")),
+        check(json!({"oneOf": [{"type": "string"}, {"type": "string"}, loose("email")]}), json!("x")),
         Err("The body must match exactly one of the allowed shapes; it matches 3.".into())
     );
 }
