@@ -41,6 +41,7 @@ mod failure;
 pub mod generate;
 mod options;
 mod params;
+mod patch;
 mod resources;
 mod routes;
 mod security;
