@@ -2,21 +2,21 @@
 //! carries no typed OpenAPI model), for OpenAPI 3.0 and for 3.1's JSON Schema 2020-12 alike.
 //!
 //! Enforced: `type` (one or a list, `"null"`, 3.0's `nullable`), `enum`, `const`, `format`
-//! (int32, int64, date-time, date, time, uuid, ipv4, ipv6; looser formats are accepted),
-//! string lengths and `pattern`, number bounds (boolean and numeric `exclusive*`) and
-//! `multipleOf`, array sizes, `uniqueItems`, `items`, `prefixItems`, `contains` with
+//! (int32, int64, date-time, date, time, uuid, ipv4, ipv6, uri, email; looser formats are
+//! accepted), string lengths and `pattern`, number bounds (boolean and numeric `exclusive*`)
+//! and `multipleOf`, array sizes, `uniqueItems`, `items`, `prefixItems`, `contains` with
 //! `min/maxContains`, object `required` (with `readOnly`/`writeOnly` by [`Direction`]),
 //! `properties`, `patternProperties`, `additionalProperties`, `propertyNames`,
 //! `dependentRequired`, `dependentSchemas`, `min/maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`,
 //! `if`/`then`/`else`, boolean schemas and `$ref` with sibling keywords.
 //!
 //! Knowingly not enforced (values pass): `unevaluatedProperties`, `unevaluatedItems`,
-//! `$dynamicRef`, `content*`, `discriminator` mappings, loose formats (email, uri, hostname,
-//! byte, ...) and patterns that `regex-lite` cannot compile. A pass that leans on one of those
-//! is unsure, and an unsure pass never counts against a value: in `oneOf` (too many matches),
-//! `not`, `if` and `maxContains`. References to other documents are reported as a broken
-//! document. Keywords apply to the values they are about, as in JSON Schema: `minLength`
-//! without `type` checks strings and lets numbers through.
+//! `$dynamicRef`, `content*`, `discriminator` mappings, loose formats (hostname,
+//! uri-reference, byte, ...; email is read leniently) and patterns that `regex-lite` cannot
+//! compile. A pass that leans on one of those is unsure, and an unsure pass never counts against
+//! a value: in `oneOf` (too many matches), `not`, `if` and `maxContains`. References to other
+//! documents are reported as a broken document. Keywords apply to the values they are about, as
+//! in JSON Schema: `minLength` without `type` checks strings and lets numbers through.
 //!
 //! Work is bounded: at most [`MAX_DEPTH`] nested levels, [`MAX_STEPS`] schema visits per value,
 //! and a schema that reaches itself for the same value is reported instead of followed.

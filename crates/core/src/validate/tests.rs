@@ -476,10 +476,27 @@ fn formats() {
             vec![json!("https://example.com/a"), json!("urn:isbn:0451450523"), json!("x-app+v1.2:path")],
             vec![json!(""), json!("/a"), json!("not a uri"), json!("https://a b"), json!("9p:x")],
         ),
+        (
+            format("email"),
+            vec![
+                json!("user@example.com"),
+                json!("a+b.c@sub.example.org"),
+                json!("\"a b\"@example.com"),
+                json!("x@localhost"),
+                json!("\u{e9}l\u{e8}ve@\u{e9}cole.fr"),
+            ],
+            vec![
+                json!(""),
+                json!("user"),
+                json!("@example.com"),
+                json!("user@"),
+                json!("a b@example.com"),
+                json!("user@example.com."),
+                json!("user@exa mple.com"),
+            ],
+        ),
     ]);
-    for loose in
-        ["email", "uri-reference", "hostname", "byte", "binary", "password", "idn-email", "x-custom", "float"]
-    {
+    for loose in ["uri-reference", "hostname", "byte", "binary", "password", "x-custom", "float"] {
         assert_eq!(check(format(loose), json!("not really ~ anything")), Ok(()), "{loose}");
     }
     assert_eq!(

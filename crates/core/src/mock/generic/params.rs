@@ -92,6 +92,18 @@ pub(crate) fn read_params(
         if check {
             validator
                 .check(&param.schema, &value, &param.name)
+                .or_else(|e| {
+                    // `application/json; charset=utf-8` is `application/json` to a list of
+                    // media types.
+                    let essence = (param.location == Location::Header
+                        && param.name.eq_ignore_ascii_case("content-type"))
+                    .then(|| value.as_str().and_then(|v| v.split(';').next()))
+                    .flatten()
+                    .map(|v| Value::from(v.trim().to_ascii_lowercase()));
+                    essence
+                        .map_or(Err(e.clone()), |v| validator.check(&param.schema, &v, &param.name))
+                        .map_err(|_| e)
+                })
                 .map_err(|e| Failure::parameter(format!("{} {e}", param.location.label())))?;
         }
         out.insert(param.name.clone(), value);

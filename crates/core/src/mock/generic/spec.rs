@@ -358,8 +358,10 @@ fn read_param(doc: &Value, p: &Value) -> Result<Option<Param>, String> {
         other => return Err(format!("parameter {name} is in {other:?}")),
     };
     // OpenAPI: these headers are described elsewhere, and a parameter of that name is ignored.
+    // A `Content-Type` parameter is kept: a document that declares one (required, or with an
+    // enum) says which requests its server refuses, and clients test that it does.
     if location == Location::Header
-        && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
+        && ["accept", "authorization"].contains(&name.to_ascii_lowercase().as_str())
     {
         return Ok(None);
     }

@@ -10,31 +10,31 @@ use super::{check, table};
 fn unsure_passes_never_reject() {
     let loose = |format: &str| json!({"type": "string", "format": format});
     table(&[
-        // "harbor" is no e-mail address: a strict reader sees one match, not two.
-        (json!({"oneOf": [loose("byte"), loose("email")]}), vec![json!("harbor")], vec![json!(1)]),
-        (json!({"oneOf": [{"type": "string"}, loose("email")]}), vec![json!("x")], vec![json!(null)]),
+        // "harbor" is no base64 text: a strict reader sees one match, not two.
+        (json!({"oneOf": [loose("byte"), loose("hostname")]}), vec![json!("harbor")], vec![json!(1)]),
+        (json!({"oneOf": [{"type": "string"}, loose("hostname")]}), vec![json!("x")], vec![json!(null)]),
         (
             json!({"oneOf": [{"type": "string"}, {"type": "string", "pattern": "(?=a)"}]}),
             vec![json!("b")],
             vec![],
         ),
         (
-            json!({"oneOf": [{"type": "string"}, {"minLength": 1}, loose("email")]}),
+            json!({"oneOf": [{"type": "string"}, {"minLength": 1}, loose("hostname")]}),
             vec![json!(5)],
             vec![json!("x")],
         ),
-        (json!({"not": loose("email")}), vec![json!("x"), json!(1)], vec![]),
+        (json!({"not": loose("hostname")}), vec![json!("x"), json!(1)], vec![]),
         (json!({"not": {"type": "object", "unevaluatedProperties": false}}), vec![json!({"a": 1})], vec![]),
         (json!({"not": {"type": "string"}}), vec![json!(1)], vec![json!("x")]),
         (
-            json!({"if": loose("email"), "then": {"minLength": 10}, "else": {"maxLength": 2}}),
+            json!({"if": loose("hostname"), "then": {"minLength": 10}, "else": {"maxLength": 2}}),
             vec![json!("abcdefghijkl"), json!("ab")],
             vec![json!("abcde")],
         ),
-        (json!({"if": loose("email"), "then": {"minLength": 10}}), vec![json!("ab")], vec![]),
-        (json!({"contains": loose("email"), "maxContains": 1}), vec![json!(["a", "b"])], vec![]),
+        (json!({"if": loose("hostname"), "then": {"minLength": 10}}), vec![json!("ab")], vec![]),
+        (json!({"contains": loose("hostname"), "maxContains": 1}), vec![json!(["a", "b"])], vec![]),
         (
-            json!({"contains": loose("email"), "minContains": 2}),
+            json!({"contains": loose("hostname"), "minContains": 2}),
             vec![json!(["a", "b"])],
             vec![json!(["a", 1])],
         ),
@@ -50,7 +50,7 @@ fn unsure_passes_never_reject() {
         ),
     ]);
     assert_eq!(
-        check(json!({"oneOf": [{"type": "string"}, {"type": "string"}, loose("email")]}), json!("x")),
+        check(json!({"oneOf": [{"type": "string"}, {"type": "string"}, loose("hostname")]}), json!("x")),
         Err("The body must match exactly one of the allowed shapes; it matches 3.".into())
     );
 }
@@ -61,7 +61,7 @@ fn a_value_served_as_written_must_not_be_ambiguous() {
     let patterns = std::collections::HashMap::new();
     let validator = super::Validator::new(&doc, &patterns);
     let loose = |format: &str| json!({"type": "string", "format": format});
-    let schema = json!({"oneOf": [{"type": "string"}, loose("email")]});
+    let schema = json!({"oneOf": [{"type": "string"}, loose("hostname")]});
     assert_eq!(validator.check(&schema, &json!("x"), ""), Ok(()), "a strict reader sees one match");
     assert_eq!(
         validator.check_unambiguous(&schema, &json!("x"), ""),

@@ -822,3 +822,35 @@ fn an_example_that_a_format_blind_reader_finds_ambiguous_is_not_served() {
     assert_ne!(answer, ambiguous, "generated instead");
     assert!(answer["kind"].is_string(), "{answer}");
 }
+
+#[test]
+fn a_declared_content_type_parameter_is_checked() {
+    // CircleCI's `POST /project/{username}/{project}/ssh-key` declares a required `Content-Type`
+    // header; a body sent without one was taken as JSON.
+    let mut mock = api(json!({"/keys": {"post": {
+        "parameters": [{"name": "Content-Type", "in": "header", "required": true,
+            "schema": {"type": "string", "enum": ["application/json"]}}],
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object"}}}},
+        "responses": ok("200")}}}));
+    let mut post = |content_type: Option<&str>| {
+        let r = Request::new("POST", "/keys").body("{}");
+        mock.handle(&content_type.map_or(r.clone(), |c| r.header("Content-Type", c))).status
+    };
+    assert_eq!(post(Some("application/json")), 200);
+    assert_eq!(post(Some("application/json; charset=utf-8")), 200, "parameters of the media type aside");
+    assert_eq!(post(None), 400);
+    assert_eq!(post(Some("text/plain")), 400);
+}
+
+#[test]
+fn email_addresses_are_checked() {
+    let mut mock = api(json!({"/users": {"post": {
+        "requestBody": {"content": {"application/json": {"schema": {"type": "object",
+            "properties": {"mail": {"type": "string", "format": "email"}}}}}},
+        "responses": ok("201")}}}));
+    let mut post =
+        |mail: &str| mock.handle(&Request::new("POST", "/users").json(&json!({"mail": mail}))).status;
+    assert_eq!(post("ada@example.com"), 201);
+    assert_eq!(post("ada"), 422);
+    assert_eq!(post("ada @example.com"), 422);
+}
