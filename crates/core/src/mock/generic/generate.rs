@@ -143,6 +143,7 @@ struct Mark {
     nodes: usize,
     notes: usize,
     exact: bool,
+    misnamed: usize,
 }
 
 /// One generation: the document, the random source, the budgets and what went wrong.
@@ -161,6 +162,10 @@ struct Run<'a> {
     unverified: bool,
     exact: bool,
     notes: Vec<String>,
+    /// Values whose discriminator property could not take the name its `discriminator` maps to
+    /// the branch (Spotify's `type: {enum: [track]}` under an implicit mapping to
+    /// `TrackObject`): valid JSON Schema that a client reading the discriminator refuses.
+    misnamed: usize,
     /// `$ref`s of the schemas being generated, outermost first.
     refs: Vec<&'a str>,
     /// Compiled patterns (`None`: this engine cannot read it).
@@ -179,6 +184,7 @@ impl<'a> Run<'a> {
             unverified: false,
             exact: true,
             notes: Vec::new(),
+            misnamed: 0,
             refs: Vec::new(),
             regexes: HashMap::new(),
         }
@@ -193,13 +199,14 @@ impl<'a> Run<'a> {
     }
 
     fn mark(&self) -> Mark {
-        Mark { nodes: self.nodes, notes: self.notes.len(), exact: self.exact }
+        Mark { nodes: self.nodes, notes: self.notes.len(), exact: self.exact, misnamed: self.misnamed }
     }
 
     fn reset(&mut self, mark: &Mark) {
         self.nodes = mark.nodes;
         self.notes.truncate(mark.notes);
         self.exact = mark.exact;
+        self.misnamed = mark.misnamed;
     }
 
     /// Whether the budgets leave room for what is optional.
@@ -343,7 +350,7 @@ impl<'a> Run<'a> {
         }
         let start = self.rng.below(branches.len());
         let mark = self.mark();
-        let mut first: Option<(Value, usize, Vec<String>, bool)> = None;
+        let mut first: Option<(Value, usize, Vec<String>, bool, usize)> = None;
         for attempt in 0..branches.len().min(4) {
             let index = (start + attempt) % branches.len();
             let Some(branch) = branches.get(index) else { break };
@@ -374,16 +381,17 @@ impl<'a> Run<'a> {
             let better = first.as_ref().is_none_or(|f| clean && !f.3 && mark.exact);
             if better {
                 let notes = self.notes.get(mark.notes..).map(<[String]>::to_vec).unwrap_or_default();
-                first = Some((value, self.nodes, notes, self.exact));
+                first = Some((value, self.nodes, notes, self.exact, self.misnamed));
             }
             self.reset(&mark);
             if self.work >= MAX_WORK {
                 break;
             }
         }
-        let Some((value, nodes, notes, exact)) = first else { return Value::Null };
+        let Some((value, nodes, notes, exact, misnamed)) = first else { return Value::Null };
         self.nodes = nodes;
         self.exact = exact;
+        self.misnamed = misnamed;
         for note in notes {
             self.note(note);
         }

@@ -128,10 +128,11 @@ impl<'a> Run<'a> {
             let shape = (!is_required).then(|| property.shape.clone());
             let value = self.property_value(property, name, ctx);
             // An optional property whose schema contradicts itself (`type: null` beside a
-            // `oneOf` of numbers and booleans) is left out rather than sent invalid.
+            // `oneOf` of numbers and booleans, or a discriminator naming a value its property
+            // refuses) is left out rather than sent invalid.
             if let Some(shape) = shape
                 && !self.exact
-                && !self.check_shape(&shape, &value, 0)
+                && (self.misnamed > mark.misnamed || !self.check_shape(&shape, &value, 0))
             {
                 self.reset(&mark);
                 continue;
@@ -190,6 +191,10 @@ impl<'a> Run<'a> {
                 self.nodes += 1;
                 return value;
             }
+            self.note(format!(
+                "the discriminator names this shape {forced}, which property {name} does not allow"
+            ));
+            self.misnamed += 1;
         }
         self.value(property.shape, ctx.child(Some(name)))
     }
@@ -264,11 +269,15 @@ impl<'a> Run<'a> {
                 self.reset(&mark);
                 value = self.value(item_shape.clone(), Ctx { fresh: true, ..ctx.child(name) });
             }
-            if unique && items.iter().any(|i| super::check::same(i, &value)) {
+            let duplicate = unique && items.iter().any(|i| super::check::same(i, &value));
+            // Fewer items rather than a repeated one, or one whose discriminator misnames it,
+            // when the list may be shorter.
+            if (duplicate || self.misnamed > mark.misnamed) && items.len() >= min {
                 self.reset(&mark);
-                if items.len() >= min {
-                    break;
-                }
+                break;
+            }
+            if duplicate {
+                self.reset(&mark);
                 self.note("a list of unique items could not be filled with different values".to_owned());
             }
             items.push(value);

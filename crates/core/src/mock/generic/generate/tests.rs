@@ -279,3 +279,46 @@ fn optional_properties_nothing_satisfies_are_left_out() {
         assert!(value["name"].is_string(), "{value}");
     }
 }
+
+#[test]
+fn shapes_a_discriminator_misnames_are_left_out_where_they_may_be() {
+    // Spotify: an implicit mapping names the branches TrackObject and EpisodeObject, while their
+    // `type` enums say "track" and "episode": no value satisfies both, and clients reading the
+    // discriminator refuse the enum's.
+    let doc = json!({"components": {"schemas": {
+        "TrackObject": {"type": "object", "required": ["type"],
+            "properties": {"type": {"type": "string", "enum": ["track"]}}},
+        "EpisodeObject": {"type": "object", "required": ["type"],
+            "properties": {"type": {"type": "string", "enum": ["episode"]}}},
+        "Named": {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}}}
+    }}});
+    let either = |d: Value| {
+        json!({"discriminator": d, "oneOf": [
+            {"$ref": "#/components/schemas/TrackObject"}, {"$ref": "#/components/schemas/EpisodeObject"}]})
+    };
+    let implicit = either(json!({"propertyName": "type"}));
+    let schema = json!({"type": "object", "required": ["id", "queue"], "properties": {
+        "id": {"type": "string"}, "item": implicit, "queue": {"type": "array", "items": implicit},
+        "named": {"discriminator": {"propertyName": "kind"},
+            "oneOf": [{"$ref": "#/components/schemas/Named"}]}}});
+    let mut named = 0;
+    for seed in 0..20 {
+        let g = generate(&doc, &schema, seed, Direction::Response);
+        assert!(g.value.get("item").is_none(), "{}", g.value);
+        assert_eq!(g.value["queue"], json!([]), "{}", g.value);
+        assert!(g.value["id"].is_string(), "{}", g.value);
+        if let Some(kind) = g.value.get("named") {
+            assert_eq!(kind["kind"], "Named", "a discriminator its property allows is set");
+            named += 1;
+        }
+    }
+    assert!(named > 0, "the optional property with a sound discriminator is generated");
+    // A mapping that names the enum's values is sound.
+    let mapped = either(json!({"propertyName": "type", "mapping": {
+        "track": "#/components/schemas/TrackObject", "episode": "#/components/schemas/EpisodeObject"}}));
+    let g = generate(&doc, &mapped, 1, Direction::Response);
+    assert!(g.exact && ["track", "episode"].contains(&g.value["type"].as_str().unwrap_or_default()), "{g:?}");
+    // Required, it is sent as the enum says, with a note.
+    let g = generate(&doc, &implicit, 1, Direction::Response);
+    assert!(!g.exact && g.notes.iter().any(|n| n.contains("discriminator")), "{g:?}");
+}
