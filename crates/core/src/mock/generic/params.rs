@@ -367,7 +367,7 @@ pub(crate) fn read_body(
         let mut form =
             form_object(spec, schema.as_ref(), pairs.into_iter().map(|(k, v)| (k, Value::String(v))));
         if let Some(schema) = schema {
-            add_empty_members(spec, schema, &mut form, 0);
+            add_empty_members(spec, schema, &mut form, 0, &mut { MAX_FORM_FILLS });
         }
         Some(form)
     } else if media.starts_with("multipart/") {
@@ -434,6 +434,7 @@ fn form_object(spec: &Spec, schema: Option<&Value>, fields: impl Iterator<Item =
             (Value::String(text), Some(p)) if !matches!(crate::schema::primary_type(p), Some("object")) => {
                 scalar(spec, p, text).unwrap_or(value.clone())
             }
+            (Value::String(text), Some(_)) if text.is_empty() => Value::Object(Map::new()),
             (Value::String(text), Some(_)) => serde_json::from_str(text).unwrap_or(value.clone()),
             _ => value.clone(),
         };
@@ -453,6 +454,9 @@ fn form_object(spec: &Spec, schema: Option<&Value>, fields: impl Iterator<Item =
 
 /// The most levels a bracketed form field name (`a[b][0][c]`) is read into.
 const MAX_FORM_DEPTH: usize = 32;
+/// The objects of one form that empty members are looked for in (each branch of an `anyOf` tried
+/// counts), so that a recursive schema of alternatives cannot make the search exponential.
+const MAX_FORM_FILLS: usize = 1_000;
 /// The highest list index a bracketed form field name may give (`items[999]`).
 const MAX_FORM_INDEX: usize = 999;
 
@@ -541,7 +545,12 @@ fn put_deep(
         }
     }
     *slot = match (&value, at) {
-        (Value::String(text), Some(leaf)) => scalar(spec, leaf, text).unwrap_or(value),
+        (Value::String(text), Some(leaf)) => match crate::schema::primary_type(leaf) {
+            // `a[b]=` is the only way a form writes an empty object or list at `b`.
+            Some("object") if text.is_empty() => Value::Object(Map::new()),
+            Some("array") if text.is_empty() => Value::Array(Vec::new()),
+            _ => scalar(spec, leaf, text).unwrap_or(value),
+        },
         _ => value,
     };
 }
@@ -550,15 +559,28 @@ fn put_deep(
 /// all (`shipping[address]` with nothing in it, `features[]` with no item), so a missing
 /// required object or list is taken as an empty one where the schema accepts that. Nested
 /// objects too, `MAX_FORM_DEPTH` levels at most.
-fn add_empty_members(spec: &Spec, schema: &Value, value: &mut Value, depth: usize) {
-    let Value::Object(fields) = value else { return };
-    if depth > MAX_FORM_DEPTH {
+fn add_empty_members(spec: &Spec, schema: &Value, value: &mut Value, depth: usize, budget: &mut usize) {
+    if !value.is_object() || depth > MAX_FORM_DEPTH || *budget == 0 {
         return;
     }
+    *budget -= 1;
     let schema = resolve(&spec.doc, schema).unwrap_or(schema);
+    let validator = spec.validator().direction(Direction::Request);
+    // Of an `anyOf` or `oneOf`, the first object branch whose empty members make the value valid
+    // (Stripe's `shipping`: an object with a required `address`, or "").
+    if branches(spec, schema).next().is_some() && validator.check(schema, value, "").is_err() {
+        for branch in branches(spec, schema) {
+            let mut filled = value.clone();
+            add_empty_members(spec, branch, &mut filled, depth + 1, budget);
+            if validator.check(schema, &filled, "").is_ok() {
+                *value = filled;
+                return;
+            }
+        }
+    }
+    let Value::Object(fields) = value else { return };
     let required =
         schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
-    let validator = spec.validator().direction(Direction::Request);
     for name in required {
         if fields.contains_key(name) {
             continue;
@@ -569,14 +591,14 @@ fn add_empty_members(spec: &Spec, schema: &Value, value: &mut Value, depth: usiz
             Some("array") => Value::Array(Vec::new()),
             _ => continue,
         };
-        add_empty_members(spec, member, &mut empty, depth + 1);
+        add_empty_members(spec, member, &mut empty, depth + 1, budget);
         if validator.check(member, &empty, "").is_ok() {
             fields.insert(name.to_owned(), empty);
         }
     }
     for (name, member_value) in fields.iter_mut() {
         if let Some(member) = member_schema(spec, schema, name) {
-            add_empty_members(spec, member, member_value, depth + 1);
+            add_empty_members(spec, member, member_value, depth + 1, budget);
         }
     }
 }

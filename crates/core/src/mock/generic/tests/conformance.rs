@@ -402,6 +402,30 @@ fn form_fields_in_bracket_notation_are_nested() {
         422,
         "an object with a required text is not empty"
     );
+    // Stripe's `shipping` (an object whose required `address` may be empty, or ""), and
+    // `mandate_data[...][online]=`, an empty object written as an empty text.
+    let address = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    let alternatives = json!({"type": "object", "properties": {
+        "shipping": {"anyOf": [{"type": "object", "required": ["address", "name"],
+            "properties": {"address": address, "name": {"type": "string"}}}, {"type": "string", "enum": [""]}]},
+        "mandate": {"type": "object", "properties": {"online": {"type": "object",
+            "properties": {"ip": {"type": "string"}}}}}}});
+    let mut customers = api(json!({"/customers": {"post": {
+        "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": alternatives}}},
+        "responses": ok("200")}}}));
+    let post = |body: &str| {
+        Request::new("POST", "/customers")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(body.to_owned())
+    };
+    for sent in
+        ["shipping[name]=", "shipping=", "shipping[name]=a&shipping[address][city]=b", "mandate[online]="]
+    {
+        let answer = customers.handle(&post(sent));
+        assert_eq!(answer.status, 200, "{sent}: {}", body(&answer));
+    }
+    assert_eq!(customers.handle(&post("shipping[name]=a&shipping[address]=x")).status, 422);
+    assert_eq!(customers.handle(&post("shipping[address][city]=b")).status, 422, "name is required");
 }
 
 #[test]
