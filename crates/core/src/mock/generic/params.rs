@@ -416,6 +416,7 @@ pub(crate) fn media_matches(documented: &str, sent: &str) -> bool {
 /// several times is a list.
 fn form_object(spec: &Spec, schema: Option<&Value>, fields: impl Iterator<Item = (String, Value)>) -> Value {
     let mut out = Map::new();
+    let mut repeated: Vec<String> = Vec::new();
     for (name, value) in fields {
         let prop = schema.and_then(|s| property_schema(spec, s, &name));
         if prop.is_none()
@@ -439,8 +440,14 @@ fn form_object(spec: &Spec, schema: Option<&Value>, fields: impl Iterator<Item =
             _ => value.clone(),
         };
         match out.get_mut(&name) {
-            Some(Value::Array(list)) if is_list => list.push(read),
-            Some(existing) => *existing = read,
+            Some(Value::Array(list)) if is_list || repeated.contains(&name) => list.push(read),
+            // A field given again where its schema takes one value: both are kept, as a list
+            // the schema refuses, rather than one of them dropped unseen.
+            Some(existing) => {
+                let first = existing.take();
+                *existing = Value::Array(vec![first, read]);
+                repeated.push(name);
+            }
             None if is_list => {
                 out.insert(name, Value::Array(vec![read]));
             }

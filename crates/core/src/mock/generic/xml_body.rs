@@ -108,15 +108,16 @@ fn object(spec: &Spec, schema: &Value, node: roxmltree::Node<'_, '_>, depth: usi
         }
         claimed.push(xml_name);
         if let Some(child) = node.children().find(named) {
-            let value = element(spec, Some(property_resolved), child, depth + 1);
-            // XML has no null: an empty element where an empty text is no value of the
-            // property (a `uri`, a number) says it has none.
+            let mut value = element(spec, Some(property_resolved), child, depth + 1);
+            // XML has no null: an empty element is null where the property takes null and not
+            // the empty text. Elsewhere it is the empty text, checked as such (an empty `uri`
+            // or number is refused, not taken as no value).
             let empty = !has_children(child) && child.text().is_none_or(|t| t.trim().is_empty());
-            let fits = || {
-                spec.validator().direction(Direction::Request).check(property_resolved, &value, "").is_ok()
+            let fits = |v: &Value| {
+                spec.validator().direction(Direction::Request).check(property_resolved, v, "").is_ok()
             };
-            if empty && !fits() {
-                continue;
+            if empty && !fits(&value) && fits(&Value::Null) {
+                value = Value::Null;
             }
             out.insert(name.to_owned(), value);
         }

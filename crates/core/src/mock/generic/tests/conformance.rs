@@ -440,7 +440,8 @@ fn xml_bodies_are_read_as_their_schema_says_and_checked() {
             "photoUrls": {"type": "array", "xml": {"name": "photoUrl", "wrapped": true}, "items": {"type": "string", "xml": {"name": "photoUrl"}}},
             "tags": {"type": "array", "items": {"type": "string", "xml": {"name": "tag"}}},
             "status": {"type": "string", "enum": ["available", "sold"]},
-            "measures": {"type": "object", "additionalProperties": {"type": "number"}}}});
+            "measures": {"type": "object", "additionalProperties": {"type": "number"}},
+            "born": {"type": ["string", "null"], "format": "date"}}});
     let mut mock = api_with(
         json!({"/pets": {"post": {
             "requestBody": {"required": true, "content": {"application/xml": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
@@ -477,9 +478,17 @@ fn xml_bodies_are_read_as_their_schema_says_and_checked() {
         mock.handle(&xml("<Pet><name>Rex</name><measures><mass>x</mass></measures></Pet>")).status,
         422
     );
-    let empty =
-        mock.handle(&xml("<Pet><name>Rex</name><Category><id></id></Category><status></status></Pet>"));
-    assert_eq!(empty.status, 200, "an empty element is no value where empty text is none: {}", body(&empty));
+    // An empty element is the empty text, checked as such, or null where only null fits.
+    for (sent, status) in [
+        ("<Pet><name>Rex</name><Category><id></id></Category></Pet>", 422),
+        ("<Pet><name>Rex</name><status></status></Pet>", 422),
+        ("<Pet><name></name></Pet>", 200),
+        ("<Pet><name>Rex</name><Category></Category><photoUrl></photoUrl></Pet>", 200),
+        ("<Pet><name>Rex</name><born></born></Pet>", 200),
+    ] {
+        let answer = mock.handle(&xml(sent));
+        assert_eq!(answer.status, status, "{sent}: {}", body(&answer));
+    }
     let broken = mock.handle(&xml("<Pet><name>Rex</Pet>"));
     assert_eq!(
         (broken.status, body(&broken)["code"].clone()),
@@ -877,4 +886,34 @@ fn email_addresses_are_checked() {
     assert_eq!(post("ada@example.com"), 201);
     assert_eq!(post("ada"), 422);
     assert_eq!(post("ada @example.com"), 422);
+}
+
+#[test]
+fn a_form_field_given_twice_for_one_value_is_refused() {
+    let schema = json!({"type": "object", "properties": {
+        "note": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}});
+    let mut mock = api(json!({"/notes": {"post": {"requestBody": {"content": {
+        "application/x-www-form-urlencoded": {"schema": schema},
+        "multipart/form-data": {"schema": schema}}}, "responses": ok("201")}}}));
+    let mut form = |text: &str| {
+        mock.handle(
+            &Request::new("POST", "/notes")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body(text),
+        )
+        .status
+    };
+    assert_eq!(form("note=a&tags=x&tags=y&tags=z"), 201);
+    assert_eq!(form("note=a&note=b"), 422);
+    assert_eq!(form("note=a&note=b&note=c"), 422);
+    let part = |name: &str, value: &str| {
+        format!("--b\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
+    };
+    let multipart = format!("{}{}--b--\r\n", part("note", "a"), part("note", "b"));
+    let answer = mock.handle(
+        &Request::new("POST", "/notes")
+            .header("Content-Type", "multipart/form-data; boundary=b")
+            .body(multipart),
+    );
+    assert_eq!(answer.status, 422, "{}", body(&answer));
 }
