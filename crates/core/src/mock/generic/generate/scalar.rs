@@ -253,7 +253,9 @@ impl Run<'_> {
         } else if key.contains("description") || key == "summary" || key == "comment" || key == "message" {
             format!("A {} {} by the {}.", self.word(), self.word(), self.word())
         } else if key == "id" || ends("id") || key == "uid" {
-            format!("{}-{:04}", self.word(), self.rng.below(10_000))
+            // Letters and digits only: an id travels to other operations, whose parameters often
+            // allow only word characters (`^[a-zA-Z0-9_]+$`) or slugs (`^[a-z0-9-]+$`).
+            format!("{}{:04}", self.word(), self.rng.below(10_000))
         } else if key.contains("password") || key.contains("secret") || key.contains("token") {
             self.alphanumeric(16)
         } else {
