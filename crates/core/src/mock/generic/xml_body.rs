@@ -34,6 +34,9 @@ fn element(spec: &Spec, schema: Option<&Value>, node: roxmltree::Node<'_, '_>, d
         return Value::String(text());
     }
     match (kind, schema) {
+        // Text where an object or a list belongs (`<Category>5</Category>`) is text, which the
+        // schema refuses, not an empty object.
+        (Some("object" | "array"), Some(_)) if text_only(node) => Value::String(text()),
         (Some("object"), Some(schema)) => object(spec, schema, node, depth),
         (Some("array"), Some(schema)) => {
             // An element that stands for a whole list: a wrapper, its children the items.
@@ -77,6 +80,14 @@ fn object(spec: &Spec, schema: &Value, node: roxmltree::Node<'_, '_>, depth: usi
             let wrapped = xml("wrapped").and_then(Value::as_bool) == Some(true);
             let list: Vec<Value> = if wrapped {
                 match node.children().find(named) {
+                    Some(wrapper) if text_only(wrapper) => {
+                        out.insert(
+                            name.to_owned(),
+                            Value::String(wrapper.text().unwrap_or_default().trim().to_owned()),
+                        );
+                        claimed.push(xml_name);
+                        continue;
+                    }
                     Some(wrapper) => wrapper
                         .children()
                         .filter(roxmltree::Node::is_element)
@@ -157,6 +168,11 @@ fn untyped_object(node: roxmltree::Node<'_, '_>, depth: usize) -> Value {
 
 fn has_children(node: roxmltree::Node<'_, '_>) -> bool {
     node.children().any(|c| c.is_element())
+}
+
+/// An element with text in it and no child element.
+fn text_only(node: roxmltree::Node<'_, '_>) -> bool {
+    !has_children(node) && node.text().is_some_and(|t| !t.trim().is_empty())
 }
 
 fn item_schema<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a Value> {

@@ -303,6 +303,10 @@ fn xml_bodies_are_read_as_their_schema_says_and_checked() {
         ("<Pet><name></name></Pet>", 200),
         ("<Pet><name>Rex</name><Category></Category><photoUrl></photoUrl></Pet>", 200),
         ("<Pet><name>Rex</name><born></born></Pet>", 200),
+        // Text where an object or a list belongs is text, refused by the schema.
+        ("<Pet><name>Rex</name><Category>5</Category></Pet>", 422),
+        ("<Pet><name>Rex</name><photoUrl>a.png</photoUrl></Pet>", 422),
+        ("<Pet><name>Rex</name><measures>null</measures></Pet>", 422),
     ] {
         let answer = mock.handle(&xml(sent));
         assert_eq!(answer.status, status, "{sent}: {}", body(&answer));
