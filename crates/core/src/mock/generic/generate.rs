@@ -129,11 +129,15 @@ struct Ctx<'a> {
     fresh: bool,
     /// A discriminator property and the value it must take.
     forced: Option<(&'a str, String)>,
+    /// The forced value names the `oneOf`/`anyOf` branch this value was chosen as, so a value
+    /// that cannot carry it is misnamed; one inherited through `allOf` (a base schema generated
+    /// for itself) only suggests a value.
+    chosen: bool,
 }
 
 impl<'a> Ctx<'a> {
     fn child(&self, name: Option<&'a str>) -> Self {
-        Ctx { depth: self.depth + 1, name, fresh: self.fresh, forced: None }
+        Ctx { depth: self.depth + 1, name, fresh: self.fresh, forced: None, chosen: false }
     }
 }
 
@@ -360,6 +364,7 @@ impl<'a> Run<'a> {
             let mut branch_ctx = Ctx { fresh: ctx.fresh || attempt > 0, ..ctx.clone() };
             if let Some(forced) = discriminator.and_then(|d| discriminator_for(d, branch)) {
                 branch_ctx.forced = Some(forced);
+                branch_ctx.chosen = true;
             }
             let whole = merged.clone();
             let mut value = self.value(merged, branch_ctx);

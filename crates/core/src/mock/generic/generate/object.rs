@@ -191,10 +191,12 @@ impl<'a> Run<'a> {
                 self.nodes += 1;
                 return value;
             }
-            self.note(format!(
-                "the discriminator names this shape {forced}, which property {name} does not allow"
-            ));
-            self.misnamed += 1;
+            if ctx.chosen {
+                self.note(format!(
+                    "the discriminator names this shape {forced}, which property {name} does not allow"
+                ));
+                self.misnamed += 1;
+            }
         }
         self.value(property.shape, ctx.child(Some(name)))
     }
