@@ -297,12 +297,22 @@ impl ApiMock {
     pub(crate) fn handle_with(&mut self, request: &Request, rules: &mut dyn Rules) -> Handled {
         let spec = Arc::clone(&self.spec);
         let (path, query) = split_target(&request.target);
-        let matches = spec.route(path);
+        let mut matches = spec.route(path);
+        let method = request.method.to_ascii_uppercase();
+        // `/types/` where only `/types/{id}` has the method: the slash ends an empty id.
+        let has_method = |found: &[(usize, routes::Params)]| {
+            found.iter().any(|(i, _)| spec.paths.get(*i).is_some_and(|p| p.op(&method).is_some()))
+        };
+        if !has_method(&matches) {
+            let empty_last = spec.route_empty_last(path);
+            if has_method(&empty_last) {
+                matches = empty_last;
+            }
+        }
         if matches.is_empty() {
             let failure = Failure::not_found(format!("There is no path {path} in {}.", self.api));
             return self.plain(failure::render(&spec, None, &failure, 0));
         }
-        let method = request.method.to_ascii_uppercase();
         // The most specific template decides, with those that differ from it only in their
         // parameters' names (each may carry some of the methods): a literal path
         // (`/items/merge`) is matched before the template it also fits (`/items/{id}`), as

@@ -325,11 +325,16 @@ pub(crate) fn read_body(
         return Err(Failure::too_large(bytes.len(), limit));
     }
     // An empty URL-encoded form is a form with no fields: its required lists and objects may
-    // all be empty (`features[]` with no item writes nothing).
+    // all be empty (`features[]` with no item writes nothing). It is one where the body is
+    // required, or where the request says it sends a form (an optional form body sent empty
+    // still lacks its required fields).
     let urlencoded = |media: &str| media.starts_with("application/x-www-form-urlencoded");
-    let empty_form = body.required
-        && body.content.first().is_some_and(|(media, _)| urlencoded(media))
-        && request.header_value("Content-Type").is_none_or(urlencoded);
+    let sent_form = request.header_value("Content-Type").is_some_and(urlencoded);
+    let empty_form = body.content.iter().any(|(media, _)| urlencoded(media))
+        && (sent_form
+            || body.required
+                && body.content.first().is_some_and(|(media, _)| urlencoded(media))
+                && request.header_value("Content-Type").is_none());
     if bytes.is_empty() && !empty_form {
         if body.required && check {
             let types: Vec<&str> = body.content.iter().map(|(m, _)| m.as_str()).collect();
@@ -556,6 +561,19 @@ fn put_deep(
             // `a[b]=` is the only way a form writes an empty object or list at `b`.
             Some("object") if text.is_empty() => Value::Object(Map::new()),
             Some("array") if text.is_empty() => Value::Array(Vec::new()),
+            // One value for a list (`filters[countries]=PT`, given again for more), as a
+            // top-level field reads it.
+            Some("array") => {
+                let items = leaf.get("items").map(|i| resolve(&spec.doc, i).unwrap_or(i));
+                let item = items.and_then(|i| scalar(spec, i, text).ok()).unwrap_or(value);
+                match slot.take() {
+                    Value::Array(mut list) => {
+                        list.push(item);
+                        Value::Array(list)
+                    }
+                    _ => Value::Array(vec![item]),
+                }
+            }
             _ => scalar(spec, leaf, text).unwrap_or(value),
         },
         _ => value,

@@ -52,15 +52,7 @@ impl Template {
     /// The parameters' values when `path` matches, with a score: literal characters matched
     /// (more is more specific).
     fn matches(&self, path: &[&str]) -> Option<(usize, Vec<(String, String)>)> {
-        if path.len() != self.segments.len() {
-            return None;
-        }
-        let mut score = 0;
-        let mut params = Vec::new();
-        for (parts, text) in self.segments.iter().zip(path) {
-            score += match_segment(parts, text, &mut params)?;
-        }
-        Some((score, params))
+        match_segments(&self.segments, path)
     }
 
     /// The path with each parameter replaced by its value in `params` (as matched).
@@ -87,6 +79,18 @@ impl Template {
             Part::Literal(_) => None,
         })
     }
+}
+
+fn match_segments(segments: &[Vec<Part>], path: &[&str]) -> Option<(usize, Vec<(String, String)>)> {
+    if path.len() != segments.len() {
+        return None;
+    }
+    let mut score = 0;
+    let mut params = Vec::new();
+    for (parts, text) in segments.iter().zip(path) {
+        score += match_segment(parts, text, &mut params)?;
+    }
+    Some((score, params))
 }
 
 fn split(path: &str) -> impl Iterator<Item = &str> {
@@ -148,6 +152,26 @@ impl Routes {
     /// Adds a template; its index is the number of templates added before it.
     pub(crate) fn push(&mut self, template: &str) {
         self.templates.push(Template::parse(template));
+    }
+
+    /// The templates a path with a trailing slash fits when the slash ends an empty last
+    /// parameter (`/types/` as `/types/{id}` with id ""): asked only when no template the path
+    /// matches without it has the method.
+    pub(crate) fn empty_last_at(&self, path: &str) -> Vec<(usize, Params)> {
+        let segments: Vec<&str> = split(path).collect();
+        if !path.ends_with('/') || segments.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (index, template) in self.templates.iter().enumerate() {
+            let Some((last, prefix)) = template.segments.split_last() else { continue };
+            let [Part::Param(name)] = last.as_slice() else { continue };
+            if let Some((_, mut params)) = match_segments(prefix, &segments) {
+                params.push((name.clone(), String::new()));
+                out.push((index, params));
+            }
+        }
+        out
     }
 
     /// The best match for a path (without its query): the template's index and its
@@ -230,6 +254,20 @@ mod tests {
         );
         assert_eq!(r.all_at("/s/latest/b"), vec![(3, name("a", "latest"))]);
         assert!(r.all_at("/u").is_empty());
+    }
+
+    #[test]
+    fn a_trailing_slash_can_end_in_an_empty_parameter() {
+        let r = routes(&["/types/{id}", "/types", "/types/{id}/{part}"]);
+        let id = |v: &str| vec![("id".to_owned(), v.to_owned())];
+        assert_eq!(r.all_at("/types/"), vec![(1, vec![])]);
+        assert_eq!(r.empty_last_at("/types/"), vec![(0, id(""))]);
+        assert_eq!(
+            r.empty_last_at("/types/7/"),
+            vec![(2, vec![("id".into(), "7".into()), ("part".into(), String::new())])]
+        );
+        assert!(r.empty_last_at("/types").is_empty(), "no slash, no empty parameter");
+        assert!(routes(&["/{id}"]).empty_last_at("/").is_empty(), "the root is no empty parameter");
     }
 
     #[test]

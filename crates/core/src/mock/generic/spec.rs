@@ -191,7 +191,17 @@ impl Spec {
     /// Every path item that matches a request path, the most specific first, with its
     /// parameters; the path is tried as it is, then without a server's base path in front.
     pub(crate) fn route(&self, path: &str) -> Vec<(usize, Params)> {
-        let found = self.routes.all_at(path);
+        self.route_by(path, Routes::all_at)
+    }
+
+    /// As [`Spec::route`], for a trailing slash read as an empty last parameter
+    /// ([`Routes::empty_last_at`]).
+    pub(crate) fn route_empty_last(&self, path: &str) -> Vec<(usize, Params)> {
+        self.route_by(path, Routes::empty_last_at)
+    }
+
+    fn route_by(&self, path: &str, by: fn(&Routes, &str) -> Vec<(usize, Params)>) -> Vec<(usize, Params)> {
+        let found = by(&self.routes, path);
         if !found.is_empty() {
             return found;
         }
@@ -199,7 +209,7 @@ impl Spec {
             .iter()
             .filter_map(|base| path.strip_prefix(base.as_str()))
             .filter(|rest| rest.is_empty() || rest.starts_with('/'))
-            .map(|rest| self.routes.all_at(rest))
+            .map(|rest| by(&self.routes, rest))
             .find(|found| !found.is_empty())
             .unwrap_or_default()
     }

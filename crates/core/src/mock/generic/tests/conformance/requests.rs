@@ -420,3 +420,29 @@ fn only_the_credentials_listed_are_accepted() {
     let too_many = MockOptions { credentials: vec!["x".to_owned(); 101], ..MockOptions::default() };
     assert_eq!(too_many.check(), Err("101 credentials: at most 100".to_owned()));
 }
+
+#[test]
+fn an_optional_form_sent_empty_still_lacks_its_required_fields() {
+    // Twilio's `POST /v1/Rooms/{Sid}` and Slack's `usergroups.enable`: an optional form body,
+    // sent as a form with no field.
+    let schema = json!({"type": "object", "required": ["Status"], "properties": {
+        "Status": {"type": "string"}, "Countries": {"type": "object", "properties": {
+            "list": {"type": "array", "items": {"type": "string"}}}}}});
+    let mut mock = api(json!({"/rooms": {"post": {"requestBody": {"content": {
+        "application/x-www-form-urlencoded": {"schema": schema}}}, "responses": ok("200")}}}));
+    let mut post = |content_type: Option<&str>, text: &str| {
+        let request = Request::new("POST", "/rooms").body(text);
+        let request = content_type.map_or(request.clone(), |c| request.header("Content-Type", c));
+        let answer = mock.handle(&request);
+        (answer.status, body(&answer))
+    };
+    let form = Some("application/x-www-form-urlencoded");
+    assert_eq!(post(form, "").0, 422, "a form with no field");
+    assert_eq!(post(None, "").0, 200, "no body at all");
+    assert_eq!(post(form, "Status=done").0, 200);
+    // One value for a nested list, as for a top-level one (Stripe's filters[countries]=PT).
+    for text in ["Status=a&Countries[list]=PT", "Status=a&Countries[list]=PT&Countries[list]=JP"] {
+        let (status, answer) = post(form, text);
+        assert_eq!(status, 200, "{text}: {answer}");
+    }
+}

@@ -273,3 +273,23 @@ fn a_create_brings_back_a_collection_deleted_outside_the_resources() {
     let under = mock.handle(&Request::new("POST", "/anything/1"));
     assert_eq!(under.status, 200, "the create put the path back: {}", body(&under));
 }
+
+#[test]
+fn a_trailing_slash_ends_an_empty_id_where_only_the_item_has_the_method() {
+    // Okta: `PUT /api/v1/meta/types/user/` (typeId "") was 405, the collection's methods.
+    let id = json!({"type": "string"});
+    let mut mock = api(json!({
+        "/types": {"get": {"responses": ok("200")}, "post": {"responses": ok("201")}},
+        "/types/{typeId}": {"parameters": path_param("typeId", id),
+            "put": {"responses": ok("200")}, "delete": {"responses": ok("204")}},
+        "/codes/{code}": {"parameters": path_param("code", json!({"type": "string", "minLength": 1})),
+            "get": {"responses": ok("200")}}
+    }));
+    let status =
+        |mock: &mut ApiMock, method: &str, path: &str| mock.handle(&Request::new(method, path)).status;
+    assert_eq!(status(&mut mock, "GET", "/types/"), 200, "the collection's own method");
+    assert_eq!(status(&mut mock, "PUT", "/types/"), 404, "no type has the empty id");
+    assert_eq!(status(&mut mock, "DELETE", "/types/"), 404);
+    assert_eq!(status(&mut mock, "PATCH", "/types/"), 405);
+    assert_eq!(status(&mut mock, "GET", "/codes/"), 400, "an empty value its schema refuses");
+}
