@@ -1,10 +1,11 @@
 """Reads Schemathesis' reports for `bench/mock-any/run.sh` and writes its Markdown.
 
-    python report.py summarize NDJSON JSON > summary.json
+    python report.py summarize NDJSON JSON [DOCUMENT] > summary.json
         One document's run: operations, requests sent, 5xx answers, failing responses by check
         with the first example of each, the stateful phase, errors. Reads the NDJSON event
         stream (every request and every check) and the JSON run report (operation counts,
-        phases, stop reason).
+        phases, stop reason); with the API description, tells the documents' contradictions
+        apart (`refused_parameter`).
     python report.py line SUMMARY.json
         One line about it, for the progress output.
     python report.py collect WORKDIR > results.json
@@ -76,7 +77,81 @@ def document_gap(message, status):
     return not any(str(s) in documented for s in [status, *ALIKE.get(status, [])])
 
 
-def summarize(ndjson_path, json_path):
+def load_document(path):
+    """The API description at `path` (JSON, else YAML), or None."""
+    if not path:
+        return None
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        return json.loads(text)
+    except ValueError:
+        import yaml  # Schemathesis depends on PyYAML, so the venv has it.
+        return yaml.safe_load(text)
+
+
+def resolve(doc, node, depth=0):
+    """`node` with its local `$ref`s followed (the first level only)."""
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/") and depth < 32:
+        target = doc
+        for part in node["$ref"][2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            target = target.get(part) if isinstance(target, dict) else None
+        node, depth = target, depth + 1
+    return node
+
+
+def refused_parameter(doc, label, request):
+    """For a request that Schemathesis calls valid (a value its stateful phase carried over
+    from another operation's answer), the first path or query parameter whose value this
+    operation's own schema refuses, as `jsonschema_rs` (Schemathesis' validator) reads it with
+    formats asserted, else None. Such an answer is the
+    document contradicting itself (one operation produces what another refuses), not the mock
+    refusing a valid request."""
+    import jsonschema_rs  # a dependency of Schemathesis
+    from urllib.parse import parse_qs, unquote
+    if not doc or " " not in (label or ""):
+        return None
+    method, template = label.split(" ", 1)
+    item = resolve(doc, (doc.get("paths") or {}).get(template)) or {}
+    operation = resolve(doc, item.get(method.lower())) or {}
+    params = [resolve(doc, p) or {} for p in (item.get("parameters") or []) + (operation.get("parameters") or [])]
+    parts = urlsplit(request.get("uri", ""))
+    names = re.findall(r"\{([^}]+)\}", template)
+    pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "([^/]*)", re.escape(template)) + "/?$"
+    values = {}
+    match = next((m for base in ("", *[urlsplit(s.get("url", "")).path.rstrip("/") for s in doc.get("servers") or []],
+                                     doc.get("basePath", "").rstrip("/"))
+                  for m in [re.match(pattern, parts.path[len(base):]) if parts.path.startswith(base) else None] if m), None)
+    if match:
+        values.update({("path", n): unquote(v) for n, v in zip(names, match.groups())})
+    for name, texts in parse_qs(parts.query, keep_blank_values=True).items():
+        values[("query", name)] = texts[0]
+    for param in params:
+        key = (param.get("in"), param.get("name"))
+        if key not in values:
+            continue
+        schema = param.get("schema") if "schema" in param else {k: v for k, v in param.items() if k not in ("name", "in", "required", "description")}
+        schema = dict(resolve(doc, schema) or {})
+        text = values[key]
+        kind = schema.get("type")
+        try:
+            value = {"integer": int, "number": float}.get(kind, str)(text)
+        except ValueError:
+            return f"{key[0]} parameter {key[1]}: {text!r} is no {kind}"
+        schema["components"] = doc.get("components") or {}
+        schema["definitions"] = doc.get("definitions") or {}
+        try:
+            jsonschema_rs.validator_for(schema, validate_formats=True).validate(value)
+        except jsonschema_rs.ValidationError as e:
+            return f"{key[0]} parameter {key[1]}: {e.message}"
+        except (ValueError, jsonschema_rs.ReferencingError):
+            continue
+    return None
+
+
+def summarize(ndjson_path, json_path, document_path=None):
+    doc = load_document(document_path)
     requests = server_errors = stateful_steps = 0
     statuses = Counter()
     failures = {}  # check -> {"count", "operations": set, "example"}
@@ -118,12 +193,16 @@ def summarize(ndjson_path, json_path):
                     name = check["name"]
                     entry = failures.setdefault(
                         name, {"count": 0, "operations": set(), "statuses": Counter(), "example": None, "length": 0,
-                               "gaps": 0})
+                               "gaps": 0, "links": 0})
                     entry["count"] += 1
                     failure = (check.get("failure_info") or {}).get("failure") or {}
                     if name == "status_code_conformance":
                         received = ((interactions.get(case_id) or {}).get("response") or {}).get("status_code")
                         entry["gaps"] += int(document_gap(failure.get("message", ""), received))
+                    if name == "positive_data_acceptance" and body.get("phase") == "stateful":
+                        request = (interactions.get(case_id) or {}).get("request") or {}
+                        operation = failure.get("operation") or recorder.get("label", "")
+                        entry["links"] += int(refused_parameter(doc, operation, request) is not None)
                     entry["operations"].add(failure.get("operation") or recorder.get("label", ""))
                     interaction = interactions.get(case_id) or {}
                     request = interaction.get("request") or {}
@@ -165,7 +244,7 @@ def summarize(ndjson_path, json_path):
         "statuses": dict(statuses),
         "server_errors": server_errors,
         "failures": {
-            name: {"count": e["count"], "operations": len(e["operations"]), "gaps": e["gaps"],
+            name: {"count": e["count"], "operations": len(e["operations"]), "gaps": e["gaps"], "links": e["links"],
                    "statuses": dict(e["statuses"].most_common()), "example": e["example"]}
             for name, e in sorted(failures.items(), key=lambda kv: -kv[1]["count"])
         },
@@ -234,7 +313,9 @@ def render(results_path):
         fails = st.get("failures") or {}
         def counted(n, v):
             gaps = v.get("gaps") or 0
-            return f"{SHORT.get(n, n)} {v['count']}" + (f" ({gaps} the document's gap)" if gaps else "")
+            links = v.get("links") or 0
+            return (f"{SHORT.get(n, n)} {v['count']}" + (f" ({gaps} the document's gap)" if gaps else "")
+                    + (f" ({links} a value the operation's own schema refuses)" if links else ""))
         by_check = ", ".join(counted(n, v) for n, v in fails.items() if n != "not_a_server_error")
         if d.get("panics"):
             by_check = f"**{d['panics']} panics** · " + by_check
@@ -264,6 +345,7 @@ def render(results_path):
         for name_, v in fails.items():
             totals["nonconforming"] += v["count"] if name_ != "not_a_server_error" else 0
             totals["gaps"] += v.get("gaps") or 0
+            totals["links"] += v.get("links") or 0
             kinds.setdefault(name_, []).append((d, v))
     w("")
     geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else None
@@ -271,7 +353,10 @@ def render(results_path):
       f"{totals['requests']:,} requests, {totals['server_errors']:,} answers 5xx, {totals['nonconforming']:,} "
       f"non-conforming responses in {len(kinds)} kinds of check, of which {totals['gaps']:,} are the documents' gaps "
       f"(an undocumented status where the operation documents no status of the same meaning, nor a range or "
-      f"`default`: every conforming answer would hide what happened). Documents without any failure: {totals['clean']}; "
+      f"`default`: every conforming answer would hide what happened) and {totals['links']:,} the documents' "
+      f"contradictions (a valid request by Schemathesis' reckoning, carried from another operation's answer, "
+      f"whose parameter this operation's own schema refuses, checked with `jsonschema_rs`). "
+      f"Documents without any failure: {totals['clean']}; "
       f"where the server died or did not start: {totals['crashed']}. Requests per second, ours vs Prism: "
       + (f"geometric mean {geo:.1f}x over {len(ratios)} documents (min {min(ratios):.1f}x, max {max(ratios):.1f}x)."
          if ratios else "n/a."))
@@ -369,8 +454,8 @@ def collect(workdir):
 
 
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "summarize":
-        json.dump(summarize(sys.argv[2], sys.argv[3]), sys.stdout)
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "summarize":
+        json.dump(summarize(*sys.argv[2:]), sys.stdout)
         sys.stdout.write("\n")
     elif len(sys.argv) == 3 and sys.argv[1] == "line":
         sys.stdout.write(line(sys.argv[2]))
@@ -380,7 +465,7 @@ def main():
     elif len(sys.argv) == 3 and sys.argv[1] == "render":
         sys.stdout.write(render(sys.argv[2]))
     else:
-        sys.exit("usage: report.py summarize NDJSON JSON | line SUMMARY | collect WORKDIR | render RESULTS")
+        sys.exit("usage: report.py summarize NDJSON JSON [DOCUMENT] | line SUMMARY | collect WORKDIR | render RESULTS")
 
 
 if __name__ == "__main__":

@@ -288,7 +288,7 @@ for i in "${!ids[@]}"; do
     fi
     stop "$server_pid"
     if [[ -s "$dir/st/events.ndjson" && -s "$dir/st/run.json" ]]; then
-      "$PY" "$HERE/report.py" summarize "$dir/st/events.ndjson" "$dir/st/run.json" >"$dir/schemathesis.json"
+      "$PY" "$HERE/report.py" summarize "$dir/st/events.ndjson" "$dir/st/run.json" "$doc" >"$dir/schemathesis.json"
     else
       message="Schemathesis exited with $st_rc: $(grep -v '^\s*$' "$dir/st/output.txt" | tail -n 3 | tr '\n' ' ' | cut -c1-300)"
       printf '{"requests": 0, "errors": [%s]}\n' "$(json_string "$message")" >"$dir/schemathesis.json"
