@@ -38,6 +38,7 @@ mod cache;
 mod crud;
 mod embed;
 mod failure;
+mod form_fields;
 pub mod generate;
 mod options;
 mod params;

@@ -1,7 +1,8 @@
 //! Objects and lists: every property of every part (the other direction's `readOnly` or
 //! `writeOnly` ones left out), `additionalProperties` of each part applied to the names the
 //! others declare, property counts, items and `prefixItems`, `contains`, `uniqueItems`;
-//! optional properties and items stop where the depth, the recursion or the size caps say so.
+//! optional properties and items stop where the depth, the recursion or the size caps say so;
+//! an object a `oneOf`'s other branches would accept too is set apart from them.
 
 use serde_json::{Map, Value};
 
@@ -179,6 +180,54 @@ impl<'a> Run<'a> {
             self.note(format!("an object may have at most {max} properties and needs more"));
         }
         Value::Object(out)
+    }
+
+    /// An object of `branches[index]` that the other branches also accept, set apart from them:
+    /// for each such branch, one property it declares and `branches[index]` does not, given a
+    /// value of another type (`null` first), which that branch refuses. Open objects whose
+    /// properties never conflict (`oneOf` of three search results, none with `required`) match
+    /// every branch otherwise, and a client that reads a `oneOf` by trying each branch cannot
+    /// tell them apart. `None` when no such properties set it apart, or the result would break
+    /// `whole` (the branch merged with the rest of the schema).
+    pub(super) fn set_apart(
+        &mut self,
+        whole: &Shape<'a>,
+        branches: &'a [Value],
+        index: usize,
+        value: &Value,
+    ) -> Option<Value> {
+        const OTHER_TYPES: [fn() -> Value; 4] =
+            [|| Value::Null, || Value::Bool(false), || Value::from(0), || Value::String(String::new())];
+        let Value::Object(fields) = value else { return None };
+        let declared = |schema: &'a Value| {
+            crate::openapi::resolve(self.doc, schema)
+                .ok()
+                .and_then(|s| s.get("properties"))
+                .and_then(Value::as_object)
+        };
+        let own = declared(branches.get(index)?);
+        let mut out = fields.clone();
+        for (j, other) in branches.iter().enumerate() {
+            if j == index || !self.check(other, &Value::Object(out.clone())) {
+                continue;
+            }
+            let mut found = None;
+            for (name, schema) in declared(other)? {
+                if out.contains_key(name) || own.is_some_and(|own| own.contains_key(name)) {
+                    continue;
+                }
+                if let Some(refused) = OTHER_TYPES.iter().map(|make| make()).find(|v| !self.check(schema, v))
+                {
+                    found = Some((name.clone(), refused));
+                    break;
+                }
+            }
+            let (name, refused) = found?;
+            out.insert(name, refused);
+        }
+        let apart = Value::Object(out);
+        let alone = branches.iter().enumerate().all(|(j, other)| j == index || !self.check(other, &apart));
+        (alone && self.check_shape(whole, &apart, 0)).then_some(apart)
     }
 
     /// A property's value: the forced discriminator value when it fits, else generated.
