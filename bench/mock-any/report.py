@@ -135,6 +135,8 @@ def refused_parameter(doc, label, request):
         schema = dict(resolve(doc, schema) or {})
         text = values[key]
         kind = schema.get("type")
+        if isinstance(kind, list):  # OpenAPI 3.1: the first type that is not "null"
+            kind = next((k for k in kind if k != "null"), None)
         try:
             value = {"integer": int, "number": float}.get(kind, str)(text)
         except ValueError:
