@@ -91,25 +91,28 @@ pub(crate) fn read_params(
         };
         let value = value.map_err(|e| Failure::parameter(format!("{label} {e}")))?;
         if check {
-            validator
-                .check(&param.schema, &value, &param.name)
-                .or_else(|e| {
-                    // `application/json; charset=utf-8` is `application/json` to a list of
-                    // media types.
-                    let essence = (param.location == Location::Header
-                        && param.name.eq_ignore_ascii_case("content-type"))
-                    .then(|| value.as_str().and_then(|v| v.split(';').next()))
-                    .flatten()
-                    .map(|v| Value::from(v.trim().to_ascii_lowercase()));
-                    essence
-                        .map_or(Err(e.clone()), |v| validator.check(&param.schema, &v, &param.name))
-                        .map_err(|_| e)
-                })
-                .map_err(|e| Failure::parameter(format!("{} {e}", param.location.label())))?;
+            let checked = match (validator.check(&param.schema, &value, &param.name), essence(param, &value))
+            {
+                (Err(e), Some(essence)) => {
+                    validator.check(&param.schema, &essence, &param.name).map_err(|_| e)
+                }
+                (checked, _) => checked,
+            };
+            checked.map_err(|e| Failure::parameter(format!("{} {e}", param.location.label())))?;
         }
         out.insert(param.name.clone(), value);
     }
     Ok(out)
+}
+
+/// A `Content-Type` header parameter's media type without its parameters, lower case:
+/// `application/json; charset=utf-8` is `application/json` to a list of media types.
+fn essence(param: &Param, value: &Value) -> Option<Value> {
+    if param.location != Location::Header || !param.name.eq_ignore_ascii_case("content-type") {
+        return None;
+    }
+    let media = value.as_str()?.split(';').next()?;
+    Some(Value::from(media.trim().to_ascii_lowercase()))
 }
 
 /// `label` (`.a.b`) and `matrix` (`;id=5`) path values without their prefix; the items of a
