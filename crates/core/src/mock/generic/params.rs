@@ -266,6 +266,9 @@ pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
             _ => Some(Value::String(text.to_owned())),
         }
     };
+    if let Some(step) = off_step(schema, text) {
+        return Err(format!("must be a multiple of {step}; got {text}."));
+    }
     match types.as_slice() {
         [] => {
             // Untyped (or a oneOf/anyOf): JSON numbers and booleans as such, else text; text
@@ -313,6 +316,25 @@ fn whole_number(text: &str) -> Option<Value> {
         .ok()
         .or_else(|| text.parse::<u64>().map(Value::from).ok())
         .or_else(|| text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number))
+}
+
+/// The schema's whole `multipleOf` that an integer text past 64 bits is not a multiple of. Such
+/// an integer is read as the nearest f64, whose remainder says nothing, so the remainder is taken
+/// of the digits themselves.
+fn off_step(schema: &Value, text: &str) -> Option<u64> {
+    let step = schema.get("multipleOf")?.as_u64().filter(|&s| s > 1)?;
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.len() < 19 || text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok() {
+        return None;
+    }
+    let mut rest: u128 = 0;
+    for digit in digits.bytes() {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        rest = (rest * 10 + u128::from(digit - b'0')) % u128::from(step);
+    }
+    (rest != 0).then_some(step)
 }
 
 /// What a body became: a JSON value (JSON, forms, text), or nothing to read (binary).

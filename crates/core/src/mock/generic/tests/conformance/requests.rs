@@ -54,6 +54,23 @@ fn integers_beyond_64_bits_are_numbers() {
 }
 
 #[test]
+fn integers_beyond_64_bits_are_checked_for_multiple_of_by_their_digits() {
+    let mut mock = api(json!({
+        "/page": {"get": {"parameters": [
+            {"name": "offset", "in": "query", "schema": {"type": "integer", "multipleOf": 20}}
+        ], "responses": ok("200")}}
+    }));
+    // As an f64 this is a multiple of 2^37, and the quotient by 20 rounds to a whole number.
+    let off = mock.handle(&Request::new("GET", "/page?offset=-1130672890133160457381347328"));
+    assert_eq!(off.status, 400, "{}", body(&off));
+    assert!(body(&off)["message"].as_str().unwrap().contains("multiple of 20"), "{}", body(&off));
+    let on = mock.handle(&Request::new("GET", "/page?offset=-1130672890133160457381347320"));
+    assert_eq!(on.status, 200, "{}", body(&on));
+    assert_eq!(mock.handle(&Request::new("GET", "/page?offset=40")).status, 200);
+    assert_eq!(mock.handle(&Request::new("GET", "/page?offset=41")).status, 400);
+}
+
+#[test]
 fn header_enums_and_bounds_are_enforced() {
     let mut mock = api_with(
         json!({
