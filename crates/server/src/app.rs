@@ -16,6 +16,7 @@ use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::Response as HttpResponse;
 use http_body_util::BodyExt;
 use petstore_core::error::{ApiError, ErrorCode};
+use petstore_core::mock::generic::OversizedBody;
 use petstore_core::{Request, Response};
 
 use crate::Served;
@@ -73,29 +74,40 @@ async fn dispatch(State(state): State<AppState>, request: axum::extract::Request
     }
     let origin = parts.headers.get(ORIGIN).cloned();
     let limit = lock(&state.mock).body_limit();
-    let mut response = match read_body(&parts, body, limit).await {
-        Ok(bytes) => {
-            let request = to_core(&parts, bytes);
-            // The lock is let go before any wait below.
-            let handled = {
-                let mut mock = lock(&state.mock);
-                let revision = mock.revision();
-                let handled = mock.handle(&request);
-                if let Some(on_change) = state.on_change.as_ref().filter(|_| mock.revision() != revision) {
-                    on_change(&mock);
-                }
-                handled
-            };
-            if handled.delay_ms > 0 {
-                tokio::time::sleep(std::time::Duration::from_millis(u64::from(handled.delay_ms))).await;
-            }
-            if handled.network_error {
-                return dropped_connection();
-            }
-            from_core(handled.response)
+    let (request, oversized) = match read_body(&parts, body, limit).await {
+        Ok(bytes) => (to_core(&parts, bytes), None),
+        // The mock refuses it, with the status and shape the operation documents.
+        Err(BodyRefusal::TooLarge { size, exact }) => {
+            (to_core(&parts, Vec::new()), Some(OversizedBody { size, exact }))
         }
-        Err(refusal) => error_response(&refusal.into_api_error(limit)),
+        Err(BodyRefusal::Unreadable) => {
+            let unreadable =
+                ApiError::new(ErrorCode::MalformedJson, "The body could not be read to its end.");
+            let mut response = error_response(&unreadable);
+            cors::decorate(response.headers_mut(), origin.as_ref());
+            return response;
+        }
     };
+    // The lock is let go before any wait below.
+    let handled = {
+        let mut mock = lock(&state.mock);
+        let revision = mock.revision();
+        let handled = match oversized {
+            Some(body) => mock.handle_oversized(&request, body),
+            None => mock.handle(&request),
+        };
+        if let Some(on_change) = state.on_change.as_ref().filter(|_| mock.revision() != revision) {
+            on_change(&mock);
+        }
+        handled
+    };
+    if handled.delay_ms > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(u64::from(handled.delay_ms))).await;
+    }
+    if handled.network_error {
+        return dropped_connection();
+    }
+    let mut response = from_core(handled.response);
     cors::decorate(response.headers_mut(), origin.as_ref());
     response
 }
@@ -107,23 +119,6 @@ enum BodyRefusal {
     TooLarge { size: usize, exact: bool },
     /// The connection broke or the chunked encoding was invalid.
     Unreadable,
-}
-
-impl BodyRefusal {
-    fn into_api_error(self, limit: usize) -> ApiError {
-        match self {
-            BodyRefusal::TooLarge { size, exact } => {
-                let more = if exact { "" } else { "more than " };
-                ApiError::new(
-                    ErrorCode::PayloadTooLarge,
-                    format!("The body is {more}{size} bytes; the limit is {limit} bytes."),
-                )
-            }
-            BodyRefusal::Unreadable => {
-                ApiError::new(ErrorCode::MalformedJson, "The body could not be read to its end.")
-            }
-        }
-    }
 }
 
 /// Reads a body of at most `limit` bytes (a little more is read, so that the mock itself
@@ -278,9 +273,6 @@ mod tests {
         let parts = parts(Method::POST, "/pets", &[]);
         let refusal = read_body(&parts, Body::from(vec![b'x'; READ_CAP + 1]), BODY_LIMIT).await;
         assert_eq!(refusal, Err(BodyRefusal::TooLarge { size: READ_CAP + 1, exact: true }));
-        let error = refusal.unwrap_err().into_api_error(BODY_LIMIT);
-        assert_eq!(error.status(), 413);
-        assert_eq!(error.message, format!("The body is {} bytes; the limit is 65536 bytes.", READ_CAP + 1));
     }
 
     #[tokio::test]
@@ -293,8 +285,8 @@ mod tests {
     #[test]
     fn error_response_is_the_error_object() {
         let response =
-            error_response(&BodyRefusal::TooLarge { size: 70_000, exact: true }.into_api_error(BODY_LIMIT));
-        assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+            error_response(&ApiError::new(ErrorCode::MalformedJson, "The body could not be read."));
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
         assert_eq!(response.headers()["content-type"], "application/json");
     }
 }

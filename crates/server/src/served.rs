@@ -1,7 +1,7 @@
 //! What the server serves: the Petstore mock with its business rules (the default), or the mock
 //! of any document given with `--spec`.
 
-use petstore_core::mock::generic::{ApiMock, Handled, MAX_REQUEST_BODY};
+use petstore_core::mock::generic::{ApiMock, Handled, OversizedBody};
 use petstore_core::{Mock, Request, SnapshotError};
 
 /// One of the two mocks; both answer through [`Served::handle`].
@@ -31,6 +31,15 @@ impl Served {
         match self {
             Served::Petstore(mock) => mock.handle_timed(request),
             Served::Api(mock) => mock.handle_timed(request),
+        }
+    }
+
+    /// Answers a request whose body was too large to read (`request` comes without it): the
+    /// mock refuses it as it refuses any body over its limit.
+    pub fn handle_oversized(&mut self, request: &Request, body: OversizedBody) -> Handled {
+        match self {
+            Served::Petstore(mock) => mock.handle_oversized(request, body),
+            Served::Api(mock) => mock.handle_oversized(request, body),
         }
     }
 
@@ -67,8 +76,8 @@ impl Served {
     #[must_use]
     pub fn body_limit(&self) -> usize {
         match self {
-            Served::Petstore(_) => crate::app::BODY_LIMIT,
-            Served::Api(_) => MAX_REQUEST_BODY,
+            Served::Petstore(mock) => mock.body_limit(),
+            Served::Api(mock) => mock.body_limit(),
         }
     }
 

@@ -136,7 +136,7 @@ fn body_just_over_the_limit_is_413_from_the_mock() {
 }
 
 #[test]
-fn body_far_over_the_limit_is_413_from_the_server_without_buffering() {
+fn body_far_over_the_limit_is_413_without_buffering() {
     let server = Server::start(&["--seed"]);
     let body = vec![b' '; 1024 * 1024];
     let message = server.post("/pets", "application/json", body).assert_error(413, "payload_too_large");

@@ -54,6 +54,22 @@ fn security_and_prefer_headers() {
 }
 
 #[test]
+fn a_body_too_large_to_read_is_refused_as_the_operation_documents() {
+    let server = Server::start(&["--spec", SPEC]);
+    let huge = format!("{{\"name\": \"{}\"}}", "x".repeat(2 * 1024 * 1024));
+    // createProject documents 422 for a request it refuses, not 413.
+    let refused = server.post("/projects", "application/json", huge.clone().into_bytes());
+    let message = refused.assert_error(422, "payload_too_large");
+    assert!(message.contains(&huge.len().to_string()) && message.contains("1048576"), "{message}");
+    // Routing and credentials come first, as for any body.
+    let unkeyed = server.request_with_body("DELETE", "/projects/1", &[], huge.clone().into_bytes());
+    unkeyed.assert_error(401, "unauthorized");
+    let elsewhere = server.post("/health", "application/json", huge.into_bytes());
+    elsewhere.assert_error(405, "method_not_allowed");
+    assert_eq!(server.get("/projects").json(), json!([]), "nothing was stored");
+}
+
+#[test]
 fn options_inject_failures_and_switch_checks_off() {
     let failing = Server::start(&["--spec", SPEC, "--failure-rate", "1", "--no-validation"]);
     let down = failing.get("/health");

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use self::generic::{ApiMock, Failure, Handled, MockOptions, Params, Rules};
+use self::generic::{ApiMock, Failure, Handled, MockOptions, OversizedBody, Params, Rules};
 use self::handlers::{Inputs, Op};
 pub use self::notice::{MockNotice, NoticeKind};
 pub use self::store::SNAPSHOT_VERSION;
@@ -151,9 +151,25 @@ impl Mock {
 
     /// Answers one request, with the delay and failure the options ask for.
     pub fn handle_timed(&mut self, request: &Request) -> Handled {
+        self.handle_body(request, None)
+    }
+
+    /// Answers a request whose body was too large to read, as
+    /// [`ApiMock::handle_oversized`] does.
+    pub fn handle_oversized(&mut self, request: &Request, body: OversizedBody) -> Handled {
+        self.handle_body(request, Some(body))
+    }
+
+    /// The largest request body the mock reads, in bytes.
+    #[must_use]
+    pub fn body_limit(&self) -> usize {
+        self.api.body_limit()
+    }
+
+    fn handle_body(&mut self, request: &Request, oversized: Option<OversizedBody>) -> Handled {
         let mutating = !request.method.eq_ignore_ascii_case("GET");
         let mut rules = PetstoreRules { store: &mut self.store, mutating, changed: false };
-        let handled = self.api.handle_with(request, &mut rules);
+        let handled = self.api.handle_with(request, oversized, &mut rules);
         if rules.changed {
             self.revision += 1;
         }

@@ -100,11 +100,25 @@ impl Server {
     }
 
     pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)]) -> Reply {
+        send(agent().run(self.builder(method, path, headers).body(()).expect("a valid request")))
+    }
+
+    pub fn request_with_body(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Vec<u8>,
+    ) -> Reply {
+        send(agent().run(self.builder(method, path, headers).body(body).expect("a valid request")))
+    }
+
+    fn builder(&self, method: &str, path: &str, headers: &[(&str, &str)]) -> ureq::http::request::Builder {
         let mut request = ureq::http::Request::builder().method(method).uri(format!("{}{path}", self.url));
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        send(agent().run(request.body(()).expect("a valid request")))
+        request
     }
 }
 

@@ -40,8 +40,14 @@ impl Failure {
         Self::new(415, "unsupported_media_type", message)
     }
 
-    pub(crate) fn too_large(size: usize, limit: usize) -> Self {
-        Self::new(413, "payload_too_large", format!("The body is {size} bytes; the limit is {limit} bytes."))
+    pub(crate) fn too_large(body: super::OversizedBody, limit: usize) -> Self {
+        let more = if body.exact { "" } else { "more than " };
+        let size = body.size;
+        Self::new(
+            413,
+            "payload_too_large",
+            format!("The body is {more}{size} bytes; the limit is {limit} bytes."),
+        )
     }
 
     pub(crate) fn not_found(message: String) -> Self {

@@ -98,6 +98,17 @@ pub struct Handled {
     pub network_error: bool,
 }
 
+/// A body the shell did not hand over because it is over the mock's limit
+/// ([`ApiMock::body_limit`]): its size, and whether that is all of it (`exact`) or only as far
+/// as the shell counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OversizedBody {
+    /// Bytes counted.
+    pub size: usize,
+    /// Whether `size` is the whole body.
+    pub exact: bool,
+}
+
 /// Business rules an API keeps on top of the generic mock: the Petstore's transitions, stock
 /// and unique names ([`crate::Mock`]). The generic mock routes the request, checks credentials,
 /// reads and checks its parameters and body against the document, and applies the delay and
@@ -290,12 +301,31 @@ impl ApiMock {
 
     /// Answers one request, with the delay and failure the options ask for.
     pub fn handle_timed(&mut self, request: &Request) -> Handled {
-        self.handle_with(request, &mut NoRules)
+        self.handle_with(request, None, &mut NoRules)
+    }
+
+    /// Answers a request whose body was too large to read (`request` comes without it), as
+    /// the mock answers a body over its limit: routed and checked like any request, then
+    /// refused with 413 `payload_too_large`, or the status and shape the operation documents
+    /// for such a refusal. An operation without a body ignores it, as it ignores any body.
+    pub fn handle_oversized(&mut self, request: &Request, body: OversizedBody) -> Handled {
+        self.handle_with(request, Some(body), &mut NoRules)
+    }
+
+    /// The largest request body the mock reads, in bytes.
+    #[must_use]
+    pub fn body_limit(&self) -> usize {
+        self.body_limit
     }
 
     /// Answers one request as [`ApiMock::handle_timed`] does, letting `rules` answer the
     /// operations they keep.
-    pub(crate) fn handle_with(&mut self, request: &Request, rules: &mut dyn Rules) -> Handled {
+    pub(crate) fn handle_with(
+        &mut self,
+        request: &Request,
+        oversized: Option<OversizedBody>,
+        rules: &mut dyn Rules,
+    ) -> Handled {
         let spec = Arc::clone(&self.spec);
         let (path, query) = split_target(&request.target);
         let mut matches = spec.route(path);
@@ -349,11 +379,11 @@ impl ApiMock {
         let (delay_ms, fail) = self.effects(&op.id);
         let seed = self.options.seed ^ hash(&op.id);
         let network_error = fail.as_ref().is_some_and(|f| f.network);
-        let mut response = match self.answer(&spec, path_index, op, request, path_params, query, fail, rules)
-        {
-            Ok(response) => response,
-            Err(failure) => failure::render(&spec, Some(op), &failure, seed),
-        };
+        let mut response =
+            match self.answer(&spec, path_index, op, request, oversized, path_params, query, fail, rules) {
+                Ok(response) => response,
+                Err(failure) => failure::render(&spec, Some(op), &failure, seed),
+            };
         response.headers.extend(op.deprecation.iter().cloned());
         if let Some(media) = &op.produces
             && response.body.is_empty()
@@ -397,6 +427,7 @@ impl ApiMock {
         path_index: usize,
         op: &Operation,
         request: &Request,
+        oversized: Option<OversizedBody>,
         path_params: &[(String, String)],
         query: &str,
         fail: Option<FailureOptions>,
@@ -410,9 +441,10 @@ impl ApiMock {
         let check = self.options.validate;
         let raw = Raw { path: path_params, query: &query_pairs, request };
         let params = params::read_params(spec, op, &raw, check)?;
-        let body = match &op.body {
-            Some(body) => params::read_body(spec, op, body, request, check, self.body_limit)?,
-            None => None,
+        let body = match (&op.body, oversized) {
+            (Some(_), Some(unread)) => return Err(Failure::too_large(unread, self.body_limit)),
+            (Some(body), None) => params::read_body(spec, op, body, request, check, self.body_limit)?,
+            (None, _) => None,
         };
         let prefer = Prefer::of(&request.headers);
         let seed = self.options.seed ^ hash(&op.id);

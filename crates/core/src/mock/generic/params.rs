@@ -348,7 +348,7 @@ pub(crate) fn read_body(
 ) -> Result<Option<Value>, Failure> {
     let bytes = &request.body;
     if bytes.len() > limit {
-        return Err(Failure::too_large(bytes.len(), limit));
+        return Err(Failure::too_large(super::OversizedBody { size: bytes.len(), exact: true }, limit));
     }
     // An empty URL-encoded form is a form with no fields: its required lists and objects may
     // all be empty (`features[]` with no item writes nothing). It is one where the body is
