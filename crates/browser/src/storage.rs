@@ -11,6 +11,9 @@ extern "C" {
     /// `Storage.getItem` as it answers: a string or `null`, left in JavaScript.
     #[wasm_bindgen(method, catch, js_name = getItem)]
     fn get_item(this: &RawStorage, key: &str) -> Result<JsValue, JsValue>;
+    /// `Storage.setItem` with a string already in JavaScript.
+    #[wasm_bindgen(method, catch, js_name = setItem)]
+    fn set_item(this: &RawStorage, key: &str, value: &js_sys::JsString) -> Result<(), JsValue>;
 }
 
 use crate::describe;
@@ -73,17 +76,17 @@ impl LocalStorage {
     /// [`StorageError::QuotaExceeded`] when the value does not fit, else
     /// [`StorageError::Unavailable`].
     pub fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
-        self.storage.set_item(key, value).map_err(|error| {
-            let quota = error.dyn_ref::<web_sys::DomException>().is_some_and(|e| {
-                // Chromium and Safari say QuotaExceededError; old Firefox said NS_ERROR_DOM_QUOTA_REACHED.
-                e.name() == "QuotaExceededError" || e.name() == "NS_ERROR_DOM_QUOTA_REACHED" || e.code() == 22
-            });
-            if quota {
-                StorageError::QuotaExceeded(describe(&error))
-            } else {
-                StorageError::Unavailable(describe(&error))
-            }
-        })
+        self.storage.set_item(key, value).map_err(|error| write_error(&error))
+    }
+
+    /// [`LocalStorage::set`] with a value that is a JavaScript string already (kept by the
+    /// caller to compare with later reads, see [`LocalStorage::get_js`]).
+    ///
+    /// # Errors
+    /// As [`LocalStorage::set`].
+    pub fn set_js(&self, key: &str, value: &js_sys::JsString) -> Result<(), StorageError> {
+        let storage: &RawStorage = self.storage.unchecked_ref();
+        storage.set_item(key, value).map_err(|error| write_error(&error))
     }
 
     /// Removes the value under `key` (nothing happens when there is none).
@@ -92,6 +95,19 @@ impl LocalStorage {
     /// [`StorageError::Unavailable`] when the browser refuses.
     pub fn remove(&self, key: &str) -> Result<(), StorageError> {
         self.storage.remove_item(key).map_err(|e| StorageError::Unavailable(describe(&e)))
+    }
+}
+
+/// What a refused write was: the storage full, or not usable.
+fn write_error(error: &JsValue) -> StorageError {
+    let quota = error.dyn_ref::<web_sys::DomException>().is_some_and(|e| {
+        // Chromium and Safari say QuotaExceededError; old Firefox said NS_ERROR_DOM_QUOTA_REACHED.
+        e.name() == "QuotaExceededError" || e.name() == "NS_ERROR_DOM_QUOTA_REACHED" || e.code() == 22
+    });
+    if quota {
+        StorageError::QuotaExceeded(describe(error))
+    } else {
+        StorageError::Unavailable(describe(error))
     }
 }
 

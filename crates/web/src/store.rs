@@ -128,10 +128,11 @@ impl KeyValueStore for WatchedStorage {
     }
 
     fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
-        self.storage.set(key, value)?;
-        // Read back as the page's storage holds it (another tab's write arrives as a task of
-        // its own, never between these two calls).
-        self.remember(key, self.storage.get_js(key).ok().flatten());
+        // The string written is the one kept: the storage holds it as given (another tab's
+        // write arrives as a task of its own, never inside this call).
+        let value = js_sys::JsString::from(value);
+        self.storage.set_js(key, &value)?;
+        self.remember(key, Some(value));
         Ok(())
     }
 

@@ -180,3 +180,19 @@ fn without_a_key_nothing_is_stored() {
     assert_eq!(mock.counts().categories, 1);
     assert_eq!(storage().length().unwrap(), before);
 }
+
+#[wasm_bindgen_test]
+fn watched_storage_knows_its_own_write_and_sees_anyone_elses() {
+    use petstore_web::store::{KeyValueStore, WatchedStorage};
+    let key = fresh_key("watched");
+    let watched = WatchedStorage::new(petstore_web::LocalStorage::open().unwrap());
+    assert!(!watched.unchanged(&key), "nothing read or written yet");
+    watched.set(&key, "ours: é, 🐕").unwrap();
+    assert_eq!(storage().get_item(&key).unwrap().as_deref(), Some("ours: é, 🐕"));
+    assert!(watched.unchanged(&key), "its own write, without reading it back");
+    storage().set_item(&key, "theirs").unwrap();
+    assert!(!watched.unchanged(&key), "another writer");
+    assert_eq!(watched.get(&key).unwrap().as_deref(), Some("theirs"));
+    assert!(watched.unchanged(&key));
+    assert!(!watched.unchanged("petstore-web-test/another-key"), "another key is not known");
+}

@@ -120,44 +120,57 @@ pub fn picked(ev: &leptos::ev::MouseEvent) -> Option<u64> {
 
 /// What the "Recent" list shows: its newest row and the row marked as shown. A new answer adds
 /// its row and drops the oldest; the other rows stay.
+/// The slot is written only here, so the list element and its rows are kept from one write to
+/// the next rather than looked up each time.
 #[derive(Debug, Default)]
 struct Rows {
     newest: Option<u64>,
     pressed: Option<u64>,
+    /// The `<ul>` written, and its rows (`<li>`) with their entries' ids, in order.
+    list: Option<web_sys::Element>,
+    rows: Vec<(u64, web_sys::Element)>,
 }
 
 impl Rows {
     /// Makes `slot` show `list` with `shown` marked. An operation's answers are only ever added
     /// in front, so rows written up to the second of `list` need only its newest.
     fn write(&mut self, slot: &web_sys::Element, list: &[Entry], shown: Option<u64>) {
-        match (slot.query_selector("ul").ok().flatten(), list) {
-            (Some(rows), [newest, second, ..])
+        match (self.list.clone(), list) {
+            (Some(ul), [newest, second, ..])
                 if self.newest == Some(second.id) || self.newest == Some(newest.id) =>
             {
                 if self.newest != Some(newest.id) {
                     // The newest row: the oldest moved to the front when the list is full,
                     // else a copy of the first; then filled in (no HTML to parse).
-                    let full = rows.child_element_count() as usize >= list.len();
-                    let row = if full {
-                        rows.last_element_child()
+                    let row = if self.rows.len() >= list.len() {
+                        self.rows.pop().map(|(_, row)| row)
                     } else {
-                        let first = rows.first_element_child();
+                        let first = self.rows.first().map(|(_, row)| row);
                         first.and_then(|row| row.clone_node_with_deep(true).ok()).map(JsCast::unchecked_into)
                     };
                     if let Some(row) = row {
-                        let _ = rows.prepend_with_node_1(&row);
+                        let _ = ul.prepend_with_node_1(&row);
                         fill_row(&row, newest);
+                        self.rows.insert(0, (newest.id, row));
                     }
                 }
                 for (id, pressed) in [(self.pressed, "false"), (shown, "true")] {
-                    if let Some(row) = id
-                        .and_then(|id| rows.query_selector(&format!(r#"[data-entry="{id}"]"#)).ok().flatten())
-                    {
-                        let _ = row.set_attribute("aria-pressed", pressed);
+                    let row = id.and_then(|id| self.rows.iter().find(|(entry, _)| *entry == id));
+                    if let Some(button) = row.and_then(|(_, row)| row.first_element_child()) {
+                        let _ = button.set_attribute("aria-pressed", pressed);
                     }
                 }
             }
-            _ => slot.set_inner_html(&history_html(list, shown)),
+            _ => {
+                slot.set_inner_html(&history_html(list, shown));
+                self.list = slot.query_selector("ul").ok().flatten();
+                let rows = self.list.as_ref().map(web_sys::Element::children);
+                self.rows = list
+                    .iter()
+                    .zip(0..)
+                    .filter_map(|(entry, i)| Some((entry.id, rows.as_ref()?.item(i)?)))
+                    .collect();
+            }
         }
         self.newest = list.first().map(|e| e.id);
         self.pressed = shown;
@@ -217,8 +230,10 @@ static FAILURE: &[&str] = &[
     "</p></div>",
 ];
 
-/// The markup of an answer. The error and the body are parts of their own, empty when the
-/// answer has none.
+/// The markup of an answer. The error, a file body's link (or image) and the body's text are
+/// parts of their own, empty when the answer has none; the text is written as text (a new
+/// pet's JSON differs from the last one's by its id, and no HTML need be parsed for it), and
+/// its `<pre>` is not shown while empty.
 static ANSWER: &[&str] = &[
     r#"<div class="try-answer" data-testid="try-answer"><p class="try-status"><span data-part>"#,
     r#"</span><span class="try-meta" data-text>"#,
@@ -226,7 +241,8 @@ static ANSWER: &[&str] = &[
     r#"</div><details class="try-headers"><summary data-text>"#,
     r#"</summary><ul class="header-list" data-testid="try-response-headers" data-part>"#,
     r#"</ul></details><div data-part>"#,
-    "</div></div>",
+    r#"</div><pre class="example try-body" data-testid="try-body-view"><code data-text>"#,
+    "</code></pre></div>",
 ];
 
 /// An answer as its markup and the parts that go in it: what the elements marked `data-part`
@@ -239,28 +255,32 @@ struct AnswerHtml {
     parts: Vec<String>,
     id: u64,
     status: Option<u16>,
+    /// Once written: the answer's root element and the elements that hold its parts (the slot
+    /// is written only here, so they are kept rather than looked up again).
+    elements: Option<(web_sys::Element, Vec<web_sys::Element>)>,
 }
 
 impl AnswerHtml {
     /// Makes `slot`, which shows `written`, show this answer; this answer is then `written`.
-    fn write(self, slot: &web_sys::Element, written: &mut Self) {
+    fn write(mut self, slot: &web_sys::Element, written: &mut Self) {
         // The markups are statics: one address each.
         let same = std::ptr::eq(self.markup, written.markup);
-        match same.then(|| slot.query_selector_all("[data-part],[data-text]").ok()).flatten() {
-            Some(elements) if elements.length() as usize == self.parts.len() => {
-                for (i, (part, old)) in (0..).zip(self.parts.iter().zip(&written.parts)) {
-                    if part != old
-                        && let Some(element) = elements.item(i)
-                    {
+        match written.elements.take().filter(|(_, elements)| same && elements.len() == self.parts.len()) {
+            Some((root, elements)) => {
+                for ((i, element), (part, old)) in
+                    (0..).zip(&elements).zip(self.parts.iter().zip(&written.parts))
+                {
+                    if part != old {
                         if is_text(self.markup, i) {
                             element.set_text_content(Some(part));
                         } else {
-                            element.unchecked_into::<web_sys::Element>().set_inner_html(part);
+                            element.set_inner_html(part);
                         }
                     }
                 }
+                self.elements = Some((root, elements));
             }
-            _ => {
+            None => {
                 let mut html = String::new();
                 for (i, piece) in (0..).zip(self.markup) {
                     html.push_str(piece);
@@ -271,9 +291,16 @@ impl AnswerHtml {
                     }
                 }
                 slot.set_inner_html(&html);
+                self.elements = slot.first_element_child().map(|root| {
+                    let found = root.query_selector_all("[data-part],[data-text]").ok();
+                    let elements = found.map_or_else(Vec::new, |list| {
+                        (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect()
+                    });
+                    (root, elements)
+                });
             }
         }
-        if let Some(root) = slot.first_element_child() {
+        if let Some((root, _)) = &self.elements {
             let _ = root.set_attribute("data-exchange", &self.id.to_string());
             if let Some(status) = self.status {
                 let _ = root.set_attribute("data-status", &status.to_string());
@@ -317,16 +344,8 @@ fn exchange_html(entry: &Entry) -> AnswerHtml {
                 .iter()
                 .map(|(name, value)| format!("<li><code>{}</code>: {}</li>", escape(name), escape(value)))
                 .collect();
-            let text = if body.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    r#"<pre class="example" data-testid="try-body-view"><code>{}</code></pre>"#,
-                    escape(body)
-                )
-            };
-            let body = match file {
-                None => text,
+            let file_html = match file {
+                None => String::new(),
                 Some(file) => {
                     let link = format!(
                         r#"<a href="{}" download="{}" data-testid="try-body-download">Download {}</a>"#,
@@ -351,7 +370,7 @@ fn exchange_html(entry: &Entry) -> AnswerHtml {
                             escape(&what)
                         ),
                         FileKind::Truncated => format!(
-                            r#"<p class="hint" data-testid="try-body-truncated">The answer is {}: the first {} are shown. {link}</p>{text}"#,
+                            r#"<p class="hint" data-testid="try-body-truncated">The answer is {}: the first {} are shown. {link}</p>"#,
                             escape(&what),
                             size_text(crate::transport::SHOWN_START)
                         ),
@@ -364,12 +383,20 @@ fn exchange_html(entry: &Entry) -> AnswerHtml {
             );
             (
                 ANSWER,
-                vec![status_html, meta, error, format!("Headers ({})", headers.len()), headers_html, body],
+                vec![
+                    status_html,
+                    meta,
+                    error,
+                    format!("Headers ({})", headers.len()),
+                    headers_html,
+                    file_html,
+                    body.clone(),
+                ],
                 Some(*status),
             )
         }
     };
-    AnswerHtml { markup, parts, id: *id, status }
+    AnswerHtml { markup, parts, id: *id, status, elements: None }
 }
 
 /// A size in bytes, KB or MB, in words.
