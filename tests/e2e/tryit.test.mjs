@@ -159,6 +159,25 @@ test("a new answer is written over the one before: an opened Headers list stays 
   }
 });
 
+test("an answer without a body shows no body box, also when written over one with a body", async () => {
+  const { page, context, problems } = await openOperation("deletePet");
+  try {
+    const petId = page.locator("[data-testid=try-param][data-name=petId]");
+    const body = page.locator("[data-testid=try-body-view]");
+    for (const [id, status, shown] of [["999999", "404", true], ["1", "204", false], ["999999", "404", true]]) {
+      await petId.fill(id);
+      const answer = await sendAndRead(page);
+      assert.equal(await answer.getAttribute("data-status"), status);
+      assert.equal(await body.isVisible(), shown, `${status}: body box shown`);
+      if (shown) assert.match(await body.textContent(), /"code": "not_found"/);
+      else assert.doesNotMatch(await answer.innerText(), /not_found/, "the last answer's body is gone");
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("try-it POST /pets to the in-browser mock shows 201, GET /pets lists the pet, and a reload keeps it", async () => {
   const { page, context, problems } = await openOperation("createPet");
   try {
