@@ -32,9 +32,9 @@ pub const API_MODULE_PATH: &str = "api-mock/petstore_api_mock.js";
 /// What a request to a mock that is not ready yet is told.
 const STARTING: &str = "The in-browser mock is still starting; try again in a moment.";
 
-/// Documents up to this size get their mock as soon as they are in; a larger one when an
-/// operation is opened or the Mock block's Start is pressed (its mock holds the whole
-/// document parsed, which a reader who only reads should not pay for).
+/// Documents up to this size get their mock as soon as they are in; a larger one when a try-it
+/// panel targets the in-browser mock or the Mock block's Start is pressed (its mock holds the
+/// whole document parsed, which a reader who only reads should not pay for).
 pub const START_AT_ONCE_BYTES: usize = 2 * 1024 * 1024;
 
 #[wasm_bindgen]

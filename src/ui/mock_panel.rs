@@ -20,7 +20,7 @@ pub fn MockPanel() -> impl IntoView {
             {move || match status.get() {
                 MockStatus::Idle => view! {
                     <p class="mock-counts hint" data-testid="mock-idle">
-                        "This document's mock starts when you open an operation."
+                        "This document's mock starts when a try-it panel sends to it, or here."
                     </p>
                     <div class="mock-actions">
                         <button type="button" class="button" data-testid="mock-start" on:click=move |_| mock.start()>

@@ -52,9 +52,11 @@ fn Workbench(view: Arc<OperationView>, mock_first: bool, document_key: String) -
     });
     let host = TryItHost::from_context();
     let mock = MockState::from_context();
-    // A large document's mock starts when one of its operations is opened, so it is ready by
-    // the time a request is sent.
-    if let Some(mock) = mock {
+    // Where the panel starts on the mock, the mock starts with it, so it is ready by the time a
+    // request is sent. Elsewhere the panel asks for it when the reader picks it as the target:
+    // a large document's mock holds the whole document parsed (about five times its size),
+    // which a reader who only reads, or sends to a server, should not pay for.
+    if let Some(mock) = mock.filter(|_| mock_first) {
         mock.start();
     }
     let offer = match mock {

@@ -285,7 +285,14 @@ test("GitHub's description by ?url= lists its operations virtually; search finds
       await page.locator("[data-testid=operation][data-operation-id='pulls/list-review-comments-for-repo'] a").getAttribute("aria-current"),
       "page",
     );
-    // An opened operation starts the document's mock.
+    // An opened operation whose panel sends to a server leaves the mock asleep; picking the
+    // in-browser mock as the target starts it.
+    const target = page.locator("[data-testid=try-target]");
+    await target.waitFor();
+    assert.notEqual(await target.inputValue(), "mock");
+    assert.equal(await page.locator("[data-testid=mock-idle]").count(), 1, "the mock waits");
+    assert.ok(!requested.some((p) => p.includes("api-mock")), requested.join(", "));
+    await target.selectOption("mock");
     await page.locator("[data-testid=mock-panel] [data-testid=mock-counts]").waitFor({ timeout: 60_000 });
     assert.match(await page.locator("[data-testid=mock-counts]").textContent(), /^0 items in \d+ resources$/);
     assert.deepEqual(problems, []);

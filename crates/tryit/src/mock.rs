@@ -30,6 +30,12 @@ impl MockLink {
         Self { lend }
     }
 
+    /// Asks for the mock without sending anything: a mock that starts on demand starts now, so
+    /// it is ready by the time a request is sent.
+    pub fn prepare(&self) {
+        let _ = self.lend.call0(&JsValue::UNDEFINED);
+    }
+
     /// Answers `request` at once (saved, and seen by other tabs, when it changes the state).
     ///
     /// # Errors

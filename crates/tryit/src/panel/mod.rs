@@ -42,6 +42,13 @@ pub fn TryIt(
     let entries = history.of(anchor.clone());
     let shown = RwSignal::new(entries.get_untracked().first().map(|e| e.id));
     let mock = StoredValue::new_local(mock);
+    // A mock that starts on demand (a large document's) starts once it is the target, the
+    // remembered one included, so it is ready by the time Send is pressed.
+    Effect::new(move |_| {
+        if form.target.get() == Target::Mock {
+            mock.with_value(|link| link.as_ref().map(MockLink::prepare));
+        }
+    });
     let sending = Sending::new();
     let filed_under = StoredValue::new(anchor.clone());
     let pending = sending.pending;
