@@ -120,6 +120,7 @@ pub fn picked(ev: &leptos::ev::MouseEvent) -> Option<u64> {
 
 /// What the "Recent" list shows: its newest row and the row marked as shown. A new answer adds
 /// its row and drops the oldest; the other rows stay.
+///
 /// The slot is written only here, so the list element and its rows are kept from one write to
 /// the next rather than looked up each time.
 #[derive(Debug, Default)]
