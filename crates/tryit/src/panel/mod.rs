@@ -43,10 +43,11 @@ pub fn TryIt(
     let shown = RwSignal::new(entries.get_untracked().first().map(|e| e.id));
     let mock = StoredValue::new_local(mock);
     // A mock that starts on demand (a large document's) starts once it is the target, the
-    // remembered one included, so it is ready by the time Send is pressed.
+    // remembered one included, so it is ready by the time Send is pressed. `try_`: the effect's
+    // first run is a task of its own, which may come after the panel was closed.
     Effect::new(move |_| {
-        if form.target.get() == Target::Mock {
-            mock.with_value(|link| link.as_ref().map(MockLink::prepare));
+        if form.target.try_get() == Some(Target::Mock) {
+            mock.try_with_value(|link| link.as_ref().map(MockLink::prepare));
         }
     });
     let sending = Sending::new();
