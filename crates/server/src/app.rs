@@ -23,12 +23,13 @@ use crate::Served;
 
 use crate::cors;
 
-/// The API's body limit (64 KiB); the core answers 413 `payload_too_large` above it.
+/// The Petstore's body limit (64 KiB); the core answers 413 `payload_too_large` above it.
 pub const BODY_LIMIT: usize = 65_536;
 
-/// How much body the server buffers. A little over [`BODY_LIMIT`], so that the core itself
-/// answers bodies just over the limit (its message names their exact size), while a bigger
-/// body is never held in memory: the server answers the same 413 `Error` object for it.
+/// How much body the server buffers past the mock's limit: 4 KiB, so that bodies just over it
+/// reach the mock whole. A bigger body is never held in memory: the mock gets the request
+/// without it and its size (`handle_oversized`), and refuses it as it refuses any body over its
+/// limit.
 pub const READ_CAP: usize = BODY_LIMIT + 4096;
 
 /// Past [`READ_CAP`] the rest of a body is read and dropped, up to this much. Closing a socket
