@@ -201,6 +201,10 @@ impl Input {
 /// its memory holds no second copy of it.
 const PIECE: u32 = 1 << 18;
 
+/// The piece until the list is shown when its first rows may be shown alone: smaller, so the
+/// first rows are found with little more than them read.
+const FIRST_PIECE: u32 = 1 << 16;
+
 /// What JavaScript's `readDocument` and `openDocument` take for `input`.
 fn js_input(input: &Input) -> (&'static str, JsValue) {
     match input {
@@ -237,10 +241,13 @@ async fn read_js(input: &Input) -> JsValue {
 /// (`petstore_core::document::DocumentStream`): with `early`, its list goes to `early` as soon
 /// as it can be shown, with the document still arriving, and the page paints it before the
 /// reading goes on; the whole document then replaces the arriving one in the same signal.
+/// With `first_rows`, the list goes to `early` as soon as that many of its first rows are
+/// final, and the whole list of `paths` follows (the same arriving document, a second call).
 /// The reading stops when `alive` says the load was superseded.
 async fn read(
     input: &Input,
     early: Option<&dyn Fn(Loaded)>,
+    first_rows: usize,
     alive: &dyn Fn() -> bool,
 ) -> Result<Loaded, DocumentError> {
     let (kind, value) = js_input(input);
@@ -262,7 +269,7 @@ async fn read(
         Input::Text(_) => Source::Pasted,
         Input::Builtin => Source::Builtin,
     };
-    let mut stream = DocumentStream::new(number(&opened, "size"));
+    let mut stream = DocumentStream::new(number(&opened, "size")).list_first(first_rows);
     let mut shown: Option<Arc<Arriving>> = None;
     let mut chunk = Vec::new();
     let mut slice = js_sys::Date::now();
@@ -286,24 +293,28 @@ async fn read(
         let length = array.length();
         let mut at = 0;
         while at < length {
-            let end = length.min(at.saturating_add(PIECE));
+            let piece = if first_rows > 0 && shown.is_none() { FIRST_PIECE } else { PIECE };
+            let end = length.min(at.saturating_add(piece));
             chunk.resize((end - at) as usize, 0);
             array.subarray(at, end).copy_to(&mut chunk);
             at = end;
             let listing = stream.push(&chunk).inspect_err(|_| cancel_read_js(&reader))?;
             if let (Some(listing), Some(early)) = (listing, early) {
-                let value = Arc::new(Arriving::new(listing.root));
+                // The first list, or (after its first rows) the whole list of `paths`.
+                let first = shown.is_none();
+                let value = shown.get_or_insert_with(|| Arc::new(Arriving::new(listing.root)));
                 early(Loaded {
-                    value: AnyDocument::Arriving(value.clone()),
+                    value: AnyDocument::Arriving(Arc::clone(value)),
                     catalog: listing.catalog,
                     source: source.clone(),
                     converted: None,
                     original: None,
                     reread: Some(input.clone()),
                 });
-                shown = Some(value);
-                crate::modules::after_paint().await;
-                slice = js_sys::Date::now();
+                if first {
+                    crate::modules::after_paint().await;
+                    slice = js_sys::Date::now();
+                }
             } else if js_sys::Date::now() - slice > crate::modules::SLICE_MS {
                 // Reading goes on in the same task for at most a slice before the page gets a
                 // turn.
@@ -501,7 +512,7 @@ impl DocumentState {
             self.loading.set(Some(Input::Builtin.describe()));
         }
         leptos::task::spawn_local(async move {
-            let read = read(&Input::Builtin, None, &|| true).await;
+            let read = read(&Input::Builtin, None, 0, &|| true).await;
             if !self.is_newest(this) {
                 return;
             }
@@ -533,15 +544,26 @@ impl DocumentState {
         // The document shown early, while its text arrived.
         let early_shown: std::cell::RefCell<Option<Arc<Arriving>>> = std::cell::RefCell::default();
         let early = |loaded: Loaded| {
-            if self.is_newest(this) {
-                if let AnyDocument::Arriving(shown) = &loaded.value {
-                    *early_shown.borrow_mut() = Some(Arc::clone(shown));
-                }
-                self.current.set(Some(loaded));
+            if !self.is_newest(this) {
+                return;
             }
+            if let AnyDocument::Arriving(arriving) = &loaded.value {
+                let shown = early_shown.borrow().clone();
+                if let Some(shown) = shown.filter(|shown| Arc::ptr_eq(shown, arriving)) {
+                    // The whole list of `paths`, after its first rows: the list follows it in
+                    // place.
+                    self.arrivals.arrived(&shown, loaded.catalog);
+                    return;
+                }
+                *early_shown.borrow_mut() = Some(Arc::clone(arriving));
+            }
+            self.current.set(Some(loaded));
         };
         let alive = || self.is_newest(this);
-        let read = read(&load.input, listing.then_some(&early as &dyn Fn(Loaded)), &alive).await;
+        // The first rows alone are shown first when the list opens at its top (a deep link
+        // scrolls it to a row that may not be read yet).
+        let first_rows = if listing && no_hash() { crate::ui::operation_list::rows_in_view() } else { 0 };
+        let read = read(&load.input, listing.then_some(&early as &dyn Fn(Loaded)), first_rows, &alive).await;
         if !self.is_newest(this) {
             return;
         }
@@ -575,6 +597,11 @@ impl DocumentState {
             self.builtin();
         }
     }
+}
+
+/// Whether the page's address names no operation or page (`#...`).
+fn no_hash() -> bool {
+    web_sys::window().and_then(|w| w.location().hash().ok()).is_none_or(|hash| hash.len() <= 1)
 }
 
 /// Replaces the page's address (no new history entry): `?url=<address>` or no query, and no

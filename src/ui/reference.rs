@@ -59,9 +59,8 @@ pub fn Reference(
         provide_context(super::markdown::DocumentBase(base));
     }
     let arrivals = use_context::<crate::document::Arrivals>();
-    // What arrives after the list is shown can add webhooks, not operations: the title and
-    // the operations are those of `paths` and the fields before it.
-    let count = catalog.operation_count();
+    // The title is that of the fields before `paths`: what arrives after the list is shown
+    // adds operations (when only the first rows were read) and webhooks.
     let (title, version) = (catalog.title.clone(), catalog.version.clone());
     // The list: the one shown first, then the whole document's once it arrived (read through
     // it, a view is made again when the document arrives).
@@ -142,6 +141,16 @@ pub fn Reference(
         };
         fragment(&write, None)
     };
+    let count_list = list.clone();
+    let count = move || {
+        let catalog = count_list();
+        let count = catalog.operation_count();
+        if catalog.partial {
+            "Listing operations\u{2026}".to_owned()
+        } else {
+            format!("{count} operation{}", if count == 1 { "" } else { "s" })
+        }
+    };
     let webhooks_list = list.clone();
     let webhooks = move || {
         let webhooks = webhooks_list().webhook_count();
@@ -159,9 +168,7 @@ pub fn Reference(
                 <h1 data-testid="doc-title"><a href="#" class="title-link">{title}</a></h1>
                 <p class="doc-meta">
                     <span class="version" data-testid="doc-version">{version_label(&version)}</span>
-                    <span class="op-count" data-testid="op-count">
-                        {format!("{count} operation{}", if count == 1 { "" } else { "s" })}
-                    </span>
+                    <span class="op-count" data-testid="op-count">{count}</span>
                     {webhooks}
                     <a href=petstore_core::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
                 </p>
@@ -178,6 +185,9 @@ pub fn Reference(
                     let query = query.get();
                     let groups = untrack(|| list().filter_folded(&query, &fold_case));
                     if groups.is_empty() {
+                        // The rest of the document may hold a match: looked for again when it
+                        // arrives.
+                        let _ = arrivals.map(|arrivals| arrivals.count());
                         view! {
                             <p class="hint" role="status" data-testid="search-empty">
                                 {format!("No operation matches \u{201c}{}\u{201d}.", query.trim())}

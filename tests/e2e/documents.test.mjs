@@ -248,7 +248,12 @@ test("GitHub's description by ?url= lists its operations virtually; search finds
       { timeout: 30_000 },
     );
     await page.locator("[data-testid=operation]").first().waitFor();
-    assert.equal(await page.locator("[data-testid=op-count]").textContent(), `${ids.length} operations`);
+    // Its first rows may be listed before the rest of `paths` is read: the count follows.
+    await page.waitForFunction(
+      (count) => document.querySelector("[data-testid=op-count]")?.textContent === `${count} operations`,
+      ids.length,
+      { timeout: 30_000 },
+    );
     // Virtual: the spacer holds every row, only a few are in the page.
     const rows = Number(await page.locator("[data-testid=operation-scroller]").getAttribute("data-rows"));
     assert.ok(rows >= ids.length, `${rows} rows for ${ids.length} operations`);

@@ -64,8 +64,9 @@ before(async () => {
       return;
     }
     res.writeHead(200, { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" });
-    // Everything up to the components now; the rest when the test says.
-    const cut = doc.text.indexOf('"components"');
+    // Everything up to the components (or the document's own cut) now; the rest when the
+    // test says.
+    const cut = doc.cut ?? doc.text.indexOf('"components"');
     res.write(doc.text.slice(0, cut));
     doc.rest.then((how) => {
       if (how === "stop") res.socket.destroy();
@@ -82,11 +83,14 @@ after(async () => {
   await new Promise((ok) => api?.close(ok) ?? ok());
 });
 
-/** A held document: `release(how)` sends the rest ("end") or breaks the connection ("stop"). */
-function hold(name, text) {
+/**
+ * A held document, sent up to its components (or to byte `cut`): `release(how)` sends the rest
+ * ("end") or breaks the connection ("stop").
+ */
+function hold(name, text, cut = undefined) {
   let release;
   const rest = new Promise((ok) => (release = ok));
-  held[name] = { text, rest };
+  held[name] = { text, rest, cut };
   return { url: `http://127.0.0.1:${api.address().port}/${name}`, release };
 }
 
@@ -165,6 +169,51 @@ test("the rest of a document arrives in place: the rows in view keep their eleme
     // The webhooks are at the end of the list.
     await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await page.locator("[data-testid=operation]", { hasText: "Thing changed 1" }).waitFor();
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a long list opened at its top shows its first rows while the rest of its paths downloads, then every row in place", async () => {
+  // 600 operations in three tags, in turn: `group0` (declared first) has its 20 first rows
+  // in the first 60 path items, long before the end of `paths`.
+  const text = documentText("Half", 600, 100_000);
+  const doc = hold("half.json", text, text.indexOf('"/things90/{id}"'));
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=${encodeURIComponent(doc.url)}`);
+  try {
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Half", null, { timeout: 20_000 });
+    const list = page.locator("[data-testid=operation-scroller]");
+    const first = page.locator("[data-testid=operation]").first();
+    await first.waitFor();
+    assert.equal(await page.locator("[data-testid=op-count]").textContent(), "Listing operations\u2026");
+    assert.equal(await list.getAttribute("data-rows"), "93", "the 90 operations read and their three tag headings");
+    assert.equal(await first.getAttribute("data-operation-id"), "getThing0");
+    // An operation still to come is not found yet; found once it is in.
+    await page.locator("[data-testid=search]").fill("getThing597");
+    await page.locator("[data-testid=search-empty]").waitFor();
+    await page.locator("[data-testid=search]").fill("");
+    await first.evaluate((el) => (el.dataset.mark = "kept"));
+    doc.release("end");
+    await page.waitForFunction(() => document.querySelector("[data-testid=op-count]")?.textContent === "600 operations", null, { timeout: 20_000 });
+    assert.equal(await list.getAttribute("data-rows"), "603");
+    // The first row is the same element: the rows shown first were final.
+    assert.equal(await page.locator("[data-testid=operation][data-mark=kept]").getAttribute("data-operation-id"), "getThing0");
+    // Every row of the first tag, in document order, then the second tag's.
+    const ids = await page.evaluate(async () => {
+      const scroller = document.querySelector("[data-testid=operation-scroller]");
+      const seen = [];
+      for (let top = 0; top < 52 * 210; top += 52 * 10) {
+        scroller.scrollTop = top;
+        await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));
+        for (const row of scroller.querySelectorAll("[data-testid=operation]")) if (!seen.includes(row.dataset.operationId)) seen.push(row.dataset.operationId);
+      }
+      return seen;
+    });
+    assert.deepEqual(ids.slice(0, 200), Array.from({ length: 200 }, (_, i) => `getThing${i * 3}`));
+    assert.equal(ids[200], "getThing1");
+    await page.locator("[data-testid=search]").fill("getThing597");
+    await page.locator("[data-testid=operation][data-operation-id=getThing597]").waitFor();
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -8,15 +8,15 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
-use serde::Deserialize;
 
+mod first;
 mod items;
 mod raw;
 
 use items::Listed;
 pub(crate) use items::MAX_ITEM_REFS;
 pub use items::{ItemSource, ItemsRead, PathItemRead, path_pointer};
-use raw::{RawDoc, RawInfo, RawTag, RawTagGroup, lenient_list};
+use raw::{RawDoc, RawInfo, RawRoot, RawTag, RawTagGroup};
 
 /// An HTTP method of an operation, in the order OpenAPI lists them in a path item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -210,6 +210,9 @@ pub struct Catalog {
     pub groups: Vec<Group>,
     /// Operations of paths and of webhooks, each once.
     counts: (usize, usize),
+    /// Only the first path items were read (the document is still arriving): the list's first
+    /// rows are final ([`Catalog::from_read_first`]), the rest is not known yet.
+    pub partial: bool,
 }
 
 /// Why a document could not be listed.
@@ -286,21 +289,9 @@ impl Catalog {
         webhooks: &'r ItemsRead,
         resolve: &dyn Fn(&str) -> Option<ItemSource<'a>>,
     ) -> Result<Self, CatalogError> {
-        #[derive(Deserialize)]
-        struct RawRoot {
-            openapi: Option<String>,
-            swagger: Option<String>,
-            info: Option<RawInfo>,
-            #[serde(default, deserialize_with = "lenient_list")]
-            tags: Vec<RawTag>,
-            #[serde(rename = "x-tagGroups", default, deserialize_with = "lenient_list")]
-            tag_groups: Vec<RawTagGroup>,
-        }
-        let malformed = |e: serde_json::Error| CatalogError::Malformed(e.to_string());
-        let RawRoot { openapi, swagger, info, tags, tag_groups } =
-            RawRoot::deserialize(serde_json::Value::Object(root.clone())).map_err(malformed)?;
+        let raw = RawRoot::read(root)?;
         let (listed, hooks) = (paths.listed(resolve)?, webhooks.listed(resolve)?);
-        Self::from_raw(RawDoc { openapi, swagger, info, tags, tag_groups, paths: listed, webhooks: hooks })
+        Self::from_raw(raw.with(listed, hooks))
     }
 
     /// Reads a document already parsed to JSON.
@@ -534,6 +525,7 @@ impl Catalog {
             description: info.description,
             groups,
             counts: (operation_count, webhook_count),
+            partial: false,
         }
     }
 }

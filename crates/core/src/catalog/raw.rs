@@ -63,7 +63,39 @@ where
     Ok(entries.into_iter().filter_map(|entry| T::deserialize(entry).ok()).collect())
 }
 
-#[derive(Deserialize)]
+/// The root fields the list reads besides `paths` and the webhooks.
+#[derive(Clone, Deserialize)]
+pub(super) struct RawRoot {
+    pub(super) openapi: Option<String>,
+    pub(super) swagger: Option<String>,
+    pub(super) info: Option<RawInfo>,
+    #[serde(default, deserialize_with = "lenient_list")]
+    pub(super) tags: Vec<RawTag>,
+    #[serde(rename = "x-tagGroups", default, deserialize_with = "lenient_list")]
+    pub(super) tag_groups: Vec<RawTagGroup>,
+}
+
+impl RawRoot {
+    /// Reads them from the root's fields.
+    pub(super) fn read(
+        root: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Self, super::CatalogError> {
+        Self::deserialize(serde_json::Value::Object(root.clone()))
+            .map_err(|e| super::CatalogError::Malformed(e.to_string()))
+    }
+
+    /// The document with these fields and the operations of `paths` and of the webhooks.
+    pub(super) fn with<'a>(
+        self,
+        paths: Vec<Cow<'a, [Listed]>>,
+        webhooks: Vec<Cow<'a, [Listed]>>,
+    ) -> RawDoc<'a> {
+        let RawRoot { openapi, swagger, info, tags, tag_groups } = self;
+        RawDoc { openapi, swagger, info, tags, tag_groups, paths, webhooks }
+    }
+}
+
+#[derive(Clone, Deserialize)]
 pub(super) struct RawInfo {
     pub(super) title: String,
     pub(super) version: String,
@@ -72,14 +104,14 @@ pub(super) struct RawInfo {
 }
 
 /// An entry of `x-tagGroups`: a group's name and the tags in it.
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 pub(super) struct RawTagGroup {
     pub(super) name: String,
     #[serde(default, deserialize_with = "lenient_list")]
     pub(super) tags: Vec<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 pub(super) struct RawTag {
     pub(super) name: String,
     #[serde(rename = "x-displayName", default, deserialize_with = "lenient")]

@@ -138,7 +138,7 @@ fn check_described(version: Version, described: Described) -> Result<(), Documen
 
 /// The checks of the root fields: an OpenAPI 3.0 to 3.2 version, and `info` with title and
 /// version.
-fn check_root(fields: &Map<String, Value>) -> Result<Version, DocumentError> {
+pub(super) fn check_root(fields: &Map<String, Value>) -> Result<Version, DocumentError> {
     let version = match (fields.get("openapi"), fields.get("swagger")) {
         (Some(Value::String(v)), _) => {
             version_of(v).ok_or_else(|| DocumentError::UnsupportedVersion(v.clone()))?

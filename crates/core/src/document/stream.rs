@@ -18,7 +18,7 @@
 
 use serde_json::{Map, Value};
 
-use super::checks::check_index;
+use super::checks::{check_index, check_root};
 use super::error::DocumentError;
 mod lines;
 mod reader;
@@ -26,7 +26,7 @@ mod reader;
 use lines::Lines;
 use reader::{Listed, Reader, Step};
 
-use super::indexed::{IndexedDocument, Parts};
+use super::indexed::{IndexedDocument, LISTED_ROOT_FIELDS, Parts};
 use super::{Format, Read};
 use crate::catalog::{Catalog, ItemSource, ItemsRead};
 
@@ -64,6 +64,11 @@ pub struct DocumentStream {
     reserved: bool,
     reader: Reader,
     listing: ListingState,
+    /// Give a first list as soon as this many of its first rows are final (0: only once
+    /// `paths` is read).
+    first_rows: usize,
+    /// The number of path items at which the first list is tried next.
+    next_try: usize,
 }
 
 /// Whether [`DocumentStream::push`] gave the list.
@@ -71,6 +76,9 @@ pub struct DocumentStream {
 enum ListingState {
     /// Not yet.
     Waiting,
+    /// Its first rows only ([`DocumentStream::list_first`]); the whole list of `paths` is
+    /// still to be given.
+    First,
     /// Not: the part read so far could not be listed as the whole would be.
     Refused,
     /// It did (or never will: the whole root was read and could not be listed).
@@ -119,7 +127,20 @@ impl DocumentStream {
             reserved: false,
             reader: Reader::default(),
             listing: ListingState::Waiting,
+            first_rows: 0,
+            next_try: 0,
         }
+    }
+
+    /// Gives a first list as soon as its first `rows` rows are final
+    /// ([`Catalog::from_read_first`]), with `paths` still arriving: its catalog is
+    /// [`Catalog::partial`], and the whole list of `paths` follows as a second [`Listing`].
+    /// A page shows the rows in view sooner that way: GitHub's first tag has rows enough in
+    /// the first sixth of its `paths`.
+    #[must_use]
+    pub fn list_first(mut self, rows: usize) -> Self {
+        self.first_rows = rows;
+        self
     }
 
     /// Bytes received so far.
@@ -157,6 +178,13 @@ impl DocumentStream {
             return Ok(None);
         }
         self.reader.advance(&self.text);
+        if self.listing == ListingState::Waiting
+            && self.first_rows > 0
+            && let Some(first) = self.first_listing()
+        {
+            self.listing = ListingState::First;
+            return Ok(Some(first));
+        }
         if self.listing == ListingState::Given {
             return Ok(None);
         }
@@ -173,6 +201,35 @@ impl DocumentStream {
             (None, true) => ListingState::Given,
         };
         Ok(listing)
+    }
+
+    /// The list of the path items read so far, when `paths` is still arriving and its first
+    /// [`Self::first_rows`] rows are final. Tried again only once a quarter more items are in,
+    /// so the tries cost no more than one list of the whole of `paths`.
+    fn first_listing(&mut self) -> Option<Listing> {
+        let reader::PathsSoFar { root, items, read } = self.reader.paths_so_far()?;
+        if items.is_empty() || items.len() < self.next_try {
+            return None;
+        }
+        self.next_try = items.len() + items.len() / 4 + 1;
+        if !LISTED_ROOT_FIELDS.iter().all(|field| root.contains_key(*field)) || check_root(root).is_err() {
+            return None;
+        }
+        let text = &self.text;
+        let missed = std::cell::Cell::new(false);
+        // A reference to a path item not read yet (or to a component): wait for the whole.
+        let resolve = |reference: &str| {
+            let found = reference
+                .strip_prefix("#/paths/")
+                .map(crate::openapi::unescape_segment)
+                .and_then(|path| items.get(&path))
+                .and_then(|range| text.get(range.clone()))
+                .map(ItemSource::Text);
+            missed.set(missed.get() || found.is_none());
+            found
+        };
+        let (catalog, settled) = Catalog::from_read_first(root, read, &resolve).ok()?;
+        (!missed.get() && settled >= self.first_rows).then(|| Listing { root: root.clone(), catalog })
     }
 
     /// Appends `chunk` to the text: checked as UTF-8 (a character split between two chunks is

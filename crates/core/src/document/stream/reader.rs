@@ -59,6 +59,14 @@ pub(super) struct Listed {
     pub(super) webhooks: Option<ItemsRead>,
 }
 
+/// A document's `paths` being read: the root fields read so far, where each path item read is,
+/// and what the list reads of them.
+pub(super) struct PathsSoFar<'a> {
+    pub(super) root: &'a serde_json::Map<String, Value>,
+    pub(super) items: &'a IndexMap<String, Range<usize>>,
+    pub(super) read: &'a ItemsRead,
+}
+
 /// The value and end of a [`Try::Got`]; returns from the function otherwise.
 macro_rules! attempt {
     ($try:expr) => {
@@ -267,6 +275,16 @@ impl Reader {
             }
         };
         ready.then_some((&self.parts, &self.listed))
+    }
+
+    /// While `paths` is read: what is read so far.
+    pub(super) fn paths_so_far(&self) -> Option<PathsSoFar<'_>> {
+        match &self.step {
+            Step::Items { field: Items::Paths, items, read, .. } => {
+                Some(PathsSoFar { root: &self.parts.root, items, read })
+            }
+            _ => None,
+        }
     }
 
     /// The whole index, when the root was read whole and only white space follows it, and
