@@ -99,6 +99,34 @@ async function sendAndRead(page) {
   return answer;
 }
 
+test("two creates in a row: the second answer's Location and body are its own, written into the same elements", async () => {
+  const { page, context, problems } = await openOperation("createPet");
+  try {
+    const first = await sendAndRead(page);
+    assert.equal(await first.getAttribute("data-status"), "201");
+    await page.locator("[data-testid=try-answer] summary").click();
+    const headers = page.locator("[data-testid=try-response-headers] li");
+    const location = () => headers.filter({ hasText: /^location: /i }).textContent();
+    const firstLocation = await location();
+    assert.match(firstLocation, /^location: \/pets\/\d+$/i);
+    await page.evaluate(() => {
+      for (const li of document.querySelectorAll("[data-testid=try-response-headers] li")) li.marked = true;
+    });
+    const second = await sendAndRead(page);
+    assert.equal(await second.getAttribute("data-status"), "201");
+    const secondLocation = await location();
+    assert.match(secondLocation, /^location: \/pets\/\d+$/i);
+    assert.notEqual(secondLocation, firstLocation);
+    const id = secondLocation.split("/").pop();
+    assert.equal(JSON.parse(await page.locator("[data-testid=try-body-view]").textContent()).id, Number(id), "the body is the created pet's");
+    assert.equal(await headers.evaluateAll((items) => items.every((li) => li.marked)), true, "the header rows stay");
+    assert.equal(await headers.count(), await page.locator("[data-testid=try-answer] summary").evaluate((s) => Number(s.textContent.match(/\d+/)[0])));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a new answer is written over the one before: an opened Headers list stays open, the Recent list adds one row and keeps the others", async () => {
   const { page, context, problems } = await openOperation("getPet");
   try {

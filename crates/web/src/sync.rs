@@ -144,6 +144,12 @@ pub fn sync<'a>(local: &Local, stored: Option<&'a str>) -> Sync<'a> {
 /// The generation the next write gets: one more than any we know of.
 #[must_use]
 pub fn next_generation(local: &Local) -> u64 {
-    let stored = local.seen.as_deref().and_then(|t| Saved::decode(t).ok()).map_or(0, |s| s.generation);
+    // Our own last write holds our generation: it is not parsed again (a save follows every
+    // change, and the text is the whole state).
+    let stored = if local.wrote_seen {
+        local.generation
+    } else {
+        local.seen.as_deref().and_then(|t| Saved::decode(t).ok()).map_or(0, |s| s.generation)
+    };
     local.generation.max(stored).saturating_add(1)
 }

@@ -104,4 +104,7 @@ fn the_next_write_is_above_every_generation_we_know() {
     let refused = stored(9, "not json");
     assert_eq!(next_generation(&local(5, Some(&refused), false, false)), 10);
     assert_eq!(next_generation(&local(u64::MAX, None, false, false)), u64::MAX);
+    // Our own write: the generation we wrote it with.
+    let ours = stored(7, "{}");
+    assert_eq!(next_generation(&local(7, Some(&ours), true, false)), 8);
 }

@@ -254,6 +254,8 @@ static ANSWER: &[&str] = &[
 struct AnswerHtml {
     markup: &'static [&'static str],
     parts: Vec<String>,
+    /// An answer's headers (their list is part [`HEADERS_PART`]).
+    headers: Vec<(String, String)>,
     id: u64,
     status: Option<u16>,
     /// Once written: the answer's root element and the elements that hold its parts (the slot
@@ -272,6 +274,9 @@ impl AnswerHtml {
                     (0..).zip(&elements).zip(self.parts.iter().zip(&written.parts))
                 {
                     if part != old {
+                        if i == HEADERS_PART && set_header_values(element, &self.headers, &written.headers) {
+                            continue;
+                        }
                         if is_text(self.markup, i) {
                             element.set_text_content(Some(part));
                         } else {
@@ -309,6 +314,36 @@ impl AnswerHtml {
         }
         *written = self;
     }
+}
+
+/// The part of [`ANSWER`] that lists the headers.
+const HEADERS_PART: u32 = 4;
+
+/// Writes the values of `headers` over those of `shown` in `list` (one `<li>` per header,
+/// `": "` and its value the last text), when both have the same names in the same order: a created
+/// record's answer differs from the one before by its `Location`, and no HTML is parsed for
+/// it. `false` when the names differ.
+fn set_header_values(
+    list: &web_sys::Element,
+    headers: &[(String, String)],
+    shown: &[(String, String)],
+) -> bool {
+    let items = list.children();
+    let same_names = headers.len() == shown.len()
+        && items.length() as usize == headers.len()
+        && headers.iter().zip(shown).all(|((name, _), (old, _))| name == old);
+    if !same_names {
+        return false;
+    }
+    for ((k, (_, value)), (_, old)) in (0..).zip(headers).zip(shown) {
+        if value != old {
+            match items.item(k).and_then(|item| item.last_child()) {
+                Some(text) => text.set_node_value(Some(&format!(": {value}"))),
+                None => return false,
+            }
+        }
+    }
+    true
 }
 
 /// Whether part `i` of `markup` is text (its element is marked `data-text`), not HTML.
@@ -397,7 +432,11 @@ fn exchange_html(entry: &Entry) -> AnswerHtml {
             )
         }
     };
-    AnswerHtml { markup, parts, id: *id, status, elements: None }
+    let headers = match &e.outcome {
+        Outcome::Answer { headers, .. } => headers.clone(),
+        Outcome::Failure(_) => Vec::new(),
+    };
+    AnswerHtml { markup, parts, headers, id: *id, status, elements: None }
 }
 
 /// A size in bytes, KB or MB, in words.
