@@ -1,4 +1,5 @@
-//! The documents shown while their text arrived, once one arrived whole.
+//! The documents shown while their text arrived, once more of one arrived: the whole of its
+//! `paths` (when only its first rows were listed), then the whole document.
 
 use std::sync::{Arc, Weak};
 
@@ -6,10 +7,11 @@ use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::document::{AnyDocument, Arriving};
 
-/// The documents shown while their text arrived, once one arrived whole: the views that
-/// waited for it are made again (when `count` changes), and the list and the header follow its
-/// whole list (the reference reads it from the context, when it is there). The last document
-/// is held weakly: once another is shown, nothing keeps it.
+/// The documents shown while their text arrived, once more of one arrived (the whole of its
+/// `paths` after its first rows, then the whole document): the views that waited for it are
+/// made again (when `count` changes), and the list and the header follow its list (the
+/// reference reads it from the context, when it is there). The last document is held weakly:
+/// once another is shown, nothing keeps it.
 #[derive(Debug, Clone, Copy)]
 pub struct Arrivals {
     count: RwSignal<usize>,
@@ -21,20 +23,20 @@ impl Arrivals {
         Self { count: RwSignal::new(0), last: StoredValue::new(None) }
     }
 
-    /// `document`, shown while it arrived, arrived whole with `catalog` as its list.
+    /// More of `document`, shown while it arrived, is in: `catalog` is its list now.
     pub(super) fn arrived(self, document: &Arc<Arriving>, catalog: Catalog) {
         self.last.set_value(Some((Arc::downgrade(document), catalog)));
         self.count.update(|n| *n += 1);
     }
 
-    /// How many documents arrived whole (tracked: the caller runs again at the next).
+    /// How many times more of a document arrived (tracked: the caller runs again at the next).
     #[must_use]
     pub fn count(self) -> usize {
         self.count.get()
     }
 
-    /// The whole list of `document`, once it arrived (a copy). For a document shown while it
-    /// arrived, the caller runs again when it arrives.
+    /// The latest list of `document` (a copy), once more of it arrived than its first list.
+    /// For a document shown while it arrived, the caller runs again when more arrives.
     #[must_use]
     pub fn list_of(self, document: &AnyDocument) -> Option<Catalog> {
         let AnyDocument::Arriving(document) = document else { return None };

@@ -37,17 +37,19 @@ export async function openDocument(kind, input) {
   try {
     // index.html starts the request for the ?url= document before the app runs; taken once.
     const early = globalThis.__petstoreEarlyDocument;
-    let response;
+    let response, reader;
     if (early && early.href === url.href) {
       globalThis.__petstoreEarlyDocument = undefined;
       response = await early.response;
+      // Its body, read into a queue since it started to arrive (index.html).
+      reader = await early.reader;
     } else {
       response = await fetch(url.href);
     }
     if (!response.ok) return { error: "http", url: url.href, status: response.status, statusText: response.statusText };
     // Compressed answers give the compressed length: only an estimate of the room to reserve.
     const size = response.headers.get("content-encoding") ? 0 : Number(response.headers.get("content-length")) || 0;
-    return { reader: response.body.getReader(), label: url.href, size };
+    return { reader: reader || response.body.getReader(), label: url.href, size };
   } catch (e) {
     return { error: "network", url: url.href };
   }
