@@ -186,7 +186,9 @@ pub struct ResourceCount {
 }
 
 /// What stops following a mock's changes, and the callback that follows them.
-type Following = (Function, Closure<dyn Fn()>);
+/// What stops following the open mock's changes, the callback it follows them with, and what
+/// reads its state into the page's signals at once.
+type Following = (Function, Closure<dyn Fn()>, std::rc::Rc<dyn Fn()>);
 
 /// The mock and what the page shows of it. `Copy`: hand it to any component.
 #[derive(Clone, Copy)]
@@ -296,7 +298,7 @@ impl MockState {
     fn close(&self) {
         self.generation.update_value(|g| *g += 1);
         self.wanted.set_value(false);
-        if let Some(Some((stop, _callback))) = self.unfollow.try_update_value(Option::take) {
+        if let Some(Some((stop, _callback, _read))) = self.unfollow.try_update_value(Option::take) {
             let _ = stop.call0(&JsValue::UNDEFINED);
         }
         let api = self.source.with_untracked(|s| matches!(s, Some(MockSource::Api(_))));
@@ -420,10 +422,30 @@ impl MockState {
             }
         };
         read(&handle);
-        let callback = Closure::<dyn Fn()>::new(move || read(&follow));
+        // What changed is read at the next frame, once for any number of changes before it
+        // (a page's script can send hundreds of requests in one task): the counts shown at
+        // the next paint are the same, and a send does not wait for them.
+        let generation = self.generation.get_value();
+        let generations = self.generation;
+        let scheduled = std::rc::Rc::new(std::cell::Cell::new(false));
+        let callback = Closure::<dyn Fn()>::new(move || {
+            if scheduled.replace(true) {
+                return;
+            }
+            let (follow, scheduled) = (follow.clone(), std::rc::Rc::clone(&scheduled));
+            request_animation_frame(move || {
+                scheduled.set(false);
+                // Not a mock closed (or freed) since.
+                if generations.try_get_value() == Some(generation) {
+                    read(&follow);
+                }
+            });
+        });
         let stop = handle.on_change(callback.as_ref().unchecked_ref());
-        // Kept while the mock is followed; `close` stops it and drops both.
-        self.unfollow.try_set_value(Some((stop, callback)));
+        let follow = handle.clone();
+        let read_now: std::rc::Rc<dyn Fn()> = std::rc::Rc::new(move || read(&follow));
+        // Kept while the mock is followed; `close` stops it and drops them.
+        self.unfollow.try_set_value(Some((stop, callback, read_now)));
         self.handle.try_set(Some(handle));
         self.status.try_set(MockStatus::Ready);
     }
@@ -526,6 +548,16 @@ impl MockState {
     /// Replaces the data with the demo data (`seed`, the Petstore's only) or nothing.
     pub fn reset(&self, seed: bool) {
         let _ = self.with_handle(|h| h.reset(seed));
+        self.read_now();
+    }
+
+    /// Reads the mock's counts and notices into the page at once (after the page's own
+    /// action on it, rather than at the next frame as for requests).
+    fn read_now(&self) {
+        let read = self.unfollow.try_with_value(|f| f.as_ref().map(|(_, _, read)| std::rc::Rc::clone(read)));
+        if let Some(read) = read.flatten() {
+            read();
+        }
     }
 
     /// The whole state as versioned JSON.
@@ -542,11 +574,14 @@ impl MockState {
     /// # Errors
     /// Why the snapshot was refused.
     pub fn restore(&self, snapshot: &str) -> Result<(), String> {
-        self.with_handle(|h| h.restore(snapshot))?.map_err(|e| message_of(&e))
+        let restored = self.with_handle(|h| h.restore(snapshot))?.map_err(|e| message_of(&e));
+        self.read_now();
+        restored
     }
 
     /// Hides the notices that report something past.
     pub fn dismiss_notices(&self) {
         let _ = self.with_handle(MockHandle::dismiss_notices);
+        self.read_now();
     }
 }

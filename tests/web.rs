@@ -212,6 +212,8 @@ async fn counts_follow_changes_and_reset_asks_first() {
         Some(serde_json::json!({"name": "Rex", "categoryId": 1})),
     );
     assert_eq!(created.await, 201);
+    // A request's change is shown at the next frame (once for any number of requests).
+    next_frame().await;
     tick().await;
     let mut grown = Mock::seeded().counts();
     grown.pets += 1;
