@@ -195,6 +195,8 @@ type Following = (Function, Closure<dyn Fn()>, std::rc::Rc<dyn Fn()>);
 pub struct MockState {
     handle: RwSignal<Option<MockHandle>, LocalStorage>,
     status: RwSignal<MockStatus>,
+    /// Loading, another document's mock waits for the rest of its document to download.
+    waiting: RwSignal<bool>,
     counts: RwSignal<Counts>,
     /// An `ApiMock`'s resources.
     resources: RwSignal<Vec<ResourceCount>>,
@@ -264,6 +266,7 @@ impl MockState {
         Self {
             handle: RwSignal::new_local(None),
             status: RwSignal::new(MockStatus::Idle),
+            waiting: RwSignal::new(false),
             counts: RwSignal::new(Counts::default()),
             resources: RwSignal::new(Vec::new()),
             notices: RwSignal::new(Vec::new()),
@@ -298,6 +301,7 @@ impl MockState {
     fn close(&self) {
         self.generation.update_value(|g| *g += 1);
         self.wanted.set_value(false);
+        self.waiting.set(false);
         if let Some(Some((stop, _callback, _read))) = self.unfollow.try_update_value(Option::take) {
             let _ = stop.call0(&JsValue::UNDEFINED);
         }
@@ -314,6 +318,12 @@ impl MockState {
         self.counts.set(Counts::default());
         self.resources.set(Vec::new());
         self.notices.set(Vec::new());
+    }
+
+    /// Whether the mock, loading, waits for the rest of its document to download.
+    #[must_use]
+    pub fn waiting(&self) -> Signal<bool> {
+        self.waiting.into()
     }
 
     /// Whether the page's mock is an `ApiMock` (another document's).
@@ -367,7 +377,11 @@ impl MockState {
                             return;
                         }
                         if let Some(text) = (api.text)() {
+                            state.waiting.try_set(false);
                             break text;
+                        }
+                        if !state.waiting.try_get_untracked().unwrap_or(true) {
+                            state.waiting.try_set(true);
                         }
                         crate::modules::after_paint().await;
                     };

@@ -13,6 +13,7 @@ pub fn MockPanel() -> impl IntoView {
     let mock = MockState::expect();
     let status = mock.status();
     let api = mock.is_api();
+    let waiting = mock.waiting();
     view! {
         <section class="mock-panel" aria-labelledby="mock-panel-title" data-testid="mock-panel">
             <h2 id="mock-panel-title" class="mock-panel-title">"Mock"</h2>
@@ -27,6 +28,12 @@ pub fn MockPanel() -> impl IntoView {
                             "Start the mock"
                         </button>
                     </div>
+                }.into_any(),
+                MockStatus::Loading if api.get() && waiting.get() => view! {
+                    <p class="mock-counts hint" role="status" data-testid="mock-loading">
+                        "This document's mock waits for the document to finish downloading."
+                    </p>
+                    {disabled_actions()}
                 }.into_any(),
                 MockStatus::Loading if api.get() => view! {
                     <p class="mock-counts hint" role="status" data-testid="mock-loading">

@@ -189,6 +189,8 @@ test("a long list opened at its top shows its first rows while the rest of its p
     assert.equal(await page.locator("[data-testid=op-count]").textContent(), "Listing operations\u2026");
     assert.equal(await list.getAttribute("data-rows"), "93", "the 90 operations read and their three tag headings");
     assert.equal(await first.getAttribute("data-operation-id"), "getThing0");
+    // The document's mock waits for the rest of it, and says so.
+    assert.equal(await page.locator("[data-testid=mock-loading]").textContent(), "This document's mock waits for the document to finish downloading.");
     // An operation still to come is not found yet; found once it is in.
     await page.locator("[data-testid=search]").fill("getThing597");
     await page.locator("[data-testid=search-empty]").waitFor();
@@ -196,6 +198,7 @@ test("a long list opened at its top shows its first rows while the rest of its p
     await first.evaluate((el) => (el.dataset.mark = "kept"));
     doc.release("end");
     await page.waitForFunction(() => document.querySelector("[data-testid=op-count]")?.textContent === "600 operations", null, { timeout: 20_000 });
+    await page.locator("[data-testid=mock-counts], [data-testid=mock-idle]").first().waitFor();
     assert.equal(await list.getAttribute("data-rows"), "603");
     // The first row is the same element: the rows shown first were final.
     assert.equal(await page.locator("[data-testid=operation][data-mark=kept]").getAttribute("data-operation-id"), "getThing0");
