@@ -16,6 +16,9 @@
 //! `paths` is still read, a root that is not an object) stops the early reading: the whole text
 //! is then read at the end as [`super::read`] reads it, with the same errors.
 
+use std::ops::Range;
+
+use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use super::checks::{check_index, check_root};
@@ -215,16 +218,10 @@ impl DocumentStream {
         if !LISTED_ROOT_FIELDS.iter().all(|field| root.contains_key(*field)) || check_root(root).is_err() {
             return None;
         }
-        let text = &self.text;
         let missed = std::cell::Cell::new(false);
         // A reference to a path item not read yet (or to a component): wait for the whole.
         let resolve = |reference: &str| {
-            let found = reference
-                .strip_prefix("#/paths/")
-                .map(crate::openapi::unescape_segment)
-                .and_then(|path| items.get(&path))
-                .and_then(|range| text.get(range.clone()))
-                .map(ItemSource::Text);
+            let found = path_item(Some(items), &self.text, reference);
             missed.set(missed.get() || found.is_none());
             found
         };
@@ -387,12 +384,7 @@ fn listing(parts: &Parts, listed: &Listed, text: &str) -> Option<Listing> {
     // A path item may refer to another one, or to a component not arrived yet: the list then
     // waits for the whole root, where every reference can be followed.
     let resolve = |reference: &str| {
-        let found = reference
-            .strip_prefix("#/paths/")
-            .map(crate::openapi::unescape_segment)
-            .and_then(|path| parts.paths.as_ref()?.get(&path))
-            .and_then(|range| text.get(range.clone()))
-            .map(ItemSource::Text);
+        let found = path_item(parts.paths.as_ref(), text, reference);
         if found.is_none() {
             missed.set(true);
         }
@@ -402,6 +394,16 @@ fn listing(parts: &Parts, listed: &Listed, text: &str) -> Option<Listing> {
     let webhooks = listed.webhooks.as_ref().unwrap_or(&none);
     let catalog = Catalog::from_read(&parts.root, &listed.paths, webhooks, &resolve).ok()?;
     (!missed.get()).then(|| Listing { root: parts.root.clone(), catalog })
+}
+
+/// The path item a `#/paths/...` reference names, among the items of `paths` read from `text`.
+fn path_item<'t>(
+    paths: Option<&IndexMap<String, Range<usize>>>,
+    text: &'t str,
+    reference: &str,
+) -> Option<ItemSource<'t>> {
+    let path = crate::openapi::unescape_segment(reference.strip_prefix("#/paths/")?);
+    paths?.get(&path).and_then(|range| text.get(range.clone())).map(ItemSource::Text)
 }
 
 #[cfg(test)]
