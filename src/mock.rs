@@ -19,6 +19,9 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::modules::message_of;
 
+mod module;
+use module::{from_js, load_api, load_petstore, read_notices, to_js};
+
 /// Where the app saves the mock (`localStorage`). Another version of the snapshot format gets
 /// another key, so an old tab never reads a newer format.
 pub const STORAGE_KEY: &str = "petstore-playground/mock/v1";
@@ -215,48 +218,6 @@ impl std::fmt::Debug for MockState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MockState").field("status", &self.status.get_untracked()).finish_non_exhaustive()
     }
-}
-
-/// Reads a value the module returned as its serde type. The app crosses the boundary as JSON
-/// text with the serde_json it already carries (see DEVELOPERS.md: serde-wasm-bindgen would
-/// add its own (de)serializer to the reference's first download).
-fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
-    let text = js_sys::JSON::stringify(value).map_err(|e| message_of(&e))?;
-    // `from_str`, as everywhere in the page: one JSON reader in the wasm, not two.
-    let value: serde_json::Value = serde_json::from_str(&String::from(text)).map_err(|e| e.to_string())?;
-    T::deserialize(&value).map_err(|e| e.to_string())
-}
-
-/// The JavaScript value of a serde type, for the module.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, String> {
-    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
-    js_sys::JSON::parse(&text).map_err(|e| message_of(&e))
-}
-
-fn read_notices(handle: &MockHandle) -> Vec<MockNotice> {
-    from_js(&handle.notices()).unwrap_or_default()
-}
-
-async fn load_petstore() -> Result<MockHandle, String> {
-    let module = crate::modules::load(MODULE_PATH).await?;
-    let class: Function =
-        Reflect::get(&module, &"PetstoreMock".into()).map_err(|e| message_of(&e))?.unchecked_into();
-    let options = to_js(&Options { seed: true, storage_key: STORAGE_KEY })?;
-    let instance = Reflect::construct(&class, &Array::of1(&options)).map_err(|e| message_of(&e))?;
-    Ok(instance.unchecked_into())
-}
-
-/// Opens the `ApiMock` of `text`, saved under its default key (the document's title and
-/// version), so a page of the reader's own that mocks the same document shares its state.
-async fn load_api(text: Vec<u8>) -> Result<MockHandle, String> {
-    let module = crate::modules::load(API_MODULE_PATH).await?;
-    let class: Function =
-        Reflect::get(&module, &"ApiMock".into()).map_err(|e| message_of(&e))?.unchecked_into();
-    // As bytes: a long text crosses into the module far faster than a string.
-    let bytes = Uint8Array::from(text.as_slice());
-    drop(text);
-    let instance = Reflect::construct(&class, &Array::of1(&bytes)).map_err(|e| message_of(&e))?;
-    Ok(instance.unchecked_into())
 }
 
 impl MockState {

@@ -1,0 +1,142 @@
+//! Reading a document's bytes: pasted text at once, anything else as it arrives, its list
+//! handed to the page as soon as it can be shown.
+
+use super::*;
+
+/// The bytes handed to the reader at a time: a chunk larger than this (a file's, or a body
+/// that arrived before the app asked) is split, so that the page can paint between two and
+/// its memory holds no second copy of it.
+const PIECE: u32 = 1 << 18;
+
+/// The piece until the list is shown when its first rows may be shown alone: smaller, so the
+/// first rows are found with little more than them read.
+const FIRST_PIECE: u32 = 1 << 16;
+
+/// What JavaScript's `readDocument` and `openDocument` take for `input`.
+fn js_input(input: &Input) -> (&'static str, JsValue) {
+    match input {
+        Input::Url(address) => ("url", JsValue::from_str(address)),
+        Input::File(file) => ("file", file.into()),
+        Input::Text(text) => ("text", JsValue::from_str(text)),
+        Input::Builtin => ("url", JsValue::from_str(BUILTIN_PATH)),
+    }
+}
+
+/// The error JavaScript answered for `input` (see `openDocument`).
+fn read_error(result: &JsValue, input: &JsValue) -> DocumentError {
+    let url = text(result, "url");
+    match text(result, "error").as_str() {
+        "bad-url" => DocumentError::BadUrl(input.as_string().unwrap_or_default()),
+        "http" => DocumentError::Http {
+            url,
+            status: u16::try_from(number(result, "status")).unwrap_or_default(),
+            status_text: text(result, "statusText"),
+        },
+        "file" => DocumentError::File(text(result, "message")),
+        _ => DocumentError::Network { url },
+    }
+}
+
+/// `readDocument`'s answer for `input`: all its bytes at once (pasted text, and a document's
+/// text read again for "Download the document").
+pub(super) async fn read_js(input: &Input) -> JsValue {
+    let (kind, value) = js_input(input);
+    JsFuture::from(read_document_js(kind, &value)).await.unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Reads a document. Pasted text is read whole. Anything else is read as it arrives
+/// (`petstore_core::document::DocumentStream`): with `early`, its list goes to `early` as soon
+/// as it can be shown, with the document still arriving, and the page paints it before the
+/// reading goes on; the whole document then replaces the arriving one in the same signal.
+/// With `first_rows`, the list goes to `early` as soon as that many of its first rows are
+/// final, and the whole list of `paths` follows (the same arriving document, a second call).
+/// The reading stops when `alive` says the load was superseded.
+pub(super) async fn read(
+    input: &Input,
+    early: Option<&dyn Fn(Loaded)>,
+    first_rows: usize,
+    alive: &dyn Fn() -> bool,
+) -> Result<Loaded, DocumentError> {
+    let (kind, value) = js_input(input);
+    if let Input::Text(_) = input {
+        let result = read_js(input).await;
+        let Some(bytes) = bytes(&result) else { return Err(read_error(&result, &value)) };
+        // The text kept has no indentation: "Download the document" gives the pasted text.
+        return Ok(Loaded { reread: Some(input.clone()), ..Loaded::parse(bytes, Source::Pasted).await? });
+    }
+    let opened = JsFuture::from(open_document_js(kind, &value)).await.unwrap_or(JsValue::UNDEFINED);
+    let reader = field(&opened, "reader");
+    if reader.is_undefined() {
+        return Err(read_error(&opened, &value));
+    }
+    let label = text(&opened, "label");
+    let source = match input {
+        Input::Url(_) => Source::Url(label.clone()),
+        Input::File(_) => Source::File(label.clone()),
+        Input::Text(_) => Source::Pasted,
+        Input::Builtin => Source::Builtin,
+    };
+    let mut stream = DocumentStream::new(number(&opened, "size")).list_first(first_rows);
+    let mut shown: Option<Arc<Arriving>> = None;
+    let mut chunk = Vec::new();
+    let mut slice = js_sys::Date::now();
+    loop {
+        let next = JsFuture::from(next_chunk_js(&reader)).await.unwrap_or(JsValue::FALSE);
+        if next.is_null() {
+            break;
+        }
+        if !alive() {
+            cancel_read_js(&reader);
+            return Err(DocumentError::Network { url: label });
+        }
+        let Some(array) = next.dyn_ref::<js_sys::Uint8Array>() else {
+            return Err(match input {
+                Input::File(_) => DocumentError::File("it stopped before its end".to_owned()),
+                _ => DocumentError::Interrupted { url: label, received: stream.received() },
+            });
+        };
+        // A chunk can be the whole body when it had arrived before the app asked: it is
+        // copied into the page's memory a piece at a time, not all at once.
+        let length = array.length();
+        let mut at = 0;
+        while at < length {
+            let piece = if first_rows > 0 && shown.is_none() { FIRST_PIECE } else { PIECE };
+            let end = length.min(at.saturating_add(piece));
+            chunk.resize((end - at) as usize, 0);
+            array.subarray(at, end).copy_to(&mut chunk);
+            at = end;
+            let listing = stream.push(&chunk).inspect_err(|_| cancel_read_js(&reader))?;
+            if let (Some(listing), Some(early)) = (listing, early) {
+                // The first list, or (after its first rows) the whole list of `paths`.
+                let first = shown.is_none();
+                let value = shown.get_or_insert_with(|| Arc::new(Arriving::new(listing.root)));
+                early(Loaded {
+                    value: AnyDocument::Arriving(Arc::clone(value)),
+                    catalog: listing.catalog,
+                    source: source.clone(),
+                    converted: None,
+                    original: None,
+                    reread: Some(input.clone()),
+                });
+                if first {
+                    crate::modules::after_paint().await;
+                    slice = js_sys::Date::now();
+                }
+            } else if js_sys::Date::now() - slice > crate::modules::SLICE_MS {
+                // Reading goes on in the same task for at most a slice before the page gets a
+                // turn.
+                crate::modules::next_task().await;
+                slice = js_sys::Date::now();
+            }
+        }
+    }
+    let mut loaded = match stream.finish()? {
+        Streamed::Json(read) => Loaded::from_read(read, source, None).await?,
+        Streamed::Yaml(bytes) => Loaded::parse(bytes, source).await?,
+    };
+    loaded.reread = Some(input.clone());
+    if let Some(arriving) = shown {
+        arriving.arrive(loaded.value.clone());
+    }
+    Ok(loaded)
+}
