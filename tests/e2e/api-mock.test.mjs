@@ -163,7 +163,15 @@ test("ApiMock options: injected network failures, documented error statuses, del
       }
       const memory = new ApiMock(window.todoApi, { storageKey: null });
       const offline = memory.handle({ method: "POST", url: "/todos", headers: { "Content-Type": "application/json" }, body: "{\"title\":\"x\"}" });
-      return { rejected, failedStatus: failed.status, waited, errors, offlineStatus: offline.status, resources: memory.resources() };
+      // The same request as JSON text, answered as JSON text; bad text is refused with a reason.
+      const texted = JSON.parse(memory.handleJson(JSON.stringify({ method: "POST", url: "/todos", headers: { "Content-Type": "application/json" }, body: "{\"title\":\"y\"}" })));
+      let badText = "no error";
+      try {
+        memory.handleJson("{\"url\": ");
+      } catch (e) {
+        badText = `${e.name}: ${e.message}`;
+      }
+      return { rejected, failedStatus: failed.status, waited, errors, offlineStatus: offline.status, texted, badText, resources: memory.resources() };
     });
     assert.match(result.rejected, /^TypeError: Failed to fetch/);
     assert.equal(result.failedStatus, 503);
@@ -175,7 +183,10 @@ test("ApiMock options: injected network failures, documented error statuses, del
       "TypeError: new ApiMock(description): the description is an OpenAPI document as JSON text, bytes or an object.",
     ]);
     assert.equal(result.offlineStatus, 201);
-    assert.deepEqual(result.resources, [{ collection: "/todos", item: "/todos/{id}", idField: "id", count: 1 }]);
+    assert.equal(result.texted.status, 201);
+    assert.equal(JSON.parse(result.texted.body).title, "y");
+    assert.match(result.badText, /^Error: handleJson\(\) takes a request as JSON text, such as \{"method": "GET", "url": "\/things"\}/);
+    assert.deepEqual(result.resources, [{ collection: "/todos", item: "/todos/{id}", idField: "id", count: 2 }]);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

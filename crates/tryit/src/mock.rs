@@ -13,8 +13,8 @@ extern "C" {
     /// A `PetstoreMock` of `petstore_mock.js` (see its `.d.ts`).
     type MockHandle;
 
-    #[wasm_bindgen(method, catch, js_name = handle)]
-    fn answer(this: &MockHandle, request: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = handleJson)]
+    fn answer(this: &MockHandle, request: &str) -> Result<String, JsValue>;
 }
 
 /// A function that returns the page's mock, or a string saying why there is none yet.
@@ -48,12 +48,10 @@ impl MockLink {
         if !handle.is_object() {
             return Err("The in-browser mock is not available on this page.".to_owned());
         }
-        // The request and the answer cross as JSON text, with the serde_json both sides carry.
+        // The request and the answer cross as JSON text, with the serde_json both sides carry:
+        // no JavaScript object is built or read for them.
         let asked = serde_json::to_string(request).map_err(|e| e.to_string())?;
-        let asked = js_sys::JSON::parse(&asked).map_err(|e| message_of(&e))?;
         let answer = handle.unchecked_into::<MockHandle>().answer(&asked).map_err(|e| message_of(&e))?;
-        let text = js_sys::JSON::stringify(&answer).map_err(|e| message_of(&e))?;
-        serde_json::from_str(&String::from(text))
-            .map_err(|e| format!("The mock's answer could not be read: {e}."))
+        serde_json::from_str(&answer).map_err(|e| format!("The mock's answer could not be read: {e}."))
     }
 }

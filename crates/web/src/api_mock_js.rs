@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::intercept::Prefix;
-use crate::js_api::{InstalledSlot, install_with, intercepted, message_of, respond, uninstall};
+use crate::js_api::{InstalledSlot, handle_json, install_with, intercepted, message_of, respond, uninstall};
 use crate::persistent::{MockOptions, PersistentMock};
 
 /// The largest description `new ApiMock` reads (64 MiB of JSON).
@@ -124,6 +124,13 @@ impl JsApiMock {
         }
         let answer = serde_wasm_bindgen::to_value(&self.mock.handle(&request));
         answer.map(JsCast::unchecked_into).map_err(|e| JsError::new(&message_of(e)))
+    }
+
+    /// [`Self::handle`] with the request and the answer as JSON text (see
+    /// `PetstoreMock.handleJson`).
+    #[wasm_bindgen(js_name = handleJson)]
+    pub fn handle_json(&self, request: &str) -> Result<String, JsError> {
+        handle_json(&self.mock, request, "/things")
     }
 
     /// Replaces the global `fetch` and `XMLHttpRequest`: requests whose URL starts with `prefix`

@@ -195,6 +195,14 @@ impl JsPetstoreMock {
         answer.map(JsCast::unchecked_into).map_err(|e| JsError::new(&message_of(e)))
     }
 
+    /// [`Self::handle`] with the request and the answer as JSON text: for a caller that holds
+    /// them as text already (a worker's message, another WebAssembly module), no object is
+    /// built or read for them.
+    #[wasm_bindgen(js_name = handleJson)]
+    pub fn handle_json(&self, request: &str) -> Result<String, JsError> {
+        handle_json(&self.mock, request, "/pets")
+    }
+
     /// Replaces the global `fetch`: requests whose URL starts with `prefix` (a path on this
     /// origin such as `"/api"`, or an absolute URL) are answered by the mock, with the prefix
     /// removed (`/api/pets` is the mock's `/pets`); all others go to the original `fetch`.
@@ -348,6 +356,25 @@ pub(crate) fn message_of(error: serde_wasm_bindgen::Error) -> String {
         Some(error) => error.message().into(),
         None => petstore_browser::describe(&error),
     }
+}
+
+/// `handleJson()` of a mock: `request` is what `handle()` takes, as JSON text, such as
+/// `{"method": "GET", "url": "/pets"}`; the answer is what `handle()` gives, as JSON text
+/// (`example` is the path the error messages show).
+pub(crate) fn handle_json<M: StatefulMock + 'static>(
+    mock: &PersistentMock<M>,
+    request: &str,
+    example: &str,
+) -> Result<String, JsError> {
+    let request: petstore_core::Request = serde_json::from_str(request).map_err(|e| {
+        JsError::new(&format!(
+            "handleJson() takes a request as JSON text, such as {{\"method\": \"GET\", \"url\": \"{example}\"}} ({e})."
+        ))
+    })?;
+    if request.target.is_empty() {
+        return Err(JsError::new(&format!("handleJson() needs a url, such as \"{example}\".")));
+    }
+    serde_json::to_string(&mock.handle(&request)).map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// The mock's target when `fetch(input)` goes to a URL under the prefix.

@@ -49,7 +49,14 @@ impl<'a> Saved<'a> {
         if self.snapshot.is_empty() {
             return self.encode();
         }
-        format!(r#"{{"generation":{},"snapshot":{}}}"#, self.generation, self.snapshot)
+        // Sized once: a snapshot is the whole state, and a save follows every write.
+        let mut text = String::with_capacity(self.snapshot.len() + 48);
+        text.push_str(r#"{"generation":"#);
+        text.push_str(&self.generation.to_string());
+        text.push_str(r#","snapshot":"#);
+        text.push_str(self.snapshot);
+        text.push('}');
+        text
     }
 
     /// Reads stored text back.

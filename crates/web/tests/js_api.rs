@@ -384,3 +384,43 @@ fn handle_takes_headers_as_an_object_and_null_for_nothing() {
     let body = Reflect::get(&listed, &"body".into()).unwrap().as_string().unwrap();
     assert!(body.contains("Fish"), "{body}");
 }
+
+#[wasm_bindgen_test]
+fn handle_json_answers_as_handle_does_and_refuses_bad_text_with_a_reason() {
+    let mock = in_memory();
+    let created = mock
+        .handle_json(
+            r#"{"method": "POST", "url": "/pets", "headers": [["Content-Type", "application/json"]],
+                "body": "{\"name\": \"Texted\", \"categoryId\": 1}"}"#,
+        )
+        .unwrap();
+    let created: serde_json::Value = serde_json::from_str(&created).unwrap();
+    assert_eq!(created["status"], 201, "{created}");
+    let pet: serde_json::Value = serde_json::from_str(created["body"].as_str().unwrap()).unwrap();
+    assert_eq!(pet["name"], "Texted");
+    let location = created["headers"].as_array().unwrap().iter().find(|h| h[0] == "Location").cloned();
+    assert_eq!(location.unwrap()[1], format!("/pets/{}", pet["id"]));
+
+    // The same state as `handle()`, and the same answer.
+    let by_object = mock.handle(object(&[("url", format!("/pets/{}", pet["id"]).into())])).unwrap();
+    let by_text = mock.handle_json(&format!(r#"{{"url": "/pets/{}"}}"#, pet["id"])).unwrap();
+    let by_object = js_sys::JSON::stringify(&by_object).unwrap().as_string().unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&by_text).unwrap(),
+        serde_json::from_str::<serde_json::Value>(&by_object).unwrap()
+    );
+    let missing: serde_json::Value =
+        serde_json::from_str(&mock.handle_json(r#"{"url": "/pets/999999"}"#).unwrap()).unwrap();
+    assert_eq!(missing["status"], 404);
+
+    for (text, says) in [
+        ("GET /pets", "takes a request as JSON text"),
+        (r#"{"url": "/pets""#, "takes a request as JSON text"),
+        (r#"{"method": "GET"}"#, "needs a url"),
+        (r#"{"url": "/pets", "headers": ["x"]}"#, "[name, value]"),
+    ] {
+        let error = JsValue::from(mock.handle_json(text).unwrap_err());
+        let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
+        assert!(message.contains(says), "{text}: {message}");
+    }
+}

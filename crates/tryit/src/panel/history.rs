@@ -121,15 +121,51 @@ pub fn picked(ev: &leptos::ev::MouseEvent) -> Option<u64> {
 /// What the "Recent" list shows: its newest row and the row marked as shown. A new answer adds
 /// its row and drops the oldest; the other rows stay.
 ///
-/// The slot is written only here, so the list element and its rows are kept from one write to
-/// the next rather than looked up each time.
+/// The slot is written only here, so the list element and its rows, with what each shows, are
+/// kept from one write to the next rather than looked up or read back: only what differs is
+/// written.
 #[derive(Debug, Default)]
 struct Rows {
     newest: Option<u64>,
-    pressed: Option<u64>,
-    /// The `<ul>` written, and its rows (`<li>`) with their entries' ids, in order.
+    /// The `<ul>` written, and its rows in order.
     list: Option<web_sys::Element>,
-    rows: Vec<(u64, web_sys::Element)>,
+    rows: Vec<Row>,
+}
+
+/// A row of the "Recent" list (`<li>` of [`row_html`]) and what it shows.
+#[derive(Debug)]
+struct Row {
+    id: u64,
+    element: web_sys::Element,
+    texts: [String; 3],
+    pressed: bool,
+}
+
+impl Row {
+    /// Makes this row (moved, or a copy of another) the row of `entry`.
+    fn fill(&mut self, entry: &Entry) {
+        let Some(button) = self.element.first_element_child() else { return };
+        self.id = entry.id;
+        let _ = button.set_attribute("data-entry", &entry.id.to_string());
+        let spans = button.children();
+        for ((i, text), old) in (0..).zip(row_texts(entry)).zip(&mut self.texts) {
+            if text != *old {
+                if let Some(span) = spans.item(i) {
+                    span.set_text_content(Some(&text));
+                }
+                *old = text;
+            }
+        }
+    }
+
+    fn press(&mut self, pressed: bool) {
+        if self.pressed != pressed {
+            if let Some(button) = self.element.first_element_child() {
+                let _ = button.set_attribute("aria-pressed", if pressed { "true" } else { "false" });
+            }
+            self.pressed = pressed;
+        }
+    }
 }
 
 impl Rows {
@@ -144,37 +180,48 @@ impl Rows {
                     // The newest row: the oldest moved to the front when the list is full,
                     // else a copy of the first; then filled in (no HTML to parse).
                     let row = if self.rows.len() >= list.len() {
-                        self.rows.pop().map(|(_, row)| row)
+                        self.rows.pop()
                     } else {
-                        let first = self.rows.first().map(|(_, row)| row);
-                        first.and_then(|row| row.clone_node_with_deep(true).ok()).map(JsCast::unchecked_into)
+                        self.rows.first().and_then(|first| {
+                            let element = first.element.clone_node_with_deep(true).ok()?.unchecked_into();
+                            Some(Row {
+                                id: first.id,
+                                element,
+                                texts: first.texts.clone(),
+                                pressed: first.pressed,
+                            })
+                        })
                     };
-                    if let Some(row) = row {
-                        let _ = ul.prepend_with_node_1(&row);
-                        fill_row(&row, newest);
-                        self.rows.insert(0, (newest.id, row));
+                    if let Some(mut row) = row {
+                        let _ = ul.prepend_with_node_1(&row.element);
+                        row.fill(newest);
+                        self.rows.insert(0, row);
                     }
                 }
-                for (id, pressed) in [(self.pressed, "false"), (shown, "true")] {
-                    let row = id.and_then(|id| self.rows.iter().find(|(entry, _)| *entry == id));
-                    if let Some(button) = row.and_then(|(_, row)| row.first_element_child()) {
-                        let _ = button.set_attribute("aria-pressed", pressed);
-                    }
+                for row in &mut self.rows {
+                    row.press(shown == Some(row.id));
                 }
             }
             _ => {
                 slot.set_inner_html(&history_html(list, shown));
                 self.list = slot.query_selector("ul").ok().flatten();
-                let rows = self.list.as_ref().map(web_sys::Element::children);
+                let elements = self.list.as_ref().map(web_sys::Element::children);
                 self.rows = list
                     .iter()
                     .zip(0..)
-                    .filter_map(|(entry, i)| Some((entry.id, rows.as_ref()?.item(i)?)))
+                    .filter_map(|(entry, i)| {
+                        let element = elements.as_ref()?.item(i)?;
+                        Some(Row {
+                            id: entry.id,
+                            element,
+                            texts: row_texts(entry),
+                            pressed: shown == Some(entry.id),
+                        })
+                    })
                     .collect();
             }
         }
         self.newest = list.first().map(|e| e.id);
-        self.pressed = shown;
     }
 }
 
@@ -197,19 +244,6 @@ fn row_texts(Entry { exchange: e, .. }: &Entry) -> [String; 3] {
         Outcome::Failure(_) => "failed".to_owned(),
     };
     [e.at.clone(), status, format!("{} {}", e.method, e.url)]
-}
-
-/// Makes `row` (`<li>` of [`row_html`]) the row of `entry`, not pressed.
-fn fill_row(row: &web_sys::Element, entry: &Entry) {
-    let Some(button) = row.first_element_child() else { return };
-    let _ = button.set_attribute("data-entry", &entry.id.to_string());
-    let _ = button.set_attribute("aria-pressed", "false");
-    let spans = button.children();
-    for (i, text) in (0..).zip(row_texts(entry)) {
-        if let Some(span) = spans.item(i) {
-            span.set_text_content(Some(&text));
-        }
-    }
 }
 
 /// The row of `entry` in the "Recent" list, pressed when it is the one shown.
@@ -268,7 +302,11 @@ impl AnswerHtml {
     fn write(mut self, slot: &web_sys::Element, written: &mut Self) {
         // The markups are statics: one address each.
         let same = std::ptr::eq(self.markup, written.markup);
-        match written.elements.take().filter(|(_, elements)| same && elements.len() == self.parts.len()) {
+        let kept = match written
+            .elements
+            .take()
+            .filter(|(_, elements)| same && elements.len() == self.parts.len())
+        {
             Some((root, elements)) => {
                 for ((i, element), (part, old)) in
                     (0..).zip(&elements).zip(self.parts.iter().zip(&written.parts))
@@ -285,6 +323,7 @@ impl AnswerHtml {
                     }
                 }
                 self.elements = Some((root, elements));
+                true
             }
             None => {
                 let mut html = String::new();
@@ -304,11 +343,13 @@ impl AnswerHtml {
                     });
                     (root, elements)
                 });
+                false
             }
-        }
+        };
         if let Some((root, _)) = &self.elements {
             let _ = root.set_attribute("data-exchange", &self.id.to_string());
-            if let Some(status) = self.status {
+            // A root written anew has no status yet; a kept one has the last answer's.
+            if let Some(status) = self.status.filter(|s| !kept || written.status != Some(*s)) {
                 let _ = root.set_attribute("data-status", &status.to_string());
             }
         }
