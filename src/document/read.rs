@@ -12,6 +12,13 @@ const PIECE: u32 = 1 << 18;
 /// first rows are found with little more than them read.
 const FIRST_PIECE: u32 = 1 << 16;
 
+/// Reading goes on in one task for at most this many milliseconds, shorter than the page's
+/// other long work (`modules::SLICE_MS`): while the page is busy the browser stops taking the
+/// body once its buffer is full, so a long task holds the download up. GitHub's 13 MB fetched
+/// by a page that does nothing else arrives in 70-100 ms; with 30 ms tasks and a 1 ms gap
+/// between two, in 250 ms; with 8 ms tasks, in 125 ms.
+const READ_SLICE_MS: f64 = 8.0;
+
 /// What JavaScript's `readDocument` and `openDocument` take for `input`.
 fn js_input(input: &Input) -> (&'static str, JsValue) {
     match input {
@@ -122,9 +129,9 @@ pub(super) async fn read(
                     crate::modules::after_paint().await;
                     slice = js_sys::Date::now();
                 }
-            } else if js_sys::Date::now() - slice > crate::modules::SLICE_MS {
-                // Reading goes on in the same task for at most a slice before the page gets a
-                // turn.
+            } else if js_sys::Date::now() - slice > READ_SLICE_MS {
+                // Reading goes on in the same task for at most a slice before the page (and the
+                // download) gets a turn.
                 crate::modules::next_task().await;
                 slice = js_sys::Date::now();
             }
