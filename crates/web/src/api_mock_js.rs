@@ -126,7 +126,7 @@ impl JsApiMock {
         answer.map(JsCast::unchecked_into).map_err(|e| JsError::new(&message_of(e)))
     }
 
-    /// [`Self::handle`] with the request and the answer as JSON text (see
+    /// `handle()` with the request and the answer as JSON text (see
     /// `PetstoreMock.handleJson`).
     #[wasm_bindgen(js_name = handleJson)]
     pub fn handle_json(&self, request: &str) -> Result<String, JsError> {

@@ -195,9 +195,9 @@ impl JsPetstoreMock {
         answer.map(JsCast::unchecked_into).map_err(|e| JsError::new(&message_of(e)))
     }
 
-    /// [`Self::handle`] with the request and the answer as JSON text: for a caller that holds
-    /// them as text already (a worker's message, another WebAssembly module), no object is
-    /// built or read for them.
+    /// `handle()` with the request and the answer as JSON text: for a caller that holds them as
+    /// text already (a worker's message, another WebAssembly module), no object is built or
+    /// read for them.
     #[wasm_bindgen(js_name = handleJson)]
     pub fn handle_json(&self, request: &str) -> Result<String, JsError> {
         handle_json(&self.mock, request, "/pets")
