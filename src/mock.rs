@@ -102,6 +102,12 @@ pub enum MockSource {
     Api(ApiSource),
 }
 
+/// A loaded document's JSON text, once the whole of it is in (`None` before). Given a limit, a
+/// longer text is `Err(its length)`, not copied: the page's memory keeps the room of every copy
+/// made (a copy of GitHub's document to learn that it is too large for its mock to start on its
+/// own held the page's WebAssembly memory 7 MB higher).
+pub type SourceText = dyn Fn(Option<usize>) -> Option<Result<Vec<u8>, usize>>;
+
 /// A loaded document, as its mock is made from it.
 #[derive(Clone)]
 pub struct ApiSource {
@@ -109,8 +115,8 @@ pub struct ApiSource {
     pub document: u64,
     /// Its name in file names: the title, as letters, digits and dashes.
     pub name: String,
-    /// Its JSON text, once the whole of it is in (`None` before).
-    pub text: Rc<dyn Fn() -> Option<Vec<u8>>>,
+    /// Its JSON text, once the whole of it is in (see [`SourceText`]).
+    pub text: Rc<SourceText>,
 }
 
 impl std::fmt::Debug for MockSource {
@@ -143,13 +149,22 @@ impl MockSource {
             return Self::Petstore;
         }
         let value = loaded.value.clone();
-        let text = move || match &value {
-            AnyDocument::Indexed(doc) => Some(doc.text().as_bytes().to_vec()),
-            AnyDocument::Whole(value) => serde_json::to_vec(&**value).ok(),
-            AnyDocument::Arriving(doc) => match doc.whole()? {
-                AnyDocument::Whole(value) => serde_json::to_vec(&**value).ok(),
-                whole => whole.text().map(|t| t.as_bytes().to_vec()),
-            },
+        let text = move |limit: Option<usize>| {
+            let whole = match &value {
+                AnyDocument::Arriving(doc) => doc.whole()?,
+                whole => whole,
+            };
+            let fits = |length: usize| limit.is_none_or(|limit| length <= limit);
+            Some(match whole {
+                AnyDocument::Whole(value) => {
+                    let bytes = serde_json::to_vec(&**value).ok()?;
+                    if fits(bytes.len()) { Ok(bytes) } else { Err(bytes.len()) }
+                }
+                whole => {
+                    let text = whole.text()?;
+                    if fits(text.len()) { Ok(text.as_bytes().to_vec()) } else { Err(text.len()) }
+                }
+            })
         };
         let name: String = loaded
             .catalog
@@ -337,20 +352,25 @@ impl MockState {
                         if !current() {
                             return;
                         }
-                        if let Some(text) = (api.text)() {
-                            state.waiting.try_set(false);
-                            break text;
+                        // The limit holds until the mock is asked for (it may be while waiting).
+                        let wanted = state.wanted.try_get_value().unwrap_or(false);
+                        match (api.text)(limit.filter(|_| !wanted)) {
+                            Some(Ok(text)) => {
+                                state.waiting.try_set(false);
+                                break text;
+                            }
+                            Some(Err(_)) => {
+                                state.waiting.try_set(false);
+                                state.status.try_set(MockStatus::Idle);
+                                return;
+                            }
+                            None => {}
                         }
                         if !state.waiting.try_get_untracked().unwrap_or(true) {
                             state.waiting.try_set(true);
                         }
                         crate::modules::after_paint().await;
                     };
-                    let wanted = state.wanted.try_get_value().unwrap_or(false);
-                    if limit.is_some_and(|limit| text.len() > limit) && !wanted {
-                        state.status.try_set(MockStatus::Idle);
-                        return;
-                    }
                     (load_api(text).await, true)
                 }
             };

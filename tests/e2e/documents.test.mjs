@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
+import { ARTIFACTS, WASM_MEMORIES, launch, openPage, serveStatic } from "./harness.mjs";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const REPO = join(HERE, "../..");
@@ -238,7 +238,7 @@ test("a YAML file chosen with the file input renders", async () => {
 
 test("GitHub's description by ?url= lists its operations virtually; search finds one and it opens", async () => {
   const ids = operationIds(github);
-  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/github.json`);
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/github.json`, { init: WASM_MEMORIES });
   const requested = [];
   page.on("request", (r) => requested.push(new URL(r.url()).pathname));
   try {
@@ -297,6 +297,12 @@ test("GitHub's description by ?url= lists its operations virtually; search finds
     assert.notEqual(await target.inputValue(), "mock");
     assert.equal(await page.locator("[data-testid=mock-idle]").count(), 1, "the mock waits");
     assert.ok(!requested.some((p) => p.includes("api-mock")), requested.join(", "));
+    // The app's WebAssembly memory (which never shrinks) holds the document's text without its
+    // indentation (6.9 of the 13 MB), its index and list: no copy of the text was made to learn
+    // that the mock must wait (that copy held it at 19.7 MiB).
+    const sizes = await page.evaluate(() => globalThis.__wasmMemories.map((m) => m.buffer.byteLength));
+    const largest = Math.max(...sizes);
+    assert.ok(largest < 16 * 2 ** 20, `the app's WebAssembly memory is ${(largest / 2 ** 20).toFixed(1)} MiB (every module: ${sizes.map((n) => (n / 2 ** 20).toFixed(1)).join(", ")} MiB)`);
     await target.selectOption("mock");
     await page.locator("[data-testid=mock-panel] [data-testid=mock-counts]").waitFor({ timeout: 60_000 });
     assert.match(await page.locator("[data-testid=mock-counts]").textContent(), /^0 items in \d+ resources$/);

@@ -39,7 +39,8 @@ export async function serveStatic(root = DIST, { extra = {} } = {}) {
     if (typeof mapped === "string") {
       try {
         const body = await readFile(mapped);
-        res.writeHead(200, { "Content-Type": TYPES[extname(mapped)] ?? "application/octet-stream" }).end(body);
+        // With its length, as a static file server sends it (a reader reserves its room once).
+        res.writeHead(200, { "Content-Type": TYPES[extname(mapped)] ?? "application/octet-stream", "Content-Length": body.length }).end(body);
       } catch {
         res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
       }
@@ -52,7 +53,7 @@ export async function serveStatic(root = DIST, { extra = {} } = {}) {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream", "Content-Length": body.length });
       res.end(body);
     } catch {
       res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
@@ -84,9 +85,11 @@ export function launch() {
 }
 
 /** Opens a page that records console errors, page errors and failed requests. */
-export async function openPage(browser, url, { colorScheme = "light", viewport = { width: 1280, height: 900 } } = {}) {
+export async function openPage(browser, url, { colorScheme = "light", viewport = { width: 1280, height: 900 }, init } = {}) {
   const context = await browser.newContext({ colorScheme, viewport });
   const page = await context.newPage();
+  // A script run before the page's own (see `WASM_MEMORIES`).
+  if (init) await page.addInitScript(init);
   const problems = [];
   page.on("console", (msg) => {
     if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
@@ -99,3 +102,23 @@ export async function openPage(browser, url, { colorScheme = "light", viewport =
   await page.goto(url);
   return { page, context, problems };
 }
+
+/**
+ * An init script for `openPage`: the WebAssembly memory of every module the page starts, in
+ * `globalThis.__wasmMemories` (wasm-bindgen's glue instantiates with `instantiateStreaming`,
+ * else `instantiate`).
+ */
+export const WASM_MEMORIES = `(() => {
+  const memories = (globalThis.__wasmMemories = []);
+  const track = (instance) => {
+    for (const value of Object.values(instance?.exports ?? {})) if (value instanceof WebAssembly.Memory) memories.push(value);
+  };
+  for (const name of ["instantiateStreaming", "instantiate"]) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = async function (...args) {
+      const result = await original.apply(this, args);
+      track(result instanceof WebAssembly.Instance ? result : result.instance);
+      return result;
+    };
+  }
+})();`;
