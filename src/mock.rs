@@ -102,11 +102,11 @@ pub enum MockSource {
     Api(ApiSource),
 }
 
-/// A loaded document's JSON text, once the whole of it is in (`None` before). Given a limit, a
-/// longer text is `Err(its length)`, not copied: the page's memory keeps the room of every copy
-/// made (a copy of GitHub's document to learn that it is too large for its mock to start on its
-/// own held the page's WebAssembly memory 7 MB higher).
-pub type SourceText = dyn Fn(Option<usize>) -> Option<Result<Vec<u8>, usize>>;
+/// A loaded document's JSON text as bytes for the mock module, once the whole of it is in
+/// (`None` before). They are copied straight out of the page's WebAssembly memory, which keeps
+/// the room of every copy made in it (a copy of GitHub's document held it 7 MB higher); given a
+/// limit, a longer text is `Err(its length)` and not copied at all.
+pub type SourceText = dyn Fn(Option<usize>) -> Option<Result<Uint8Array, usize>>;
 
 /// A loaded document, as its mock is made from it.
 #[derive(Clone)]
@@ -155,16 +155,15 @@ impl MockSource {
                 whole => whole,
             };
             let fits = |length: usize| limit.is_none_or(|limit| length <= limit);
-            Some(match whole {
+            let serialized: Vec<u8>;
+            let bytes = match whole {
                 AnyDocument::Whole(value) => {
-                    let bytes = serde_json::to_vec(&**value).ok()?;
-                    if fits(bytes.len()) { Ok(bytes) } else { Err(bytes.len()) }
+                    serialized = serde_json::to_vec(&**value).ok()?;
+                    &serialized
                 }
-                whole => {
-                    let text = whole.text()?;
-                    if fits(text.len()) { Ok(text.as_bytes().to_vec()) } else { Err(text.len()) }
-                }
-            })
+                whole => whole.text()?.as_bytes(),
+            };
+            Some(if fits(bytes.len()) { Ok(Uint8Array::from(bytes)) } else { Err(bytes.len()) })
         };
         let name: String = loaded
             .catalog

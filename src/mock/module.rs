@@ -31,15 +31,13 @@ pub(super) async fn load_petstore() -> Result<MockHandle, String> {
     Ok(instance.unchecked_into())
 }
 
-/// Opens the `ApiMock` of `text`, saved under its default key (the document's title and
-/// version), so a page of the reader's own that mocks the same document shares its state.
-pub(super) async fn load_api(text: Vec<u8>) -> Result<MockHandle, String> {
+/// Opens the `ApiMock` of a document's JSON text, saved under its default key (the document's
+/// title and version), so a page of the reader's own that mocks the same document shares its
+/// state. As bytes: a long text crosses into the module far faster than a string.
+pub(super) async fn load_api(bytes: Uint8Array) -> Result<MockHandle, String> {
     let module = crate::modules::load(API_MODULE_PATH).await?;
     let class: Function =
         Reflect::get(&module, &"ApiMock".into()).map_err(|e| message_of(&e))?.unchecked_into();
-    // As bytes: a long text crosses into the module far faster than a string.
-    let bytes = Uint8Array::from(text.as_slice());
-    drop(text);
     let instance = Reflect::construct(&class, &Array::of1(&bytes)).map_err(|e| message_of(&e))?;
     Ok(instance.unchecked_into())
 }
