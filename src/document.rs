@@ -9,7 +9,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use petstore_core::Catalog;
 use petstore_core::document::{
-    self, AnyDocument, Arriving, DocumentError, DocumentStream, Format, Read, Source, Streamed,
+    self, AnyDocument, Arriving, DocumentError, DocumentStream, Format, Listing, Read, Source, Streamed,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -24,7 +24,7 @@ use read::{read, read_js};
 pub(crate) use js::show_loader;
 use js::{
     bytes, cancel_read_js, field, next_chunk_js, number, open_document_js, read_document_js, set_page_url_js,
-    text, yaml_to_json_js,
+    settled_within_js, text, yaml_to_json_js,
 };
 
 /// A document ready to show: parsed, checked and listed.
@@ -376,7 +376,7 @@ impl DocumentState {
             self.loading.set(Some(Input::Builtin.describe()));
         }
         leptos::task::spawn_local(async move {
-            let read = read(&Input::Builtin, None, 0, &|| true).await;
+            let read = read(&Input::Builtin, None, 0, 0.0, &|| true).await;
             if !self.is_newest(this) {
                 return;
             }
@@ -424,10 +424,15 @@ impl DocumentState {
             self.current.set(Some(loaded));
         };
         let alive = || self.is_newest(this);
-        // The first rows alone are shown first when the list opens at its top (a deep link
-        // scrolls it to a row that may not be read yet).
-        let first_rows = if listing && no_hash() { crate::ui::operation_list::rows_in_view() } else { 0 };
-        let read = read(&load.input, listing.then_some(&early as &dyn Fn(Loaded)), first_rows, &alive).await;
+        // The first rows alone are shown first when the list opens at its top. A deep link
+        // scrolls the list to a row that may not be read yet, and its list waits a moment for
+        // the rest of the document, which has what the operation needs.
+        let deep_link = !no_hash();
+        let first_rows = if listing && !deep_link { crate::ui::operation_list::rows_in_view() } else { 0 };
+        let hold_ms = if listing && deep_link { DEEP_LINK_HOLD_MS } else { 0.0 };
+        let read =
+            read(&load.input, listing.then_some(&early as &dyn Fn(Loaded)), first_rows, hold_ms, &alive)
+                .await;
         if !self.is_newest(this) {
             return;
         }
@@ -462,6 +467,13 @@ impl DocumentState {
         }
     }
 }
+
+/// How long a deep link's list, read before the rest of its document, waits for that rest.
+/// The rest of a document the list can be read early from most often comes within it on a
+/// fast connection (GitHub's 13 MB: 80-110 ms after its `paths`, served from this machine),
+/// and the page is then painted once, with the operation; on a slow one the list shows this
+/// much later than it could have.
+const DEEP_LINK_HOLD_MS: f64 = 150.0;
 
 /// Whether the page's address names no operation or page (`#...`).
 fn no_hash() -> bool {

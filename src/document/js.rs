@@ -63,6 +63,17 @@ export async function nextChunk(reader) {
     return false;
   }
 }
+// Whether `promise` settles within `ms` milliseconds; the promise itself is left as it is.
+export function settledWithin(promise, ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const settled = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    promise.then(settled, settled);
+  });
+}
 export function cancelRead(reader) {
   reader.cancel().catch(() => {});
 }
@@ -119,6 +130,8 @@ extern "C" {
     pub(super) fn open_document_js(kind: &str, input: &JsValue) -> js_sys::Promise;
     #[wasm_bindgen(js_name = nextChunk)]
     pub(super) fn next_chunk_js(reader: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = settledWithin)]
+    pub(super) fn settled_within_js(promise: &js_sys::Promise, ms: f64) -> js_sys::Promise;
     #[wasm_bindgen(js_name = cancelRead)]
     pub(super) fn cancel_read_js(reader: &JsValue);
     #[wasm_bindgen(js_name = setPageUrl)]

@@ -57,11 +57,15 @@ pub(super) async fn read_js(input: &Input) -> JsValue {
 /// reading goes on; the whole document then replaces the arriving one in the same signal.
 /// With `first_rows`, the list goes to `early` as soon as that many of its first rows are
 /// final, and the whole list of `paths` follows (the same arriving document, a second call).
+/// With `hold_ms` (a deep link), the list waits that long for the rest of the document: when
+/// the rest is read within it, nothing goes to `early`, and the page is painted once, with
+/// the operation asked for, rather than with the list first and the operation a moment later.
 /// The reading stops when `alive` says the load was superseded.
 pub(super) async fn read(
     input: &Input,
     early: Option<&dyn Fn(Loaded)>,
     first_rows: usize,
+    hold_ms: f64,
     alive: &dyn Fn() -> bool,
 ) -> Result<Loaded, DocumentError> {
     let (kind, value) = js_input(input);
@@ -85,10 +89,23 @@ pub(super) async fn read(
     };
     let mut stream = DocumentStream::new(number(&opened, "size")).list_first(first_rows);
     let mut shown: Option<Arc<Arriving>> = None;
+    // The list read while `hold_ms` runs, and when it was read.
+    let mut held: Option<(Listing, f64)> = None;
     let mut chunk = Vec::new();
     let mut slice = js_sys::Date::now();
     loop {
-        let next = JsFuture::from(next_chunk_js(&reader)).await.unwrap_or(JsValue::FALSE);
+        let pending = next_chunk_js(&reader);
+        if let (Some(early), Some((_, since))) = (early, &held) {
+            // A held list is shown when its time is up, whether or not the next chunk came.
+            let left = hold_ms - (js_sys::Date::now() - since);
+            let came = left > 0.0
+                && JsFuture::from(settled_within_js(&pending, left)).await.is_ok_and(|came| came.is_truthy());
+            if let Some((listing, _)) = held.take_if(|_| !came) {
+                hand(listing, &mut shown, early, &source, input).await;
+                slice = js_sys::Date::now();
+            }
+        }
+        let next = JsFuture::from(pending).await.unwrap_or(JsValue::FALSE);
         if next.is_null() {
             break;
         }
@@ -113,23 +130,20 @@ pub(super) async fn read(
             array.subarray(at, end).copy_to(&mut chunk);
             at = end;
             let listing = stream.push(&chunk).inspect_err(|_| cancel_read_js(&reader))?;
+            let now = js_sys::Date::now();
             if let (Some(listing), Some(early)) = (listing, early) {
-                // The first list, or (after its first rows) the whole list of `paths`.
-                let first = shown.is_none();
-                let value = shown.get_or_insert_with(|| Arc::new(Arriving::new(listing.root)));
-                early(Loaded {
-                    value: AnyDocument::Arriving(Arc::clone(value)),
-                    catalog: listing.catalog,
-                    source: source.clone(),
-                    converted: None,
-                    original: None,
-                    reread: Some(input.clone()),
-                });
-                if first {
-                    crate::modules::after_paint().await;
+                if hold_ms > 0.0 && shown.is_none() {
+                    held = Some((listing, now));
+                } else {
+                    hand(listing, &mut shown, early, &source, input).await;
                     slice = js_sys::Date::now();
                 }
-            } else if js_sys::Date::now() - slice > READ_SLICE_MS {
+            } else if let (Some(early), Some((listing, _))) =
+                (early, held.take_if(|(_, since)| now - *since >= hold_ms))
+            {
+                hand(listing, &mut shown, early, &source, input).await;
+                slice = js_sys::Date::now();
+            } else if now - slice > READ_SLICE_MS {
                 // Reading goes on in the same task for at most a slice before the page (and the
                 // download) gets a turn.
                 crate::modules::next_task().await;
@@ -137,6 +151,8 @@ pub(super) async fn read(
             }
         }
     }
+    // A list still held is not shown: the whole document is.
+    drop(held);
     let mut loaded = match stream.finish()? {
         Streamed::Json(read) => Loaded::from_read(read, source, None).await?,
         Streamed::Yaml(bytes) => Loaded::parse(bytes, source).await?,
@@ -146,4 +162,28 @@ pub(super) async fn read(
         arriving.arrive(loaded.value.clone());
     }
     Ok(loaded)
+}
+
+/// Hands a list to `early`: the first one (the page then paints it before the reading goes
+/// on), or, after the first rows, the whole list of `paths` (the same arriving document).
+async fn hand(
+    listing: Listing,
+    shown: &mut Option<Arc<Arriving>>,
+    early: &dyn Fn(Loaded),
+    source: &Source,
+    input: &Input,
+) {
+    let first = shown.is_none();
+    let value = shown.get_or_insert_with(|| Arc::new(Arriving::new(listing.root)));
+    early(Loaded {
+        value: AnyDocument::Arriving(Arc::clone(value)),
+        catalog: listing.catalog,
+        source: source.clone(),
+        converted: None,
+        original: None,
+        reread: Some(input.clone()),
+    });
+    if first {
+        crate::modules::after_paint().await;
+    }
 }

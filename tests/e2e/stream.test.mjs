@@ -124,6 +124,27 @@ test("the list is on screen while the rest downloads; a deep link's operation sh
   }
 });
 
+test("a deep link whose document comes at once is painted once, with its operation: the list never waits for the rest on screen", async () => {
+  const doc = hold("whole.json", documentText("Whole", 30, 100_000));
+  doc.release("end");
+  // Whether the notice of an operation waiting for the rest of its document was ever in the page.
+  const init = `new MutationObserver(() => {
+    if (document.querySelector("[data-testid=document-arriving]")) globalThis.__arrivingSeen = true;
+  }).observe(document, { childList: true, subtree: true });`;
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=${encodeURIComponent(doc.url)}#getThing7`, { init });
+  try {
+    const detail = page.locator("[data-testid=operation-detail][data-operation-id=getThing7]");
+    await detail.waitFor({ timeout: 20_000 });
+    assert.match(await detail.textContent(), /Thing7/);
+    assert.equal(await page.locator("[data-testid=op-count]").textContent(), "30 operations");
+    assert.equal(await page.locator("[data-testid=operation] [aria-current=page]").textContent().then((t) => /Get thing 7/.test(t)), true);
+    assert.equal(await page.evaluate(() => globalThis.__arrivingSeen ?? false), false, "the list was shown waiting for the rest");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("the rest of a document arrives in place: the rows in view keep their elements and place, and the list takes the webhooks that came last", async () => {
   // 150 operations: a virtual list (only the rows in view are in the page).
   const doc = hold("inplace.json", documentText("In place", 150, 300_000, 2));
