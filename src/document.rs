@@ -469,10 +469,9 @@ impl DocumentState {
 }
 
 /// How long a deep link's list, read before the rest of its document, waits for that rest.
-/// The rest of a document the list can be read early from most often comes within it on a
-/// fast connection (GitHub's 13 MB: 80-110 ms after its `paths`, served from this machine),
-/// and the page is then painted once, with the operation; on a slow one the list shows this
-/// much later than it could have.
+/// On a fast connection the rest most often comes within it (GitHub's 13 MB, served from the
+/// same machine: about 100 ms after its `paths`), and the page is then painted once, with the
+/// operation; on a slow one the list shows this much later than it could have.
 const DEEP_LINK_HOLD_MS: f64 = 150.0;
 
 /// Whether the page's address names no operation or page (`#...`).
