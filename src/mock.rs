@@ -154,7 +154,6 @@ impl MockSource {
                 AnyDocument::Arriving(doc) => doc.whole()?,
                 whole => whole,
             };
-            let fits = |length: usize| limit.is_none_or(|limit| length <= limit);
             let serialized: Vec<u8>;
             let bytes = match whole {
                 AnyDocument::Whole(value) => {
@@ -163,7 +162,11 @@ impl MockSource {
                 }
                 whole => whole.text()?.as_bytes(),
             };
-            Some(if fits(bytes.len()) { Ok(Uint8Array::from(bytes)) } else { Err(bytes.len()) })
+            Some(if limit.is_none_or(|limit| bytes.len() <= limit) {
+                Ok(Uint8Array::from(bytes))
+            } else {
+                Err(bytes.len())
+            })
         };
         let name: String = loaded
             .catalog
@@ -353,17 +356,14 @@ impl MockState {
                         }
                         // The limit holds until the mock is asked for (it may be while waiting).
                         let wanted = state.wanted.try_get_value().unwrap_or(false);
-                        match (api.text)(limit.filter(|_| !wanted)) {
-                            Some(Ok(text)) => {
-                                state.waiting.try_set(false);
-                                break text;
-                            }
-                            Some(Err(_)) => {
-                                state.waiting.try_set(false);
+                        if let Some(text) = (api.text)(limit.filter(|_| !wanted)) {
+                            state.waiting.try_set(false);
+                            let Ok(text) = text else {
+                                // Too long to start on its own: it waits to be asked for.
                                 state.status.try_set(MockStatus::Idle);
                                 return;
-                            }
-                            None => {}
+                            };
+                            break text;
                         }
                         if !state.waiting.try_get_untracked().unwrap_or(true) {
                             state.waiting.try_set(true);

@@ -129,18 +129,19 @@ pub(super) async fn read(
             chunk.resize((end - at) as usize, 0);
             array.subarray(at, end).copy_to(&mut chunk);
             at = end;
-            let listing = stream.push(&chunk).inspect_err(|_| cancel_read_js(&reader))?;
+            let pushed = stream.push(&chunk).inspect_err(|_| cancel_read_js(&reader))?;
             let now = js_sys::Date::now();
-            if let (Some(listing), Some(early)) = (listing, early) {
-                if hold_ms > 0.0 && shown.is_none() {
+            // The list read now (held with `hold_ms`), or a held one whose time is up.
+            let listing = match pushed {
+                Some(listing) if hold_ms > 0.0 && shown.is_none() => {
                     held = Some((listing, now));
-                } else {
-                    hand(listing, &mut shown, early, &source, input).await;
-                    slice = js_sys::Date::now();
+                    None
                 }
-            } else if let (Some(early), Some((listing, _))) =
-                (early, held.take_if(|(_, since)| now - *since >= hold_ms))
-            {
+                listing => listing.or_else(|| {
+                    held.take_if(|(_, since)| now - *since >= hold_ms).map(|(listing, _)| listing)
+                }),
+            };
+            if let (Some(listing), Some(early)) = (listing, early) {
                 hand(listing, &mut shown, early, &source, input).await;
                 slice = js_sys::Date::now();
             } else if now - slice > READ_SLICE_MS {

@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ARTIFACTS, WASM_MEMORIES, launch, openPage, serveStatic } from "./harness.mjs";
+import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
+// The bench's record of every WebAssembly memory a page starts (`globalThis.__benchWasmMemories`).
+import { WASM_TRACKER } from "../../bench/lib/load.mjs";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const REPO = join(HERE, "../..");
@@ -238,7 +240,7 @@ test("a YAML file chosen with the file input renders", async () => {
 
 test("GitHub's description by ?url= lists its operations virtually; search finds one and it opens", async () => {
   const ids = operationIds(github);
-  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/github.json`, { init: WASM_MEMORIES });
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/github.json`, { init: WASM_TRACKER });
   const requested = [];
   page.on("request", (r) => requested.push(new URL(r.url()).pathname));
   try {
@@ -300,7 +302,7 @@ test("GitHub's description by ?url= lists its operations virtually; search finds
     // The app's WebAssembly memory (which never shrinks) holds the document's text without its
     // indentation (6.9 of the 13 MB), its index and list: no copy of the text was made to learn
     // that the mock must wait (that copy held it at 19.7 MiB).
-    const sizes = await page.evaluate(() => globalThis.__wasmMemories.map((m) => m.buffer.byteLength));
+    const sizes = await page.evaluate(() => [...globalThis.__benchWasmMemories].map((m) => m.buffer.byteLength));
     const largest = Math.max(...sizes);
     assert.ok(largest < 16 * 2 ** 20, `the app's WebAssembly memory is ${(largest / 2 ** 20).toFixed(1)} MiB (every module: ${sizes.map((n) => (n / 2 ** 20).toFixed(1)).join(", ")} MiB)`);
     await target.selectOption("mock");

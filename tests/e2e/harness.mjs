@@ -88,7 +88,7 @@ export function launch() {
 export async function openPage(browser, url, { colorScheme = "light", viewport = { width: 1280, height: 900 }, init } = {}) {
   const context = await browser.newContext({ colorScheme, viewport });
   const page = await context.newPage();
-  // A script run before the page's own (see `WASM_MEMORIES`).
+  // A script run before the page's own (such as bench/lib/load.mjs's `WASM_TRACKER`).
   if (init) await page.addInitScript(init);
   const problems = [];
   page.on("console", (msg) => {
@@ -103,22 +103,3 @@ export async function openPage(browser, url, { colorScheme = "light", viewport =
   return { page, context, problems };
 }
 
-/**
- * An init script for `openPage`: the WebAssembly memory of every module the page starts, in
- * `globalThis.__wasmMemories` (wasm-bindgen's glue instantiates with `instantiateStreaming`,
- * else `instantiate`).
- */
-export const WASM_MEMORIES = `(() => {
-  const memories = (globalThis.__wasmMemories = []);
-  const track = (instance) => {
-    for (const value of Object.values(instance?.exports ?? {})) if (value instanceof WebAssembly.Memory) memories.push(value);
-  };
-  for (const name of ["instantiateStreaming", "instantiate"]) {
-    const original = WebAssembly[name];
-    WebAssembly[name] = async function (...args) {
-      const result = await original.apply(this, args);
-      track(result instanceof WebAssembly.Instance ? result : result.instance);
-      return result;
-    };
-  }
-})();`;
