@@ -1,14 +1,14 @@
 //! The document the reference shows, and loading another one: by URL (also `?url=` at start),
 //! from a file or from pasted text, JSON or YAML. The checks and messages are the core's
-//! (`petstore_core::document`); this module fetches and reads bytes, has YAML converted by
+//! (`petstore_openapi::document`); this module fetches and reads bytes, has YAML converted by
 //! js-yaml (`vendor/js-yaml.min.js`, loaded only when a document is not JSON), and swaps
 //! the document only when the new one is valid, so a failed load keeps the current one.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use petstore_core::Catalog;
-use petstore_core::document::{
+use petstore_openapi::Catalog;
+use petstore_openapi::document::{
     self, AnyDocument, Arriving, DocumentError, DocumentStream, Format, Listing, Read, Source, Streamed,
 };
 use wasm_bindgen::prelude::*;
@@ -31,7 +31,7 @@ use js::{
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The document (operation views are built from it on demand): indexed text
-    /// (`petstore_core::document::IndexedDocument`), or parsed whole after a conversion; or,
+    /// (`petstore_openapi::document::IndexedDocument`), or parsed whole after a conversion; or,
     /// while its text still arrives, `AnyDocument::Arriving`, which takes the whole document
     /// when it is in ([`Arrivals`] says when).
     pub value: AnyDocument,

@@ -42,7 +42,7 @@ pub fn App() -> impl IntoView {
             let builtin = loaded.source.is_builtin();
             let download = loaded.saver();
             let base = match &loaded.source {
-                petstore_core::document::Source::Url(address) => Some(address.clone()),
+                petstore_openapi::document::Source::Url(address) => Some(address.clone()),
                 _ => None,
             };
             mock.show(mock::MockSource::of(&loaded));

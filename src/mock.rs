@@ -10,8 +10,9 @@ use std::rc::Rc;
 
 use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
 use leptos::prelude::*;
-use petstore_core::mock::MockNotice;
-use petstore_core::{Counts, Request, Response};
+use petstore::Counts;
+use petstore_api_mock::MockNotice;
+use petstore_http::{Request, Response};
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -142,7 +143,7 @@ impl MockSource {
     /// its JSON text (read when the mock starts, once the whole document is in).
     #[must_use]
     pub fn of(loaded: &crate::document::Loaded) -> Self {
-        use petstore_core::document::AnyDocument;
+        use petstore_openapi::document::AnyDocument;
         use std::sync::atomic::{AtomicU64, Ordering};
         static SHOWN: AtomicU64 = AtomicU64::new(0);
         if loaded.source.is_builtin() {

@@ -19,7 +19,7 @@ pub const MODULE_PATH: &str = "tryit/petstore_tryit.js";
 /// The module with the Authorization part and form, text and file bodies, for operations that
 /// need them ([`OperationView::needs_full_try_it`]).
 ///
-/// [`OperationView::needs_full_try_it`]: petstore_core::reference::OperationView::needs_full_try_it
+/// [`OperationView::needs_full_try_it`]: petstore_reference::OperationView::needs_full_try_it
 pub const EXTRAS_PATH: &str = "tryit-extras/petstore_tryit.js";
 
 /// Renders a panel: `(slot, operation view as JSON, mock available, lend the mock, document

@@ -4,8 +4,8 @@
 use std::sync::{Arc, Weak};
 
 use leptos::prelude::*;
-use petstore_core::Catalog;
-use petstore_core::document::{AnyDocument, Arriving};
+use petstore_openapi::Catalog;
+use petstore_openapi::document::{AnyDocument, Arriving};
 
 /// The documents shown while their text arrived, once more of one arrived (the whole of its
 /// `paths` after its first rows, then the whole document): the views that waited for it are

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use js_sys::{Function, Reflect};
 use leptos::prelude::*;
-use petstore_core::html::{Html, MARKDOWN_SOURCE};
+use petstore_reference::html::{Html, MARKDOWN_SOURCE};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
@@ -152,7 +152,7 @@ async fn render_pending(root: web_sys::Element, renderer: MarkdownRenderer, base
     }
 }
 
-/// A read-only part of the reference that the core writes as HTML ([`petstore_core::html`]):
+/// A read-only part of the reference that the core writes as HTML ([`petstore_reference::html`]):
 /// its descriptions are rendered Markdown when the page's renderer is ready, else plain text
 /// until it is (outside an [`crate::App`], which provides the renderer, they stay text).
 /// A click on a button with a `data-action` calls `on_action` with the action's name.

@@ -2,7 +2,7 @@
 //! items of each resource.
 
 use leptos::prelude::*;
-use petstore_core::Counts;
+use petstore::Counts;
 
 use crate::mock::ResourceCount;
 

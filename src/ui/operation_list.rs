@@ -15,8 +15,9 @@ use std::sync::Arc;
 
 use leptos::html;
 use leptos::prelude::*;
-use petstore_core::catalog::Group;
-use petstore_core::outline::{self, Row};
+use petstore_openapi::catalog::Group;
+use petstore_openapi::outline::{self, Row};
+use petstore_reference::html::row_html;
 
 use crate::document::Arrivals;
 
@@ -84,7 +85,7 @@ pub fn OperationList(
     // The first window, in the page at once; the effect below adopts its elements.
     let first = outline::visible_range(first_top.unwrap_or(0.0), guess, ROW_HEIGHT, len, OVERSCAN);
     let first_html: String =
-        rows[first.clone()].iter().map(|row| outline::row_html(row, current.as_deref())).collect();
+        rows[first.clone()].iter().map(|row| row_html(row, current.as_deref())).collect();
     let first_style = spacer_style(len, &first);
 
     // One effect: a new selection scrolls its row into view (deep links, back and forward);
@@ -182,7 +183,7 @@ fn adopt(spacer: &web_sys::Element, start: usize) -> Rendered {
 
 fn create(rows: &[Row], index: usize, current: Option<&str>) -> Option<web_sys::Element> {
     let holder = web_sys::window()?.document()?.create_element("div").ok()?;
-    holder.set_inner_html(&outline::row_html(rows.get(index)?, current));
+    holder.set_inner_html(&row_html(rows.get(index)?, current));
     holder.first_element_child()
 }
 

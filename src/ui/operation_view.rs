@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use petstore_core::reference::OperationView;
+use petstore_reference::OperationView;
 use wasm_bindgen::prelude::*;
 
 use super::markdown::fragment;
@@ -26,7 +26,7 @@ pub fn OperationDetail(
     document_key: String,
 ) -> impl IntoView {
     let anchor = view.anchor();
-    let reference = fragment(&|html| petstore_core::html::operation(html, &view), None);
+    let reference = fragment(&|html| petstore_reference::html::operation(html, &view), None);
     // A webhook is a request the API sends: there is nothing to try or to call.
     let workbench = (!view.webhook)
         .then(|| view! { <Workbench view=Arc::new(view) mock_first=mock_first document_key=document_key /> });

@@ -2,12 +2,12 @@
 //! operation chosen by the URL's `#operationId` (back and forward follow it).
 
 use leptos::prelude::*;
-use petstore_core::Catalog;
-use petstore_core::document::AnyDocument;
+use petstore_openapi::Catalog;
+use petstore_openapi::document::AnyDocument;
 
-use petstore_core::html::{self, DOWNLOAD_ACTION};
-use petstore_core::outline::{Page, SCHEMAS_ANCHOR};
-use petstore_core::reference::{Overview, ViewError};
+use petstore_openapi::outline::{Page, SCHEMAS_ANCHOR};
+use petstore_reference::html::{self, DOWNLOAD_ACTION};
+use petstore_reference::{DocumentViews, Overview, ViewError};
 
 use super::markdown::fragment;
 use super::operation_list::OperationList;
@@ -113,7 +113,7 @@ pub fn Reference(
         let write = |out: &mut html::Html<'_>| {
             let shown = match Page::of(&anchor) {
                 Some(Page::Schemas) => {
-                    match document.schema_names() {
+                    match document.schema_names().map_err(ViewError::from) {
                         Ok(names) => html::schema_list(out, &names),
                         Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
                         Err(e) => html::error(out, "", &e.to_string()),
@@ -170,7 +170,7 @@ pub fn Reference(
                     <span class="version" data-testid="doc-version">{version_label(&version)}</span>
                     <span class="op-count" data-testid="op-count">{count}</span>
                     {webhooks}
-                    <a href=petstore_core::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
+                    <a href=petstore_openapi::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
                 </p>
                 {converted.map(|notes| view! { <Converted notes=notes /> })}
             </div>

@@ -8,6 +8,7 @@ mod common;
 use petstore_core::catalog::Method;
 use petstore_core::convert::{ConvertError, Converted, MAX_DEPTH, swagger2_to_openapi3};
 use petstore_core::document;
+use petstore_core::reference::DocumentViews;
 use serde_json::{Value, json};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/swagger2");

@@ -8,6 +8,7 @@ use petstore_core::document::AnyDocument;
 use petstore_core::html::{self, Html, MARKDOWN_SOURCE};
 use petstore_core::markdown;
 use petstore_core::openapi::PETSTORE_JSON;
+use petstore_core::reference::DocumentViews;
 use petstore_core::reference::Overview;
 use serde_json::{Value, json};
 

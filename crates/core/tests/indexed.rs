@@ -5,6 +5,7 @@
 
 use petstore_core::document::{self, AnyDocument, DocumentError, IndexedDocument};
 use petstore_core::openapi::PETSTORE_JSON;
+use petstore_core::reference::DocumentViews;
 use serde_json::{Value, json};
 
 fn petstore3() -> Value {

@@ -264,7 +264,7 @@ fn scrolling_to_a_row_centres_it_only_when_it_is_out_of_view() {
 #[test]
 fn rows_render_as_escaped_html_with_markers_and_the_current_mark() {
     use petstore_core::html::escape as escape_html;
-    use petstore_core::outline::row_html;
+    use petstore_core::html::row_html;
     assert_eq!(
         escape_html(r#"<a href="x">'&'</a>"#),
         "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"

@@ -11,12 +11,14 @@
 
 use petstore_core::Catalog;
 use petstore_core::convert::swagger2_to_openapi3;
+use petstore_core::reference::DocumentViews;
 use std::sync::Arc;
 
 use petstore_core::document::{self, AnyDocument, Arriving, DocumentStream, Read};
 use petstore_core::html;
+use petstore_core::html::row_html;
 use petstore_core::openapi::PETSTORE_JSON;
-use petstore_core::outline::{row_html, rows};
+use petstore_core::outline::rows;
 use petstore_core::reference::{Overview, generate_example};
 use petstore_core::request::ParamInput;
 use petstore_core::{markdown, samples, tryit};

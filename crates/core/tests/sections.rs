@@ -6,7 +6,9 @@
 use petstore_core::Catalog;
 use petstore_core::catalog::{Method, WEBHOOKS};
 use petstore_core::document::{AnyDocument, Arriving, DocumentStream, IndexedDocument, Read, Streamed};
-use petstore_core::outline::{Page, Row, row_html, rows, schema_anchor, tag_anchor};
+use petstore_core::html::row_html;
+use petstore_core::outline::{Page, Row, rows, schema_anchor, tag_anchor};
+use petstore_core::reference::DocumentViews;
 use petstore_core::reference::{Overview, safe_link};
 use serde_json::{Value, json};
 

@@ -6,6 +6,7 @@
 
 use petstore_core::document::{self, AnyDocument, DocumentError, DocumentStream, Read, Streamed};
 use petstore_core::openapi::PETSTORE_JSON;
+use petstore_core::reference::DocumentViews;
 use serde_json::{Value, json};
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -8,6 +8,7 @@
 use petstore_core::Catalog;
 use petstore_core::catalog::Method;
 use petstore_core::document::{self, AnyDocument, DocumentError};
+use petstore_core::reference::DocumentViews;
 use petstore_core::reference::{OperationView, generate_example};
 use petstore_core::tryit::check_parameter;
 use serde_json::{Value, json};

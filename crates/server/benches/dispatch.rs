@@ -4,8 +4,9 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use petstore_core::mock::generic::ApiMock;
-use petstore_core::{Mock, Request};
+use petstore::Mock;
+use petstore_api_mock::ApiMock;
+use petstore_http::Request;
 use serde_json::json;
 
 fn dispatch(c: &mut Criterion) {

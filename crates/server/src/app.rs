@@ -15,9 +15,9 @@ use axum::http::request::Parts;
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::Response as HttpResponse;
 use http_body_util::BodyExt;
-use petstore_core::error::{ApiError, ErrorCode};
-use petstore_core::mock::generic::OversizedBody;
-use petstore_core::{Request, Response};
+use petstore_api_mock::OversizedBody;
+use petstore_http::error::{ApiError, ErrorCode};
+use petstore_http::{Request, Response};
 
 use crate::Served;
 

@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use petstore_core::Mock;
-use petstore_core::mock::generic::{ApiMock, Delay, FailureOptions, MockOptions};
+use petstore::Mock;
+use petstore_api_mock::{ApiMock, Delay, FailureOptions, MockOptions};
 use petstore_mock_server::app::lock;
 use petstore_mock_server::{OnChange, Served, StateFileError, router_with, state_file};
 use tokio::net::TcpListener;
@@ -238,11 +238,11 @@ fn api_mock(path: &std::path::Path, args: &ServeArgs) -> Result<ApiMock, ServeEr
         return Err(cannot(format!("it is {size} bytes; the limit is {MAX_SPEC_BYTES}")));
     }
     let bytes = std::fs::read(path).map_err(|e| cannot(e.to_string()))?;
-    let document: serde_json::Value = match petstore_core::document::detect_format(&bytes) {
-        petstore_core::document::Format::Json => {
-            petstore_core::document::parse_json(&bytes).map_err(|e| cannot(e.to_string()))?
+    let document: serde_json::Value = match petstore_openapi::document::detect_format(&bytes) {
+        petstore_openapi::document::Format::Json => {
+            petstore_openapi::document::parse_json(&bytes).map_err(|e| cannot(e.to_string()))?
         }
-        petstore_core::document::Format::Yaml => serde_yaml_ng::from_slice(&bytes)
+        petstore_openapi::document::Format::Yaml => serde_yaml_ng::from_slice(&bytes)
             .map_err(|e| cannot(format!("it is neither JSON nor YAML: {e}")))?,
     };
     let options = mock_options(args)?;

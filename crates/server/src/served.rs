@@ -1,8 +1,10 @@
 //! What the server serves: the Petstore mock with its business rules (the default), or the mock
 //! of any document given with `--spec`.
 
-use petstore_core::mock::generic::{ApiMock, Handled, OversizedBody};
-use petstore_core::{Mock, Request, SnapshotError};
+use petstore::Mock;
+use petstore_api_mock::SnapshotError;
+use petstore_api_mock::{ApiMock, Handled, OversizedBody};
+use petstore_http::Request;
 
 /// One of the two mocks; both answer through [`Served::handle`].
 #[derive(Debug, Clone)]

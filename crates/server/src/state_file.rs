@@ -10,7 +10,7 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use petstore_core::SnapshotError;
+use petstore_api_mock::SnapshotError;
 
 /// Why the state file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -197,14 +197,13 @@ mod tests {
     #[test]
     fn missing_file_is_a_fresh_start() {
         let dir = scratch("missing");
-        assert!(load(&dir.join("state.json"), petstore_core::Mock::from_snapshot).unwrap().is_none());
+        assert!(load(&dir.join("state.json"), petstore::Mock::from_snapshot).unwrap().is_none());
     }
 
     #[test]
     fn missing_directory_is_refused_up_front() {
         let dir = scratch("nodir");
-        let error =
-            load(&dir.join("no/such/dir/state.json"), petstore_core::Mock::from_snapshot).unwrap_err();
+        let error = load(&dir.join("no/such/dir/state.json"), petstore::Mock::from_snapshot).unwrap_err();
         assert!(matches!(error, StateFileError::NoDirectory { .. }), "{error}");
         assert!(error.to_string().contains("does not exist"), "{error}");
     }

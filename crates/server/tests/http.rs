@@ -196,7 +196,7 @@ fn reset_keeps_an_unreadable_state_file_aside_and_starts_fresh() {
     let dir = scratch_dir("reset");
     let state = dir.join("state.json");
     // A file cut short, as a copy interrupted half way leaves it.
-    let whole = petstore_core::Mock::seeded().snapshot();
+    let whole = petstore::Mock::seeded().snapshot();
     fs::write(&state, &whole[..whole.len() / 2]).unwrap();
     let mut server = Server::start(&["--state", state.to_str().unwrap(), "--reset", "--seed"]);
     let aside: Vec<_> = fs::read_dir(&dir)
@@ -355,7 +355,7 @@ fn state_file_of_another_version_is_refused() {
     let dir = scratch_dir("version");
     let state = dir.join("state.json");
     let mut snapshot: serde_json::Value =
-        serde_json::from_str(&petstore_core::Mock::seeded().snapshot()).expect("the snapshot is JSON");
+        serde_json::from_str(&petstore::Mock::seeded().snapshot()).expect("the snapshot is JSON");
     snapshot["version"] = json!(999);
     let text = snapshot.to_string();
     fs::write(&state, &text).unwrap();

@@ -98,7 +98,7 @@ fn state_is_kept_in_the_state_file() {
     assert!(again.stderr().contains("state loaded from"), "{}", again.stderr());
     drop(again);
     // A Petstore state file is not this API's state.
-    fs::write(dir.join("pets.json"), petstore_core::Mock::seeded().snapshot()).unwrap();
+    fs::write(dir.join("pets.json"), petstore::Mock::seeded().snapshot()).unwrap();
     let refused =
         run(&["serve", "--port", "0", "--spec", SPEC, "--state", dir.join("pets.json").to_str().unwrap()]);
     assert!(!refused.status.success());

@@ -18,7 +18,7 @@ pub mod vault;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use petstore_core::reference::OperationView;
+use petstore_reference::OperationView;
 use wasm_bindgen::prelude::*;
 
 use crate::code_samples::CodeSamples;

@@ -2,7 +2,7 @@
 //! `PetstoreMock`, which answers at once and tells the page about every change itself.
 
 use js_sys::Function;
-use petstore_core::{Request, Response};
+use petstore_http::{Request, Response};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 

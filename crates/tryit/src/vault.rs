@@ -1,16 +1,16 @@
 //! The credentials and settings the try-it panel keeps per document: the credential of each
 //! security scheme (for the page's life; in this browser too for the schemes whose "Remember"
 //! is ticked, until "Forget"), the OAuth 2 client settings, and the values of the servers'
-//! `{variables}`. What a request gets from them is `petstore_core::auth::apply`'s; the part of
+//! `{variables}`. What a request gets from them is `petstore_tryit_core::auth::apply`'s; the part of
 //! the panel that fills them in is [`crate::authorize`].
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use leptos::prelude::*;
-use petstore_core::Request;
-use petstore_core::auth::{self, Applied, Credential, Credentials, OAuthFlow};
-use petstore_core::reference::OperationView;
+use petstore_http::Request;
+use petstore_reference::OperationView;
+use petstore_tryit_core::auth::{self, Applied, Credential, Credentials, OAuthFlow};
 use serde::{Deserialize, Serialize};
 
 /// Where remembered credentials are kept: this prefix and the document's key.
@@ -159,13 +159,13 @@ impl Vault {
 
     /// The base URL of the server `template` with the reader's values, else the defaults.
     #[must_use]
-    pub fn server_url(&self, template: &str, servers: &[petstore_core::servers::Server]) -> String {
+    pub fn server_url(&self, template: &str, servers: &[petstore_openapi::servers::Server]) -> String {
         let chosen: Vec<(String, String)> = self
             .server_values
             .with(|all| all.get(template).map(|v| v.clone().into_iter().collect()).unwrap_or_default());
         match servers.iter().find(|s| s.url == template) {
             Some(server) => server.resolve(&chosen),
-            None => petstore_core::servers::expand(template, &chosen),
+            None => petstore_openapi::servers::expand(template, &chosen),
         }
     }
 

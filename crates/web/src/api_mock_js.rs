@@ -7,8 +7,8 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise, Uint8Array};
-use petstore_core::mock::MockNotice;
-use petstore_core::mock::generic::{ApiMock, MockOptions as ApiOptions};
+use petstore_api_mock::MockNotice;
+use petstore_api_mock::{ApiMock, MockOptions as ApiOptions};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
@@ -117,7 +117,7 @@ impl JsApiMock {
                 "handle() takes an object such as {method: \"GET\", url: \"/things\"}.",
             ));
         }
-        let request: petstore_core::Request = serde_wasm_bindgen::from_value(request)
+        let request: petstore_http::Request = serde_wasm_bindgen::from_value(request)
             .map_err(|e| JsError::new(&format!("handle(): {}.", message_of(e))))?;
         if request.target.is_empty() {
             return Err(JsError::new("handle() needs a url, such as \"/things\"."));
@@ -215,7 +215,7 @@ impl Drop for JsApiMock {
 
 /// Installs the `XMLHttpRequest` interceptor beside the `fetch` one; returns what puts the
 /// original back.
-pub(crate) fn install_xhr<M: petstore_core::mock::StatefulMock + 'static>(
+pub(crate) fn install_xhr<M: petstore_api_mock::StatefulMock + 'static>(
     mock: &PersistentMock<M>,
     prefix: &Rc<Prefix>,
     active: &Rc<Cell<bool>>,
@@ -256,7 +256,7 @@ fn description_bytes(description: &JsValue) -> Result<Vec<u8>, String> {
     if bytes.len() > MAX_DESCRIPTION_BYTES {
         return Err(too_large(bytes.len()));
     }
-    if petstore_core::document::detect_format(&bytes) == petstore_core::document::Format::Yaml {
+    if petstore_openapi::document::detect_format(&bytes) == petstore_openapi::document::Format::Yaml {
         return Err("The description is not JSON. ApiMock reads JSON: convert YAML first (for example with js-yaml's load()) and pass the object.".to_owned());
     }
     Ok(bytes)

@@ -6,13 +6,13 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
-use petstore_core::mock::MockNotice;
+use petstore_api_mock::MockNotice;
 use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
-use petstore_core::mock::StatefulMock;
+use petstore_api_mock::StatefulMock;
 
 use crate::intercept::{Prefix, is_null_body_status, reason_phrase};
 use crate::persistent::{MockOptions, PersistentMock};
@@ -157,7 +157,7 @@ impl JsPetstoreMock {
         let options = read_options(given.clone())?;
         let behaviour = read_behaviour(&given)?;
         let initial = move |seed: bool| {
-            let mock = if seed { petstore_core::Mock::seeded() } else { petstore_core::Mock::new() };
+            let mock = if seed { petstore::Mock::seeded() } else { petstore::Mock::new() };
             mock.with_options(behaviour.clone())
         };
         let (mock, _) = PersistentMock::open_of(Rc::new(initial), &options);
@@ -186,7 +186,7 @@ impl JsPetstoreMock {
         if !request.is_object() {
             return Err(JsError::new("handle() takes an object such as {method: \"GET\", url: \"/pets\"}."));
         }
-        let request: petstore_core::Request = serde_wasm_bindgen::from_value(request)
+        let request: petstore_http::Request = serde_wasm_bindgen::from_value(request)
             .map_err(|e| JsError::new(&format!("handle(): {}.", message_of(e))))?;
         if request.target.is_empty() {
             return Err(JsError::new("handle() needs a url, such as \"/pets\"."));
@@ -325,11 +325,11 @@ fn read_options(options: JsValue) -> Result<MockOptions, JsValue> {
 
 /// The behaviour options (`validate`, `delay`, `failure`, `operations`), read as `ApiMock`
 /// reads them; `seed` and `storageKey` are the Petstore's own.
-fn read_behaviour(options: &JsValue) -> Result<petstore_core::mock::generic::MockOptions, JsValue> {
+fn read_behaviour(options: &JsValue) -> Result<petstore_api_mock::MockOptions, JsValue> {
     let error =
         |message: String| JsValue::from(js_sys::TypeError::new(&format!("PetstoreMock options: {message}.")));
     if !options.is_object() {
-        return Ok(petstore_core::mock::generic::MockOptions::default());
+        return Ok(petstore_api_mock::MockOptions::default());
     }
     let text = js_sys::JSON::stringify(options).map_err(|e| error(petstore_browser::describe(&e)))?;
     let mut value: serde_json::Value =
@@ -343,7 +343,7 @@ fn read_behaviour(options: &JsValue) -> Result<petstore_core::mock::generic::Moc
             }
         }
     }
-    let behaviour: petstore_core::mock::generic::MockOptions =
+    let behaviour: petstore_api_mock::MockOptions =
         serde_json::from_value(value).map_err(|e| error(e.to_string()))?;
     behaviour.check().map_err(error)?;
     Ok(behaviour)
@@ -366,7 +366,7 @@ pub(crate) fn handle_json<M: StatefulMock + 'static>(
     request: &str,
     example: &str,
 ) -> Result<String, JsError> {
-    let request: petstore_core::Request = serde_json::from_str(request).map_err(|e| {
+    let request: petstore_http::Request = serde_json::from_str(request).map_err(|e| {
         JsError::new(&format!(
             "handleJson() takes a request as JSON text, such as {{\"method\": \"GET\", \"url\": \"{example}\"}} ({e})."
         ))
@@ -443,7 +443,7 @@ async fn answer<M: StatefulMock + 'static>(
     let body = Uint8Array::new(&JsFuture::from(request.array_buffer()?).await?).to_vec();
     // `Headers` iterates as [name, value] pairs of strings.
     let headers = serde_wasm_bindgen::from_value(request.headers().into())?;
-    let request = petstore_core::Request { method: request.method(), target, headers, body };
+    let request = petstore_http::Request { method: request.method(), target, headers, body };
     let handled = mock.handle_timed(&request);
     if handled.delay_ms > 0 {
         sleep(handled.delay_ms).await?;
@@ -466,7 +466,7 @@ async fn sleep(ms: u32) -> Result<(), JsValue> {
     JsFuture::from(wait).await.map(drop)
 }
 
-fn to_response(response: &petstore_core::Response) -> Result<web_sys::Response, JsValue> {
+fn to_response(response: &petstore_http::Response) -> Result<web_sys::Response, JsValue> {
     let headers = web_sys::Headers::new()?;
     for (name, value) in &response.headers {
         headers.append(name, value)?;

@@ -5,9 +5,11 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::rc::Rc;
 
-use petstore_core::mock::generic::Handled;
-use petstore_core::mock::{MockNotice, NoticeKind, StatefulMock};
-use petstore_core::{Counts, Mock, Request, Response, SnapshotError};
+use petstore::{Counts, Mock};
+use petstore_api_mock::Handled;
+use petstore_api_mock::SnapshotError;
+use petstore_api_mock::{MockNotice, NoticeKind, StatefulMock};
+use petstore_http::{Request, Response};
 
 use crate::store::KeyValueStore;
 use crate::sync::{self, Local, Saved, Start, Sync};

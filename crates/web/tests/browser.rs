@@ -6,7 +6,8 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use petstore_core::{Mock, Request};
+use petstore::Mock;
+use petstore_http::Request;
 use petstore_web::sync::Saved;
 use petstore_web::{MockOptions, Notice, PersistentMock};
 use serde_json::{Value, json};

@@ -42,7 +42,7 @@ fn a_swagger_2_document_comes_back_as_openapi_30_json_with_its_notes() {
         json!({"application/json": {"schema": {"$ref": "#/components/schemas/Animal"}}})
     );
     // The reference reads what comes back.
-    let (_, catalog) = petstore_core::document::load_json(json).unwrap();
+    let (_, catalog) = petstore_openapi::document::load_json(json).unwrap();
     assert_eq!(catalog.operation_count(), 1);
 
     let notes: Vec<String> =

@@ -6,7 +6,8 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use petstore_core::{Mock, Request};
+use petstore::Mock;
+use petstore_http::Request;
 use petstore_web::sync::Saved;
 use petstore_web::{KeyValueStore, MemoryStore, Notice, PersistentMock};
 use serde_json::{Value, json};
@@ -299,7 +300,7 @@ fn bad_requests_are_answered_not_panicked_on() {
 
 #[test]
 fn notices_cross_to_the_page_with_their_kind_and_sentence() {
-    use petstore_core::mock::{MockNotice, NoticeKind};
+    use petstore_api_mock::{MockNotice, NoticeKind};
     let cases = [
         (Notice::StartedFresh { reason: "not JSON".into() }, NoticeKind::StartedFresh, false),
         (Notice::StorageUnavailable { reason: "disabled".into() }, NoticeKind::StorageUnavailable, true),

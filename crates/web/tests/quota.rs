@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::Request;
+use petstore_http::Request;
 use petstore_web::sync::Saved;
 use petstore_web::{MockOptions, Notice, PersistentMock};
 use serde_json::json;

@@ -20,11 +20,11 @@ fn the_envelope_round_trips_and_embeds_the_snapshot_as_json() {
 
 #[test]
 fn the_mock_s_own_snapshots_are_wrapped_as_encode_wraps_them() {
-    let mut mock = petstore_core::mock::Mock::seeded();
+    let mut mock = petstore::mock::Mock::seeded();
     let snapshot = mock.snapshot();
     assert_eq!(Saved { generation: 12, snapshot: &snapshot }.encode_own(), stored(12, &snapshot));
     let body = serde_json::json!({"name": "Nib \"the\" \u{e9}l\u{e8}ve \u{1f408}", "categoryId": 1});
-    let created = mock.handle(&petstore_core::http::Request::new("POST", "/pets").json(&body));
+    let created = mock.handle(&petstore_http::Request::new("POST", "/pets").json(&body));
     assert_eq!(created.status, 201, "{:?}", String::from_utf8_lossy(&created.body));
     let snapshot = mock.snapshot();
     let text = Saved { generation: 13, snapshot: &snapshot }.encode_own();

@@ -9,12 +9,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use leptos::prelude::*;
-use petstore_core::Request;
-use petstore_core::auth::{
+use petstore_http::Request;
+use petstore_reference::OperationView;
+use petstore_tryit_core::auth::{
     self, AuthorizeParams, Callback, ClientAuth, Credential, FlowKind, Grant, OAuthFlow, ResponseType,
     Scheme, SchemeKind,
 };
-use petstore_core::reference::OperationView;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;

@@ -4,12 +4,12 @@
 
 use leptos::attr::any_attribute::AnyAttribute;
 use leptos::prelude::*;
-use petstore_core::reference::{BodyView, ParameterView};
-use petstore_core::request::example_text;
-use petstore_core::tryit::field_key;
+use petstore_reference::{BodyView, ParameterView};
+use petstore_tryit_core::field_key;
+use petstore_tryit_core::request::example_text;
 
 #[cfg(feature = "extras")]
-use petstore_core::form::SpecKind;
+use petstore_http::form::SpecKind;
 #[cfg(feature = "extras")]
 use wasm_bindgen::JsCast;
 
@@ -34,7 +34,7 @@ impl Ids {
         self.0.with_value(|slug| format!("try-{slug}-{suffix}"))
     }
 
-    /// The id of the control of `field` (a [`petstore_core::tryit::FieldError::field`]).
+    /// The id of the control of `field` (a [`petstore_tryit_core::FieldError::field`]).
     #[must_use]
     pub fn field(&self, field: &str) -> String {
         match field {

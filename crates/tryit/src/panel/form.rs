@@ -3,22 +3,22 @@
 //! from being sent. Shared with the code samples, which show the same request.
 
 use leptos::prelude::*;
-use petstore_core::Request;
-use petstore_core::reference::OperationView;
-use petstore_core::request::{ParamInput, is_sendable};
-use petstore_core::tryit::{FieldError, build_request, initial_text};
+use petstore_http::Request;
+use petstore_reference::OperationView;
+use petstore_tryit_core::request::{ParamInput, is_sendable};
+use petstore_tryit_core::{FieldError, build_request, initial_text};
 use wasm_bindgen::prelude::*;
 
 use std::collections::BTreeMap;
 
-use petstore_core::form::FormKind;
+use petstore_http::form::FormKind;
 #[cfg(feature = "extras")]
-use petstore_core::form::{
+use petstore_http::form::{
     DEFAULT_FILE_TYPE, FormField, FormFieldSpec, SpecKind, boundary_for, encode_multipart, encode_urlencoded,
     fields_from_schema, multipart_content_type,
 };
 #[cfg(feature = "extras")]
-use petstore_core::samples::{SampleForm, SampleValue};
+use petstore_tryit_core::samples::{SampleForm, SampleValue};
 #[cfg(feature = "extras")]
 use wasm_bindgen_futures::JsFuture;
 
@@ -173,7 +173,7 @@ impl BodyKind {
     #[must_use]
     pub fn of(media_type: &str) -> Self {
         let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-        if petstore_core::form::is_json(&essence) {
+        if petstore_http::form::is_json(&essence) {
             Self::Json
         } else if let Some(kind) = FormKind::of_media_type(&essence) {
             Self::Form(kind)

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use leptos::prelude::*;
-use petstore_core::html::escape;
+use petstore_reference::html::escape;
 use wasm_bindgen::JsCast;
 
 use crate::transport::{Exchange, FileKind, Outcome};

@@ -9,9 +9,9 @@ mod form;
 mod history;
 
 use leptos::prelude::*;
-use petstore_core::Request;
-use petstore_core::reference::OperationView;
-use petstore_core::request::is_sendable;
+use petstore_http::Request;
+use petstore_reference::OperationView;
+use petstore_tryit_core::request::is_sendable;
 use wasm_bindgen::JsCast;
 
 pub use form::{BodyKind, Target, TryItForm};
@@ -24,7 +24,7 @@ use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
 use history::Written;
 #[cfg(feature = "extras")]
-use petstore_core::form::FormKind;
+use petstore_http::form::FormKind;
 #[cfg(feature = "extras")]
 use std::sync::Arc;
 

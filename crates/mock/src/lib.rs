@@ -1,0 +1,636 @@
+//! The mock of any document: resources inferred from its paths, answers from its examples or
+//! from data generated from its schemas, requests checked against it.
+//!
+//! ```
+//! use petstore_core::mock::generic::ApiMock;
+//! use petstore_core::Request;
+//! use serde_json::json;
+//!
+//! let doc = json!({
+//!     "openapi": "3.1.0", "info": {"title": "Notes", "version": "1"},
+//!     "paths": {
+//!         "/notes": {
+//!             "get": {"responses": {"200": {"description": "", "content": {"application/json": {
+//!                 "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Note"}}}}}}},
+//!             "post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Note"}}}},
+//!                 "responses": {"201": {"description": "", "content": {"application/json": {
+//!                     "schema": {"$ref": "#/components/schemas/Note"}}}}}}
+//!         },
+//!         "/notes/{noteId}": {
+//!             "get": {"parameters": [{"name": "noteId", "in": "path", "required": true, "schema": {"type": "integer"}}],
+//!                 "responses": {"200": {"description": "", "content": {"application/json": {
+//!                     "schema": {"$ref": "#/components/schemas/Note"}}}}}}
+//!         }
+//!     },
+//!     "components": {"schemas": {"Note": {"type": "object", "required": ["text"], "properties": {
+//!         "id": {"type": "integer", "readOnly": true}, "text": {"type": "string"}}}}}
+//! });
+//! let mut mock = ApiMock::from_document(doc).unwrap();
+//! let created = mock.handle(&Request::new("POST", "/notes").json(&json!({"text": "Buy milk"})));
+//! assert_eq!(created.status, 201);
+//! let read = mock.handle(&Request::new("GET", created.header_value("Location").unwrap()));
+//! assert_eq!(read.json().unwrap(), json!({"id": 1, "text": "Buy milk"}));
+//! assert_eq!(mock.handle(&Request::new("POST", "/notes").json(&json!({}))).status, 422);
+//! ```
+
+#![deny(missing_docs)]
+
+mod answer;
+mod cache;
+mod crud;
+mod embed;
+mod failure;
+mod form_fields;
+pub mod generate;
+mod notice;
+mod options;
+mod params;
+mod patch;
+mod resources;
+mod routes;
+mod security;
+mod spec;
+mod store;
+mod xml_body;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use self::answer::Prefer;
+pub use self::failure::Failure;
+pub use self::notice::{MockNotice, NoticeKind};
+pub use self::options::{Delay, FailureOptions, MockOptions, OperationOptions};
+pub use self::params::MAX_REQUEST_BODY;
+pub use self::params::Params;
+use self::params::Raw;
+use self::resources::Resource;
+use self::spec::{Operation, Spec};
+use self::store::Store;
+pub use self::store::{GENERIC_SNAPSHOT_VERSION, MAX_ITEMS, MAX_STORED_BYTES};
+use petstore_http::{Request, Response};
+
+/// Why a document cannot be mocked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct MockError(pub String);
+
+/// A stored resource, as [`ApiMock::resources`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceInfo {
+    /// The collection's path template, e.g. `/users/{userId}/posts`.
+    pub collection: String,
+    /// The item's path template, e.g. `/users/{userId}/posts/{postId}`.
+    pub item: String,
+    /// The item's property that holds its id, if any.
+    pub id_field: Option<String>,
+    /// Items stored, over all scopes.
+    pub count: usize,
+}
+
+/// An answer and what the shell should do with it: wait `delay_ms` first, or drop the
+/// connection (`network_error`) instead of answering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handled {
+    /// The answer.
+    pub response: Response,
+    /// Milliseconds to wait before answering.
+    pub delay_ms: u32,
+    /// Fail as the network would, without an answer.
+    pub network_error: bool,
+}
+
+/// A body the shell did not hand over because it is over the mock's limit
+/// ([`ApiMock::body_limit`]): its size, and whether that is all of it (`exact`) or only as far
+/// as the shell counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OversizedBody {
+    /// Bytes counted.
+    pub size: usize,
+    /// Whether `size` is the whole body.
+    pub exact: bool,
+}
+
+/// Business rules an API keeps on top of the generic mock: the Petstore's transitions, stock
+/// and unique names ([`crate::Mock`]). The generic mock routes the request, checks credentials,
+/// reads and checks its parameters and body against the document, and applies the delay and
+/// failure options; then the rules may answer the operation themselves.
+pub trait Rules {
+    /// The answer to an operation whose request passed the document's checks, or `None` to
+    /// let the generic mock answer it. An `Err` is answered as every failure is (the Error
+    /// object, or the document's shape for its status).
+    fn answer(
+        &mut self,
+        operation_id: &str,
+        params: &Params,
+        body: Option<&Value>,
+    ) -> Option<Result<Response, Failure>>;
+}
+
+/// No rules: every operation is answered by the generic mock.
+struct NoRules;
+
+impl Rules for NoRules {
+    fn answer(&mut self, _: &str, _: &Params, _: Option<&Value>) -> Option<Result<Response, Failure>> {
+        None
+    }
+}
+
+/// A stateful mock of any OpenAPI 3.x document (Swagger 2.0 is converted first).
+#[derive(Debug, Clone)]
+pub struct ApiMock {
+    spec: Arc<Spec>,
+    resources: Arc<Vec<Resource>>,
+    /// `(path index, method)` → `(resource index, role)`.
+    roles: Arc<resources::Roles>,
+    /// For each path index, the resource whose stored item it sits under, if any.
+    owners: Arc<Vec<Option<usize>>>,
+    store: Store,
+    options: MockOptions,
+    revision: u64,
+    /// The state of the random choices of delays and failures.
+    random: u64,
+    api: String,
+    /// The largest request body read, in bytes.
+    body_limit: usize,
+}
+
+impl ApiMock {
+    /// A mock of a document given as JSON: OpenAPI 3.0, 3.1 or 3.2, or Swagger 2.0.
+    ///
+    /// # Errors
+    /// When the document is not an object, a Swagger 2.0 document cannot be converted, or it has
+    /// no paths.
+    pub fn from_document(doc: Value) -> Result<Self, MockError> {
+        let doc = if doc.get("swagger").is_some() {
+            petstore_convert::swagger2_to_openapi3(&doc).map_err(|e| MockError(e.to_string()))?.document
+        } else if doc.get("openapi").and_then(Value::as_str).is_some() {
+            doc
+        } else {
+            return Err(MockError(
+                "This is not an OpenAPI document: it has neither an `openapi` nor a `swagger` field."
+                    .to_owned(),
+            ));
+        };
+        Self::from_openapi(doc)
+    }
+
+    /// A mock of an OpenAPI 3.x document, without the Swagger 2.0 converter (the Petstore's
+    /// module stays without it).
+    pub fn from_openapi(doc: Value) -> Result<Self, MockError> {
+        let info = doc.get("info");
+        let text =
+            |k: &str| info.and_then(|i| i.get(k)).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let api = format!("{} {}", text("title"), text("version")).trim().to_owned();
+        let spec = Spec::read(Arc::new(doc)).map_err(MockError)?;
+        let (resources, roles) = resources::infer(&spec);
+        let owners = resources::owners(&spec, &resources);
+        Ok(Self {
+            spec: Arc::new(spec),
+            resources: Arc::new(resources),
+            roles: Arc::new(roles),
+            owners: Arc::new(owners),
+            store: Store::default(),
+            options: MockOptions::default(),
+            revision: 0,
+            random: 0x9E37_79B9_7F4A_7C15,
+            api,
+            body_limit: MAX_REQUEST_BODY,
+        })
+    }
+
+    /// A mock of a document's JSON text.
+    ///
+    /// # Errors
+    /// When the text is not JSON, and as [`ApiMock::from_document`].
+    pub fn from_json(text: &[u8]) -> Result<Self, MockError> {
+        let doc = petstore_openapi::document::parse_json(text).map_err(|e| MockError(e.to_string()))?;
+        Self::from_document(doc)
+    }
+
+    /// The same mock with another limit on request bodies (the Petstore's is 64 KiB).
+    #[must_use]
+    pub fn with_body_limit(mut self, limit: usize) -> Self {
+        self.body_limit = limit;
+        self
+    }
+
+    /// The same mock with other options.
+    #[must_use]
+    pub fn with_options(mut self, options: MockOptions) -> Self {
+        self.set_options(options);
+        self
+    }
+
+    /// Changes the options; the state stays.
+    pub fn set_options(&mut self, options: MockOptions) {
+        self.random ^= options.seed;
+        self.options = options;
+    }
+
+    /// The options in force.
+    #[must_use]
+    pub fn options(&self) -> &MockOptions {
+        &self.options
+    }
+
+    /// The document's title and version, which snapshots carry.
+    #[must_use]
+    pub fn api(&self) -> &str {
+        &self.api
+    }
+
+    /// What of the document could not be read (each part is then answered without checks).
+    #[must_use]
+    pub fn notes(&self) -> &[String] {
+        &self.spec.notes
+    }
+
+    /// The resources inferred, with how many items each holds.
+    #[must_use]
+    pub fn resources(&self) -> Vec<ResourceInfo> {
+        self.resources
+            .iter()
+            .map(|r| ResourceInfo {
+                collection: r.collection.clone(),
+                item: self.spec.paths[r.item_path].template.clone(),
+                id_field: r.id_field.clone(),
+                count: self
+                    .store
+                    .resources
+                    .get(&r.collection)
+                    .map_or(0, |scopes| scopes.values().map(|i| i.len()).sum()),
+            })
+            .collect()
+    }
+
+    /// Increases on every change of state.
+    #[must_use]
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The state as versioned JSON.
+    #[must_use]
+    pub fn snapshot(&self) -> String {
+        self.store.snapshot(&self.api)
+    }
+
+    /// Replaces the state with a snapshot of a mock of the same document; on error the state
+    /// is untouched.
+    ///
+    /// # Errors
+    /// When the text is not a snapshot, has another version, is of another document or holds
+    /// more than the limits.
+    pub fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError> {
+        let resources = Arc::clone(&self.resources);
+        self.store =
+            Store::from_snapshot(snapshot, &self.api, |c| resources.iter().any(|r| r.collection == c))?;
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Empties the state.
+    pub fn reset(&mut self) {
+        self.store = Store::default();
+        self.revision += 1;
+    }
+
+    /// Answers one request. Never panics; every failure is an answer.
+    pub fn handle(&mut self, request: &Request) -> Response {
+        self.handle_timed(request).response
+    }
+
+    /// Answers one request, with the delay and failure the options ask for.
+    pub fn handle_timed(&mut self, request: &Request) -> Handled {
+        self.handle_with(request, None, &mut NoRules)
+    }
+
+    /// Answers a request whose body was too large to read (`request` comes without it), as
+    /// the mock answers a body over its limit: routed and checked like any request, then
+    /// refused with 413 `payload_too_large`, or the status and shape the operation documents
+    /// for such a refusal. An operation without a body ignores it, as it ignores any body.
+    pub fn handle_oversized(&mut self, request: &Request, body: OversizedBody) -> Handled {
+        self.handle_with(request, Some(body), &mut NoRules)
+    }
+
+    /// The largest request body the mock reads, in bytes.
+    #[must_use]
+    pub fn body_limit(&self) -> usize {
+        self.body_limit
+    }
+
+    /// Answers one request as [`ApiMock::handle_timed`] does, letting `rules` answer the
+    /// operations they keep.
+    pub fn handle_with(
+        &mut self,
+        request: &Request,
+        oversized: Option<OversizedBody>,
+        rules: &mut dyn Rules,
+    ) -> Handled {
+        let spec = Arc::clone(&self.spec);
+        let (path, query) = split_target(&request.target);
+        let mut matches = spec.route(path);
+        let method = request.method.to_ascii_uppercase();
+        // `/types/` where only `/types/{id}` has the method: the slash ends an empty id.
+        let has_method = |found: &[(usize, routes::Params)]| {
+            found.iter().any(|(i, _)| spec.paths.get(*i).is_some_and(|p| p.op(&method).is_some()))
+        };
+        if !has_method(&matches) {
+            let empty_last = spec.route_empty_last(path);
+            if has_method(&empty_last) {
+                matches = empty_last;
+            }
+        }
+        if matches.is_empty() {
+            let failure = Failure::not_found(format!("There is no path {path} in {}.", self.api));
+            return self.plain(failure::render(&spec, None, &failure, 0));
+        }
+        // The most specific template decides, with those that differ from it only in their
+        // parameters' names (each may carry some of the methods): a literal path
+        // (`/items/merge`) is matched before the template it also fits (`/items/{id}`), as
+        // OpenAPI says, so a method it lacks is 405 even where the template has it.
+        let first_shape = matches
+            .first()
+            .and_then(|(index, _)| spec.paths.get(*index))
+            .map(|p| resources::shape(&p.template));
+        let same_shape: Vec<&(usize, routes::Params)> = matches
+            .iter()
+            .filter(|(index, _)| spec.paths.get(*index).map(|p| resources::shape(&p.template)) == first_shape)
+            .collect();
+        let found = same_shape.iter().find_map(|(index, params)| {
+            let item = spec.paths.get(*index)?;
+            item.op(&method).map(|op| (*index, params, op))
+        });
+        let Some((path_index, path_params, op)) = found else {
+            let mut methods: Vec<&str> = Vec::new();
+            for item in same_shape.iter().filter_map(|(index, _)| spec.paths.get(*index)) {
+                for op in &item.ops {
+                    if !methods.contains(&op.method) {
+                        methods.push(op.method);
+                    }
+                }
+            }
+            let allow = methods.join(", ");
+            let template = matches.first().and_then(|(index, _)| spec.paths.get(*index));
+            let template = template.map_or(path, |item| item.template.as_str());
+            let failure =
+                Failure::method(format!("{method} is not allowed on {template}; use {allow}."), allow);
+            return self.plain(failure::render(&spec, None, &failure, 0));
+        };
+        let (delay_ms, fail) = self.effects(&op.id);
+        let seed = self.options.seed ^ hash(&op.id);
+        let network_error = fail.as_ref().is_some_and(|f| f.network);
+        let mut response =
+            match self.answer(&spec, path_index, op, request, oversized, path_params, query, fail, rules) {
+                Ok(response) => response,
+                Err(failure) => failure::render(&spec, Some(op), &failure, seed),
+            };
+        response.headers.extend(op.deprecation.iter().cloned());
+        if let Some(media) = &op.produces
+            && response.body.is_empty()
+            && response.header_value("Content-Type").is_none()
+        {
+            response.headers.insert(0, ("Content-Type".to_owned(), media.clone()));
+        }
+        Handled { response, delay_ms, network_error }
+    }
+
+    fn plain(&self, response: Response) -> Handled {
+        Handled { response, delay_ms: 0, network_error: false }
+    }
+
+    /// The delay and the failure drawn for one call of an operation.
+    fn effects(&mut self, op_id: &str) -> (u32, Option<FailureOptions>) {
+        let own = self.options.operations.get(op_id);
+        let delay = own.and_then(|o| o.delay).or(self.options.delay);
+        let failure = own.and_then(|o| o.failure.clone()).or_else(|| self.options.failure.clone());
+        let delay_ms = delay.map_or(0, |d| {
+            let span = u64::from(d.max.saturating_sub(d.min)) + 1;
+            d.min + u32::try_from(self.next_random() % span).unwrap_or(0)
+        });
+        #[allow(clippy::cast_precision_loss)] // a 53-bit fraction is plenty for a rate
+        let draw = (self.next_random() >> 11) as f64 / (1u64 << 53) as f64;
+        (delay_ms, failure.filter(|f| draw < f.rate))
+    }
+
+    fn next_random(&mut self) -> u64 {
+        self.random = self.random.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.random;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn answer(
+        &mut self,
+        spec: &Spec,
+        path_index: usize,
+        op: &Operation,
+        request: &Request,
+        oversized: Option<OversizedBody>,
+        path_params: &[(String, String)],
+        query: &str,
+        fail: Option<FailureOptions>,
+        rules: &mut dyn Rules,
+    ) -> Result<Response, Failure> {
+        let query_pairs: Vec<(String, String)> =
+            form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+        if self.options.security {
+            security::check_credentials(op, request, &query_pairs, &self.options.credentials)?;
+        }
+        let check = self.options.validate;
+        let raw = Raw { path: path_params, query: &query_pairs, request };
+        let params = params::read_params(spec, op, &raw, check)?;
+        let body = match (&op.body, oversized) {
+            (Some(_), Some(unread)) => return Err(Failure::too_large(unread, self.body_limit)),
+            (Some(body), None) => params::read_body(spec, op, body, request, check, self.body_limit)?,
+            (None, _) => None,
+        };
+        let prefer = Prefer::of(&request.headers);
+        let seed = self.options.seed ^ hash(&op.id);
+        if let Some(fail) = fail {
+            return Ok(answer::injected(spec, op, fail.status, seed));
+        }
+        let asks_document = prefer.code.is_some() || prefer.example.is_some();
+        if !asks_document && let Some(answer) = rules.answer(&op.id, &params, body.as_ref()) {
+            return answer;
+        }
+        let role = self.roles.get(&(path_index, op.method)).copied();
+        let path_names: Vec<&str> = path_params.iter().map(|(name, _)| name.as_str()).collect();
+        let resources = Arc::clone(&self.resources);
+        let accept = request.header_value("Accept");
+        let mut call = crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept };
+        match role {
+            Some((resource, role)) if !asks_document => {
+                let (response, changed) = call.run(resource, role, op, &params, &path_names, body)?;
+                // A create or replace at a path deleted outside the resources (`DELETE` on a
+                // collection) puts it back, as it does outside them.
+                let revived = matches!(op.method, "PUT" | "POST") && !self.store.deleted.is_empty() && {
+                    let template = spec.paths.get(path_index).map_or("", |p| p.template.as_str());
+                    self.store.deleted.remove(&routes::Template::parse(template).fill(path_params))
+                };
+                if changed || revived {
+                    self.revision += 1;
+                }
+                Ok(response)
+            }
+            _ => {
+                // A path under a stored item answers only while the item exists.
+                if role.is_none()
+                    && !asks_document
+                    && let Some(owner) = self.owners.get(path_index).copied().flatten()
+                {
+                    call.check_owner(owner, &params, &path_names)?;
+                }
+                self.outside_resources(
+                    spec,
+                    path_index,
+                    op,
+                    path_params,
+                    asks_document,
+                    &prefer,
+                    accept,
+                    seed,
+                )
+            }
+        }
+    }
+}
+
+impl ApiMock {
+    /// An operation outside the stored resources, answered from the document; a DELETE that
+    /// succeeds removes its path, which then answers 404 (paths under it too) until a PUT or
+    /// POST to it that succeeds puts it back.
+    #[allow(clippy::too_many_arguments)]
+    fn outside_resources(
+        &mut self,
+        spec: &Spec,
+        path_index: usize,
+        op: &Operation,
+        path_params: &[(String, String)],
+        asks_document: bool,
+        prefer: &Prefer,
+        accept: Option<&str>,
+        seed: u64,
+    ) -> Result<Response, Failure> {
+        // Most documents never delete outside their resources: the path is made only when needed.
+        if self.store.deleted.is_empty() && op.method != "DELETE" {
+            return answer::from_document(spec, op, prefer, accept, seed);
+        }
+        let template = spec.paths.get(path_index).map_or("", |p| p.template.as_str());
+        let path = routes::Template::parse(template).fill(path_params);
+        // A PUT or POST to the deleted path itself may put it back; anything else is gone.
+        let revives = matches!(op.method, "PUT" | "POST") && self.store.deleted.contains(&path);
+        if !asks_document
+            && !revives
+            && let Some(deleted) = self.store.deleted_at(&path)
+        {
+            return Err(Failure::not_found(format!("{deleted} was deleted.")));
+        }
+        let response = answer::from_document(spec, op, prefer, accept, seed)?;
+        let success = (200..300).contains(&response.status);
+        let changed = match op.method {
+            "DELETE" if success && !asks_document && self.store.deleted.len() < store::MAX_DELETED_PATHS => {
+                self.store.deleted.insert(path)
+            }
+            "PUT" | "POST" if success && !asks_document => self.store.deleted.remove(&path),
+            _ => false,
+        };
+        if changed {
+            self.revision += 1;
+        }
+        Ok(response)
+    }
+}
+
+impl StatefulMock for ApiMock {
+    fn handle(&mut self, request: &Request) -> Response {
+        ApiMock::handle(self, request)
+    }
+
+    fn handle_timed(&mut self, request: &Request) -> Handled {
+        ApiMock::handle_timed(self, request)
+    }
+
+    fn revision(&self) -> u64 {
+        ApiMock::revision(self)
+    }
+
+    fn snapshot(&self) -> String {
+        ApiMock::snapshot(self)
+    }
+
+    fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError> {
+        ApiMock::restore(self, snapshot)
+    }
+
+    /// Empties the state (an API mock has no demo data).
+    fn reset(&mut self, _seed: bool) {
+        ApiMock::reset(self);
+    }
+}
+
+/// A stable 64-bit hash (FNV-1a) of a text, for seeds.
+pub(crate) fn hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Why a snapshot was refused. The mock's state is untouched when this is returned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SnapshotError {
+    /// Not JSON, or not the snapshot shape.
+    #[error("The saved state is not a Petstore mock snapshot: {0}")]
+    Malformed(String),
+    /// A snapshot written by another version of the mock.
+    #[error("The saved state has version {found}; this mock reads version {expected}.")]
+    UnsupportedVersion {
+        /// Version in the snapshot.
+        found: u64,
+        /// Version this mock writes and reads.
+        expected: u64,
+    },
+    /// Well-formed, but breaks an invariant (a dangling id, a duplicate id, ...).
+    #[error("The saved state is inconsistent: {0}")]
+    Inconsistent(String),
+}
+
+/// What the browser's saved mock and the server need of a mock, whichever API it mocks: the
+/// Petstore's mock and [`ApiMock`] both are one.
+pub trait StatefulMock {
+    /// Answers one request.
+    fn handle(&mut self, request: &Request) -> Response;
+    /// Answers one request with the delay or network failure the mock's options ask for (none,
+    /// unless the mock has such options).
+    fn handle_timed(&mut self, request: &Request) -> Handled {
+        Handled { response: self.handle(request), delay_ms: 0, network_error: false }
+    }
+    /// Increases on every change of state.
+    fn revision(&self) -> u64;
+    /// The whole state as versioned JSON.
+    fn snapshot(&self) -> String;
+    /// Replaces the state with a snapshot; on error the state is untouched.
+    ///
+    /// # Errors
+    /// When the text is not a snapshot of this mock.
+    fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError>;
+    /// Empties the state; `seed` asks for demo data where the mock has some.
+    fn reset(&mut self, seed: bool);
+}
+
+/// Splits `http://host/path?query#fragment` or `/path?query` into path and query (both
+/// mocks read targets so).
+fn split_target(target: &str) -> (&str, &str) {
+    let without_origin = match target.find("://") {
+        Some(i) => target[i + 3..].find('/').map_or("/", |p| &target[i + 3 + p..]),
+        None => target,
+    };
+    let without_fragment = without_origin.split('#').next().unwrap_or_default();
+    let (path, query) = without_fragment.split_once('?').unwrap_or((without_fragment, ""));
+    (if path.is_empty() { "/" } else { path }, query)
+}
+
+#[cfg(test)]
+mod tests;

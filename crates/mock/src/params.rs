@@ -1,0 +1,444 @@
+//! Reading a request's parameters and body as the operation describes them, and checking them
+//! against their schemas.
+//!
+//! Parameter text becomes JSON by the parameter's style (`form`, `simple`, `deepObject`,
+//! `spaceDelimited`, `pipeDelimited`, `label`, `matrix`) and schema type; a value whose schema
+//! allows several types takes the first reading that validates. Bodies are read by media type:
+//! JSON, URL-encoded and multipart forms become objects and are checked; text is checked when
+//! its schema is a string; other types are taken as they are.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::failure::Failure;
+use super::form_fields::{add_empty_members, form_object};
+use super::spec::{Body, Location, Operation, Param, Spec};
+use petstore_http::Request;
+use petstore_openapi::pointer::resolve;
+use petstore_openapi::schema::Direction;
+
+/// The largest request body the mock of a document reads (1 MiB).
+pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
+
+/// The parameters read: by name, as JSON.
+pub type Params = BTreeMap<String, Value>;
+
+/// Where the raw values of the request are.
+pub(crate) struct Raw<'a> {
+    pub path: &'a [(String, String)],
+    pub query: &'a [(String, String)],
+    pub request: &'a Request,
+}
+
+impl Raw<'_> {
+    fn cookies(&self) -> Vec<(String, String)> {
+        self.request
+            .headers
+            .iter()
+            .filter(|(name, _)| name.eq_ignore_ascii_case("cookie"))
+            .flat_map(|(_, value)| value.split(';'))
+            .filter_map(|pair| pair.split_once('='))
+            .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+            .collect()
+    }
+}
+
+/// Reads and checks every parameter; with `check` off, values are read but not checked, and
+/// missing required ones are let through.
+pub(crate) fn read_params(
+    spec: &Spec,
+    op: &Operation,
+    raw: &Raw<'_>,
+    check: bool,
+) -> Result<Params, Failure> {
+    let validator = spec.validator().direction(Direction::Request);
+    let cookies =
+        if op.params.iter().any(|p| p.location == Location::Cookie) { raw.cookies() } else { Vec::new() };
+    let mut out = Params::new();
+    for param in &op.params {
+        let schema = resolve(&spec.doc, &param.schema).unwrap_or(&param.schema);
+        let label = format!("{} {}", param.location.label(), param.name);
+        let value = match param.location {
+            Location::Path => raw.path.iter().find(|(k, _)| *k == param.name).map(|(_, v)| {
+                let text = strip_path_style(param, schema, v);
+                from_text(spec, param, schema, &split_list(param, schema, &text))
+            }),
+            Location::Query => query_value(spec, param, schema, raw.query),
+            Location::Header => {
+                let values: Vec<String> = raw
+                    .request
+                    .headers
+                    .iter()
+                    .filter(|(k, _)| k.eq_ignore_ascii_case(&param.name))
+                    .map(|(_, v)| v.clone())
+                    .collect();
+                (!values.is_empty()).then(|| {
+                    let joined = values.join(",");
+                    from_text(spec, param, schema, &split_list(param, schema, &joined))
+                })
+            }
+            Location::Cookie => cookies.iter().find(|(k, _)| *k == param.name).map(|(_, v)| {
+                let v = percent_encoding::percent_decode_str(v).decode_utf8_lossy().into_owned();
+                from_text(spec, param, schema, &split_list(param, schema, &v))
+            }),
+        };
+        let Some(value) = value else {
+            if param.required && check {
+                return Err(Failure::parameter(format!("{label} is required.")));
+            }
+            continue;
+        };
+        let value = value.map_err(|e| Failure::parameter(format!("{label} {e}")))?;
+        if check {
+            let checked = match (validator.check(&param.schema, &value, &param.name), essence(param, &value))
+            {
+                (Err(e), Some(essence)) => {
+                    validator.check(&param.schema, &essence, &param.name).map_err(|_| e)
+                }
+                (checked, _) => checked,
+            };
+            checked.map_err(|e| Failure::parameter(format!("{} {e}", param.location.label())))?;
+        }
+        out.insert(param.name.clone(), value);
+    }
+    Ok(out)
+}
+
+/// A `Content-Type` header parameter's media type without its parameters, lower case:
+/// `application/json; charset=utf-8` is `application/json` to a list of media types.
+fn essence(param: &Param, value: &Value) -> Option<Value> {
+    if param.location != Location::Header || !param.name.eq_ignore_ascii_case("content-type") {
+        return None;
+    }
+    let media = value.as_str()?.split(';').next()?;
+    Some(Value::from(media.trim().to_ascii_lowercase()))
+}
+
+/// `label` (`.a.b`) and `matrix` (`;id=5`) path values without their prefix; the items of a
+/// list or an object are joined with commas.
+fn strip_path_style(param: &Param, schema: &Value, text: &str) -> String {
+    match param.style.as_str() {
+        "label" if is_structured(param, schema) => text.strip_prefix('.').unwrap_or(text).replace('.', ","),
+        "label" => text.strip_prefix('.').unwrap_or(text).to_owned(),
+        "matrix" => {
+            let prefix = format!(";{}=", param.name);
+            text.split(&prefix).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(",")
+        }
+        _ => text.to_owned(),
+    }
+}
+
+/// Whether a parameter's value is a list or an object, whose text holds several pieces; JSON
+/// content is one text.
+fn is_structured(param: &Param, schema: &Value) -> bool {
+    !param.json && matches!(petstore_openapi::schema::primary_type(schema), Some("array" | "object"))
+}
+
+/// Splits one text into the items of a list, by the style's separator, when the schema wants
+/// a list or an object; any other value is the whole text, commas and all.
+fn split_list(param: &Param, schema: &Value, text: &str) -> Vec<String> {
+    if !is_structured(param, schema) {
+        return vec![text.to_owned()];
+    }
+    let separator = match param.style.as_str() {
+        "spaceDelimited" => ' ',
+        "pipeDelimited" => '|',
+        _ => ',',
+    };
+    text.split(separator).map(str::to_owned).collect()
+}
+
+fn query_value(
+    spec: &Spec,
+    param: &Param,
+    schema: &Value,
+    query: &[(String, String)],
+) -> Option<Result<Value, String>> {
+    let kind = petstore_openapi::schema::primary_type(schema);
+    if param.style == "deepObject" || (kind == Some("object") && param.explode && !param.json) {
+        let prefix = format!("{}[", param.name);
+        let mut fields = Map::new();
+        for (key, value) in query {
+            let field = if param.style == "deepObject" {
+                key.strip_prefix(prefix.as_str()).and_then(|k| k.strip_suffix(']'))
+            } else {
+                property_schema(spec, schema, key).map(|_| key.as_str())
+            };
+            if let Some(field) = field {
+                let prop = property_schema(spec, schema, field).unwrap_or(&Value::Null);
+                let read = scalar(spec, prop, value).unwrap_or_else(|_| Value::String(value.clone()));
+                fields.insert(field.to_owned(), read);
+            }
+        }
+        return (!fields.is_empty()).then_some(Ok(Value::Object(fields)));
+    }
+    let values: Vec<&String> = query.iter().filter(|(k, _)| *k == param.name).map(|(_, v)| v).collect();
+    if values.is_empty() {
+        return None;
+    }
+    if kind == Some("array") && !param.explode
+        || matches!(param.style.as_str(), "spaceDelimited" | "pipeDelimited")
+    {
+        let joined: Vec<String> = values.iter().flat_map(|v| split_list(param, schema, v)).collect();
+        return Some(from_text(spec, param, schema, &joined));
+    }
+    if kind == Some("object") {
+        let first = values.first().map_or("", |v| v.as_str());
+        return Some(from_text(spec, param, schema, &split_list(param, schema, first)));
+    }
+    let owned: Vec<String> = values.into_iter().cloned().collect();
+    Some(from_text(spec, param, schema, &owned))
+}
+
+pub(super) fn property_schema<'a>(spec: &'a Spec, schema: &'a Value, name: &str) -> Option<&'a Value> {
+    super::resources::properties(spec, schema).into_iter().find(|(n, _)| *n == name).map(|(_, s)| s)
+}
+
+/// A parameter's value from its text pieces: a list for an array schema, an object from
+/// `key,value` pairs (or `key=value` when exploded), else the one value.
+fn from_text(spec: &Spec, param: &Param, schema: &Value, pieces: &[String]) -> Result<Value, String> {
+    if param.json {
+        let text = pieces.join(",");
+        return serde_json::from_str(&text).map_err(|e| format!("is not JSON: {e}"));
+    }
+    match petstore_openapi::schema::primary_type(schema) {
+        Some("array") => {
+            let items = schema.get("items").unwrap_or(&Value::Null);
+            let items = resolve(&spec.doc, items).unwrap_or(items);
+            pieces
+                .iter()
+                .filter(|p| !(pieces.len() == 1 && p.is_empty()))
+                .map(|p| scalar(spec, items, p))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array)
+        }
+        Some("object") => {
+            let mut fields = Map::new();
+            let mut add = |key: &str, value: &str| {
+                let prop = property_schema(spec, schema, key).unwrap_or(&Value::Null);
+                let read = scalar(spec, prop, value).unwrap_or_else(|_| Value::String(value.to_owned()));
+                fields.insert(key.to_owned(), read);
+            };
+            if pieces.iter().all(|p| p.contains('=')) {
+                for piece in pieces {
+                    if let Some((k, v)) = piece.split_once('=') {
+                        add(k, v);
+                    }
+                }
+            } else {
+                for pair in pieces.chunks(2) {
+                    add(&pair[0], pair.get(1).map_or("", String::as_str));
+                }
+            }
+            Ok(Value::Object(fields))
+        }
+        _ => match pieces {
+            [one] => scalar(spec, schema, one),
+            more => Err(format!("is given {} times; give it once.", more.len())),
+        },
+    }
+}
+
+/// One scalar from text, as the schema's types read it: for several types (or none), the
+/// first reading that is valid JSON of an allowed type, else the text.
+pub(crate) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, String> {
+    let schema = resolve(&spec.doc, schema).unwrap_or(schema);
+    let (types, nullable) = petstore_openapi::schema::types(schema);
+    if nullable && text == "null" {
+        return Ok(Value::Null);
+    }
+    if text.is_empty() && !types.is_empty() && !types.iter().any(|t| matches!(*t, "string" | "null")) {
+        return Err("is empty; give a value or leave it out.".to_owned());
+    }
+    let read = |kind: &str| -> Option<Value> {
+        match kind {
+            "integer" => whole_number(text),
+            "number" => whole_number(text).or_else(|| {
+                text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number)
+            }),
+            "boolean" => match text {
+                "true" => Some(Value::Bool(true)),
+                "false" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            "null" => (text == "null" || text.is_empty()).then_some(Value::Null),
+            _ => Some(Value::String(text.to_owned())),
+        }
+    };
+    if let Some(step) = off_step(schema, text) {
+        return Err(format!("must be a multiple of {step}; got {text}."));
+    }
+    match types.as_slice() {
+        [] => {
+            // Untyped (or a oneOf/anyOf): JSON numbers and booleans as such, else text; text
+            // that an `enum` or `const` lists as text stays text (`enum: ["true", "false"]`).
+            let listed = schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|l| l.iter().any(|v| v.as_str() == Some(text)))
+                || schema.get("const").and_then(Value::as_str) == Some(text);
+            if listed {
+                return Ok(Value::String(text.to_owned()));
+            }
+            let literal: Option<Value> =
+                serde_json::from_str(text).ok().filter(|v: &Value| v.is_number() || v.is_boolean());
+            Ok(literal.unwrap_or_else(|| Value::String(text.to_owned())))
+        }
+        [one] => read(one).ok_or_else(|| match *one {
+            "integer" => match schema.get("format").and_then(Value::as_str) {
+                Some("int64") => format!("must be a 64-bit integer; got {text:?}."),
+                Some("int32") => format!("must be a 32-bit integer; got {text:?}."),
+                _ => format!("must be an integer; got {text:?}."),
+            },
+            "number" => format!("must be a number; got {text:?}."),
+            "boolean" => format!("must be true or false; got {text:?}."),
+            other => format!("must be {other}; got {text:?}."),
+        }),
+        several => several
+            .iter()
+            .filter(|k| **k != "string")
+            .find_map(|k| read(k))
+            .or_else(|| several.contains(&"string").then(|| Value::String(text.to_owned())))
+            .ok_or_else(|| format!("must be one of {}; got {text:?}.", several.join(", "))),
+    }
+}
+
+/// A whole number written in decimal digits (with an optional sign): an i64 or u64 when it
+/// fits, else the nearest f64 (which JSON Schema still counts as an integer).
+fn whole_number(text: &str) -> Option<Value> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<i64>()
+        .map(Value::from)
+        .ok()
+        .or_else(|| text.parse::<u64>().map(Value::from).ok())
+        .or_else(|| text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number))
+}
+
+/// The schema's whole `multipleOf` that an integer text past 64 bits is not a multiple of. Such
+/// an integer is read as the nearest f64, whose remainder says nothing, so the remainder is taken
+/// of the digits themselves.
+fn off_step(schema: &Value, text: &str) -> Option<u64> {
+    let step = schema.get("multipleOf")?.as_u64().filter(|&s| s > 1)?;
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.len() < 19 || text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok() {
+        return None;
+    }
+    let mut rest: u128 = 0;
+    for digit in digits.bytes() {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        rest = (rest * 10 + u128::from(digit - b'0')) % u128::from(step);
+    }
+    (rest != 0).then_some(step)
+}
+
+/// What a body became: a JSON value (JSON, forms, text), or nothing to read (binary).
+pub(crate) fn read_body(
+    spec: &Spec,
+    op: &Operation,
+    body: &Body,
+    request: &Request,
+    check: bool,
+    limit: usize,
+) -> Result<Option<Value>, Failure> {
+    let bytes = &request.body;
+    if bytes.len() > limit {
+        return Err(Failure::too_large(super::OversizedBody { size: bytes.len(), exact: true }, limit));
+    }
+    // An empty URL-encoded form is a form with no fields: its required lists and objects may
+    // all be empty (`features[]` with no item writes nothing). It is one where the body is
+    // required, or where the request says it sends a form (an optional form body sent empty
+    // still lacks its required fields).
+    let urlencoded = |media: &str| media.starts_with("application/x-www-form-urlencoded");
+    let sent_form = request.header_value("Content-Type").is_some_and(urlencoded);
+    let empty_form = body.content.iter().any(|(media, _)| urlencoded(media))
+        && (sent_form
+            || body.required
+                && body.content.first().is_some_and(|(media, _)| urlencoded(media))
+                && request.header_value("Content-Type").is_none());
+    if bytes.is_empty() && !empty_form {
+        if body.required && check {
+            let types: Vec<&str> = body.content.iter().map(|(m, _)| m.as_str()).collect();
+            return Err(Failure::malformed(format!(
+                "The request body is empty; this operation needs a body ({}).",
+                types.join(", ")
+            )));
+        }
+        return Ok(None);
+    }
+    let sent = request.header_value("Content-Type").map(str::trim).filter(|c| !c.is_empty());
+    let chosen = match sent {
+        None => body.content.first(),
+        Some(sent) => body.content.iter().find(|(media, _)| media_matches(media, sent)),
+    };
+    let Some((media, schema)) = chosen else {
+        if !check || body.content.is_empty() {
+            return Ok(None);
+        }
+        let types: Vec<&str> = body.content.iter().map(|(m, _)| m.as_str()).collect();
+        return Err(Failure::media_type(format!(
+            "The body must be sent as {}, not {}.",
+            types.join(" or "),
+            sent.unwrap_or_default()
+        )));
+    };
+    let sent_type = sent.unwrap_or(media.as_str());
+    let value = if petstore_http::form::is_json(media) || petstore_http::form::is_json(sent_type) {
+        Some(
+            serde_json::from_slice::<Value>(bytes)
+                .map_err(|e| Failure::malformed(format!("The body is not valid JSON: {e}.")))?,
+        )
+    } else if media.starts_with("application/x-www-form-urlencoded") {
+        let pairs: Vec<(String, String)> = form_urlencoded::parse(bytes).into_owned().collect();
+        let mut form =
+            form_object(spec, schema.as_ref(), pairs.into_iter().map(|(k, v)| (k, Value::String(v))));
+        if let Some(schema) = schema {
+            add_empty_members(spec, schema, &mut form);
+        }
+        Some(form)
+    } else if media.starts_with("multipart/") {
+        let fields = petstore_http::form::parse_multipart(sent_type, bytes).map_err(Failure::malformed)?;
+        Some(form_object(
+            spec,
+            schema.as_ref(),
+            fields.into_iter().map(|f| match f.value {
+                petstore_http::form::FieldValue::Text(text) => (f.name, Value::String(text)),
+                petstore_http::form::FieldValue::File { file_name, .. } => (f.name, Value::String(file_name)),
+            }),
+        ))
+    } else if petstore_http::form::is_xml(media) {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| Failure::malformed("The body is not UTF-8 text.".to_owned()))?;
+        Some(
+            super::xml_body::read(spec, schema.as_ref(), text)
+                .map_err(|e| Failure::malformed(format!("The body is not valid XML: {e}.")))?,
+        )
+    } else if media.starts_with("text/") {
+        Some(Value::String(String::from_utf8_lossy(bytes).into_owned()))
+    } else {
+        None
+    };
+    if check && let (Some(value), Some(schema)) = (&value, schema) {
+        // A file in a form stands as its file name: its schema is a (binary) string.
+        spec.validator()
+            .direction(Direction::Request)
+            .check(schema, value, "")
+            .map_err(|e| Failure::validation(op, e))?;
+    }
+    Ok(value)
+}
+
+/// Whether a sent `Content-Type` fits a documented media type (`*/*`, `image/*` or the same
+/// type, parameters ignored).
+pub(crate) fn media_matches(documented: &str, sent: &str) -> bool {
+    let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let (documented, sent) = (essence(documented), essence(sent));
+    documented == sent
+        || documented == "*/*"
+        || documented.strip_suffix("/*").is_some_and(|kind| sent.split('/').next() == Some(kind))
+}

@@ -1,0 +1,40 @@
+//! A component schema as the Schemas section shows it: its tree and an example.
+
+use serde_json::Value;
+
+use super::tree::schema_node;
+use super::{Example, SchemaNode, ViewError, generate_example};
+use petstore_openapi::pointer::escape_segment;
+
+/// A component schema, as the Schemas section shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaView {
+    /// Its name in `components.schemas`.
+    pub name: String,
+    /// The schema as a tree.
+    pub tree: SchemaNode,
+    /// An example generated from it (or its own `example`).
+    pub example: Example,
+}
+
+impl SchemaView {
+    /// The view of `components.schemas.<name>` in `doc`.
+    ///
+    /// # Errors
+    /// [`ViewError::NoOperation`] is never returned; [`ViewError::BrokenRef`] when the
+    /// document has no such schema.
+    pub fn build(doc: &Value, name: &str) -> Result<Self, ViewError> {
+        let Some(schema) = doc.get("components").and_then(|c| c.get("schemas")).and_then(|s| s.get(name))
+        else {
+            return Err(ViewError::BrokenRef(format!("there is no schema {name} in components.schemas")));
+        };
+        let reference =
+            Value::String(format!("#/components/schemas/{}", escape_segment(name).replace('%', "%25")));
+        let mut pointer = serde_json::Map::new();
+        pointer.insert("$ref".to_owned(), reference);
+        let mut tree = schema_node(doc, &Value::Object(pointer));
+        // The top of the tree is the schema itself, not a link to it.
+        tree.component = None;
+        Ok(Self { name: name.to_owned(), tree, example: generate_example(doc, schema) })
+    }
+}

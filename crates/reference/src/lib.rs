@@ -1,0 +1,531 @@
+//! Operation views for the reference page: one operation of any OpenAPI 3.0 document, with its
+//! `$ref`s followed, turned into plain values the UI renders (parameters, body, responses,
+//! schema trees with their limits, examples, code sample settings). Built on demand for the
+//! operation being shown, from the document as a `serde_json::Value`.
+
+#![deny(missing_docs)]
+
+mod document;
+pub mod html;
+pub mod markdown;
+
+use serde_json::Value;
+
+use petstore_openapi::catalog::{Method, Stability};
+
+mod component;
+mod example;
+mod links;
+mod overview;
+mod parts;
+mod security;
+mod tree;
+
+pub use component::SchemaView;
+pub use document::DocumentViews;
+pub use example::{Example, example_for, generate_example};
+pub use links::{external_docs, safe_link};
+pub use overview::{License, Overview};
+pub(crate) use parts::resolved_schema;
+use parts::{body, parameter, response};
+use security::security;
+
+/// How deep nested schemas are expanded; deeper levels are left collapsed.
+pub(crate) const MAX_DEPTH: usize = 12;
+
+/// A body lists at most this many media types.
+pub(crate) const MAX_MEDIA_TYPES: usize = 50;
+
+/// One media type a request body may be sent as.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MediaOption {
+    /// `multipart/form-data`, `text/plain`, ...
+    pub media_type: String,
+    /// Its schema, the top `$ref` followed (`null` when it has none).
+    pub schema: Value,
+}
+
+/// At most this many schema nodes make one tree or one generated example: a schema whose
+/// every level has many fields would otherwise multiply into millions.
+pub(crate) const MAX_NODES: usize = 2_000;
+
+/// Generated strings are at most this long, and arrays at most this many items, whatever
+/// `minLength` or `minItems` asks (the example then says it was shortened).
+pub(crate) const MAX_EXAMPLE_STRING: usize = 64;
+pub(crate) const MAX_EXAMPLE_ITEMS: usize = 3;
+
+/// Errors building a view.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ViewError {
+    /// No operation at this method and path.
+    #[error("The document has no operation {0}.")]
+    NoOperation(String),
+    /// A `$ref` that points nowhere (the message names it).
+    #[error("The document is broken: {0}.")]
+    BrokenRef(String),
+    /// The part of the document read after its list cannot be read (the message says why).
+    #[error("{0}")]
+    Unreadable(String),
+    /// The document's text is still arriving: the part asked for is shown once it is in.
+    #[error("The rest of the document is still downloading; this part is shown when it has arrived.")]
+    Arriving,
+}
+
+/// A schema as a tree for display.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SchemaNode {
+    /// The name of the schema a `$ref` pointed to (the last segment of the reference).
+    pub name: Option<String>,
+    /// The component's name when the `$ref` was `#/components/schemas/<name>`: the Schemas
+    /// section shows it at `#schema/<name>`.
+    pub component: Option<String>,
+    /// `object`, `array`, `string`, `integer`, `number`, `boolean`, `oneOf`, `anyOf`,
+    /// `allOf` or `any`.
+    pub kind: String,
+    /// `format`, e.g. `int64`, `date-time`.
+    pub format: Option<String>,
+    /// `description` (Markdown).
+    pub description: Option<String>,
+    /// `enum` values.
+    pub enumeration: Vec<Value>,
+    /// Limits in words: "1 to 100 characters", "≥ 1", "pattern \S", "default 20".
+    pub constraints: Vec<String>,
+    /// `nullable: true`.
+    pub nullable: bool,
+    /// Object fields in document order.
+    pub properties: Vec<Property>,
+    /// `additionalProperties: false`.
+    pub closed: bool,
+    /// Array items.
+    pub items: Option<Box<SchemaNode>>,
+    /// `oneOf` / `anyOf` / `allOf` alternatives.
+    pub variants: Vec<SchemaNode>,
+    /// The schema refers back to one of its ancestors (or the tree is too deep): not expanded.
+    pub truncated: bool,
+}
+
+/// One field of an object schema.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Property {
+    /// Field name.
+    pub name: String,
+    /// Listed in `required`.
+    pub required: bool,
+    /// `readOnly: true`: sent by the server only.
+    pub read_only: bool,
+    /// The field's schema.
+    pub schema: SchemaNode,
+}
+
+/// A path, query, header or cookie parameter.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ParameterView {
+    /// Name.
+    pub name: String,
+    /// `path`, `query`, `header` or `cookie`.
+    pub location: String,
+    /// Required (path parameters always are).
+    pub required: bool,
+    /// Description (Markdown).
+    pub description: Option<String>,
+    /// `deprecated: true`.
+    pub deprecated: bool,
+    /// Its schema.
+    pub schema: SchemaNode,
+    /// `example`, or the first of `examples`.
+    pub example: Option<Value>,
+    /// `true` for an array whose values repeat the parameter (`?s=a&s=b`).
+    pub repeated: bool,
+    /// The schema with its `$ref` followed: what the try-it form checks input against.
+    pub schema_json: Value,
+}
+
+/// The request body.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BodyView {
+    /// `required: true`.
+    pub required: bool,
+    /// Description (Markdown).
+    pub description: Option<String>,
+    /// The media type shown (JSON when the body offers it).
+    pub media_type: String,
+    /// The body's schema.
+    pub schema: SchemaNode,
+    /// The example to prefill: the document's, or one generated from the schema.
+    pub example: Value,
+    /// What a generated example leaves out (a string shortened, ...), in sentences.
+    pub example_notes: Vec<String>,
+    /// Every media type of the body (document order), the one above among them.
+    #[serde(default)]
+    pub media_types: Vec<MediaOption>,
+}
+
+/// One response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseView {
+    /// `200`, `404`, `default`, ...
+    pub status: String,
+    /// Description (Markdown).
+    pub description: String,
+    /// Response headers: name, description, schema.
+    pub headers: Vec<(String, Option<String>, SchemaNode)>,
+    /// The media type shown, when there is content.
+    pub media_type: Option<String>,
+    /// The content's schema.
+    pub schema: Option<SchemaNode>,
+    /// Examples: label and value (one generated from the schema when the document has none).
+    pub examples: Vec<(String, Value)>,
+}
+
+/// One `x-codeSamples` entry.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CustomSample {
+    /// `lang`.
+    pub lang: String,
+    /// `label`, or the `lang`.
+    pub label: String,
+    /// `source`.
+    pub source: String,
+}
+
+/// Which code samples an operation shows.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum CodeSamples {
+    /// `x-codeSamples` entries replace the generated ones.
+    Custom(Vec<CustomSample>),
+    /// Generated cURL, JavaScript and Python.
+    Generated,
+    /// `x-codeSamples: false`.
+    Hidden,
+}
+
+/// One security scheme an operation uses, as the reference describes it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SecurityUse {
+    /// The scheme's name in `components.securitySchemes`.
+    pub name: String,
+    /// What it is, in words: "API key in the header X-API-Key", "HTTP bearer (JWT)", "OAuth 2",
+    /// ...; "not described" when the document has no such scheme.
+    pub kind: String,
+    /// The OAuth 2 or OpenID Connect scopes (or roles) the operation needs.
+    pub scopes: Vec<String>,
+}
+
+/// A link to documentation elsewhere (`externalDocs`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExternalDocs {
+    /// The address.
+    pub url: String,
+    /// What it is (Markdown), when given.
+    pub description: Option<String>,
+}
+
+/// Everything the reference shows about one operation.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OperationView {
+    /// Method.
+    pub method: Method,
+    /// Path template.
+    pub path: String,
+    /// `operationId`.
+    pub operation_id: Option<String>,
+    /// `summary`.
+    pub summary: Option<String>,
+    /// `description` (Markdown).
+    #[serde(skip)]
+    pub description: Option<String>,
+    /// `deprecated: true`.
+    pub deprecated: bool,
+    /// `x-deprecated-sunset`, when deprecated.
+    pub sunset: Option<String>,
+    /// `x-stability` (`experimental` or `beta` only).
+    pub stability: Option<Stability>,
+    /// `x-hideTryItPanel: true` on the operation or the document.
+    pub hide_try_it: bool,
+    /// Path-level and operation-level parameters (the operation's win).
+    pub parameters: Vec<ParameterView>,
+    /// The request body.
+    pub request_body: Option<BodyView>,
+    /// Responses in document order.
+    #[serde(skip)]
+    pub responses: Vec<ResponseView>,
+    /// Code samples to show.
+    pub code_samples: CodeSamples,
+    /// Base URLs: the operation's `servers`, else the path's, else the document's.
+    pub servers: Vec<String>,
+    /// The same servers with their descriptions and `{variables}`, in the same order.
+    #[serde(default)]
+    pub server_details: Vec<petstore_openapi::servers::Server>,
+    /// The security schemes [`OperationView::security`] names, as the document describes them
+    /// (`components.securitySchemes`), in the order the requirements first name them.
+    #[serde(default)]
+    pub schemes: Vec<petstore_openapi::security::Scheme>,
+    /// The security the operation needs: its own `security`, else the document's. Each entry
+    /// is one way in (the schemes of an entry are used together); an empty entry means the
+    /// operation can also be called without credentials, and no entries that it needs none.
+    pub security: Vec<Vec<SecurityUse>>,
+    /// `externalDocs` of the operation.
+    #[serde(skip)]
+    pub external_docs: Option<ExternalDocs>,
+    /// Parts of the operation that could not be shown (a reference that does not resolve),
+    /// each in a sentence; the rest of the view is there.
+    #[serde(skip)]
+    pub problems: Vec<String>,
+    /// An operation of a webhook: `path` is the webhook's name, and the API is the caller.
+    pub webhook: bool,
+    /// The requests the API may send back (`callbacks`), in document order.
+    #[serde(skip)]
+    pub callbacks: Vec<CallbackView>,
+}
+
+/// One callback of an operation: the requests the API sends to the address `expression`
+/// names (`{$request.body#/callbackUrl}`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallbackView {
+    /// The callback's name.
+    pub name: String,
+    /// The runtime expression of the address.
+    pub expression: String,
+    /// Its operations (their own callbacks are not read).
+    pub operations: Vec<OperationView>,
+}
+
+impl OperationView {
+    /// Whether trying the operation needs more than a JSON body and no credentials: it names
+    /// security schemes, or its body may be sent as something other than JSON (a form, a file,
+    /// text). The reference loads the try-it module with its Authorization part and its form
+    /// and file bodies only for such operations.
+    #[must_use]
+    pub fn needs_full_try_it(&self) -> bool {
+        !self.schemes.is_empty()
+            || self
+                .request_body
+                .as_ref()
+                .is_some_and(|b| b.media_types.iter().any(|m| !petstore_http::form::is_json(&m.media_type)))
+    }
+
+    /// Its deep-link anchor (see [`petstore_openapi::catalog::anchor`]), the same as its row's in the list.
+    #[must_use]
+    pub fn anchor(&self) -> String {
+        petstore_openapi::catalog::anchor_of(
+            self.operation_id.as_deref(),
+            self.method,
+            &self.path,
+            self.webhook,
+        )
+    }
+
+    /// The warning shown for a deprecated operation.
+    #[must_use]
+    pub fn deprecation_warning(&self) -> Option<String> {
+        self.deprecated.then(|| match &self.sunset {
+            Some(date) => format!("This operation is deprecated and will be sunset on {date}."),
+            None => "This operation is deprecated.".to_owned(),
+        })
+    }
+
+    /// Builds the view of `method path` in `doc`. A part that cannot be read (a reference
+    /// that does not resolve) is left out and named in [`OperationView::problems`].
+    ///
+    /// # Errors
+    /// [`ViewError`] when the operation is missing or its path item is a broken reference.
+    pub fn build(doc: &Value, method: Method, path: &str) -> Result<Self, ViewError> {
+        let item = resolve(doc, &doc["paths"][path])?;
+        Self::build_in(doc, item, method, path, Kind::Path)
+    }
+
+    /// Builds the view of the operation `method` of the webhook `name` in `doc` (`webhooks`,
+    /// or `x-webhooks` in a 3.0 document).
+    ///
+    /// # Errors
+    /// As [`OperationView::build`].
+    pub fn build_webhook(doc: &Value, method: Method, name: &str) -> Result<Self, ViewError> {
+        let hooks = doc.get("webhooks").or_else(|| doc.get("x-webhooks")).unwrap_or(&Value::Null);
+        let item = resolve(doc, &hooks[name])?;
+        Self::build_in(doc, item, method, name, Kind::Webhook)
+    }
+
+    fn build_in(
+        doc: &Value,
+        item: &Value,
+        method: Method,
+        path: &str,
+        kind: Kind,
+    ) -> Result<Self, ViewError> {
+        let op = item
+            .get(method.as_str().to_ascii_lowercase())
+            .ok_or_else(|| ViewError::NoOperation(format!("{} {path}", method.as_str())))?;
+        let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+        let mut problems = Vec::new();
+
+        let mut parameters: Vec<ParameterView> = Vec::new();
+        for (p, own) in
+            listed(item, "parameters").map(|p| (p, false)).chain(listed(op, "parameters").map(|p| (p, true)))
+        {
+            match parameter(doc, p) {
+                Ok(view) => {
+                    if own {
+                        parameters.retain(|q| !(q.name == view.name && q.location == view.location));
+                    }
+                    parameters.push(view);
+                }
+                Err(e) => problems.push(format!("A parameter is not shown: {e}.")),
+            }
+        }
+
+        let request_body = op.get("requestBody").and_then(|b| match body(doc, b) {
+            Ok(view) => view,
+            Err(e) => {
+                problems.push(format!("The request body is not shown: {e}."));
+                None
+            }
+        });
+
+        let mut responses = Vec::new();
+        for (status, r) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
+            if status.starts_with("x-") {
+                continue;
+            }
+            match response(doc, status, r, &mut problems) {
+                Ok(view) => responses.push(view),
+                Err(e) => problems.push(format!("The response {status} is not shown: {e}.")),
+            }
+        }
+
+        let code_samples = match op.get("x-codeSamples").or_else(|| op.get("x-code-samples")) {
+            Some(Value::Bool(false)) => CodeSamples::Hidden,
+            Some(Value::Array(list)) if !list.is_empty() => CodeSamples::Custom(
+                list.iter()
+                    .filter_map(|s| {
+                        let lang = text(s, "lang")?;
+                        let source = text(s, "source")?;
+                        Some(CustomSample {
+                            label: text(s, "label").unwrap_or_else(|| lang.clone()),
+                            lang,
+                            source,
+                        })
+                    })
+                    .collect(),
+            ),
+            _ => CodeSamples::Generated,
+        };
+
+        let server_list = [op.get("servers"), item.get("servers"), doc.get("servers")]
+            .into_iter()
+            .flatten()
+            .find(|s| s.as_array().is_some_and(|s| !s.is_empty()));
+        let servers = server_list
+            .and_then(Value::as_array)
+            .map(|s| s.iter().filter_map(|s| s.get("url").and_then(Value::as_str).map(server_url)).collect())
+            .unwrap_or_default();
+        let server_details = server_list.map(petstore_openapi::servers::read_servers).unwrap_or_default();
+        let security = security(doc, op.get("security").or_else(|| doc.get("security")));
+        let schemes = {
+            let mut named: Vec<&str> = Vec::new();
+            for way in &security {
+                for used in way {
+                    if !named.contains(&used.name.as_str()) {
+                        named.push(&used.name);
+                    }
+                }
+            }
+            let all = if named.is_empty() { Vec::new() } else { petstore_openapi::security::schemes(doc) };
+            named.iter().filter_map(|name| all.iter().find(|s| s.name == *name).cloned()).collect()
+        };
+
+        let mut callbacks = Vec::new();
+        if kind != Kind::Callback {
+            for (name, callback) in op.get("callbacks").and_then(Value::as_object).into_iter().flatten() {
+                match follow(doc, callback) {
+                    Ok(callback) => callbacks.extend(callback_views(doc, name, callback, &mut problems)),
+                    Err(e) => problems.push(format!("The callback {name} is not shown: {e}.")),
+                }
+            }
+        }
+
+        let flag = |v: &Value, key: &str| v.get(key).and_then(Value::as_bool).unwrap_or(false);
+        let deprecated = flag(op, "deprecated");
+        Ok(OperationView {
+            method,
+            path: path.to_owned(),
+            operation_id: text(op, "operationId"),
+            summary: text(op, "summary"),
+            description: text(op, "description"),
+            deprecated,
+            sunset: if deprecated { text(op, "x-deprecated-sunset") } else { None },
+            stability: op.get("x-stability").and_then(Value::as_str).and_then(Stability::parse),
+            hide_try_it: flag(op, "x-hideTryItPanel") || flag(doc, "x-hideTryItPanel"),
+            parameters,
+            request_body,
+            responses,
+            code_samples,
+            servers,
+            server_details,
+            schemes,
+            security,
+            external_docs: external_docs(op.get("externalDocs")),
+            problems,
+            webhook: kind == Kind::Webhook,
+            callbacks,
+        })
+    }
+}
+
+/// Where an operation's path item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Path,
+    Webhook,
+    Callback,
+}
+
+/// The expressions of one callback, each with its operations; a part that cannot be read is
+/// named in `problems`.
+fn callback_views(
+    doc: &Value,
+    name: &str,
+    callback: &Value,
+    problems: &mut Vec<String>,
+) -> Vec<CallbackView> {
+    let mut out = Vec::new();
+    for (expression, item) in callback.as_object().into_iter().flatten() {
+        if expression.starts_with("x-") {
+            continue;
+        }
+        let item = match follow(doc, item) {
+            Ok(item) => item,
+            Err(e) => {
+                problems.push(format!("The callback {name} is not shown: {e}."));
+                continue;
+            }
+        };
+        let operations = petstore_openapi::catalog::METHODS
+            .iter()
+            .filter(|m| item.get(m.as_str().to_ascii_lowercase()).is_some_and(Value::is_object))
+            .filter_map(|m| OperationView::build_in(doc, item, *m, expression, Kind::Callback).ok())
+            .collect();
+        out.push(CallbackView { name: name.to_owned(), expression: expression.clone(), operations });
+    }
+    out
+}
+
+/// The entries of the list `key` of `value` (none when it is missing or not a list).
+fn listed<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
+    value.get(key).and_then(Value::as_array).into_iter().flatten()
+}
+
+/// A server URL as the document writes it, `{variables}` included (nothing substitutes their
+/// defaults), without a trailing slash so paths can be appended.
+fn server_url(url: &str) -> String {
+    url.trim_end_matches('/').to_owned()
+}
+
+/// Follows `$ref`s; a broken one is a [`ViewError::BrokenRef`].
+fn resolve<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, ViewError> {
+    petstore_openapi::pointer::resolve(doc, value).map_err(ViewError::BrokenRef)
+}
+
+/// Follows `$ref`s; the error is the reason alone, for the view's list of problems.
+pub(crate) fn follow<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, String> {
+    petstore_openapi::pointer::resolve(doc, value)
+}

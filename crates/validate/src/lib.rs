@@ -1,0 +1,548 @@
+//! Validation of JSON values against a document's schemas (read as JSON, so the browser build
+//! carries no typed OpenAPI model), for OpenAPI 3.0 and for 3.1's JSON Schema 2020-12 alike.
+//!
+//! Enforced: `type` (one or a list, `"null"`, 3.0's `nullable`), `enum`, `const`, `format`
+//! (int32, int64, date-time, date, time, uuid, ipv4, ipv6, uri, email; looser formats are
+//! accepted), string lengths and `pattern`, number bounds (boolean and numeric `exclusive*`)
+//! and `multipleOf`, array sizes, `uniqueItems`, `items`, `prefixItems`, `contains` with
+//! `min/maxContains`, object `required` (with `readOnly`/`writeOnly` by [`Direction`]),
+//! `properties`, `patternProperties`, `additionalProperties`, `propertyNames`,
+//! `dependentRequired`, `dependentSchemas`, `min/maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`,
+//! `if`/`then`/`else`, boolean schemas and `$ref` with sibling keywords.
+//!
+//! Knowingly not enforced (values pass): `unevaluatedProperties`, `unevaluatedItems`,
+//! `$dynamicRef`, `content*`, `discriminator` mappings, loose formats (hostname,
+//! uri-reference, byte, ...; email is read leniently) and patterns that `regex-lite` cannot
+//! compile. A pass that leans on one of those is unsure, and an unsure pass never counts against
+//! a value: in `oneOf` (too many matches), `not`, `if` and `maxContains`. References to other
+//! documents are reported as a broken document. Keywords apply to the values they are about, as
+//! in JSON Schema: `minLength` without `type` checks strings and lets numbers through.
+//!
+//! Work is bounded: at most [`MAX_DEPTH`] nested levels, [`MAX_STEPS`] schema visits per value,
+//! and a schema that reaches itself for the same value is reported instead of followed.
+
+#![deny(missing_docs)]
+
+mod format;
+mod keywords;
+mod pattern;
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod cross_check;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde_json::{Number, Value};
+
+pub use pattern::compile_patterns;
+use petstore_openapi::schema::Direction;
+
+/// Nested schema levels (one per value level and one per `allOf`/`$ref`/… step) checked before
+/// giving up with "nested too deep".
+pub const MAX_DEPTH: usize = 128;
+
+/// Schema visits for one value before giving up (pathological `anyOf` nests).
+pub const MAX_STEPS: usize = 1_000_000;
+
+/// Keywords that say something about a schema without constraining it: a `$ref` whose siblings
+/// are all of these is read as the target alone, without copying it.
+const ANNOTATIONS: [&str; 11] = [
+    "description",
+    "title",
+    "summary",
+    "example",
+    "examples",
+    "default",
+    "deprecated",
+    "externalDocs",
+    "xml",
+    "$comment",
+    "discriminator",
+];
+
+/// A schema with its `$ref`s followed, and the last reference's target and text.
+type Resolved<'s, 'a> = (Cow<'s, Value>, Option<(&'a Value, String)>);
+
+/// Reads schemas of one document; compiled `pattern`s are shared.
+#[derive(Debug, Clone, Copy)]
+pub struct Validator<'a> {
+    doc: &'a Value,
+    patterns: &'a HashMap<String, regex_lite::Regex>,
+    direction: Option<Direction>,
+    /// Whether string `format`s are asserted (off only to see a value as a format-blind
+    /// validator does).
+    formats: bool,
+}
+
+/// The state of one [`Validator::check`]: how deep it is, how much it has done, which
+/// referenced schemas it is inside of for which values (to stop at cycles), and whether a pass
+/// so far is less than sure.
+#[derive(Debug, Default)]
+struct Walk {
+    depth: usize,
+    steps: usize,
+    active: Vec<(*const Value, *const Value)>,
+    /// The checks so far passed something only because a keyword is not enforced.
+    lax: bool,
+    /// A `oneOf` on the way passed more than one branch when the keywords this validator does
+    /// not enforce (loose formats, discriminators) are counted as passing, as most validators
+    /// count them.
+    ambiguous: bool,
+}
+
+impl<'a> Validator<'a> {
+    /// A validator that requires every `required` property whatever its `readOnly` or
+    /// `writeOnly` (the Petstore mock's rule); see [`Validator::direction`].
+    pub fn new(doc: &'a Value, patterns: &'a HashMap<String, regex_lite::Regex>) -> Self {
+        Self { doc, patterns, direction: None, formats: true }
+    }
+
+    /// Reads `readOnly` and `writeOnly` for values travelling `direction`: a request may leave
+    /// out a required `readOnly` property, a response a required `writeOnly` one.
+    #[must_use]
+    pub fn direction(self, direction: Direction) -> Self {
+        Self { direction: Some(direction), ..self }
+    }
+
+    /// Checks `value` against `schema`; `path` names the value in messages ("" for the body).
+    pub fn check(&self, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
+        self.check_at(schema, value, path, schema, &mut Walk::default())
+    }
+
+    /// As [`Validator::check`], and also refused when a `oneOf` would match more than one
+    /// branch for a validator that does not assert formats: for values the mock serves as they
+    /// are written (a document's examples), which every client must read as valid.
+    pub fn check_unambiguous(&self, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
+        self.check(schema, value, path)?;
+        // Formats as most validators read them: annotations, so a branch that fails only on a
+        // format passes.
+        let blind = Self { formats: false, ..*self };
+        let mut walk = Walk::default();
+        // The strict check passed, so the blind one can only fail on a `oneOf` that matches
+        // more: that is the ambiguity looked for.
+        let _ = blind.check_at(schema, value, path, schema, &mut walk);
+        if walk.ambiguous {
+            return Err(format!(
+                "{} matches more than one of the shapes a oneOf allows, counting formats as passing.",
+                if path.is_empty() { "The value" } else { path }
+            ));
+        }
+        Ok(())
+    }
+
+    /// Follows `$ref`s one at a time, laying each reference's constraining siblings over its
+    /// target (OpenAPI 3.1). Also gives the last target and its reference, to spot cycles.
+    fn resolve_schema<'s>(&self, schema: &'s Value) -> Result<Resolved<'s, 'a>, String>
+    where
+        'a: 's,
+    {
+        let mut current = Cow::Borrowed(schema);
+        let mut last = None;
+        for _ in 0..32 {
+            let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
+                return Ok((current, last));
+            };
+            if !reference.starts_with('#') {
+                return Err(format!(
+                    "the reference {reference} is to another document, which this reference does not read"
+                ));
+            }
+            let target = petstore_openapi::pointer::pointer_target(self.doc, reference)
+                .ok_or_else(|| format!("the reference {reference} does not resolve"))?;
+            last = Some((target, reference.to_owned()));
+            let annotations_only = current.as_object().is_some_and(|fields| {
+                fields.keys().all(|k| k == "$ref" || k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
+            });
+            current = match petstore_openapi::schema::with_siblings(&current, target) {
+                Some(merged) if !annotations_only => Cow::Owned(merged),
+                _ => Cow::Borrowed(target),
+            };
+        }
+        Err("a chain of more than 32 references".into())
+    }
+
+    /// Checks one schema against one value; `root` is the outermost schema applied to this
+    /// value (where `readOnly` flags of sibling `allOf` branches are looked up).
+    fn check_at(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), String> {
+        let name = if path.is_empty() { "The body" } else { path };
+        walk.steps += 1;
+        if walk.steps > MAX_STEPS {
+            return Err(format!(
+                "{name} is too complex to check; the checker stops after {MAX_STEPS} steps."
+            ));
+        }
+        if walk.depth >= MAX_DEPTH {
+            return Err(format!(
+                "{name} is nested too deep to check; the checker stops at {MAX_DEPTH} levels."
+            ));
+        }
+        let (schema, target) =
+            self.resolve_schema(schema).map_err(|e| format!("The document is broken: {e}."))?;
+        let visit =
+            target.map(|(t, reference)| ((std::ptr::from_ref(t), std::ptr::from_ref(value)), reference));
+        if let Some((key, reference)) = &visit {
+            if walk.active.contains(key) {
+                return Err(format!(
+                    "The document is broken: the schema {reference} contains itself without end."
+                ));
+            }
+            walk.active.push(*key);
+        }
+        walk.depth += 1;
+        let result = self.apply(&schema, value, path, name, root, walk);
+        walk.depth -= 1;
+        if visit.is_some() {
+            walk.active.pop();
+        }
+        result
+    }
+
+    /// Applies the keywords of a resolved schema, in the order the messages have always used:
+    /// combinators, `enum`/`const`, `type`, then the keywords of the value's own type.
+    fn apply(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        name: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), String> {
+        match schema {
+            Value::Object(_) => {}
+            Value::Bool(false) => return Err(format!("{name} is not allowed here.")),
+            _ => return Ok(()),
+        }
+        let (types, _) = petstore_openapi::schema::types(schema);
+        let null_named = match schema.get("type") {
+            Some(Value::String(t)) => t == "null",
+            Some(Value::Array(list)) => list.iter().any(|t| t == "null"),
+            _ => false,
+        };
+        // An unknown type name (Swagger 2's `file`, a typo) constrains nothing rather than all.
+        let unknown = types.iter().any(|t| !KNOWN_TYPES.contains(t));
+        let typed = (null_named || !types.is_empty()) && !unknown;
+        walk.lax |=
+            unknown || UNENFORCED.iter().any(|k| schema.get(*k).is_some_and(|v| v != &Value::Bool(true)));
+        if value.is_null() {
+            // 3.0's `nullable` reads as `anyOf: [schema, {type: null}]`: null passes whatever
+            // else the schema says (its `enum`, its `allOf`).
+            if schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+                return Ok(());
+            }
+            if typed && !null_named {
+                return Err(format!("{name} must not be null."));
+            }
+        }
+        self.check_combinators(schema, value, path, name, root, walk)?;
+        if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
+            && !allowed.iter().any(|a| same(a, value, 0))
+        {
+            let list: Vec<String> =
+                allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
+            return Err(format!("{name} must be one of {}; got {}.", list.join(", "), describe(value)));
+        }
+        if let Some(only) = schema.get("const")
+            && !same(only, value, 0)
+        {
+            return Err(format!("{name} must be {}; got {}.", describe(only), describe(value)));
+        }
+        if typed && !value.is_null() && !types.iter().any(|t| has_type(t, value)) {
+            return Err(type_error(&types, null_named, value, name));
+        }
+        match value {
+            Value::Number(n) => keywords::check_number(schema, n, &types, name),
+            Value::String(text) => self.check_string(schema, text, name, walk),
+            Value::Array(items) => self.check_array(schema, items, name, path, walk),
+            Value::Object(_) => self.check_object(schema, value, name, path, root, walk),
+            Value::Null | Value::Bool(_) => Ok(()),
+        }
+    }
+
+    fn check_combinators(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        name: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), String> {
+        let list = |key: &str| schema.get(key).and_then(Value::as_array);
+        if let Some(all) = list("allOf") {
+            all.iter().try_for_each(|s| self.check_at(s, value, path, root, walk))?;
+        }
+        if let Some(any) = list("anyOf") {
+            let mut first = None;
+            let mut matched = false;
+            for s in any {
+                match self.branch(s, value, path, root, walk) {
+                    (Ok(()), lax) => {
+                        walk.lax |= lax;
+                        matched = true;
+                        break;
+                    }
+                    (Err(e), _) => {
+                        first.get_or_insert(e);
+                    }
+                }
+            }
+            if !matched {
+                return Err(first.unwrap_or_else(|| format!("{name} matches none of the allowed shapes.")));
+            }
+        }
+        if let Some(one) = list("oneOf") {
+            let (mut sure, mut unsure) = (0, 0);
+            for s in one {
+                match self.branch(s, value, path, root, walk) {
+                    (Ok(()), false) => sure += 1,
+                    (Ok(()), true) => unsure += 1,
+                    (Err(_), _) => {}
+                }
+            }
+            walk.ambiguous |= sure + unsure > 1;
+            // A branch that passed only thanks to a keyword not enforced may really fail:
+            // only passes that are sure can make too many.
+            if sure + unsure == 0 || sure > 1 {
+                return Err(format!(
+                    "{name} must match exactly one of the allowed shapes; it matches {}.",
+                    sure + unsure
+                ));
+            }
+            walk.lax |= unsure > 0;
+        }
+        if let Some(not) = schema.get("not") {
+            match self.branch(not, value, path, root, walk) {
+                (Ok(()), false) => return Err(format!("{name} has a shape that is not allowed.")),
+                (Ok(()), true) => walk.lax = true,
+                (Err(_), _) => {}
+            }
+        }
+        if let Some(condition) = schema.get("if") {
+            let (then, otherwise) = (schema.get("then"), schema.get("else"));
+            match self.branch(condition, value, path, root, walk) {
+                (Ok(()), false) => then.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk))?,
+                (Err(_), _) => otherwise.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk))?,
+                // The condition may only seem to hold: either branch will do.
+                (Ok(()), true) => {
+                    walk.lax = true;
+                    if let Some(s) = then
+                        && let Err(e) = self.check_at(s, value, path, root, walk)
+                        && let Some(o) = otherwise
+                    {
+                        self.check_at(o, value, path, root, walk).map_err(|_| e)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a subschema on its own: its verdict, and whether a pass leans on a keyword that
+    /// is not enforced (a loose format, a pattern that did not compile), so that a stricter
+    /// reader might fail it. Failures are always sure: unenforced keywords only let through.
+    fn branch(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> (Result<(), String>, bool) {
+        let outer = std::mem::take(&mut walk.lax);
+        let result = self.check_at(schema, value, path, root, walk);
+        (result, std::mem::replace(&mut walk.lax, outer))
+    }
+
+    /// Whether a missing `required` `field` may stay missing in this direction: some schema of
+    /// the value (this one, or a branch of the outermost one) flags the property `readOnly`
+    /// (requests) or `writeOnly` (responses).
+    fn exempt(&self, schema: &Value, root: &Value, field: &str) -> bool {
+        let Some(direction) = self.direction else { return false };
+        let flag = match direction {
+            Direction::Request => "readOnly",
+            Direction::Response => "writeOnly",
+        };
+        let mut budget = 256;
+        self.flags(schema, field, flag, &mut budget) || self.flags(root, field, flag, &mut budget)
+    }
+
+    fn flags(&self, schema: &Value, field: &str, flag: &str, budget: &mut usize) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let Ok((schema, _)) = self.resolve_schema(schema) else { return false };
+        let flagged = |s: &Value| {
+            self.resolve_schema(s).is_ok_and(|(s, _)| s.get(flag).and_then(Value::as_bool) == Some(true))
+        };
+        if let Some(property) = schema.get("properties").and_then(|p| p.get(field))
+            && (flagged(property)
+                || self.resolve_schema(property).is_ok_and(|(p, _)| {
+                    p.get("allOf").and_then(Value::as_array).into_iter().flatten().any(flagged)
+                }))
+        {
+            return true;
+        }
+        ["allOf", "anyOf", "oneOf"]
+            .iter()
+            .filter_map(|k| schema.get(*k).and_then(Value::as_array))
+            .flatten()
+            .any(|branch| self.flags(branch, field, flag, budget))
+    }
+}
+
+/// Keywords read as constraints by JSON Schema that this validator does not enforce.
+const UNENFORCED: [&str; 4] = ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef"];
+
+const KNOWN_TYPES: [&str; 7] = ["string", "integer", "number", "boolean", "array", "object", "null"];
+
+/// Whether `value` is of JSON Schema type `name` (`1.0` is an integer, as JSON Schema says).
+fn has_type(name: &str, value: &Value) -> bool {
+    match (name, value) {
+        ("integer", Value::Number(n)) => is_integral(n),
+        ("number", Value::Number(_))
+        | ("string", Value::String(_))
+        | ("boolean", Value::Bool(_))
+        | ("array", Value::Array(_))
+        | ("object", Value::Object(_))
+        | ("null", Value::Null) => true,
+        _ => false,
+    }
+}
+
+fn is_integral(n: &Number) -> bool {
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+fn type_error(types: &[&str], null_named: bool, value: &Value, name: &str) -> String {
+    if let (["integer"], false, Value::Number(n)) = (types, null_named, value) {
+        return format!("{name} must be an integer; got {n}.");
+    }
+    let mut expected: Vec<&str> = types
+        .iter()
+        .map(|t| match *t {
+            "string" => "a string",
+            "integer" => "an integer",
+            "number" => "a number",
+            "boolean" => "true or false",
+            "array" => "an array",
+            "object" => "an object",
+            other => other,
+        })
+        .collect();
+    if null_named {
+        expected.push("null");
+    }
+    let list = match expected.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "null".to_owned(),
+    };
+    format!("{name} must be {list}; got {}.", type_name(value))
+}
+
+/// JSON Schema equality: numbers by value (`1` equals `1.0`), objects whatever their key
+/// order; values nested deeper than [`MAX_DEPTH`] count as different.
+fn same(a: &Value, b: &Value, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+            (Some(p), Some(q), _, _) => p == q,
+            (_, _, Some(p), Some(q)) => p == q,
+            _ => x.as_f64().zip(y.as_f64()).is_some_and(|(p, q)| p == q),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q, depth + 1))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| same(p, q, depth + 1)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A value for messages, cut at 60 characters; deep or long values are only read that far.
+fn describe(v: &Value) -> String {
+    let text = match v {
+        Value::String(s) => format!("{s:?}"),
+        other => {
+            let mut out = String::new();
+            render(other, &mut out);
+            out
+        }
+    };
+    if text.chars().count() > 60 { format!("{}…", text.chars().take(60).collect::<String>()) } else { text }
+}
+
+/// Compact JSON as `serde_json` writes it, stopped once well past what [`describe`] shows (so
+/// its recursion is bounded too: every level writes a bracket).
+fn render(v: &Value, out: &mut String) {
+    const ENOUGH: usize = 256;
+    if out.len() > ENOUGH {
+        return;
+    }
+    match v {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if out.len() > ENOUGH {
+                    return;
+                }
+                if i > 0 {
+                    out.push(',');
+                }
+                render(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if out.len() > ENOUGH {
+                    return;
+                }
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push(':');
+                render(item, out);
+            }
+            out.push('}');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn child(path: &str, field: &str) -> String {
+    if path.is_empty() { field.to_owned() } else { format!("{path}.{field}") }
+}
+
+fn usize_of(schema: &Value, key: &str) -> Option<usize> {
+    schema.get(key).and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok())
+}
