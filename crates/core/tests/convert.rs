@@ -11,7 +11,7 @@ use petstore_core::document;
 use petstore_core::reference::DocumentViews;
 use serde_json::{Value, json};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/swagger2");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../convert/tests/fixtures/swagger2");
 
 fn fixture(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURES}/{name}")).unwrap()).unwrap()

@@ -290,7 +290,7 @@ proptest! {
     ) {
         let base: Value = match which {
             0 => serde_json::from_str(PETSTORE_JSON).unwrap(),
-            1 => serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/swagger2/petstore.json")).unwrap()).unwrap(),
+            1 => serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../convert/tests/fixtures/swagger2/petstore.json")).unwrap()).unwrap(),
             _ => document_around("3.1.0",
                 json!({"/a/{id}": {"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
                     "post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}},

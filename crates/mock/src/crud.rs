@@ -13,7 +13,7 @@ use super::embed::{embed, embed_list};
 use super::failure::Failure;
 use super::generate::generate;
 use super::params::Params;
-use super::resources::{self, IdKind, Resource, Role, properties};
+use super::resources::{self, IdKind, Resource, Role, lower_first, properties};
 use super::spec::{Operation, Spec};
 use super::store::{Store, size_of};
 use petstore_http::Response;
@@ -110,7 +110,7 @@ impl Call<'_> {
             (Role::Patch, Some(id)) => {
                 let old = self.store.get(collection, &scope, &id).ok_or_else(|| absent(&id))?.clone();
                 let mut merged = super::patch::patched(self.spec, resource, &old, body.as_ref(), &id)?;
-                set_id(resource, &mut merged, &id);
+                resource.set_id(&mut merged, &id);
                 if let Some(schema) = &resource.item_schema {
                     self.spec.validator().direction(Direction::Response).check(schema, &merged, "").map_err(
                         |e| Failure::validation(op, format!("After the patch, {}", lower_first(&e))),
@@ -288,7 +288,7 @@ impl Call<'_> {
     fn build(&self, resource: &Resource, id: &str, body: Option<Value>) -> Result<Value, Failure> {
         let Some(schema) = &resource.item_schema else {
             let mut item = body.unwrap_or_else(|| Value::Object(Map::new()));
-            set_id(resource, &mut item, id);
+            resource.set_id(&mut item, id);
             return Ok(item);
         };
         let seed = self.seed ^ super::hash(&format!("{}#{id}", resource.collection));
@@ -311,7 +311,7 @@ impl Call<'_> {
                 }
             }
         }
-        set_id(resource, &mut item, id);
+        resource.set_id(&mut item, id);
         Ok(item)
     }
 
@@ -473,17 +473,6 @@ fn missing(resource: &Resource, scope: &str, id: &str) -> Failure {
     Failure::not_found(format!("{} {id} does not exist{place}.", singular(collection)))
 }
 
-pub(super) fn set_id(resource: &Resource, item: &mut Value, id: &str) {
-    let (Some(field), Value::Object(fields)) = (&resource.id_field, item) else { return };
-    let value = match resource.id_kind {
-        IdKind::Integer => {
-            id.parse::<i64>().map(Value::from).unwrap_or_else(|_| Value::String(id.to_owned()))
-        }
-        _ => Value::String(id.to_owned()),
-    };
-    fields.insert(field.clone(), value);
-}
-
 /// `/users/{userId}/posts` with the scope's values in place.
 fn fill(template: &str, names: &[String], scope: &str) -> String {
     let values: Vec<&str> = if scope.is_empty() { Vec::new() } else { scope.split('/').collect() };
@@ -522,9 +511,4 @@ fn singular(collection: &str) -> String {
         .unwrap_or_else(|| last.to_owned());
     let mut chars = word.chars();
     chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-}
-
-pub(super) fn lower_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
 }

@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use super::params::{property_schema, scalar};
 use super::spec::Spec;
+use super::text_values::{property_schema, scalar};
 use petstore_openapi::pointer::resolve;
 use petstore_openapi::schema::Direction;
 

@@ -51,6 +51,7 @@ mod routes;
 mod security;
 mod spec;
 mod store;
+mod text_values;
 mod xml_body;
 
 use std::sync::Arc;

@@ -3,9 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use super::crud::{lower_first, set_id};
 use super::failure::Failure;
-use super::resources::Resource;
+use super::resources::{Resource, lower_first};
 use super::spec::Spec;
 use petstore_openapi::schema::Direction;
 
@@ -22,7 +21,7 @@ pub(super) fn patched(
         Some(Value::Array(ops)) if is_json_patch(ops) => {
             let mut patched = json_patch_applied(old, ops)
                 .map_err(|e| Failure::conflict(format!("The patch cannot be applied to {id}: {e}")))?;
-            set_id(resource, &mut patched, id);
+            resource.set_id(&mut patched, id);
             if let Some(schema) = &resource.item_schema {
                 spec.validator().direction(Direction::Response).check(schema, &patched, "").map_err(|e| {
                     Failure::conflict(format!("The patch would leave {id} invalid: {}", lower_first(&e)))
@@ -50,7 +49,7 @@ fn merge_fitting(spec: &Spec, resource: &Resource, old: &Value, patch: &Value, i
     }
     let validator = spec.validator().direction(Direction::Response);
     let fits = |item: &mut Value| {
-        set_id(resource, item, id);
+        resource.set_id(item, id);
         validator.check(schema, item, "").is_ok()
     };
     if fits(&mut merged) {

@@ -66,6 +66,18 @@ pub(crate) struct Resource {
 }
 
 impl Resource {
+    /// Writes `id` into the item's id field, as a number when the ids are integers.
+    pub(super) fn set_id(&self, item: &mut Value, id: &str) {
+        let (Some(field), Value::Object(fields)) = (&self.id_field, item) else { return };
+        let value = match self.id_kind {
+            IdKind::Integer => {
+                id.parse::<i64>().map(Value::from).unwrap_or_else(|_| Value::String(id.to_owned()))
+            }
+            _ => Value::String(id.to_owned()),
+        };
+        fields.insert(field.clone(), value);
+    }
+
     /// Whether one of the collection's path items has the method.
     pub(crate) fn collection_has(&self, spec: &Spec, method: &str) -> bool {
         has_any(spec, &self.collection_paths, method)
@@ -376,4 +388,10 @@ fn id_schemas<'a>(
 /// The schemas a new id of the resource must fit.
 pub(crate) fn resource_id_schemas<'a>(spec: &'a Spec, resource: &'a Resource) -> Vec<&'a Value> {
     id_schemas(spec, &resource.item_paths, resource.item_schema.as_ref(), resource.id_field.as_deref())
+}
+
+/// `text` with its first letter in lower case, to continue a sentence.
+pub(super) fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
 }

@@ -7,8 +7,8 @@
 
 use serde_json::{Map, Value};
 
-use super::params::scalar;
 use super::spec::Spec;
+use super::text_values::scalar;
 use petstore_openapi::pointer::resolve;
 use petstore_openapi::schema::Direction;
 

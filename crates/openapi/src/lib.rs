@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod document;
+pub mod json;
 pub mod outline;
 pub mod pointer;
 pub mod schema;

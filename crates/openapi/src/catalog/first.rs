@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use indexmap::IndexSet;
 
-use super::items::Listed;
+use super::raw::Listed;
 use super::raw::RawRoot;
 use super::{Catalog, CatalogError, ItemSource, ItemsRead, Method, OperationSummary, UNTAGGED};
 use crate::outline::{self, Row};

@@ -3,13 +3,12 @@
 //! the list is made.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use indexmap::IndexMap;
 use serde::Deserialize;
 
-use super::raw::RawPathItem;
-use super::{CatalogError, OperationSummary};
+use super::CatalogError;
+use super::raw::{Listed, RawPathItem};
 
 /// A path item as the list reads it: its JSON text (in an indexed document) or its value.
 #[derive(Debug, Clone, Copy)]
@@ -25,7 +24,7 @@ impl ItemSource<'_> {
     /// for text.
     fn not_an_object(self) -> Option<&'static str> {
         let first = match self {
-            Self::Value(value) => return (!value.is_object()).then(|| crate::document::kind_of(value)),
+            Self::Value(value) => return (!value.is_object()).then(|| crate::json::kind(value)),
             Self::Text(text) => text.trim_start().bytes().next(),
         };
         match first {
@@ -104,25 +103,6 @@ impl ItemRead {
                 Ok(Cow::Owned(Listed::all(item, name, webhook)))
             }
         }
-    }
-}
-
-/// An operation as the list shows it, and the tags it is listed under.
-#[derive(Debug, Clone)]
-pub(super) struct Listed {
-    pub(super) summary: Arc<OperationSummary>,
-    pub(super) tags: Vec<String>,
-}
-
-impl Listed {
-    /// The operations of an item (its `$ref` followed already).
-    pub(super) fn all(item: RawPathItem, name: &str, webhook: bool) -> Vec<Listed> {
-        item.into_operations()
-            .map(|(method, mut op)| {
-                let tags = std::mem::take(&mut op.tags);
-                Listed { summary: Arc::new(OperationSummary::of(method, name, op, webhook)), tags }
-            })
-            .collect()
     }
 }
 

@@ -13,9 +13,9 @@ mod first;
 mod items;
 mod raw;
 
-use items::Listed;
 pub(crate) use items::MAX_ITEM_REFS;
 pub use items::{ItemSource, ItemsRead, PathItemRead, path_pointer};
+use raw::Listed;
 use raw::{RawDoc, RawInfo, RawRoot, RawTag, RawTagGroup};
 
 /// An HTTP method of an operation, in the order OpenAPI lists them in a path item.

@@ -2,11 +2,11 @@
 //! field of the wrong type reads as absent), and a path item's operations in OpenAPI's order.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::Method;
-use super::items::Listed;
+use super::{Method, OperationSummary};
 
 pub(super) struct RawDoc<'a> {
     pub(super) openapi: Option<String>,
@@ -212,4 +212,23 @@ pub(super) struct RawOperation {
     pub(super) stability: Option<String>,
     #[serde(rename = "x-hideTryItPanel", default, deserialize_with = "lenient")]
     pub(super) hide_try_it: bool,
+}
+
+/// An operation as the list shows it, and the tags it is listed under.
+#[derive(Debug, Clone)]
+pub(super) struct Listed {
+    pub(super) summary: Arc<OperationSummary>,
+    pub(super) tags: Vec<String>,
+}
+
+impl Listed {
+    /// The operations of an item (its `$ref` followed already).
+    pub(super) fn all(item: RawPathItem, name: &str, webhook: bool) -> Vec<Listed> {
+        item.into_operations()
+            .map(|(method, mut op)| {
+                let tags = std::mem::take(&mut op.tags);
+                Listed { summary: Arc::new(OperationSummary::of(method, name, op, webhook)), tags }
+            })
+            .collect()
+    }
 }

@@ -4,18 +4,7 @@ use serde_json::{Map, Value};
 
 use super::error::DocumentError;
 use crate::catalog::{Catalog, CatalogError};
-
-/// What a JSON value is, in words ("a list", "a string"), for messages about the wrong kind.
-pub fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
+pub use crate::json::kind;
 
 /// Parses JSON text (a byte order mark is skipped) to a value, keys in document order.
 ///

@@ -7,7 +7,6 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use super::checks::Described;
-use super::error::DocumentError;
 use crate::catalog::{Catalog, CatalogError, ItemSource, ItemsRead};
 use crate::pointer::unescape_segment;
 
@@ -58,26 +57,6 @@ pub struct IndexedDocument {
 }
 
 impl IndexedDocument {
-    /// Reads `text`, which must be a JSON object (see [`super::DocumentStream`], which this
-    /// feeds it to at once): the whole text is checked for JSON syntax; `paths` must be an
-    /// object when present, and so must `components` and each kind in it (anything else there
-    /// is ignored, as a reference into it would not resolve).
-    ///
-    /// # Errors
-    /// A syntax error with its line and column, or the text is not an object, or `paths` is
-    /// not one; or a Swagger 2.0 document ([`DocumentError::Swagger`]: it is read once
-    /// converted).
-    pub fn parse(text: String) -> Result<Self, DocumentError> {
-        match super::read(text.into_bytes())? {
-            super::Read::OpenApi(super::AnyDocument::Indexed(doc), _) => std::sync::Arc::try_unwrap(doc)
-                .map_err(|_| DocumentError::Shape("the document is shared".to_owned())),
-            super::Read::Swagger2(_) => Err(DocumentError::Swagger("2.0".to_owned())),
-            super::Read::OpenApi(..) => {
-                Err(DocumentError::Shape("the index could not follow the text".to_owned()))
-            }
-        }
-    }
-
     /// `text` with its index, built as the text arrived ([`super::DocumentStream`]).
     pub(super) fn indexed(text: String, parts: Parts) -> Self {
         Self { text, parts }
@@ -218,7 +197,7 @@ impl IndexedDocument {
     pub fn schema_names(&self) -> Vec<String> {
         let mut names: Vec<String> =
             self.parts().components.get("schemas").into_iter().flat_map(|s| s.keys().cloned()).collect();
-        super::sort_names(&mut names);
+        sort_names(&mut names);
         names
     }
 
@@ -339,4 +318,10 @@ impl Place {
             _ => None,
         }
     }
+}
+
+/// Sorts component names for the Schemas section, ignoring ASCII case. Names are identifiers,
+/// nearly always ASCII; the page's WebAssembly carries no Unicode case tables for this.
+pub(super) fn sort_names(names: &mut [String]) {
+    names.sort_by_cached_key(|n| n.to_ascii_lowercase());
 }

@@ -29,8 +29,9 @@ mod reader;
 use lines::Lines;
 use reader::{Listed, Reader, Step};
 
+use super::format::Format;
 use super::indexed::{IndexedDocument, LISTED_ROOT_FIELDS, Parts};
-use super::{Format, Read};
+use super::outcome::{Read, read_indexed, read_whole};
 use crate::catalog::{Catalog, ItemSource, ItemsRead};
 
 /// The largest document read, counted as it arrives: about twice the largest public API
@@ -360,16 +361,16 @@ impl DocumentStream {
         let read = match (self.format, self.raw) {
             (None, _) => return Err(DocumentError::Empty),
             (Some(Format::Yaml), raw) => return Ok(Streamed::Yaml(raw.unwrap_or_default())),
-            (Some(Format::Json), Some(raw)) => super::read_whole(&raw),
+            (Some(Format::Json), Some(raw)) => read_whole(&raw),
             (Some(Format::Json), None) => match self.reader.into_parts(&self.text) {
                 Some((parts, listed)) => {
                     // The room reserved and not used is given back for what comes next.
                     let mut text = self.text;
                     text.shrink_to_fit();
                     let webhooks = listed.webhooks.unwrap_or_else(ItemsRead::webhooks);
-                    super::read_indexed(IndexedDocument::indexed(text, parts), &listed.paths, &webhooks)
+                    read_indexed(IndexedDocument::indexed(text, parts), &listed.paths, &webhooks)
                 }
-                None => super::read_whole(self.text.as_bytes()),
+                None => read_whole(self.text.as_bytes()),
             },
         };
         read.map(Streamed::Json).map_err(|e| lines.restore(e))

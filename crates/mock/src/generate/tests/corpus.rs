@@ -1,6 +1,6 @@
 //! Every schema of real documents, several seeds: a value `generate` calls exact must validate
 //! with the `jsonschema` crate. The documents: the Petstore's own, the Swagger 2 fixtures
-//! (converted), the public documents committed under `tests/fixtures/public/`, and a few from
+//! (converted), the public documents committed under `crates/mock/tests/fixtures/public/`, and a few from
 //! the corpus cache when it is there (`PETSTORE_GENERATE_CORPUS` points at another directory,
 //! `PETSTORE_GENERATE_DOCS` says how many of its documents to read, 4 unless told;
 //! `PETSTORE_GENERATE_VERBOSE` shows where the first values with each kind of note are).
@@ -84,7 +84,7 @@ fn documents() -> Vec<(String, Value)> {
         )))
         .expect("openapi/petstore.yaml reads"),
     )];
-    for path in files(&root.join("tests/fixtures/swagger2")) {
+    for path in files(&root.join("../convert/tests/fixtures/swagger2")) {
         let swagger = read(&path);
         let converted = petstore_convert::swagger2_to_openapi3(&swagger)
             .unwrap_or_else(|e| panic!("{} converts: {e}", path.display()));

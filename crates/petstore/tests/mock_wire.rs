@@ -3,8 +3,9 @@
 //! TypeScript declarations and the README document.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::mock::{MockNotice, NoticeKind};
-use petstore_core::{Counts, Mock, Request, Response};
+use petstore::{Counts, Mock};
+use petstore_api_mock::{MockNotice, NoticeKind};
+use petstore_http::{Request, Response};
 use serde_json::json;
 
 #[test]

@@ -7,11 +7,11 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use petstore_core::error::{ErrorBody, ErrorCode};
-use petstore_core::model::{
+use petstore::document::PETSTORE_JSON;
+use petstore::model::{
     Category, InventoryItem, InventoryUpdate, NewCategory, NewPet, Order, Pet, PetStatus, Pets,
 };
-use petstore_core::openapi::PETSTORE_JSON;
+use petstore_http::error::{ErrorBody, ErrorCode};
 use serde_json::{Value, json};
 
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -23,7 +23,7 @@ fn doc() -> Value {
 
 /// Follows `$ref` (local JSON pointers only) until a non-reference object.
 fn resolve<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
-    petstore_core::openapi::resolve(doc, value).unwrap_or_else(|e| panic!("{e}"))
+    petstore_openapi::pointer::resolve(doc, value).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Every operation as (method, path, operation object).

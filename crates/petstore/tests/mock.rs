@@ -2,7 +2,9 @@
 //! transitions of DESIGN.md, every limit written in the document, and snapshots.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::{Mock, Request, Response, SnapshotError};
+use petstore::Mock;
+use petstore_api_mock::SnapshotError;
+use petstore_http::{Request, Response};
 use serde_json::{Value, json};
 
 fn send(mock: &mut Mock, method: &str, target: &str, body: Option<Value>) -> Response {
@@ -296,7 +298,7 @@ fn orders_move_stock_and_pet_status_through_their_lifecycle() {
 /// Walks the document: every limit on a request body field is enforced at its boundary.
 #[test]
 fn every_limit_in_the_document_is_enforced() {
-    let doc: Value = serde_json::from_str(petstore_core::openapi::PETSTORE_JSON).unwrap();
+    let doc: Value = serde_json::from_str(petstore::document::PETSTORE_JSON).unwrap();
     let schemas = &doc["components"]["schemas"];
     let ops = [
         ("POST", "/pets", "NewPet"),
@@ -502,9 +504,9 @@ fn snapshots_whose_ids_could_not_be_read_exactly_are_refused() {
 
 #[test]
 fn the_rules_sit_on_the_generic_mock_of_the_petstore_document() {
-    use petstore_core::mock::generic::{ApiMock, Delay, FailureOptions, MockOptions, OperationOptions};
+    use petstore_api_mock::{ApiMock, Delay, FailureOptions, MockOptions, OperationOptions};
     // The generic mock reads every part of the document: all its patterns are enforced.
-    let generic = ApiMock::from_json(petstore_core::openapi::PETSTORE_JSON.as_bytes()).unwrap();
+    let generic = ApiMock::from_json(petstore::document::PETSTORE_JSON.as_bytes()).unwrap();
     assert_eq!(generic.notes(), [] as [String; 0]);
 
     // Prefer picks a documented answer, as for any document.

@@ -3,7 +3,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::{Mock, Request};
+use petstore::Mock;
+use petstore_http::Request;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

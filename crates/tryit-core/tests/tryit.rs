@@ -2,12 +2,13 @@
 //! the core mock to show they are the requests the server expects.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::Catalog;
-use petstore_core::openapi::PETSTORE_JSON;
-use petstore_core::reference::OperationView;
-use petstore_core::request::{self, ParamInput, example_text};
-use petstore_core::tryit::{FieldError, build_request, initial_text};
-use petstore_core::{Mock, Request};
+use petstore::Mock;
+use petstore::document::PETSTORE_JSON;
+use petstore_http::Request;
+use petstore_openapi::Catalog;
+use petstore_reference::OperationView;
+use petstore_tryit_core::request::{self, ParamInput, example_text};
+use petstore_tryit_core::{FieldError, build_request, initial_text};
 use serde_json::{Value, json};
 
 fn doc() -> Value {

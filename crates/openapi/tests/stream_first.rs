@@ -4,9 +4,9 @@
 //! used; then the whole list of `paths` follows.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::Catalog;
-use petstore_core::document::{self, DocumentStream, Listing};
-use petstore_core::outline::{self, Row};
+use petstore_openapi::Catalog;
+use petstore_openapi::document::{self, DocumentStream, Listing};
+use petstore_openapi::outline::{self, Row};
 use serde_json::{Value, json};
 
 /// The listings `bytes` gave, streamed in chunks of `size` with a first list of `rows` rows
