@@ -36,7 +36,7 @@ build_module() {
   # call fails) rather than overwriting anything.
   [ -n "$stack" ] && rustc+=(-C "link-arg=-zstack-size=$stack")
   # JSON messages to a file (diagnostics still rendered): the core's build script's output
-  # directory is read from them below.
+  # directory (crates/petstore's) is read from them below.
   cargo rustc "${args[@]}" --message-format=json-render-diagnostics -- "${rustc[@]}" >"$messages"
 
   mkdir -p "$out"
@@ -59,17 +59,17 @@ build_module petstore-web js-api petstore_mock mock
 build_module petstore-web api-js petstore_api_mock api-mock
 
 # The Petstore document the reference shows (src/document.rs, BUILTIN_PATH), beside the app
-# rather than inside its WebAssembly: the compact JSON the core's build script makes of
-# openapi/petstore.yaml, the very text the mock embeds.
-core_out="$(node -e '
+# rather than inside its WebAssembly: the compact JSON the petstore crate's build script makes of
+# openapi/petstore.yaml (crates/petstore/build.rs), the very text the mock embeds.
+petstore_out="$(node -e '
   const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n");
   for (const line of lines) {
     if (!line.startsWith("{")) continue;
     const m = JSON.parse(line);
-    if (m.reason === "build-script-executed" && /[#/]petstore-core@/.test(m.package_id)) console.log(m.out_dir);
+    if (m.reason === "build-script-executed" && /[#/]petstore[#@]/.test(m.package_id)) console.log(m.out_dir);
   }' "$messages")"
-[ -f "$core_out/petstore.json" ] || { echo "build-modules: the core build script's petstore.json was not found" >&2; exit 1; }
-cp "$core_out/petstore.json" "$OUT_ROOT/petstore.json"
+[ -f "$petstore_out/petstore.json" ] || { echo "build-modules: the petstore crate's build script's petstore.json was not found" >&2; exit 1; }
+cp "$petstore_out/petstore.json" "$OUT_ROOT/petstore.json"
 
 # The Markdown renderer walks pulldown-cmark's events without recursion: 128 KiB of stack
 # rather than 1 MiB leaves the page 0.9 MB (checked with deeply nested input in

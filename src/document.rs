@@ -428,7 +428,7 @@ impl DocumentState {
         // scrolls the list to a row that may not be read yet, and its list waits a moment for
         // the rest of the document, which has what the operation needs.
         let deep_link = !no_hash();
-        let first_rows = if listing && !deep_link { crate::ui::operation_list::rows_in_view() } else { 0 };
+        let first_rows = if listing && !deep_link { crate::layout::rows_in_view() } else { 0 };
         let hold_ms = if listing && deep_link { DEEP_LINK_HOLD_MS } else { 0.0 };
         let read =
             read(&load.input, listing.then_some(&early as &dyn Fn(Loaded)), first_rows, hold_ms, &alive)

@@ -3,6 +3,7 @@
 //! `petstore_mock.js` module built from `petstore_web`.
 
 pub mod document;
+pub mod layout;
 pub mod mock;
 pub mod modules;
 pub mod tryit;

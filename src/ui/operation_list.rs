@@ -20,25 +20,10 @@ use petstore_openapi::outline::{self, Row};
 use petstore_reference::html::row_html;
 
 use crate::document::Arrivals;
+use crate::layout::{ROW_HEIGHT, ROW_PX};
 
-/// Height of every row, in CSS pixels (`.list-row` in `www/style.css` says the same).
-const ROW_PX: usize = 52;
-#[allow(clippy::cast_precision_loss)] // a small constant
-const ROW_HEIGHT: f64 = ROW_PX as f64;
 /// Rows rendered beyond each edge of the view, so scrolling and Tab find them ready.
 const OVERSCAN: usize = 8;
-
-/// How many rows a list as tall as the window shows: the rows a list opened at its top
-/// shows first.
-#[must_use]
-pub fn rows_in_view() -> usize {
-    let height =
-        web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(900.0);
-    // A window's height in rows: small and non-negative.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let rows = (height.max(0.0) / ROW_HEIGHT).ceil() as usize;
-    rows + 1
-}
 
 /// The rendered rows, in order: their index in the list and their element.
 type Rendered = VecDeque<(usize, web_sys::Element)>;

@@ -3,17 +3,14 @@
 //! `PetstoreMock`; `installFetch` also answers `XMLHttpRequest` (axios and other libraries use it
 //! in browsers). The state is saved in `localStorage` per document.
 
-use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise, Uint8Array};
-use petstore_api_mock::MockNotice;
 use petstore_api_mock::{ApiMock, MockOptions as ApiOptions};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::intercept::Prefix;
-use crate::js_api::{InstalledSlot, handle_json, install_with, intercepted, message_of, respond, uninstall};
+use crate::js_mock::{JsMock, JsRequestInit};
 use crate::persistent::{MockOptions, PersistentMock};
 
 /// The largest description `new ApiMock` reads (64 MiB of JSON).
@@ -56,18 +53,11 @@ extern "C" {
     pub type JsApiMockOptions;
 }
 
-#[wasm_bindgen(module = "/src/xhr.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = installXhr)]
-    fn install_xhr_js(target: &Function, mock_fetch: &Function) -> Function;
-}
-
 /// The stateful mock of an OpenAPI document, for JavaScript.
 #[wasm_bindgen(js_name = ApiMock)]
 #[derive(Debug)]
 pub struct JsApiMock {
-    mock: PersistentMock<ApiMock>,
-    installed: InstalledSlot,
+    inner: JsMock<ApiMock>,
 }
 
 #[wasm_bindgen(js_class = ApiMock)]
@@ -91,7 +81,7 @@ impl JsApiMock {
         let template = api.clone();
         let initial: Rc<dyn Fn(bool) -> ApiMock> = Rc::new(move |_| template.clone());
         let (mock, _) = PersistentMock::open_of(initial, &MockOptions { seed: false, storage_key: key });
-        Ok(Self { mock, installed: Rc::new(RefCell::new(None)) })
+        Ok(Self { inner: JsMock::new(mock, "/things") })
     }
 
     /// Answers a request like `window.fetch` would, after the delay the options ask for;
@@ -100,9 +90,9 @@ impl JsApiMock {
     pub fn fetch(
         &self,
         #[wasm_bindgen(unchecked_param_type = "RequestInfo | URL")] input: JsValue,
-        init: Option<crate::js_api::JsRequestInit>,
+        init: Option<JsRequestInit>,
     ) -> Promise {
-        respond(self.mock.clone(), &input, &init.map_or(JsValue::UNDEFINED, JsValue::from), None)
+        self.inner.fetch(&input, init)
     }
 
     /// Answers a request at once (no delay, no injected failure): `{method, url, headers,
@@ -112,25 +102,14 @@ impl JsApiMock {
         &self,
         #[wasm_bindgen(unchecked_param_type = "PetstoreMockRequest")] request: JsValue,
     ) -> Result<Object, JsError> {
-        if !request.is_object() {
-            return Err(JsError::new(
-                "handle() takes an object such as {method: \"GET\", url: \"/things\"}.",
-            ));
-        }
-        let request: petstore_http::Request = serde_wasm_bindgen::from_value(request)
-            .map_err(|e| JsError::new(&format!("handle(): {}.", message_of(e))))?;
-        if request.target.is_empty() {
-            return Err(JsError::new("handle() needs a url, such as \"/things\"."));
-        }
-        let answer = serde_wasm_bindgen::to_value(&self.mock.handle(&request));
-        answer.map(JsCast::unchecked_into).map_err(|e| JsError::new(&message_of(e)))
+        self.inner.handle(request)
     }
 
     /// `handle()` with the request and the answer as JSON text (see
     /// `PetstoreMock.handleJson`).
     #[wasm_bindgen(js_name = handleJson)]
     pub fn handle_json(&self, request: &str) -> Result<String, JsError> {
-        handle_json(&self.mock, request, "/things")
+        self.inner.handle_json(request)
     }
 
     /// Replaces the global `fetch` and `XMLHttpRequest`: requests whose URL starts with `prefix`
@@ -138,102 +117,68 @@ impl JsApiMock {
     /// a function that undoes it (as does `uninstallFetch()`).
     #[wasm_bindgen(js_name = installFetch, unchecked_return_type = "() => void")]
     pub fn install_fetch(&self, prefix: &str) -> Result<Function, JsValue> {
-        install_with(&self.installed, &self.mock, prefix, true)
+        self.inner.install_fetch(prefix, true)
     }
 
     /// Puts the original `fetch` and `XMLHttpRequest` back. Returns whether they were replaced.
     #[wasm_bindgen(js_name = uninstallFetch)]
     pub fn uninstall_fetch(&self) -> bool {
-        uninstall(&self.installed)
+        self.inner.uninstall_fetch()
     }
 
     /// Empties the state. Saved at once.
     pub fn reset(&self) {
-        self.mock.reset(false);
+        self.inner.mock.reset(false);
     }
 
     /// The whole state as versioned JSON (for `restore`).
     pub fn snapshot(&self) -> String {
-        self.mock.snapshot()
+        self.inner.mock.snapshot()
     }
 
     /// Replaces the state with a snapshot of a mock of the same document. Throws an `Error`
     /// saying why when it is not one; the state is then untouched.
     pub fn restore(&self, snapshot: &str) -> Result<(), JsError> {
-        self.mock.restore(snapshot).map_err(|e| JsError::new(&e.to_string()))
+        self.inner.restore(snapshot)
     }
 
     /// The resources inferred from the document, with how many items each holds.
     #[wasm_bindgen(unchecked_return_type = "ApiMockResource[]")]
     pub fn resources(&self) -> Array {
-        let resources = self.mock.with_mock(ApiMock::resources);
+        let resources = self.inner.mock.with_mock(ApiMock::resources);
         serde_wasm_bindgen::to_value(&resources).map_or_else(|_| Array::new(), JsCast::unchecked_into)
     }
 
     /// The document's title and version.
     #[wasm_bindgen(getter)]
     pub fn api(&self) -> String {
-        self.mock.with_mock(|mock| mock.api().to_owned())
+        self.inner.mock.with_mock(|mock| mock.api().to_owned())
     }
 
     /// What the user should know about where the state is kept.
     #[wasm_bindgen(unchecked_return_type = "PetstoreMockNotice[]")]
     pub fn notices(&self) -> Array {
-        let notices: Vec<MockNotice> = self.mock.notices().iter().map(MockNotice::from).collect();
-        serde_wasm_bindgen::to_value(&notices).map_or_else(|_| Array::new(), JsCast::unchecked_into)
+        self.inner.notices()
     }
 
     /// Hides the notices that report something past.
     #[wasm_bindgen(js_name = dismissNotices)]
     pub fn dismiss_notices(&self) {
-        self.mock.dismiss_notices();
+        self.inner.mock.dismiss_notices();
     }
 
     /// Calls `callback` after every change of the state, including changes made in other tabs.
     /// Returns a function that stops it.
     #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
     pub fn on_change(&self, callback: Function) -> Function {
-        let subscription = self.mock.subscribe(move |_| {
-            let _ = callback.call0(&JsValue::UNDEFINED);
-        });
-        let mock = self.mock.clone();
-        Closure::<dyn Fn()>::new(move || mock.unsubscribe(subscription)).into_js_value().unchecked_into()
+        self.inner.on_change(callback)
     }
 
     /// The `localStorage` key, or `null` when the state is kept in memory only.
     #[wasm_bindgen(getter, js_name = storageKey)]
     pub fn storage_key(&self) -> Option<String> {
-        self.mock.storage_key()
+        self.inner.mock.storage_key()
     }
-}
-
-impl Drop for JsApiMock {
-    fn drop(&mut self) {
-        uninstall(&self.installed);
-    }
-}
-
-/// Installs the `XMLHttpRequest` interceptor beside the `fetch` one; returns what puts the
-/// original back.
-pub(crate) fn install_xhr<M: petstore_api_mock::StatefulMock + 'static>(
-    mock: &PersistentMock<M>,
-    prefix: &Rc<Prefix>,
-    active: &Rc<Cell<bool>>,
-) -> Result<Function, JsValue> {
-    let target = {
-        let (prefix, active) = (Rc::clone(prefix), Rc::clone(active));
-        Closure::<dyn Fn(JsValue) -> bool>::new(move |url: JsValue| {
-            active.get() && intercepted(&prefix, &url).is_some()
-        })
-    };
-    let mock_fetch = {
-        let (mock, prefix) = (mock.clone(), Rc::clone(prefix));
-        Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(move |url: JsValue, init: JsValue| {
-            let target = intercepted(&prefix, &url);
-            respond(mock.clone(), &url, &init, target)
-        })
-    };
-    Ok(install_xhr_js(&target.into_js_value().unchecked_into(), &mock_fetch.into_js_value().unchecked_into()))
 }
 
 /// The description's JSON bytes: text, bytes, or an object (stringified).

@@ -2,19 +2,15 @@
 //! `fetch`-shaped `fetch`, `installFetch(prefix)` / `uninstallFetch()` to answer a page's own
 //! `fetch` calls under a URL prefix, and `reset`, `snapshot`, `restore`.
 
-use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
-use petstore_api_mock::MockNotice;
+use js_sys::{Array, Function, Object, Promise};
 use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
-use petstore_api_mock::StatefulMock;
-
-use crate::intercept::{Prefix, is_null_body_status, reason_phrase};
+pub use crate::js_mock::JsRequestInit;
+use crate::js_mock::{JsMock, message_of};
 use crate::persistent::{MockOptions, PersistentMock};
 
 /// The `localStorage` key when the options name none.
@@ -63,89 +59,13 @@ extern "C" {
     #[wasm_bindgen(typescript_type = "PetstoreMockOptions")]
     pub type JsMockOptions;
 
-    /// The `init` argument of `fetch` (TypeScript's `RequestInit`).
-    #[wasm_bindgen(typescript_type = "RequestInit")]
-    pub type JsRequestInit;
 }
 
 /// The stateful Petstore mock for JavaScript.
 #[wasm_bindgen(js_name = PetstoreMock)]
 #[derive(Debug)]
 pub struct JsPetstoreMock {
-    mock: PersistentMock,
-    installed: InstalledSlot,
-}
-
-/// An installed `fetch` interceptor (and, for an `ApiMock`, the `XMLHttpRequest` one).
-#[derive(Debug)]
-pub(crate) struct Installed {
-    original: Function,
-    wrapper: Closure<dyn FnMut(JsValue, JsValue) -> Promise>,
-    /// Cleared on uninstall, so a wrapper that someone else still calls passes everything on.
-    active: Rc<Cell<bool>>,
-    /// Puts the original `XMLHttpRequest` back, when it was replaced too.
-    xhr: Option<Function>,
-}
-
-/// The slot of a mock's installed interceptors.
-pub(crate) type InstalledSlot = Rc<RefCell<Option<Installed>>>;
-
-/// Replaces the global `fetch` (and with `xhr`, `XMLHttpRequest`) so that requests under
-/// `prefix` go to `mock`; returns the function that undoes it.
-pub(crate) fn install<M: StatefulMock + 'static>(
-    installed: &InstalledSlot,
-    mock: &PersistentMock<M>,
-    prefix: &str,
-) -> Result<Function, JsValue> {
-    install_with(installed, mock, prefix, false)
-}
-
-pub(crate) fn install_with<M: StatefulMock + 'static>(
-    installed: &InstalledSlot,
-    mock: &PersistentMock<M>,
-    prefix: &str,
-    xhr: bool,
-) -> Result<Function, JsValue> {
-    let prefix = Rc::new(Prefix::new(prefix).map_err(|e| js_sys::TypeError::new(&e.to_string()))?);
-    uninstall(installed);
-    let global = js_sys::global();
-    let original: Function = Reflect::get(&global, &"fetch".into())?
-        .dyn_into()
-        .map_err(|_| js_sys::TypeError::new("There is no global fetch to replace."))?;
-    let active = Rc::new(Cell::new(true));
-    let wrapper = {
-        let (mock, original, global, active, prefix) =
-            (mock.clone(), original.clone(), global.clone(), Rc::clone(&active), Rc::clone(&prefix));
-        Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(move |input: JsValue, init: JsValue| {
-            let target = if active.get() { intercepted(&prefix, &input) } else { None };
-            match target {
-                Some(target) => respond(mock.clone(), &input, &init, Some(target)),
-                None => match original.call2(&global, &input, &init) {
-                    Ok(promise) => promise.unchecked_into(),
-                    Err(error) => Promise::reject(&error),
-                },
-            }
-        })
-    };
-    #[cfg(feature = "api-js")]
-    let xhr = if xhr { Some(crate::api_mock_js::install_xhr(mock, &prefix, &active)?) } else { None };
-    #[cfg(not(feature = "api-js"))]
-    let xhr: Option<Function> = {
-        let _ = xhr;
-        None
-    };
-    Reflect::set(&global, &"fetch".into(), wrapper.as_ref())?;
-    *installed.borrow_mut() = Some(Installed { original, wrapper, active: Rc::clone(&active), xhr });
-
-    let slot = Rc::clone(installed);
-    let undo = Closure::<dyn Fn()>::new(move || {
-        // Only this installation: a later installFetch has its own undo.
-        let current = slot.borrow().as_ref().is_some_and(|i| Rc::ptr_eq(&i.active, &active));
-        if current {
-            uninstall(&slot);
-        }
-    });
-    Ok(undo.into_js_value().unchecked_into())
+    inner: JsMock<petstore::Mock>,
 }
 
 #[wasm_bindgen(js_class = PetstoreMock)]
@@ -161,7 +81,7 @@ impl JsPetstoreMock {
             mock.with_options(behaviour.clone())
         };
         let (mock, _) = PersistentMock::open_of(Rc::new(initial), &options);
-        Ok(Self { mock, installed: Rc::new(RefCell::new(None)) })
+        Ok(Self { inner: JsMock::new(mock, "/pets") })
     }
 
     /// Answers a request like `window.fetch` would: `input` is a URL string, a `URL` or a
@@ -173,7 +93,7 @@ impl JsPetstoreMock {
         #[wasm_bindgen(unchecked_param_type = "RequestInfo | URL")] input: JsValue,
         init: Option<JsRequestInit>,
     ) -> Promise {
-        respond(self.mock.clone(), &input, &init.map_or(JsValue::UNDEFINED, JsValue::from), None)
+        self.inner.fetch(&input, init)
     }
 
     /// Answers a request at once, without `Request` and `Response` objects (no promise, no
@@ -183,16 +103,7 @@ impl JsPetstoreMock {
         &self,
         #[wasm_bindgen(unchecked_param_type = "PetstoreMockRequest")] request: JsValue,
     ) -> Result<Object, JsError> {
-        if !request.is_object() {
-            return Err(JsError::new("handle() takes an object such as {method: \"GET\", url: \"/pets\"}."));
-        }
-        let request: petstore_http::Request = serde_wasm_bindgen::from_value(request)
-            .map_err(|e| JsError::new(&format!("handle(): {}.", message_of(e))))?;
-        if request.target.is_empty() {
-            return Err(JsError::new("handle() needs a url, such as \"/pets\"."));
-        }
-        let answer = serde_wasm_bindgen::to_value(&self.mock.handle(&request));
-        answer.map(JsCast::unchecked_into).map_err(|e| JsError::new(&message_of(e)))
+        self.inner.handle(request)
     }
 
     /// `handle()` with the request and the answer as JSON text: for a caller that holds them as
@@ -200,7 +111,7 @@ impl JsPetstoreMock {
     /// read for them.
     #[wasm_bindgen(js_name = handleJson)]
     pub fn handle_json(&self, request: &str) -> Result<String, JsError> {
-        handle_json(&self.mock, request, "/pets")
+        self.inner.handle_json(request)
     }
 
     /// Replaces the global `fetch`: requests whose URL starts with `prefix` (a path on this
@@ -209,33 +120,33 @@ impl JsPetstoreMock {
     /// Returns a function that undoes it (as does `uninstallFetch()`).
     #[wasm_bindgen(js_name = installFetch, unchecked_return_type = "() => void")]
     pub fn install_fetch(&self, prefix: &str) -> Result<Function, JsValue> {
-        install(&self.installed, &self.mock, prefix)
+        self.inner.install_fetch(prefix, false)
     }
 
     /// Puts the original `fetch` back. Returns whether an interceptor was installed.
     #[wasm_bindgen(js_name = uninstallFetch)]
     pub fn uninstall_fetch(&self) -> bool {
-        uninstall(&self.installed)
+        self.inner.uninstall_fetch()
     }
 
     /// Replaces the state with the initial data: the demo data or, with `seed: false`, an
     /// empty store (default: as the mock was opened). Saved at once.
     pub fn reset(&self, seed: Option<bool>) {
         match seed {
-            Some(seed) => self.mock.reset(seed),
-            None => self.mock.reset_to_initial(),
+            Some(seed) => self.inner.mock.reset(seed),
+            None => self.inner.mock.reset_to_initial(),
         }
     }
 
     /// The whole state as versioned JSON (for `restore`).
     pub fn snapshot(&self) -> String {
-        self.mock.snapshot()
+        self.inner.mock.snapshot()
     }
 
     /// Replaces the state with a snapshot. Throws an `Error` saying why when it is not one;
     /// the state is then untouched.
     pub fn restore(&self, snapshot: &str) -> Result<(), JsError> {
-        self.mock.restore(snapshot).map_err(|e| JsError::new(&e.to_string()))
+        self.inner.restore(snapshot)
     }
 
     /// `{pets, categories, orders, openOrders, stock}`.
@@ -243,7 +154,7 @@ impl JsPetstoreMock {
         unchecked_return_type = "{pets: number, categories: number, orders: number, openOrders: number, stock: number}"
     )]
     pub fn counts(&self) -> Object {
-        serde_wasm_bindgen::to_value(&self.mock.counts())
+        serde_wasm_bindgen::to_value(&self.inner.mock.counts())
             .map_or_else(|_| Object::new(), JsCast::unchecked_into)
     }
 
@@ -251,37 +162,26 @@ impl JsPetstoreMock {
     /// unavailable, or another tab's change replaced this one's).
     #[wasm_bindgen(unchecked_return_type = "PetstoreMockNotice[]")]
     pub fn notices(&self) -> Array {
-        let notices: Vec<MockNotice> = self.mock.notices().iter().map(MockNotice::from).collect();
-        serde_wasm_bindgen::to_value(&notices).map_or_else(|_| Array::new(), JsCast::unchecked_into)
+        self.inner.notices()
     }
 
     /// Hides the notices that report something past.
     #[wasm_bindgen(js_name = dismissNotices)]
     pub fn dismiss_notices(&self) {
-        self.mock.dismiss_notices();
+        self.inner.mock.dismiss_notices();
     }
 
     /// Calls `callback` after every change of the state or notices, including changes made in
     /// other tabs. Returns a function that stops it.
     #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
     pub fn on_change(&self, callback: Function) -> Function {
-        let subscription = self.mock.subscribe(move |_| {
-            let _ = callback.call0(&JsValue::UNDEFINED);
-        });
-        let mock = self.mock.clone();
-        Closure::<dyn Fn()>::new(move || mock.unsubscribe(subscription)).into_js_value().unchecked_into()
+        self.inner.on_change(callback)
     }
 
     /// The `localStorage` key, or `null` when the state is kept in memory only.
     #[wasm_bindgen(getter, js_name = storageKey)]
     pub fn storage_key(&self) -> Option<String> {
-        self.mock.storage_key()
-    }
-}
-
-impl Drop for JsPetstoreMock {
-    fn drop(&mut self) {
-        uninstall(&self.installed);
+        self.inner.mock.storage_key()
     }
 }
 
@@ -347,155 +247,4 @@ fn read_behaviour(options: &JsValue) -> Result<petstore_api_mock::MockOptions, J
         serde_json::from_value(value).map_err(|e| error(e.to_string()))?;
     behaviour.check().map_err(error)?;
     Ok(behaviour)
-}
-
-/// The message of a conversion error (a JavaScript `Error` underneath).
-pub(crate) fn message_of(error: serde_wasm_bindgen::Error) -> String {
-    let error = JsValue::from(error);
-    match error.dyn_ref::<js_sys::Error>() {
-        Some(error) => error.message().into(),
-        None => petstore_browser::describe(&error),
-    }
-}
-
-/// `handleJson()` of a mock: `request` is what `handle()` takes, as JSON text, such as
-/// `{"method": "GET", "url": "/pets"}`; the answer is what `handle()` gives, as JSON text
-/// (`example` is the path the error messages show).
-pub(crate) fn handle_json<M: StatefulMock + 'static>(
-    mock: &PersistentMock<M>,
-    request: &str,
-    example: &str,
-) -> Result<String, JsError> {
-    let request: petstore_http::Request = serde_json::from_str(request).map_err(|e| {
-        JsError::new(&format!(
-            "handleJson() takes a request as JSON text, such as {{\"method\": \"GET\", \"url\": \"{example}\"}} ({e})."
-        ))
-    })?;
-    if request.target.is_empty() {
-        return Err(JsError::new(&format!("handleJson() needs a url, such as \"{example}\".")));
-    }
-    serde_json::to_string(&mock.handle(&request)).map_err(|e| JsError::new(&e.to_string()))
-}
-
-/// The mock's target when `fetch(input)` goes to a URL under the prefix.
-pub(crate) fn intercepted(prefix: &Prefix, input: &JsValue) -> Option<String> {
-    let text = if let Some(request) = input.dyn_ref::<web_sys::Request>() {
-        request.url()
-    } else if let Some(text) = input.as_string() {
-        text
-    } else if input.is_object() {
-        String::from(input.unchecked_ref::<Object>().to_string())
-    } else {
-        return None;
-    };
-    let Scope { location } = serde_wasm_bindgen::from_value(js_sys::global().into()).ok()?;
-    let url = web_sys::Url::new_with_base(&text, &location.href).ok()?.href();
-    prefix.target(&url, &location.origin)
-}
-
-/// What [`intercepted`] reads of the global scope (a window or a worker): relative URLs
-/// resolve against its location.
-#[derive(Deserialize)]
-struct Scope {
-    location: ScopeLocation,
-}
-
-#[derive(Deserialize)]
-struct ScopeLocation {
-    href: String,
-    origin: String,
-}
-
-/// A promise of the mock's answer to `new Request(input, init)`; `target` overrides the URL.
-pub(crate) fn respond<M: StatefulMock + 'static>(
-    mock: PersistentMock<M>,
-    input: &JsValue,
-    init: &JsValue,
-    target: Option<String>,
-) -> Promise {
-    match new_request(input, init) {
-        Ok(request) => {
-            let target = target.unwrap_or_else(|| request.url());
-            future_to_promise(async move { answer(&mock, &request, target).await.map(JsValue::from) })
-        }
-        Err(error) => Promise::reject(&error),
-    }
-}
-
-/// The browser's own `Request` constructor reads every form `fetch` accepts (strings, URLs,
-/// `Request`s, header objects, pairs and `Headers`, string and binary bodies) and throws where
-/// `fetch` would reject.
-fn new_request(input: &JsValue, init: &JsValue) -> Result<web_sys::Request, JsValue> {
-    let constructor: Function = Reflect::get(&js_sys::global(), &"Request".into())?.dyn_into()?;
-    let request = Reflect::construct(&constructor, &Array::of2(input, init))?;
-    request.dyn_into().map_err(|_| js_sys::TypeError::new("Request did not construct a Request.").into())
-}
-
-async fn answer<M: StatefulMock + 'static>(
-    mock: &PersistentMock<M>,
-    request: &web_sys::Request,
-    target: String,
-) -> Result<web_sys::Response, JsValue> {
-    let signal = request.signal();
-    if signal.aborted() {
-        return Err(signal.reason());
-    }
-    let body = Uint8Array::new(&JsFuture::from(request.array_buffer()?).await?).to_vec();
-    // `Headers` iterates as [name, value] pairs of strings.
-    let headers = serde_wasm_bindgen::from_value(request.headers().into())?;
-    let request = petstore_http::Request { method: request.method(), target, headers, body };
-    let handled = mock.handle_timed(&request);
-    if handled.delay_ms > 0 {
-        sleep(handled.delay_ms).await?;
-    }
-    if handled.network_error {
-        return Err(js_sys::TypeError::new(
-            "Failed to fetch (a network failure injected by the mock's options)",
-        )
-        .into());
-    }
-    to_response(&handled.response)
-}
-
-/// Waits `ms` milliseconds with the global `setTimeout` (a window's or a worker's).
-async fn sleep(ms: u32) -> Result<(), JsValue> {
-    let set_timeout: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())?.dyn_into()?;
-    let wait = Promise::new(&mut |resolve, _| {
-        let _ = set_timeout.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(ms));
-    });
-    JsFuture::from(wait).await.map(drop)
-}
-
-fn to_response(response: &petstore_http::Response) -> Result<web_sys::Response, JsValue> {
-    let headers = web_sys::Headers::new()?;
-    for (name, value) in &response.headers {
-        headers.append(name, value)?;
-    }
-    let init = web_sys::ResponseInit::new();
-    init.set_status(response.status);
-    init.set_status_text(reason_phrase(response.status));
-    init.set_headers(&headers);
-    let mut body = response.body.clone();
-    let body = (!body.is_empty() && !is_null_body_status(response.status)).then_some(body.as_mut_slice());
-    web_sys::Response::new_with_opt_u8_array_and_init(body, &init)
-}
-
-/// Removes an installed interceptor; returns whether there was one.
-pub(crate) fn uninstall(slot: &RefCell<Option<Installed>>) -> bool {
-    let Some(installed) = slot.borrow_mut().take() else { return false };
-    installed.active.set(false);
-    if let Some(put_back) = &installed.xhr {
-        let _ = put_back.call0(&JsValue::UNDEFINED);
-    }
-    let global = js_sys::global();
-    let ours =
-        Reflect::get(&global, &"fetch".into()).is_ok_and(|current| current == *installed.wrapper.as_ref());
-    if ours {
-        let _ = Reflect::set(&global, &"fetch".into(), &installed.original);
-    } else {
-        // Someone wrapped our wrapper after us and still calls it: keep it alive; it now passes
-        // every request to the original fetch.
-        installed.wrapper.forget();
-    }
-    true
 }

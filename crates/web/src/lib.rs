@@ -25,6 +25,8 @@ pub mod api_mock_js;
 pub mod convert_api;
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod js_api;
+#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
+mod js_mock;
 #[cfg(all(target_arch = "wasm32", feature = "markdown-api"))]
 pub mod markdown_api;
 

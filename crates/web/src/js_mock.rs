@@ -1,0 +1,339 @@
+//! What the JavaScript mock classes share (`PetstoreMock` of feature `js-api`, `ApiMock` of
+//! `api-js`): answering `fetch`-shaped calls, `handle` and `handleJson`, installing and removing
+//! the `fetch` (and `XMLHttpRequest`) interceptors, and the state methods, over a
+//! [`PersistentMock`] of either mock. Each class's methods are one call into [`JsMock`].
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use petstore_api_mock::{MockNotice, StatefulMock};
+use serde::Deserialize;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{JsFuture, future_to_promise};
+
+use crate::intercept::{Prefix, is_null_body_status, reason_phrase};
+use crate::persistent::PersistentMock;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The `init` argument of `fetch` (TypeScript's `RequestInit`).
+    #[wasm_bindgen(typescript_type = "RequestInit")]
+    pub type JsRequestInit;
+}
+
+#[cfg(feature = "api-js")]
+#[wasm_bindgen(module = "/src/xhr.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = installXhr)]
+    fn install_xhr_js(target: &Function, mock_fetch: &Function) -> Function;
+}
+
+/// A mock opened for JavaScript and its installed interceptors; removes them when dropped.
+#[derive(Debug)]
+pub(crate) struct JsMock<M: StatefulMock + 'static> {
+    pub(crate) mock: PersistentMock<M>,
+    installed: InstalledSlot,
+    /// A path of the mock, for the examples in error messages (`/pets`).
+    example: &'static str,
+}
+
+impl<M: StatefulMock + 'static> JsMock<M> {
+    pub(crate) fn new(mock: PersistentMock<M>, example: &'static str) -> Self {
+        Self { mock, installed: Rc::new(RefCell::new(None)), example }
+    }
+
+    /// `fetch(input, init)`: a promise of a real `Response`.
+    pub(crate) fn fetch(&self, input: &JsValue, init: Option<JsRequestInit>) -> Promise {
+        respond(self.mock.clone(), input, &init.map_or(JsValue::UNDEFINED, JsValue::from), None)
+    }
+
+    /// `handle(request)`: `{method, url, headers, body}` in, `{status, headers, body}` out.
+    pub(crate) fn handle(&self, request: JsValue) -> Result<Object, JsError> {
+        let example = self.example;
+        if !request.is_object() {
+            return Err(JsError::new(&format!(
+                "handle() takes an object such as {{method: \"GET\", url: \"{example}\"}}."
+            )));
+        }
+        let request: petstore_http::Request = serde_wasm_bindgen::from_value(request)
+            .map_err(|e| JsError::new(&format!("handle(): {}.", message_of(e))))?;
+        if request.target.is_empty() {
+            return Err(JsError::new(&format!("handle() needs a url, such as \"{example}\".")));
+        }
+        let answer = serde_wasm_bindgen::to_value(&self.mock.handle(&request));
+        answer.map(JsCast::unchecked_into).map_err(|e| JsError::new(&message_of(e)))
+    }
+
+    /// `handleJson(request)`: `request` is what `handle()` takes, as JSON text, such as
+    /// `{"method": "GET", "url": "/pets"}`; the answer is what `handle()` gives, as JSON text.
+    pub(crate) fn handle_json(&self, request: &str) -> Result<String, JsError> {
+        let example = self.example;
+        let request: petstore_http::Request = serde_json::from_str(request).map_err(|e| {
+            JsError::new(&format!(
+                "handleJson() takes a request as JSON text, such as {{\"method\": \"GET\", \"url\": \"{example}\"}} ({e})."
+            ))
+        })?;
+        if request.target.is_empty() {
+            return Err(JsError::new(&format!("handleJson() needs a url, such as \"{example}\".")));
+        }
+        serde_json::to_string(&self.mock.handle(&request)).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// `installFetch(prefix)`, and with `xhr` the `XMLHttpRequest` interceptor too.
+    pub(crate) fn install_fetch(&self, prefix: &str, xhr: bool) -> Result<Function, JsValue> {
+        install_with(&self.installed, &self.mock, prefix, xhr)
+    }
+
+    /// `uninstallFetch()`.
+    pub(crate) fn uninstall_fetch(&self) -> bool {
+        uninstall(&self.installed)
+    }
+
+    /// `restore(snapshot)`, throwing an `Error` that says why.
+    pub(crate) fn restore(&self, snapshot: &str) -> Result<(), JsError> {
+        self.mock.restore(snapshot).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// `notices()`.
+    pub(crate) fn notices(&self) -> Array {
+        let notices: Vec<MockNotice> = self.mock.notices().iter().map(MockNotice::from).collect();
+        serde_wasm_bindgen::to_value(&notices).map_or_else(|_| Array::new(), JsCast::unchecked_into)
+    }
+
+    /// `onChange(callback)`: returns the function that stops it.
+    pub(crate) fn on_change(&self, callback: Function) -> Function {
+        let subscription = self.mock.subscribe(move |_| {
+            let _ = callback.call0(&JsValue::UNDEFINED);
+        });
+        let mock = self.mock.clone();
+        Closure::<dyn Fn()>::new(move || mock.unsubscribe(subscription)).into_js_value().unchecked_into()
+    }
+}
+
+impl<M: StatefulMock + 'static> Drop for JsMock<M> {
+    fn drop(&mut self) {
+        uninstall(&self.installed);
+    }
+}
+
+/// An installed `fetch` interceptor (and, for an `ApiMock`, the `XMLHttpRequest` one).
+#[derive(Debug)]
+struct Installed {
+    original: Function,
+    wrapper: Closure<dyn FnMut(JsValue, JsValue) -> Promise>,
+    /// Cleared on uninstall, so a wrapper that someone else still calls passes everything on.
+    active: Rc<Cell<bool>>,
+    /// Puts the original `XMLHttpRequest` back, when it was replaced too.
+    xhr: Option<Function>,
+}
+
+/// The slot of a mock's installed interceptors.
+type InstalledSlot = Rc<RefCell<Option<Installed>>>;
+
+/// Replaces the global `fetch` (and with `xhr`, `XMLHttpRequest`) so that requests under
+/// `prefix` go to `mock`; returns the function that undoes it.
+fn install_with<M: StatefulMock + 'static>(
+    installed: &InstalledSlot,
+    mock: &PersistentMock<M>,
+    prefix: &str,
+    xhr: bool,
+) -> Result<Function, JsValue> {
+    let prefix = Rc::new(Prefix::new(prefix).map_err(|e| js_sys::TypeError::new(&e.to_string()))?);
+    uninstall(installed);
+    let global = js_sys::global();
+    let original: Function = Reflect::get(&global, &"fetch".into())?
+        .dyn_into()
+        .map_err(|_| js_sys::TypeError::new("There is no global fetch to replace."))?;
+    let active = Rc::new(Cell::new(true));
+    let wrapper = {
+        let (mock, original, global, active, prefix) =
+            (mock.clone(), original.clone(), global.clone(), Rc::clone(&active), Rc::clone(&prefix));
+        Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(move |input: JsValue, init: JsValue| {
+            let target = if active.get() { intercepted(&prefix, &input) } else { None };
+            match target {
+                Some(target) => respond(mock.clone(), &input, &init, Some(target)),
+                None => match original.call2(&global, &input, &init) {
+                    Ok(promise) => promise.unchecked_into(),
+                    Err(error) => Promise::reject(&error),
+                },
+            }
+        })
+    };
+    #[cfg(feature = "api-js")]
+    let xhr = if xhr { Some(install_xhr(mock, &prefix, &active)?) } else { None };
+    #[cfg(not(feature = "api-js"))]
+    let xhr: Option<Function> = {
+        let _ = xhr;
+        None
+    };
+    Reflect::set(&global, &"fetch".into(), wrapper.as_ref())?;
+    *installed.borrow_mut() = Some(Installed { original, wrapper, active: Rc::clone(&active), xhr });
+
+    let slot = Rc::clone(installed);
+    let undo = Closure::<dyn Fn()>::new(move || {
+        // Only this installation: a later installFetch has its own undo.
+        let current = slot.borrow().as_ref().is_some_and(|i| Rc::ptr_eq(&i.active, &active));
+        if current {
+            uninstall(&slot);
+        }
+    });
+    Ok(undo.into_js_value().unchecked_into())
+}
+
+#[cfg(feature = "api-js")]
+/// Installs the `XMLHttpRequest` interceptor beside the `fetch` one; returns what puts the
+/// original back.
+fn install_xhr<M: StatefulMock + 'static>(
+    mock: &PersistentMock<M>,
+    prefix: &Rc<Prefix>,
+    active: &Rc<Cell<bool>>,
+) -> Result<Function, JsValue> {
+    let target = {
+        let (prefix, active) = (Rc::clone(prefix), Rc::clone(active));
+        Closure::<dyn Fn(JsValue) -> bool>::new(move |url: JsValue| {
+            active.get() && intercepted(&prefix, &url).is_some()
+        })
+    };
+    let mock_fetch = {
+        let (mock, prefix) = (mock.clone(), Rc::clone(prefix));
+        Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(move |url: JsValue, init: JsValue| {
+            let target = intercepted(&prefix, &url);
+            respond(mock.clone(), &url, &init, target)
+        })
+    };
+    Ok(install_xhr_js(&target.into_js_value().unchecked_into(), &mock_fetch.into_js_value().unchecked_into()))
+}
+
+/// The message of a conversion error (a JavaScript `Error` underneath).
+pub(crate) fn message_of(error: serde_wasm_bindgen::Error) -> String {
+    let error = JsValue::from(error);
+    match error.dyn_ref::<js_sys::Error>() {
+        Some(error) => error.message().into(),
+        None => petstore_browser::describe(&error),
+    }
+}
+
+/// The mock's target when `fetch(input)` goes to a URL under the prefix.
+fn intercepted(prefix: &Prefix, input: &JsValue) -> Option<String> {
+    let text = if let Some(request) = input.dyn_ref::<web_sys::Request>() {
+        request.url()
+    } else if let Some(text) = input.as_string() {
+        text
+    } else if input.is_object() {
+        String::from(input.unchecked_ref::<Object>().to_string())
+    } else {
+        return None;
+    };
+    let Scope { location } = serde_wasm_bindgen::from_value(js_sys::global().into()).ok()?;
+    let url = web_sys::Url::new_with_base(&text, &location.href).ok()?.href();
+    prefix.target(&url, &location.origin)
+}
+
+/// What [`intercepted`] reads of the global scope (a window or a worker): relative URLs
+/// resolve against its location.
+#[derive(Deserialize)]
+struct Scope {
+    location: ScopeLocation,
+}
+
+#[derive(Deserialize)]
+struct ScopeLocation {
+    href: String,
+    origin: String,
+}
+
+/// A promise of the mock's answer to `new Request(input, init)`; `target` overrides the URL.
+fn respond<M: StatefulMock + 'static>(
+    mock: PersistentMock<M>,
+    input: &JsValue,
+    init: &JsValue,
+    target: Option<String>,
+) -> Promise {
+    match new_request(input, init) {
+        Ok(request) => {
+            let target = target.unwrap_or_else(|| request.url());
+            future_to_promise(async move { answer(&mock, &request, target).await.map(JsValue::from) })
+        }
+        Err(error) => Promise::reject(&error),
+    }
+}
+
+/// The browser's own `Request` constructor reads every form `fetch` accepts (strings, URLs,
+/// `Request`s, header objects, pairs and `Headers`, string and binary bodies) and throws where
+/// `fetch` would reject.
+fn new_request(input: &JsValue, init: &JsValue) -> Result<web_sys::Request, JsValue> {
+    let constructor: Function = Reflect::get(&js_sys::global(), &"Request".into())?.dyn_into()?;
+    let request = Reflect::construct(&constructor, &Array::of2(input, init))?;
+    request.dyn_into().map_err(|_| js_sys::TypeError::new("Request did not construct a Request.").into())
+}
+
+async fn answer<M: StatefulMock + 'static>(
+    mock: &PersistentMock<M>,
+    request: &web_sys::Request,
+    target: String,
+) -> Result<web_sys::Response, JsValue> {
+    let signal = request.signal();
+    if signal.aborted() {
+        return Err(signal.reason());
+    }
+    let body = Uint8Array::new(&JsFuture::from(request.array_buffer()?).await?).to_vec();
+    // `Headers` iterates as [name, value] pairs of strings.
+    let headers = serde_wasm_bindgen::from_value(request.headers().into())?;
+    let request = petstore_http::Request { method: request.method(), target, headers, body };
+    let handled = mock.handle_timed(&request);
+    if handled.delay_ms > 0 {
+        sleep(handled.delay_ms).await?;
+    }
+    if handled.network_error {
+        return Err(js_sys::TypeError::new(
+            "Failed to fetch (a network failure injected by the mock's options)",
+        )
+        .into());
+    }
+    to_response(&handled.response)
+}
+
+/// Waits `ms` milliseconds with the global `setTimeout` (a window's or a worker's).
+async fn sleep(ms: u32) -> Result<(), JsValue> {
+    let set_timeout: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())?.dyn_into()?;
+    let wait = Promise::new(&mut |resolve, _| {
+        let _ = set_timeout.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(ms));
+    });
+    JsFuture::from(wait).await.map(drop)
+}
+
+fn to_response(response: &petstore_http::Response) -> Result<web_sys::Response, JsValue> {
+    let headers = web_sys::Headers::new()?;
+    for (name, value) in &response.headers {
+        headers.append(name, value)?;
+    }
+    let init = web_sys::ResponseInit::new();
+    init.set_status(response.status);
+    init.set_status_text(reason_phrase(response.status));
+    init.set_headers(&headers);
+    let mut body = response.body.clone();
+    let body = (!body.is_empty() && !is_null_body_status(response.status)).then_some(body.as_mut_slice());
+    web_sys::Response::new_with_opt_u8_array_and_init(body, &init)
+}
+
+/// Removes an installed interceptor; returns whether there was one.
+fn uninstall(slot: &RefCell<Option<Installed>>) -> bool {
+    let Some(installed) = slot.borrow_mut().take() else { return false };
+    installed.active.set(false);
+    if let Some(put_back) = &installed.xhr {
+        let _ = put_back.call0(&JsValue::UNDEFINED);
+    }
+    let global = js_sys::global();
+    let ours =
+        Reflect::get(&global, &"fetch".into()).is_ok_and(|current| current == *installed.wrapper.as_ref());
+    if ours {
+        let _ = Reflect::set(&global, &"fetch".into(), &installed.original);
+    } else {
+        // Someone wrapped our wrapper after us and still calls it: keep it alive; it now passes
+        // every request to the original fetch.
+        installed.wrapper.forget();
+    }
+    true
+}
