@@ -61,7 +61,7 @@ fn an_operation_shows_its_parameters_body_responses_and_badges() {
     assert_balanced(&out);
     assert!(!pending);
     assert!(out.starts_with(r#"<header class="detail-header"><span class="method method-post">POST</span><code class="path">/pets</code>"#), "{out}");
-    assert!(out.contains(r#"<section class="request-body" data-testid="request-body"><h3>Request body <span class="media-type">application/json</span><span class="required">required</span></h3>"#));
+    assert!(out.contains(r#"<section class="request-body" data-testid="request-body"><h3>Request body <span class="media-type">application/json</span> <span class="required">required</span></h3>"#));
     assert!(out.contains(r#"<li class="schema-prop" data-testid="schema-prop" data-name="name"><code class="prop-name">name</code><span class="required" data-testid="required">required</span>"#));
     assert!(
         out.contains(r#"<span class="schema-limit" data-testid="schema-limit">1 to 100 characters</span>"#)

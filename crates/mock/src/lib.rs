@@ -383,11 +383,11 @@ impl ApiMock {
         let (delay_ms, fail) = self.effects(&op.id);
         let seed = self.options.seed ^ hash(&op.id);
         let network_error = fail.as_ref().is_some_and(|f| f.network);
-        let mut response =
-            match self.answer(&spec, path_index, op, request, oversized, path_params, query, fail, rules) {
-                Ok(response) => response,
-                Err(failure) => failure::render(&spec, Some(op), &failure, seed),
-            };
+        let route = Matched { spec: &spec, path_index, op, path_params };
+        let mut response = match self.answer(&route, request, oversized, query, fail, rules) {
+            Ok(response) => response,
+            Err(failure) => failure::render(&spec, Some(op), &failure, seed),
+        };
         response.headers.extend(op.deprecation.iter().cloned());
         if let Some(media) = &op.produces
             && response.body.is_empty()
@@ -424,19 +424,16 @@ impl ApiMock {
         z ^ (z >> 31)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn answer(
         &mut self,
-        spec: &Spec,
-        path_index: usize,
-        op: &Operation,
+        route: &Matched<'_>,
         request: &Request,
         oversized: Option<OversizedBody>,
-        path_params: &[(String, String)],
         query: &str,
         fail: Option<FailureOptions>,
         rules: &mut dyn Rules,
     ) -> Result<Response, Failure> {
+        let Matched { spec, path_index, op, path_params } = *route;
         let query_pairs: Vec<(String, String)> =
             form_urlencoded::parse(query.as_bytes()).into_owned().collect();
         if self.options.security {
@@ -486,16 +483,7 @@ impl ApiMock {
                 {
                     call.check_owner(owner, &params, &path_names)?;
                 }
-                self.outside_resources(
-                    spec,
-                    path_index,
-                    op,
-                    path_params,
-                    asks_document,
-                    &prefer,
-                    accept,
-                    seed,
-                )
+                self.outside_resources(route, asks_document, &prefer, accept, seed)
             }
         }
     }
@@ -505,18 +493,15 @@ impl ApiMock {
     /// An operation outside the stored resources, answered from the document; a DELETE that
     /// succeeds removes its path, which then answers 404 (paths under it too) until a PUT or
     /// POST to it that succeeds puts it back.
-    #[allow(clippy::too_many_arguments)]
     fn outside_resources(
         &mut self,
-        spec: &Spec,
-        path_index: usize,
-        op: &Operation,
-        path_params: &[(String, String)],
+        route: &Matched<'_>,
         asks_document: bool,
         prefer: &Prefer,
         accept: Option<&str>,
         seed: u64,
     ) -> Result<Response, Failure> {
+        let Matched { spec, path_index, op, path_params } = *route;
         // Most documents never delete outside their resources: the path is made only when needed.
         if self.store.deleted.is_empty() && op.method != "DELETE" {
             return answer::from_document(spec, op, prefer, accept, seed);
@@ -545,6 +530,16 @@ impl ApiMock {
         }
         Ok(response)
     }
+}
+
+/// The operation a request's method and path matched, with the path's parameters.
+#[derive(Clone, Copy)]
+struct Matched<'a> {
+    spec: &'a Spec,
+    /// The path item's index in the document's paths.
+    path_index: usize,
+    op: &'a Operation,
+    path_params: &'a [(String, String)],
 }
 
 impl StatefulMock for ApiMock {

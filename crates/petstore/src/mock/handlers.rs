@@ -12,53 +12,34 @@ use petstore_api_mock::Params;
 use petstore_http::Response;
 use petstore_http::error::{ApiError, ErrorCode};
 
-/// The operations the mock implements, one per operationId of the document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Op {
-    ListPets,
-    CreatePet,
-    GetPet,
-    UpdatePet,
-    DeletePet,
-    ListCategories,
-    CreateCategory,
-    GetCategory,
-    UpdateCategory,
-    DeleteCategory,
-    ListOrders,
-    PlaceOrder,
-    GetOrder,
-    CancelOrder,
-    CompleteOrder,
-    ListInventory,
-    GetInventoryItem,
-    SetInventory,
-}
+/// One operation's rules: the store and the request's checked inputs in, the answer out.
+pub(crate) type Handler = fn(&mut Store, &Inputs) -> Result<Response, ApiError>;
 
-impl Op {
-    pub(crate) fn from_operation_id(id: &str) -> Option<Self> {
-        Some(match id {
-            "listPets" => Op::ListPets,
-            "createPet" => Op::CreatePet,
-            "getPet" => Op::GetPet,
-            "updatePet" => Op::UpdatePet,
-            "deletePet" => Op::DeletePet,
-            "listCategories" => Op::ListCategories,
-            "createCategory" => Op::CreateCategory,
-            "getCategory" => Op::GetCategory,
-            "updateCategory" => Op::UpdateCategory,
-            "deleteCategory" => Op::DeleteCategory,
-            "listOrders" => Op::ListOrders,
-            "placeOrder" => Op::PlaceOrder,
-            "getOrder" => Op::GetOrder,
-            "cancelOrder" => Op::CancelOrder,
-            "completeOrder" => Op::CompleteOrder,
-            "listInventory" => Op::ListInventory,
-            "getInventoryItem" => Op::GetInventoryItem,
-            "setInventory" => Op::SetInventory,
-            _ => return None,
-        })
-    }
+/// The operations the mock implements, by the document's operationId.
+const ROUTES: [(&str, Handler); 18] = [
+    ("listPets", list_pets),
+    ("createPet", create_pet),
+    ("getPet", get_pet),
+    ("updatePet", update_pet),
+    ("deletePet", delete_pet),
+    ("listCategories", list_categories),
+    ("createCategory", create_category),
+    ("getCategory", get_category),
+    ("updateCategory", update_category),
+    ("deleteCategory", delete_category),
+    ("listOrders", list_orders),
+    ("placeOrder", place_order),
+    ("getOrder", get_order),
+    ("cancelOrder", cancel_order),
+    ("completeOrder", complete_order),
+    ("listInventory", list_inventory),
+    ("getInventoryItem", get_inventory_item),
+    ("setInventory", set_inventory),
+];
+
+/// The rules of the operation `operation_id`, when the mock implements it.
+pub(crate) fn handler(operation_id: &str) -> Option<Handler> {
+    ROUTES.iter().find(|(id, _)| *id == operation_id).map(|&(_, handler)| handler)
 }
 
 /// Validated inputs of one request.
@@ -182,200 +163,214 @@ fn order_view(o: &StoredOrder) -> Order {
     }
 }
 
-pub(crate) fn handle(op: Op, store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
-    match op {
-        Op::ListPets => {
-            let statuses = inputs.statuses();
-            let category = inputs.opt_i64("categoryId");
-            let pets = store.pets.values().filter(|p| {
-                statuses.as_ref().is_none_or(|s| s.contains(&p.status))
-                    && category.is_none_or(|c| c == p.category_id)
-            });
-            Ok(page(pets, inputs))
-        }
-        Op::CreatePet => {
-            let new: NewPet = inputs.body()?;
-            existing_category(store, new.category_id)?;
-            let id = store.add_pet(new.name.trim(), new.category_id, new.status.unwrap_or_default(), 0)?;
-            Ok(created(&store.pets[&id], format!("/pets/{id}")))
-        }
-        Op::GetPet => Ok(json(200, pet(store, inputs.id("petId"))?)),
-        Op::UpdatePet => {
-            let id = inputs.id("petId");
-            let current = pet(store, id)?.clone();
-            let new: NewPet = inputs.body()?;
-            existing_category(store, new.category_id)?;
-            let status = new.status.unwrap_or_default();
-            if let Some(open) = store.open_order_of(id)
-                && status != current.status
-            {
-                return Err(ApiError::new(
-                    ErrorCode::PetHasOpenOrders,
-                    format!(
-                        "Pet {id} has an open order (order {}); complete or cancel it before changing the status.",
-                        open.id
-                    ),
-                ));
-            }
-            let updated = Pet { id, name: new.name.trim().to_owned(), category_id: new.category_id, status };
-            store.pets.insert(id, updated.clone());
-            Ok(json(200, &updated))
-        }
-        Op::DeletePet => {
-            let id = inputs.id("petId");
-            pet(store, id)?;
-            if let Some(open) = store.open_order_of(id) {
-                return Err(ApiError::new(
-                    ErrorCode::PetHasOpenOrders,
-                    format!("Pet {id} has an open order (order {}); complete or cancel it first.", open.id),
-                ));
-            }
-            store.pets.remove(&id);
-            store.stock.remove(&id);
-            store.orders.retain(|_, o| o.pet_id != id);
-            Ok(no_content())
-        }
-        Op::ListCategories => Ok(page(store.categories.values(), inputs)),
-        Op::CreateCategory => {
-            let new: NewCategory = inputs.body()?;
-            let name = new.name.trim();
-            unique_category_name(store, name, None)?;
-            let id = store.add_category(name, new.description.as_deref())?;
-            Ok(created(&store.categories[&id], format!("/categories/{id}")))
-        }
-        Op::GetCategory => Ok(json(200, category(store, inputs.id("categoryId"))?)),
-        Op::UpdateCategory => {
-            let id = inputs.id("categoryId");
-            category(store, id)?;
-            let new: NewCategory = inputs.body()?;
-            let name = new.name.trim();
-            unique_category_name(store, name, Some(id))?;
-            let updated = Category { id, name: name.to_owned(), description: new.description };
-            store.categories.insert(id, updated.clone());
-            Ok(json(200, &updated))
-        }
-        Op::DeleteCategory => {
-            let id = inputs.id("categoryId");
-            category(store, id)?;
-            let users: Vec<i64> = store.pets.values().filter(|p| p.category_id == id).map(|p| p.id).collect();
-            if let Some(first) = users.first() {
-                let n = users.len();
-                return Err(ApiError::new(
-                    ErrorCode::CategoryInUse,
-                    format!(
-                        "Category {id} is used by {n} pet{} (for example pet {first}); move or delete them first.",
-                        if n == 1 { "" } else { "s" }
-                    ),
-                ));
-            }
-            store.categories.remove(&id);
-            Ok(no_content())
-        }
-        Op::ListOrders => {
-            let complete = inputs.params.get("complete").and_then(Value::as_bool);
-            let pet_id = inputs.opt_i64("petId");
-            let orders = store
-                .orders
-                .values()
-                .filter(|o| complete.is_none_or(|c| c == o.complete) && pet_id.is_none_or(|p| p == o.pet_id))
-                .map(order_view);
-            Ok(page(orders, inputs))
-        }
-        Op::PlaceOrder => {
-            let new: Order = inputs.body()?;
-            let pet_id =
-                new.pet_id.ok_or_else(|| ApiError::validation("petId is required to place an order."))?;
-            if new.complete == Some(true) {
-                return Err(ApiError::validation(
-                    "complete must be false or left out when placing an order.",
-                ));
-            }
-            let p = store
-                .pets
-                .get(&pet_id)
-                .ok_or_else(|| ApiError::validation(format!("petId {pet_id} does not exist.")))?;
-            if p.status != PetStatus::Available {
-                return Err(ApiError::new(
-                    ErrorCode::PetNotAvailable,
-                    format!("Pet {pet_id} is {}, not available.", p.status),
-                ));
-            }
-            let quantity = new.quantity.unwrap_or(1);
-            let stock = store.stock.get(&pet_id).copied().unwrap_or(0);
-            if stock < quantity {
-                return Err(ApiError::new(
-                    ErrorCode::InsufficientStock,
-                    format!("Pet {pet_id} has {stock} in stock; the order asks for {quantity}."),
-                ));
-            }
-            let id = Store::take_id(&mut store.next.order, "order")?;
-            let stored = StoredOrder { id, pet_id, quantity, ship_date: new.ship_date, complete: false };
-            store.stock.insert(pet_id, stock - quantity);
-            if let Some(p) = store.pets.get_mut(&pet_id) {
-                p.status = PetStatus::Pending;
-            }
-            store.orders.insert(id, stored.clone());
-            Ok(created(&order_view(&stored), format!("/store/orders/{id}")))
-        }
-        Op::GetOrder => Ok(json(200, &order_view(order(store, inputs.id("orderId"))?))),
-        Op::CancelOrder => {
-            let id = inputs.id("orderId");
-            let o = order(store, id)?.clone();
-            if o.complete {
-                return Err(ApiError::new(
-                    ErrorCode::OrderCompleted,
-                    format!("Order {id} is complete and cannot be cancelled."),
-                ));
-            }
-            store.orders.remove(&id);
-            *store.stock.entry(o.pet_id).or_default() += o.quantity;
-            if let Some(p) = store.pets.get_mut(&o.pet_id) {
-                p.status = PetStatus::Available;
-            }
-            Ok(no_content())
-        }
-        Op::CompleteOrder => {
-            let id = inputs.id("orderId");
-            let o = order(store, id)?.clone();
-            if o.complete {
-                return Err(ApiError::new(
-                    ErrorCode::OrderCompleted,
-                    format!("Order {id} is already complete."),
-                ));
-            }
-            let done = StoredOrder { complete: true, ..o };
-            store.orders.insert(id, done.clone());
-            if let Some(p) = store.pets.get_mut(&done.pet_id) {
-                p.status = PetStatus::Sold;
-            }
-            Ok(json(200, &order_view(&done)))
-        }
-        Op::ListInventory => {
-            let statuses = inputs.statuses();
-            let items = store
-                .pets
-                .values()
-                .filter(|p| statuses.as_ref().is_none_or(|s| s.contains(&p.status)))
-                .map(|p| store.inventory_item(p));
-            Ok(page(items, inputs))
-        }
-        Op::GetInventoryItem => {
-            let p = pet(store, inputs.id("petId"))?;
-            Ok(json(200, &store.inventory_item(p)))
-        }
-        Op::SetInventory => {
-            let id = inputs.id("petId");
-            pet(store, id)?;
-            let update: InventoryUpdate = inputs.body()?;
-            let held = store.held_by_open_orders(id);
-            if i64::from(update.quantity) + held > i64::from(MAX_STOCK) {
-                return Err(ApiError::validation(format!(
-                    "quantity plus the {held} units held by open orders must be at most {MAX_STOCK}; got {}.",
-                    update.quantity
-                )));
-            }
-            store.stock.insert(id, update.quantity);
-            Ok(json(200, &store.inventory_item(&store.pets[&id])))
-        }
+fn list_pets(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let statuses = inputs.statuses();
+    let category = inputs.opt_i64("categoryId");
+    let pets = store.pets.values().filter(|p| {
+        statuses.as_ref().is_none_or(|s| s.contains(&p.status)) && category.is_none_or(|c| c == p.category_id)
+    });
+    Ok(page(pets, inputs))
+}
+
+fn create_pet(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let new: NewPet = inputs.body()?;
+    existing_category(store, new.category_id)?;
+    let id = store.add_pet(new.name.trim(), new.category_id, new.status.unwrap_or_default(), 0)?;
+    Ok(created(&store.pets[&id], format!("/pets/{id}")))
+}
+
+fn get_pet(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    Ok(json(200, pet(store, inputs.id("petId"))?))
+}
+
+fn update_pet(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let id = inputs.id("petId");
+    let current = pet(store, id)?.clone();
+    let new: NewPet = inputs.body()?;
+    existing_category(store, new.category_id)?;
+    let status = new.status.unwrap_or_default();
+    if let Some(open) = store.open_order_of(id)
+        && status != current.status
+    {
+        return Err(ApiError::new(
+            ErrorCode::PetHasOpenOrders,
+            format!(
+                "Pet {id} has an open order (order {}); complete or cancel it before changing the status.",
+                open.id
+            ),
+        ));
     }
+    let updated = Pet { id, name: new.name.trim().to_owned(), category_id: new.category_id, status };
+    store.pets.insert(id, updated.clone());
+    Ok(json(200, &updated))
+}
+
+fn delete_pet(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let id = inputs.id("petId");
+    pet(store, id)?;
+    if let Some(open) = store.open_order_of(id) {
+        return Err(ApiError::new(
+            ErrorCode::PetHasOpenOrders,
+            format!("Pet {id} has an open order (order {}); complete or cancel it first.", open.id),
+        ));
+    }
+    store.pets.remove(&id);
+    store.stock.remove(&id);
+    store.orders.retain(|_, o| o.pet_id != id);
+    Ok(no_content())
+}
+
+fn list_categories(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    Ok(page(store.categories.values(), inputs))
+}
+
+fn create_category(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let new: NewCategory = inputs.body()?;
+    let name = new.name.trim();
+    unique_category_name(store, name, None)?;
+    let id = store.add_category(name, new.description.as_deref())?;
+    Ok(created(&store.categories[&id], format!("/categories/{id}")))
+}
+
+fn get_category(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    Ok(json(200, category(store, inputs.id("categoryId"))?))
+}
+
+fn update_category(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let id = inputs.id("categoryId");
+    category(store, id)?;
+    let new: NewCategory = inputs.body()?;
+    let name = new.name.trim();
+    unique_category_name(store, name, Some(id))?;
+    let updated = Category { id, name: name.to_owned(), description: new.description };
+    store.categories.insert(id, updated.clone());
+    Ok(json(200, &updated))
+}
+
+fn delete_category(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let id = inputs.id("categoryId");
+    category(store, id)?;
+    let users: Vec<i64> = store.pets.values().filter(|p| p.category_id == id).map(|p| p.id).collect();
+    if let Some(first) = users.first() {
+        let n = users.len();
+        return Err(ApiError::new(
+            ErrorCode::CategoryInUse,
+            format!(
+                "Category {id} is used by {n} pet{} (for example pet {first}); move or delete them first.",
+                if n == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    store.categories.remove(&id);
+    Ok(no_content())
+}
+
+fn list_orders(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let complete = inputs.params.get("complete").and_then(Value::as_bool);
+    let pet_id = inputs.opt_i64("petId");
+    let orders = store
+        .orders
+        .values()
+        .filter(|o| complete.is_none_or(|c| c == o.complete) && pet_id.is_none_or(|p| p == o.pet_id))
+        .map(order_view);
+    Ok(page(orders, inputs))
+}
+
+fn place_order(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let new: Order = inputs.body()?;
+    let pet_id = new.pet_id.ok_or_else(|| ApiError::validation("petId is required to place an order."))?;
+    if new.complete == Some(true) {
+        return Err(ApiError::validation("complete must be false or left out when placing an order."));
+    }
+    let p = store
+        .pets
+        .get(&pet_id)
+        .ok_or_else(|| ApiError::validation(format!("petId {pet_id} does not exist.")))?;
+    if p.status != PetStatus::Available {
+        return Err(ApiError::new(
+            ErrorCode::PetNotAvailable,
+            format!("Pet {pet_id} is {}, not available.", p.status),
+        ));
+    }
+    let quantity = new.quantity.unwrap_or(1);
+    let stock = store.stock.get(&pet_id).copied().unwrap_or(0);
+    if stock < quantity {
+        return Err(ApiError::new(
+            ErrorCode::InsufficientStock,
+            format!("Pet {pet_id} has {stock} in stock; the order asks for {quantity}."),
+        ));
+    }
+    let id = Store::take_id(&mut store.next.order, "order")?;
+    let stored = StoredOrder { id, pet_id, quantity, ship_date: new.ship_date, complete: false };
+    store.stock.insert(pet_id, stock - quantity);
+    if let Some(p) = store.pets.get_mut(&pet_id) {
+        p.status = PetStatus::Pending;
+    }
+    store.orders.insert(id, stored.clone());
+    Ok(created(&order_view(&stored), format!("/store/orders/{id}")))
+}
+
+fn get_order(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    Ok(json(200, &order_view(order(store, inputs.id("orderId"))?)))
+}
+
+fn cancel_order(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let id = inputs.id("orderId");
+    let o = order(store, id)?.clone();
+    if o.complete {
+        return Err(ApiError::new(
+            ErrorCode::OrderCompleted,
+            format!("Order {id} is complete and cannot be cancelled."),
+        ));
+    }
+    store.orders.remove(&id);
+    *store.stock.entry(o.pet_id).or_default() += o.quantity;
+    if let Some(p) = store.pets.get_mut(&o.pet_id) {
+        p.status = PetStatus::Available;
+    }
+    Ok(no_content())
+}
+
+fn complete_order(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let id = inputs.id("orderId");
+    let o = order(store, id)?.clone();
+    if o.complete {
+        return Err(ApiError::new(ErrorCode::OrderCompleted, format!("Order {id} is already complete.")));
+    }
+    let done = StoredOrder { complete: true, ..o };
+    store.orders.insert(id, done.clone());
+    if let Some(p) = store.pets.get_mut(&done.pet_id) {
+        p.status = PetStatus::Sold;
+    }
+    Ok(json(200, &order_view(&done)))
+}
+
+fn list_inventory(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let statuses = inputs.statuses();
+    let items = store
+        .pets
+        .values()
+        .filter(|p| statuses.as_ref().is_none_or(|s| s.contains(&p.status)))
+        .map(|p| store.inventory_item(p));
+    Ok(page(items, inputs))
+}
+
+fn get_inventory_item(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let p = pet(store, inputs.id("petId"))?;
+    Ok(json(200, &store.inventory_item(p)))
+}
+
+fn set_inventory(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> {
+    let id = inputs.id("petId");
+    pet(store, id)?;
+    let update: InventoryUpdate = inputs.body()?;
+    let held = store.held_by_open_orders(id);
+    if i64::from(update.quantity) + held > i64::from(MAX_STOCK) {
+        return Err(ApiError::validation(format!(
+            "quantity plus the {held} units held by open orders must be at most {MAX_STOCK}; got {}.",
+            update.quantity
+        )));
+    }
+    store.stock.insert(id, update.quantity);
+    Ok(json(200, &store.inventory_item(&store.pets[&id])))
 }

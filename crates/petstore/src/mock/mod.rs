@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use self::handlers::{Inputs, Op};
+use self::handlers::Inputs;
 pub use self::store::SNAPSHOT_VERSION;
 use self::store::Store;
 use petstore_api_mock::{
@@ -95,8 +95,8 @@ impl Rules for PetstoreRules<'_> {
         params: &Params,
         body: Option<&Value>,
     ) -> Option<Result<Response, Failure>> {
-        let op = Op::from_operation_id(operation_id)?;
-        let answer = handlers::handle(op, self.store, &Inputs { params, body });
+        let handler = handlers::handler(operation_id)?;
+        let answer = handler(self.store, &Inputs { params, body });
         self.changed |= self.mutating && answer.is_ok();
         Some(answer.map_err(Failure::from))
     }

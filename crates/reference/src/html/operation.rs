@@ -92,7 +92,7 @@ fn exchange(html: &mut Html<'_>, view: &OperationView) {
         html.raw(r#"<section class="request-body" data-testid="request-body"><h3>Request body "#);
         html.element("span", r#" class="media-type""#, &body.media_type);
         if body.required {
-            html.raw(r#"<span class="required">required</span>"#);
+            html.raw(r#" <span class="required">required</span>"#);
         }
         html.raw("</h3>");
         if let Some(description) = &body.description {
