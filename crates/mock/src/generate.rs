@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use petstore_openapi::schema::Direction;
-use shape::{Shape, kind_of};
+use shape::Shape;
 
 /// Nesting where optional properties and items stop; one more level and objects and lists
 /// are left empty.
@@ -550,7 +550,7 @@ fn nodes_in(value: &Value) -> usize {
 fn describe(value: &Value) -> String {
     let text = value.to_string();
     if text.chars().count() > 40 {
-        format!("{}… ({})", text.chars().take(40).collect::<String>(), kind_of(value))
+        format!("{}… ({})", text.chars().take(40).collect::<String>(), petstore_openapi::json::kind(value))
     } else {
         text
     }

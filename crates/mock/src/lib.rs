@@ -50,6 +50,7 @@ mod resources;
 mod routes;
 mod security;
 mod spec;
+mod stateful;
 mod store;
 mod text_values;
 mod xml_body;
@@ -67,6 +68,7 @@ pub use self::params::Params;
 use self::params::Raw;
 use self::resources::Resource;
 use self::spec::{Operation, Spec};
+pub use self::stateful::{SnapshotError, StatefulMock};
 use self::store::Store;
 pub use self::store::{GENERIC_SNAPSHOT_VERSION, MAX_ITEMS, MAX_STORED_BYTES};
 use petstore_http::{Request, Response};
@@ -572,48 +574,6 @@ impl StatefulMock for ApiMock {
 /// A stable 64-bit hash (FNV-1a) of a text, for seeds.
 pub(crate) fn hash(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-/// Why a snapshot was refused. The mock's state is untouched when this is returned.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SnapshotError {
-    /// Not JSON, or not the snapshot shape.
-    #[error("The saved state is not a Petstore mock snapshot: {0}")]
-    Malformed(String),
-    /// A snapshot written by another version of the mock.
-    #[error("The saved state has version {found}; this mock reads version {expected}.")]
-    UnsupportedVersion {
-        /// Version in the snapshot.
-        found: u64,
-        /// Version this mock writes and reads.
-        expected: u64,
-    },
-    /// Well-formed, but breaks an invariant (a dangling id, a duplicate id, ...).
-    #[error("The saved state is inconsistent: {0}")]
-    Inconsistent(String),
-}
-
-/// What the browser's saved mock and the server need of a mock, whichever API it mocks: the
-/// Petstore's mock and [`ApiMock`] both are one.
-pub trait StatefulMock {
-    /// Answers one request.
-    fn handle(&mut self, request: &Request) -> Response;
-    /// Answers one request with the delay or network failure the mock's options ask for (none,
-    /// unless the mock has such options).
-    fn handle_timed(&mut self, request: &Request) -> Handled {
-        Handled { response: self.handle(request), delay_ms: 0, network_error: false }
-    }
-    /// Increases on every change of state.
-    fn revision(&self) -> u64;
-    /// The whole state as versioned JSON.
-    fn snapshot(&self) -> String;
-    /// Replaces the state with a snapshot; on error the state is untouched.
-    ///
-    /// # Errors
-    /// When the text is not a snapshot of this mock.
-    fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError>;
-    /// Empties the state; `seed` asks for demo data where the mock has some.
-    fn reset(&mut self, seed: bool);
 }
 
 /// Splits `http://host/path?query#fragment` or `/path?query` into path and query (both

@@ -66,7 +66,7 @@ impl<'a> Shape<'a> {
             }
             Value::Object(map) => map,
             other => {
-                self.problem(format!("a schema is {}, not an object", kind_of(other)));
+                self.problem(format!("a schema is {}, not an object", petstore_openapi::json::kind(other)));
                 return;
             }
         };
@@ -259,16 +259,4 @@ fn tightest(bounds: impl Iterator<Item = Bound>, tighter: fn(f64, f64) -> bool) 
     bounds.reduce(|best, b| {
         if tighter(b.value, best.value) || (b.value == best.value && b.exclusive) { b } else { best }
     })
-}
-
-/// "a string", "a number": what a JSON value is, for notes.
-pub(super) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
 }
