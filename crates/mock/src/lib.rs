@@ -2,8 +2,8 @@
 //! from data generated from its schemas, requests checked against it.
 //!
 //! ```
-//! use petstore_core::mock::generic::ApiMock;
-//! use petstore_core::Request;
+//! use petstore_api_mock::ApiMock;
+//! use petstore_http::Request;
 //! use serde_json::json;
 //!
 //! let doc = json!({

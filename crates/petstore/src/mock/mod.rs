@@ -39,7 +39,8 @@ pub struct Counts {
 /// The mock: state plus the router.
 ///
 /// ```
-/// use petstore_core::{Mock, Request};
+/// use petstore::Mock;
+/// use petstore_http::Request;
 /// use serde_json::json;
 ///
 /// let mut mock = Mock::seeded();
