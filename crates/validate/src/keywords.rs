@@ -22,7 +22,10 @@ pub fn check_scalar(
 ) -> Result<(), String> {
     check_listed(schema, value, name)?;
     match value {
-        Value::Number(n) => check_number(schema, n, &petstore_openapi::schema::types(schema).0, name),
+        // Shown as JSON writes it: no second float formatter where this runs.
+        Value::Number(n) => {
+            check_number(schema, n, &petstore_openapi::schema::types(schema).0, name, &n.to_string())
+        }
         Value::String(text) => {
             check_length(schema, text, name)?;
             match schema.get("pattern").and_then(Value::as_str) {
@@ -78,8 +81,24 @@ fn pattern_error(pattern: &str, text: &str, name: &str) -> String {
 /// 2^63, the first integer past int64.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;
 
-/// Number keywords: the OpenAPI integer formats, bounds (both dialects) and `multipleOf`.
-pub(super) fn check_number(schema: &Value, n: &Number, types: &[&str], name: &str) -> Result<(), String> {
+/// `n` for messages: integers as such, other numbers as Rust writes an `f64` (`2` for `2.0`).
+pub(super) fn shown(n: &Number) -> String {
+    match (n.as_i64(), n.as_u64()) {
+        (Some(i), _) => i.to_string(),
+        (_, Some(u)) => u.to_string(),
+        _ => n.as_f64().unwrap_or_default().to_string(),
+    }
+}
+
+/// Number keywords: the OpenAPI integer formats, bounds (both dialects) and `multipleOf`;
+/// `shown` is `n` in messages.
+pub(super) fn check_number(
+    schema: &Value,
+    n: &Number,
+    types: &[&str],
+    name: &str,
+    shown: &str,
+) -> Result<(), String> {
     let format = schema.get("format").and_then(Value::as_str);
     if types.contains(&"integer") && matches!(format, Some("int32" | "int64")) && is_integral(n) {
         match n.as_i64() {
@@ -108,11 +127,6 @@ pub(super) fn check_number(schema: &Value, n: &Number, types: &[&str], name: &st
             }
         }
     }
-    let shown = match (n.as_i64(), n.as_u64()) {
-        (Some(i), _) => i.to_string(),
-        (_, Some(u)) => u.to_string(),
-        _ => n.as_f64().unwrap_or_default().to_string(),
-    };
     let x = n.as_f64().unwrap_or_default();
     if let Some(bound) = petstore_openapi::schema::lower_bound(schema)
         && (x < bound.value || (bound.exclusive && x <= bound.value))

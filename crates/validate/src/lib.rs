@@ -365,7 +365,7 @@ impl<'a> Validator<'a> {
             return Err(type_error(&types, null_named, value, name));
         }
         match value {
-            Value::Number(n) => keywords::check_number(schema, n, &types, name),
+            Value::Number(n) => keywords::check_number(schema, n, &types, name, &keywords::shown(n)),
             Value::String(text) => self.check_string(schema, text, name, walk),
             Value::Array(items) => self.check_array(schema, items, name, path, walk),
             Value::Object(_) => self.check_object(schema, value, name, path, root, walk),
