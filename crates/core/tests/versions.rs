@@ -239,7 +239,7 @@ fn json_schema_2020_12_is_rendered_checked_and_exemplified() {
     assert_eq!(mode.schema.enumeration, [json!("fast")]);
     assert_eq!(
         check_parameter(mode, "slow", &no_patterns).unwrap_err(),
-        "mode must be one of fast; got \u{201c}slow\u{201d}."
+        "mode must be \"fast\"; got \"slow\"."
     );
 
     let body = v.request_body.unwrap();

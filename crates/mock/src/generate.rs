@@ -5,18 +5,16 @@
 //! and `allOf` members together, so `allOf` is generated as one merged schema. A value comes,
 //! in order, from the schema's own `example`/`examples[0]`/`default` when it validates, its
 //! `const`/`enum`, a branch of its `oneOf`/`anyOf` merged with the rest, else its type and
-//! limits. Every value is checked against the schema ([`check`]) before it is called exact.
+//! limits. Every value is checked against the schema with `petstore_validate` ([`check`])
+//! before it is called exact.
 
 mod check;
-mod ecma;
 mod object;
 mod pattern;
 mod scalar;
 mod shape;
 #[cfg(test)]
 mod tests;
-
-use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -63,14 +61,14 @@ pub fn generate(doc: &Value, schema: &Value, seed: u64, direction: Direction) ->
     let mut run = Run::new(doc, seed, direction);
     let value = run.value(Shape::of(doc, schema), Ctx::default());
     if run.exact {
-        run.checks = 0;
+        run.budget = check::CHECK_BUDGET;
         run.unverified = false;
         if !run.check(schema, &value) {
             run.note("the value does not satisfy every keyword of the schema".to_owned());
         } else if run.unverified {
             run.note(
-                "the value could not be checked in full (a pattern the checker cannot read, or a \
-                 schema too large to check)"
+                "the value could not be checked in full (a keyword or pattern the checker does \
+                 not read in full, or a schema too large to check)"
                     .to_owned(),
             );
         }
@@ -160,8 +158,8 @@ struct Run<'a> {
     nodes: usize,
     /// Values built in all.
     work: usize,
-    /// Checks made by the current check, against its budget.
-    checks: usize,
+    /// Schema visits left to the checks.
+    budget: usize,
     /// A check met something it could not read and let it pass.
     unverified: bool,
     exact: bool,
@@ -172,8 +170,6 @@ struct Run<'a> {
     misnamed: usize,
     /// `$ref`s of the schemas being generated, outermost first.
     refs: Vec<&'a str>,
-    /// Compiled patterns (`None`: this engine cannot read it).
-    regexes: HashMap<String, Option<std::sync::Arc<(regex_lite::Regex, bool)>>>,
 }
 
 impl<'a> Run<'a> {
@@ -184,13 +180,12 @@ impl<'a> Run<'a> {
             direction,
             nodes: 0,
             work: 0,
-            checks: 0,
+            budget: check::CHECK_BUDGET,
             unverified: false,
             exact: true,
             notes: Vec::new(),
             misnamed: 0,
             refs: Vec::new(),
-            regexes: HashMap::new(),
         }
     }
 
@@ -297,7 +292,7 @@ impl<'a> Run<'a> {
             }
             let mut value = candidate.clone();
             self.prune(&mut value, shape, 0);
-            if self.check_shape(shape, &value, 0) {
+            if self.check_shape(shape, &value) {
                 self.nodes += size;
                 return Some(value);
             }
@@ -317,11 +312,11 @@ impl<'a> Run<'a> {
         let others: Vec<&[Value]> = lists.collect();
         let common: Vec<&'a Value> = first
             .iter()
-            .filter(|v| others.iter().all(|list| list.iter().any(|o| check::same(o, v))))
+            .filter(|v| others.iter().all(|list| list.iter().any(|o| petstore_validate::same(o, v))))
             .collect();
         let mut fitting = Vec::new();
         for value in &common {
-            if self.check_shape(shape, value, 0) {
+            if self.check_shape(shape, value) {
                 fitting.push(*value);
             }
         }

@@ -5,7 +5,6 @@
 //! read as a string, a broken `$ref` leaves that part unchecked and is listed in
 //! [`Spec::notes`], so one odd operation never costs the whole mock.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -123,7 +122,7 @@ pub(crate) struct Spec {
     pub routes: Routes,
     /// The path part of each server URL (`/v1`), longest first; requests may carry it.
     pub base_paths: Vec<String>,
-    pub patterns: HashMap<String, regex_lite::Regex>,
+    pub patterns: petstore_validate::Patterns,
     /// What could not be read, in words.
     pub notes: Vec<String>,
     /// Values generated for answers, kept.

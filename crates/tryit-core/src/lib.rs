@@ -38,75 +38,38 @@ fn schema_type(schema: &Value) -> Option<&str> {
     petstore_openapi::schema::primary_type(schema)
 }
 
-fn describe_enum(values: &[Value]) -> String {
-    values
-        .iter()
-        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Checks one value (one item of an array) against a scalar schema; `label` names it. The text
+/// is read as the schema types it, then held to the schema's scalar keywords by
+/// `petstore_validate` (`enum`, `const`, bounds, `multipleOf`, lengths, `pattern`).
+fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher<'_>) -> Result<(), String> {
+    let value = match schema_type(schema) {
+        Some("integer") => Value::from(text.parse::<i64>().map_err(|_| {
+            format!("{label} must be a whole number, such as 42; got \u{201c}{text}\u{201d}.")
+        })?),
+        // serde_json's number reader: the app already carries it (no second float parser).
+        Some("number") => serde_json::from_str::<f64>(text)
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number)
+            .ok_or_else(|| format!("{label} must be a number, such as 1.5; got \u{201c}{text}\u{201d}."))?,
+        Some("boolean") => match text {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => return Err(format!("{label} must be true or false; got \u{201c}{text}\u{201d}.")),
+        },
+        Some(_) => Value::String(text.to_owned()),
+        None => untyped(schema, text),
+    };
+    petstore_validate::check_scalar(schema, &value, label, matches)
 }
 
-/// Checks one value (one item of an array) against a scalar schema; `label` names it.
-fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher<'_>) -> Result<(), String> {
-    let number =
-        match schema_type(schema) {
-            Some("integer") => Some(text.parse::<i64>().map_err(|_| {
-                format!("{label} must be a whole number, such as 42; got \u{201c}{text}\u{201d}.")
-            })? as f64),
-            // serde_json's number reader: the app already carries it (no second float parser).
-            Some("number") => {
-                Some(serde_json::from_str::<f64>(text).ok().filter(|n| n.is_finite()).ok_or_else(|| {
-                    format!("{label} must be a number, such as 1.5; got \u{201c}{text}\u{201d}.")
-                })?)
-            }
-            Some("boolean") if text != "true" && text != "false" => {
-                return Err(format!("{label} must be true or false; got \u{201c}{text}\u{201d}."));
-            }
-            _ => None,
-        };
-    if let Some(values) = petstore_openapi::schema::allowed_values(schema) {
-        let found = values.iter().any(|v| match v {
-            Value::String(s) => s == text,
-            Value::Number(n) => serde_json::from_str::<f64>(text).ok() == n.as_f64(),
-            Value::Bool(b) => text == if *b { "true" } else { "false" },
-            _ => false,
-        });
-        if !found {
-            return Err(format!(
-                "{label} must be one of {}; got \u{201c}{text}\u{201d}.",
-                describe_enum(&values)
-            ));
-        }
-    }
-    if let Some(n) = number {
-        if let Some(min) = petstore_openapi::schema::lower_bound(schema)
-            && (n < min.value || (min.exclusive && n <= min.value))
-        {
-            let rule = if min.exclusive { "greater than" } else { "at least" };
-            return Err(format!("{label} must be {rule} {}; got {text}.", min.written));
-        }
-        if let Some(max) = petstore_openapi::schema::upper_bound(schema)
-            && (n > max.value || (max.exclusive && n >= max.value))
-        {
-            let rule = if max.exclusive { "less than" } else { "at most" };
-            return Err(format!("{label} must be {rule} {}; got {text}.", max.written));
-        }
-        return Ok(());
-    }
-    let length = text.chars().count();
-    let limit = |key: &str| schema.get(key).and_then(Value::as_u64);
-    if let Some(min) = limit("minLength").filter(|&m| (length as u64) < m) {
-        return Err(format!("{label} must be at least {min} characters long; it has {length}."));
-    }
-    if let Some(max) = limit("maxLength").filter(|&m| (length as u64) > m) {
-        return Err(format!("{label} must be at most {max} characters long; it has {length}."));
-    }
-    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str)
-        && matches(pattern, text) == Some(false)
-    {
-        return Err(format!("{label} must match the pattern {pattern}."));
-    }
-    Ok(())
+/// Text for a schema without a type, read as the mock reads it: text an `enum` or `const` lists
+/// as text stays text, JSON numbers and booleans are read as such, anything else is text.
+fn untyped(schema: &Value, text: &str) -> Value {
+    let listed = petstore_openapi::schema::allowed_values(schema)
+        .is_some_and(|values| values.iter().any(|v| v.as_str() == Some(text)));
+    let literal = || serde_json::from_str(text).ok().filter(|v: &Value| v.is_number() || v.is_boolean());
+    (!listed).then(literal).flatten().unwrap_or_else(|| Value::String(text.to_owned()))
 }
 
 /// Checks what the reader typed for `param`: required, type, enum, range, length, pattern.

@@ -1,18 +1,40 @@
-//! The string formats whose definition is strict enough to enforce: `date-time` (RFC 3339, as
-//! the `time` crate reads it), `date`, `time`, `uuid`, `ipv4`, `ipv6`, `uri` (a scheme, then
-//! no space or control character: RFC 3986's absolute form, read leniently) and `email` (a
-//! local part, `@` and a domain: RFC 5321's shape, read leniently). Every other format
-//! (uri-reference, hostname, byte, binary, password, custom ones) is accepted as it is.
+//! String formats, read as [`Formats`] says. Enforced unless formats are ignored:
+//! `date-time` (RFC 3339, as the `time` crate reads it), `date`, `time`, `uuid`, `ipv4`, `ipv6`
+//! and `uri` (a scheme, then no space or control character: RFC 3986's absolute form, read
+//! leniently). Loose formats, whose definitions leave room, pass unsurely in the lenient
+//! reading (`email` after a lenient check: a local part, `@` and a domain) and are asserted in
+//! the strict one where this module can read them: `email` (RFC 5321's dot-atom), `hostname`
+//! (RFC 1123), `uri-reference`, `iri`, `duration` (RFC 3339's ISO 8601 durations) and `byte`
+//! (RFC 4648 base64). Every other format (binary, password, custom ones) is accepted as it is.
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use serde_json::Value;
 
-use super::describe;
+use super::{Formats, describe};
 
-/// Checks `text` against `format` when it is one this module knows.
-pub(super) fn check(format: &str, text: &str, name: &str) -> Result<(), String> {
-    let (valid, what) = match format {
+/// Checks `text` against `format` in the reading `formats`: whether the pass is sure, or why
+/// the text fails.
+pub(super) fn check(format: &str, text: &str, name: &str, formats: Formats) -> Result<bool, String> {
+    let strict = match formats {
+        Formats::Ignored => return Ok(true),
+        Formats::Lenient => false,
+        Formats::Strict => true,
+    };
+    let Some((valid, what)) = reading(format, text, strict) else { return Ok(!is_loose(format)) };
+    if !valid {
+        return Err(format!("{name} must be {what}; got {}.", describe(&Value::from(text))));
+    }
+    // A loose format read leniently passes, but not surely.
+    Ok(strict || !is_loose(format))
+}
+
+/// Whether `text` is of `format`, and what the format asks for, when this module reads the
+/// format: the enforced ones always, the loose ones strictly only when `strict`.
+fn reading(format: &str, text: &str, strict: bool) -> Option<(bool, &'static str)> {
+    const URI: &str = "an absolute URI such as https://example.com/a";
+    const EMAIL: &str = "an email address such as user@example.com";
+    Some(match format {
         "date-time" => (
             time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).is_ok(),
             "an RFC 3339 date-time such as 2026-12-01T10:00:00Z",
@@ -22,15 +44,22 @@ pub(super) fn check(format: &str, text: &str, name: &str) -> Result<(), String> 
         "uuid" => (is_uuid(text), "a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6"),
         "ipv4" => (text.parse::<Ipv4Addr>().is_ok(), "an IPv4 address such as 192.0.2.1"),
         "ipv6" => (text.parse::<Ipv6Addr>().is_ok(), "an IPv6 address such as 2001:db8::1"),
-        "uri" => (is_uri(text), "an absolute URI such as https://example.com/a"),
-        "email" | "idn-email" => (is_email(text), "an email address such as user@example.com"),
-        _ => return Ok(()),
-    };
-    if valid { Ok(()) } else { Err(format!("{name} must be {what}; got {}.", describe(&Value::from(text)))) }
+        "uri" => (is_uri(text), URI),
+        "email" | "idn-email" if strict => (is_dot_atom_email(text), EMAIL),
+        "email" | "idn-email" => (is_email(text), EMAIL),
+        "iri" if strict => (is_uri(text), URI),
+        "hostname" | "idn-hostname" if strict => (is_hostname(text), "a host name such as api.example.com"),
+        "uri-reference" | "iri-reference" if strict => {
+            (is_uri_reference(text), "a URI reference such as /pets?limit=10")
+        }
+        "duration" if strict => (is_duration(text), "an ISO 8601 duration such as P3DT4H"),
+        "byte" if strict => (is_base64(text), "base64 text such as aGVsbG8="),
+        _ => return None,
+    })
 }
 
 /// Formats that constrain values in JSON Schema or OpenAPI but are too loosely defined (or too
-/// costly) to enforce here: a value passes them, but not surely.
+/// costly) to enforce in the lenient reading: a value passes them, but not surely.
 pub(super) fn is_loose(format: &str) -> bool {
     matches!(
         format,
@@ -148,4 +177,90 @@ pub(super) fn is_uuid(text: &str) -> bool {
             8 | 13 | 18 | 23 => *c == b'-',
             _ => c.is_ascii_hexdigit(),
         })
+}
+
+/// An email address as RFC 5321 writes it without quotes: a dot-atom local part of at most 64
+/// characters, `@`, and a host name.
+fn is_dot_atom_email(text: &str) -> bool {
+    let Some((local, domain)) = text.rsplit_once('@') else { return false };
+    !local.is_empty()
+        && local.len() <= 64
+        && !local.starts_with('.')
+        && !local.ends_with('.')
+        && !local.contains("..")
+        && local.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~.".contains(c))
+        && is_hostname(domain)
+}
+
+/// A host name as RFC 1123 writes it: dot-separated labels of 1 to 63 letters, digits and
+/// inner hyphens, 253 characters in all.
+fn is_hostname(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 253
+        && text.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
+/// A URI reference, read leniently: no space, control character, nor any of `< > " { } | \ ^`
+/// and the backtick.
+fn is_uri_reference(text: &str) -> bool {
+    !text.chars().any(|c| c.is_whitespace() || c.is_control() || "<>\"{}|\\^`".contains(c))
+}
+
+/// RFC 3339's ISO 8601 duration: `P1Y2M`, `P3D`, `PT4H5M`, `P2W`; each unit once, in order,
+/// with no gaps (`P1Y1D` is not one).
+fn is_duration(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix('P') else { return false };
+    if let Some(weeks) = rest.strip_suffix('W') {
+        return !weeks.is_empty() && weeks.bytes().all(|b| b.is_ascii_digit());
+    }
+    let (date, time) = rest.split_once('T').map_or((rest, None), |(d, t)| (d, Some(t)));
+    let units_ok = |text: &str, units: &[char]| -> bool {
+        let mut last: Option<usize> = None;
+        let mut digits = 0;
+        for c in text.chars() {
+            if c.is_ascii_digit() {
+                digits += 1;
+                continue;
+            }
+            let Some(at) = units.iter().position(|u| *u == c) else { return false };
+            if digits == 0 || last.is_some_and(|l| at != l + 1) {
+                return false;
+            }
+            (last, digits) = (Some(at), 0);
+        }
+        digits == 0 && last.is_some()
+    };
+    (!date.is_empty() || time.is_some())
+        && (date.is_empty() || units_ok(date, &['Y', 'M', 'D']))
+        && time.is_none_or(|t| units_ok(t, &['H', 'M', 'S']))
+}
+
+/// RFC 4648 base64 with its padding, and no bits set past the data.
+fn is_base64(text: &str) -> bool {
+    let b = text.as_bytes();
+    let padding = b.iter().rev().take_while(|c| **c == b'=').count();
+    let Some(data) = b.get(..b.len() - padding) else { return false };
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let spare = match padding {
+        0 => 0,
+        1 => 0b11,
+        2 => 0b1111,
+        _ => return false,
+    };
+    b.len().is_multiple_of(4)
+        && data.iter().all(|c| value(*c).is_some())
+        && data.last().and_then(|c| value(*c)).is_none_or(|last| last & spare == 0)
 }

@@ -1,14 +1,104 @@
-//! The keywords of each kind of value: numbers, strings, arrays and objects.
+//! The keywords of each kind of value: `enum` and `const`, numbers, strings, arrays and
+//! objects; the ones a scalar is held to alone are also [`check_scalar`], for values that do not
+//! come with their document (what is typed into a form).
 
 use serde_json::{Number, Value};
 
 use super::{Validator, Walk, child, describe, format, is_integral, same, usize_of};
 
+/// Checks a scalar `value` against the keywords of `schema` that concern it alone: `enum` and
+/// `const`, the integer formats, bounds and `multipleOf` of numbers, and the lengths and
+/// `pattern` of strings, the pattern through `matches` (which says `None` when it cannot read
+/// one: the pattern is then not enforced). `type`, string formats and references are left to
+/// the caller; `name` names the value in messages.
+///
+/// # Errors
+/// What the value breaks first, in the words of [`Validator::check`].
+pub fn check_scalar(
+    schema: &Value,
+    value: &Value,
+    name: &str,
+    matches: &dyn Fn(&str, &str) -> Option<bool>,
+) -> Result<(), String> {
+    check_listed(schema, value, name)?;
+    match value {
+        // Shown as JSON writes it: no second float formatter where this runs.
+        Value::Number(n) => {
+            check_number(schema, n, &petstore_openapi::schema::types(schema).0, name, &n.to_string())
+        }
+        Value::String(text) => {
+            check_length(schema, text, name)?;
+            match schema.get("pattern").and_then(Value::as_str) {
+                Some(pattern) if matches(pattern, text) == Some(false) => {
+                    Err(pattern_error(pattern, text, name))
+                }
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `enum` and `const`.
+pub(super) fn check_listed(schema: &Value, value: &Value, name: &str) -> Result<(), String> {
+    if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
+        && !allowed.iter().any(|a| same(a, value))
+    {
+        let list: Vec<String> =
+            allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
+        return Err(format!("{name} must be one of {}; got {}.", list.join(", "), describe(value)));
+    }
+    if let Some(only) = schema.get("const")
+        && !same(only, value)
+    {
+        return Err(format!("{name} must be {}; got {}.", describe(only), describe(value)));
+    }
+    Ok(())
+}
+
+/// `minLength` and `maxLength`, in characters.
+fn check_length(schema: &Value, text: &str, name: &str) -> Result<(), String> {
+    let len = text.chars().count();
+    if let Some(min) = usize_of(schema, "minLength").filter(|&m| len < m) {
+        let unit = if min == 1 { "character" } else { "characters" };
+        return Err(format!("{name} must be at least {min} {unit} long; it has {len}."));
+    }
+    if let Some(max) = usize_of(schema, "maxLength").filter(|&m| len > m) {
+        return Err(format!("{name} must be at most {max} characters long; it has {len}."));
+    }
+    Ok(())
+}
+
+/// The message for `text` that `pattern` does not match.
+fn pattern_error(pattern: &str, text: &str, name: &str) -> String {
+    if pattern == r"\S" {
+        format!("{name} must contain a character other than a space.")
+    } else {
+        format!("{name} must match the pattern {pattern}; got {}.", describe(&Value::from(text)))
+    }
+}
+
 /// 2^63, the first integer past int64.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;
 
-/// Number keywords: the OpenAPI integer formats, bounds (both dialects) and `multipleOf`.
-pub(super) fn check_number(schema: &Value, n: &Number, types: &[&str], name: &str) -> Result<(), String> {
+/// `n` for messages: integers as such, other numbers as Rust writes an `f64` (`2` for `2.0`).
+pub(super) fn shown(n: &Number) -> String {
+    match (n.as_i64(), n.as_u64()) {
+        (Some(i), _) => i.to_string(),
+        (_, Some(u)) => u.to_string(),
+        _ => n.as_f64().unwrap_or_default().to_string(),
+    }
+}
+
+/// Number keywords: the OpenAPI integer formats, bounds (both dialects) and `multipleOf`;
+/// `shown` is `n` in messages.
+pub(super) fn check_number(
+    schema: &Value,
+    n: &Number,
+    types: &[&str],
+    name: &str,
+    shown: &str,
+) -> Result<(), String> {
     let format = schema.get("format").and_then(Value::as_str);
     if types.contains(&"integer") && matches!(format, Some("int32" | "int64")) && is_integral(n) {
         match n.as_i64() {
@@ -37,11 +127,6 @@ pub(super) fn check_number(schema: &Value, n: &Number, types: &[&str], name: &st
             }
         }
     }
-    let shown = match (n.as_i64(), n.as_u64()) {
-        (Some(i), _) => i.to_string(),
-        (_, Some(u)) => u.to_string(),
-        _ => n.as_f64().unwrap_or_default().to_string(),
-    };
     let x = n.as_f64().unwrap_or_default();
     if let Some(bound) = petstore_openapi::schema::lower_bound(schema)
         && (x < bound.value || (bound.exclusive && x <= bound.value))
@@ -93,34 +178,20 @@ impl Validator<'_> {
         name: &str,
         walk: &mut Walk,
     ) -> Result<(), String> {
-        let len = text.chars().count();
-        if let Some(min) = usize_of(schema, "minLength").filter(|&m| len < m) {
-            let unit = if min == 1 { "character" } else { "characters" };
-            return Err(format!("{name} must be at least {min} {unit} long; it has {len}."));
-        }
-        if let Some(max) = usize_of(schema, "maxLength").filter(|&m| len > m) {
-            return Err(format!("{name} must be at most {max} characters long; it has {len}."));
-        }
-        // A pattern regex-lite could not compile is missing from the map and not enforced.
-        let pattern = schema.get("pattern").and_then(Value::as_str);
-        let compiled = pattern.and_then(|p| self.patterns.get(p));
-        walk.lax |= pattern.is_some() && compiled.is_none();
-        if let (Some(pattern), Some(re)) = (pattern, compiled)
-            && !re.is_match(text)
-        {
-            return Err(if pattern == r"\S" {
-                format!("{name} must contain a character other than a space.")
-            } else {
-                format!("{name} must match the pattern {pattern}; got {}.", describe(&Value::from(text)))
-            });
-        }
-        match schema.get("format").and_then(Value::as_str) {
-            Some(f) if self.formats => {
-                walk.lax |= format::is_loose(f);
-                format::check(f, text, name)
+        check_length(schema, text, name)?;
+        // A pattern that cannot be read (it does not compile, or an approximation of it
+        // misses) is not enforced.
+        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+            match self.patterns.matches(pattern, text) {
+                Some(true) => {}
+                Some(false) => return Err(pattern_error(pattern, text, name)),
+                None => walk.lax = true,
             }
-            _ => Ok(()),
         }
+        if let Some(f) = schema.get("format").and_then(Value::as_str) {
+            walk.lax |= !format::check(f, text, name, self.formats)?;
+        }
+        Ok(())
     }
 
     pub(super) fn check_array(
@@ -139,7 +210,7 @@ impl Validator<'_> {
         }
         if schema.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
             for (i, item) in items.iter().enumerate() {
-                if items[..i].iter().any(|earlier| same(earlier, item, 0)) {
+                if items[..i].iter().any(|earlier| same(earlier, item)) {
                     return Err(format!("{name} must not repeat {}.", describe(item)));
                 }
             }
@@ -188,6 +259,55 @@ impl Validator<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether an object's `field` is evaluated by `schema` whichever of its branches pass:
+    /// `Some(true)` when `properties`, `patternProperties` or `additionalProperties` of the
+    /// schema or of an `allOf` member (references followed) take it, `None` when only a
+    /// conditional branch (`anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`) might or
+    /// the answer is out of `budget`, `Some(false)` when nothing does. `top`: `schema` is the one
+    /// whose `unevaluatedProperties` is read.
+    fn evaluates(&self, schema: &Value, field: &str, top: bool, budget: &mut usize) -> Option<bool> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let (schema, _) = self.resolve_schema(schema).ok()?;
+        // A member's own `unevaluatedProperties` has evaluated every field once it passes.
+        if schema.get("properties").and_then(|p| p.get(field)).is_some()
+            || schema.get("additionalProperties").is_some()
+            || (!top && schema.get("unevaluatedProperties").is_some())
+        {
+            return Some(true);
+        }
+        let mut answer = Some(false);
+        for pattern in
+            schema.get("patternProperties").and_then(Value::as_object).into_iter().flatten().map(|(p, _)| p)
+        {
+            match self.patterns.matches(pattern, field) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => answer = None,
+            }
+        }
+        for member in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+            match self.evaluates(member, field, false, budget) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => answer = None,
+            }
+        }
+        let listed =
+            ["anyOf", "oneOf"].into_iter().filter_map(|k| schema.get(k).and_then(Value::as_array)).flatten();
+        let single = ["if", "then", "else"].into_iter().filter_map(|k| schema.get(k));
+        let dependent =
+            schema.get("dependentSchemas").and_then(Value::as_object).into_iter().flat_map(|m| m.values());
+        for branch in listed.chain(single).chain(dependent) {
+            if self.evaluates(branch, field, false, budget) != Some(false) {
+                answer = None;
+            }
+        }
+        answer
     }
 
     pub(super) fn check_object(
@@ -239,13 +359,13 @@ impl Validator<'_> {
                 self.check_at(s, v, &child(path, field), s, walk)?;
             }
             for (pattern, s) in patterned.into_iter().flatten() {
-                match self.patterns.get(pattern) {
-                    Some(re) if re.is_match(field) => {
+                match self.patterns.matches(pattern, field) {
+                    Some(true) => {
                         covered = true;
                         self.check_at(s, v, &child(path, field), s, walk)?;
                     }
-                    Some(_) => {}
-                    // A pattern that did not compile may match: the field is neither checked
+                    Some(false) => {}
+                    // A pattern that cannot be read may match: the field is neither checked
                     // against its schema nor called unknown.
                     None => {
                         covered = true;
@@ -276,6 +396,21 @@ impl Validator<'_> {
         for (trigger, s) in schema.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
             if map.contains_key(trigger) {
                 self.check_at(s, value, path, root, walk)?;
+            }
+        }
+        // `unevaluatedProperties` is not enforced, but a field that is surely evaluated needs
+        // it not, and strictly a field that nothing evaluates is refused by `false`.
+        if let Some(rule) = schema.get("unevaluatedProperties").filter(|r| **r != Value::Bool(true)) {
+            for field in map.keys() {
+                let mut budget = 256;
+                match self.evaluates(schema, field, true, &mut budget) {
+                    Some(true) => {}
+                    Some(false) if self.strict && *rule == Value::Bool(false) => {
+                        let place = if path.is_empty() { "the body" } else { path };
+                        return Err(format!("{} is not a field of {place}.", child(path, field)));
+                    }
+                    _ => walk.lax = true,
+                }
             }
         }
         if let Some(min) = usize_of(schema, "minProperties").filter(|&m| map.len() < m) {

@@ -1,25 +1,33 @@
-//! Validation of JSON values against a document's schemas (read as JSON, so the browser build
-//! carries no typed OpenAPI model), for OpenAPI 3.0 and for 3.1's JSON Schema 2020-12 alike.
+//! The one schema checker of the project: JSON values against a document's schemas (read as
+//! JSON, so the browser build carries no typed OpenAPI model), for OpenAPI 3.0 and for 3.1's
+//! JSON Schema 2020-12 alike. The mock validates requests and its answers with it
+//! ([`Validator::check`]), the example generator accepts a schema's own examples and calls its
+//! values exact with it ([`Validator::verdict`]), and the try-it form checks what is typed into
+//! a parameter with its scalar keywords ([`check_scalar`]).
 //!
 //! Enforced: `type` (one or a list, `"null"`, 3.0's `nullable`), `enum`, `const`, `format`
 //! (int32, int64, date-time, date, time, uuid, ipv4, ipv6, uri, email; looser formats are
-//! accepted), string lengths and `pattern`, number bounds (boolean and numeric `exclusive*`)
-//! and `multipleOf`, array sizes, `uniqueItems`, `items`, `prefixItems`, `contains` with
-//! `min/maxContains`, object `required` (with `readOnly`/`writeOnly` by [`Direction`]),
-//! `properties`, `patternProperties`, `additionalProperties`, `propertyNames`,
+//! accepted, or asserted in the [`Validator::strict`] reading), string lengths and `pattern`
+//! (ECMA-262, rewritten by [`ecma_to_regex`]), number bounds (boolean and numeric
+//! `exclusive*`) and `multipleOf`, array sizes, `uniqueItems`, `items`, `prefixItems`,
+//! `contains` with `min/maxContains`, object `required` (with `readOnly`/`writeOnly` by
+//! [`Direction`]), `properties`, `patternProperties`, `additionalProperties`, `propertyNames`,
 //! `dependentRequired`, `dependentSchemas`, `min/maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`,
 //! `if`/`then`/`else`, boolean schemas and `$ref` with sibling keywords.
 //!
-//! Knowingly not enforced (values pass): `unevaluatedProperties`, `unevaluatedItems`,
-//! `$dynamicRef`, `content*`, `discriminator` mappings, loose formats (hostname,
-//! uri-reference, byte, ...; email is read leniently) and patterns that `regex-lite` cannot
-//! compile. A pass that leans on one of those is unsure, and an unsure pass never counts against
-//! a value: in `oneOf` (too many matches), `not`, `if` and `maxContains`. References to other
-//! documents are reported as a broken document. Keywords apply to the values they are about, as
-//! in JSON Schema: `minLength` without `type` checks strings and lets numbers through.
+//! Knowingly not enforced (values pass): `unevaluatedProperties` (but for fields evaluated by
+//! nothing, in the strict reading), `unevaluatedItems`, `$dynamicRef`, `content*`,
+//! `discriminator` mappings, loose formats (hostname, uri-reference, byte, ...; email is read
+//! leniently; the strict reading asserts them), patterns with no rewrite for `regex-lite`
+//! (look-arounds, back-references) and the misses of approximated ones (`\p{..}`). A pass that
+//! leans on one of those is unsure, and an unsure pass never counts against a value: in
+//! `oneOf` (too many matches), `not`, `if` and `maxContains`. References to other documents
+//! are reported as a broken document. Keywords apply to the values they are about, as in JSON
+//! Schema: `minLength` without `type` checks strings and lets numbers through.
 //!
-//! Work is bounded: at most [`MAX_DEPTH`] nested levels, [`MAX_STEPS`] schema visits per value,
-//! and a schema that reaches itself for the same value is reported instead of followed.
+//! Work is bounded: at most [`MAX_DEPTH`] nested levels, [`MAX_STEPS`] schema visits per value
+//! (or the budget a [`Validator::verdict`] is given, past which the answer is unsure), and a
+//! schema that reaches itself for the same value is reported instead of followed.
 
 #![deny(missing_docs)]
 
@@ -33,11 +41,11 @@ mod cross_check;
 mod tests;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde_json::{Number, Value};
 
-pub use pattern::compile_patterns;
+pub use keywords::check_scalar;
+pub use pattern::{MAX_COUNT, Pattern, Patterns, Translation, compile_patterns, ecma_to_regex};
 use petstore_openapi::schema::Direction;
 
 /// Nested schema levels (one per value level and one per `allOf`/`$ref`/… step) checked before
@@ -70,20 +78,52 @@ type Resolved<'s, 'a> = (Cow<'s, Value>, Option<(&'a Value, String)>);
 #[derive(Debug, Clone, Copy)]
 pub struct Validator<'a> {
     doc: &'a Value,
-    patterns: &'a HashMap<String, regex_lite::Regex>,
+    patterns: &'a Patterns,
     direction: Option<Direction>,
-    /// Whether string `format`s are asserted (off only to see a value as a format-blind
-    /// validator does).
-    formats: bool,
+    formats: Formats,
+    /// The strict reading ([`Validator::strict`]).
+    strict: bool,
+    /// The document is OpenAPI 3.0 (Swagger 2 arrives converted to it).
+    openapi_3_0: bool,
+}
+
+/// How string `format`s are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Formats {
+    /// As annotations: no format constrains a value (how most validators read them unless
+    /// told otherwise).
+    Ignored,
+    /// The formats defined strictly enough are enforced; the loose ones let values through,
+    /// unsurely.
+    Lenient,
+    /// The loose formats this crate can read are asserted too.
+    Strict,
+}
+
+/// What a [`Validator::verdict`] finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The value satisfies the schema.
+    Valid,
+    /// The value passed, but only because a keyword is not enforced or not read in full (a
+    /// loose format, a pattern that does not compile, `unevaluatedProperties`), or the check
+    /// stopped at its caps: a stricter reader might refuse it.
+    Unsure,
+    /// The value breaks the schema (or the schema is broken).
+    Invalid,
 }
 
 /// The state of one [`Validator::check`]: how deep it is, how much it has done, which
 /// referenced schemas it is inside of for which values (to stop at cycles), and whether a pass
 /// so far is less than sure.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Walk {
     depth: usize,
     steps: usize,
+    /// Schema visits allowed.
+    max_steps: usize,
+    /// The check stopped at [`Walk::max_steps`] or [`MAX_DEPTH`] somewhere.
+    capped: bool,
     active: Vec<(*const Value, *const Value)>,
     /// The checks so far passed something only because a keyword is not enforced.
     lax: bool,
@@ -93,11 +133,29 @@ struct Walk {
     ambiguous: bool,
 }
 
+impl Walk {
+    fn new(max_steps: usize) -> Self {
+        Self {
+            depth: 0,
+            steps: 0,
+            max_steps,
+            capped: false,
+            active: Vec::new(),
+            lax: false,
+            ambiguous: false,
+        }
+    }
+}
+
 impl<'a> Validator<'a> {
     /// A validator that requires every `required` property whatever its `readOnly` or
-    /// `writeOnly` (the Petstore mock's rule); see [`Validator::direction`].
-    pub fn new(doc: &'a Value, patterns: &'a HashMap<String, regex_lite::Regex>) -> Self {
-        Self { doc, patterns, direction: None, formats: true }
+    /// `writeOnly` (the Petstore mock's rule; see [`Validator::direction`]) and gives the
+    /// document the benefit of the doubt (see [`Validator::strict`]). `patterns` keeps the
+    /// compiled patterns: compiled before ([`compile_patterns`]) or as they are met.
+    #[must_use]
+    pub fn new(doc: &'a Value, patterns: &'a Patterns) -> Self {
+        let openapi_3_0 = doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"));
+        Self { doc, patterns, direction: None, formats: Formats::Lenient, strict: false, openapi_3_0 }
     }
 
     /// Reads `readOnly` and `writeOnly` for values travelling `direction`: a request may leave
@@ -107,9 +165,46 @@ impl<'a> Validator<'a> {
         Self { direction: Some(direction), ..self }
     }
 
+    /// Reads the document as strictly as a validator might, where the default reading gives it
+    /// the benefit of the doubt (the mock's: it does not refuse what some real server would
+    /// take). Loose formats are asserted where this crate can read them: email addresses as
+    /// RFC 5321's dot-atom, host names, URI references, IRIs, durations and base64. `nullable`
+    /// adds null to a `type` and to nothing else (OpenAPI 3.0.3): null must still pass the
+    /// schema's `enum` and combinators, and `nullable` without `type` allows nothing. A
+    /// `$ref`'s siblings are ignored in a 3.0 document, as 3.0 says (but for `readOnly` and
+    /// `writeOnly`, which still say what was meant), and hold besides the target in a 3.1
+    /// one, rather than replacing its keywords. The generator's reading: a value it calls exact
+    /// must pass everywhere.
+    #[must_use]
+    pub fn strict(self) -> Self {
+        Self { formats: Formats::Strict, strict: true, ..self }
+    }
+
     /// Checks `value` against `schema`; `path` names the value in messages ("" for the body).
+    ///
+    /// # Errors
+    /// What the value breaks first, in words naming it.
     pub fn check(&self, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
-        self.check_at(schema, value, path, schema, &mut Walk::default())
+        self.check_at(schema, value, path, schema, &mut Walk::new(MAX_STEPS))
+    }
+
+    /// Whether `value` satisfies `schema`, telling a sure pass from one that leans on a keyword
+    /// not read in full. At most `budget` schema visits are made (and taken off it); a check
+    /// that runs out, or nests past [`MAX_DEPTH`], is [`Verdict::Unsure`] rather than failed.
+    #[must_use]
+    pub fn verdict(&self, schema: &Value, value: &Value, budget: &mut usize) -> Verdict {
+        if *budget == 0 {
+            return Verdict::Unsure;
+        }
+        let mut walk = Walk::new(*budget);
+        let result = self.check_at(schema, value, "", schema, &mut walk);
+        *budget = budget.saturating_sub(walk.steps);
+        match result {
+            _ if walk.capped => Verdict::Unsure,
+            Ok(()) if walk.lax => Verdict::Unsure,
+            Ok(()) => Verdict::Valid,
+            Err(_) => Verdict::Invalid,
+        }
     }
 
     /// As [`Validator::check`], and also refused when a `oneOf` would match more than one
@@ -119,8 +214,8 @@ impl<'a> Validator<'a> {
         self.check(schema, value, path)?;
         // Formats as most validators read them: annotations, so a branch that fails only on a
         // format passes.
-        let blind = Self { formats: false, ..*self };
-        let mut walk = Walk::default();
+        let blind = Self { formats: Formats::Ignored, ..*self };
+        let mut walk = Walk::new(MAX_STEPS);
         // The strict check passed, so the blind one can only fail on a `oneOf` that matches
         // more: that is the ambiguity looked for.
         let _ = blind.check_at(schema, value, path, schema, &mut walk);
@@ -134,7 +229,9 @@ impl<'a> Validator<'a> {
     }
 
     /// Follows `$ref`s one at a time, laying each reference's constraining siblings over its
-    /// target (OpenAPI 3.1). Also gives the last target and its reference, to spot cycles.
+    /// target (or, in the strict reading, ignoring them in 3.0 and adding them to the target
+    /// as an `allOf` in 3.1). Also gives the last target entered and its reference, to spot
+    /// cycles.
     fn resolve_schema<'s>(&self, schema: &'s Value) -> Result<Resolved<'s, 'a>, String>
     where
         'a: 's,
@@ -152,12 +249,25 @@ impl<'a> Validator<'a> {
             }
             let target = petstore_openapi::pointer::pointer_target(self.doc, reference)
                 .ok_or_else(|| format!("the reference {reference} does not resolve"))?;
-            last = Some((target, reference.to_owned()));
             let annotations_only = current.as_object().is_some_and(|fields| {
                 fields.keys().all(|k| k == "$ref" || k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
             });
+            if self.strict && !annotations_only && !self.openapi_3_0 {
+                // `{$ref, ...siblings}` as `{...siblings, allOf: [{$ref}, ...]}`: the target is
+                // entered from the `allOf`, so `last` stays the schema holding the siblings.
+                let mut both = current.as_object().cloned().unwrap_or_default();
+                both.remove("$ref");
+                let mut all = match both.remove("allOf") {
+                    Some(Value::Array(all)) => all,
+                    _ => Vec::new(),
+                };
+                all.insert(0, serde_json::json!({ "$ref": reference }));
+                both.insert("allOf".to_owned(), Value::Array(all));
+                return Ok((Cow::Owned(Value::Object(both)), last));
+            }
+            last = Some((target, reference.to_owned()));
             current = match petstore_openapi::schema::with_siblings(&current, target) {
-                Some(merged) if !annotations_only => Cow::Owned(merged),
+                Some(merged) if !annotations_only && !self.strict => Cow::Owned(merged),
                 _ => Cow::Borrowed(target),
             };
         }
@@ -176,12 +286,15 @@ impl<'a> Validator<'a> {
     ) -> Result<(), String> {
         let name = if path.is_empty() { "The body" } else { path };
         walk.steps += 1;
-        if walk.steps > MAX_STEPS {
+        if walk.steps > walk.max_steps {
+            walk.capped = true;
             return Err(format!(
-                "{name} is too complex to check; the checker stops after {MAX_STEPS} steps."
+                "{name} is too complex to check; the checker stops after {} steps.",
+                walk.max_steps
             ));
         }
         if walk.depth >= MAX_DEPTH {
+            walk.capped = true;
             return Err(format!(
                 "{name} is nested too deep to check; the checker stops at {MAX_DEPTH} levels."
             ));
@@ -236,32 +349,23 @@ impl<'a> Validator<'a> {
             unknown || UNENFORCED.iter().any(|k| schema.get(*k).is_some_and(|v| v != &Value::Bool(true)));
         if value.is_null() {
             // 3.0's `nullable` reads as `anyOf: [schema, {type: null}]`: null passes whatever
-            // else the schema says (its `enum`, its `allOf`).
-            if schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+            // else the schema says (its `enum`, its `allOf`); strictly, it only lets null past
+            // the schema's own `type`.
+            let nullable = schema.get("nullable").and_then(Value::as_bool) == Some(true);
+            if nullable && !self.strict {
                 return Ok(());
             }
-            if typed && !null_named {
+            if typed && !null_named && !nullable {
                 return Err(format!("{name} must not be null."));
             }
         }
         self.check_combinators(schema, value, path, name, root, walk)?;
-        if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
-            && !allowed.iter().any(|a| same(a, value, 0))
-        {
-            let list: Vec<String> =
-                allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
-            return Err(format!("{name} must be one of {}; got {}.", list.join(", "), describe(value)));
-        }
-        if let Some(only) = schema.get("const")
-            && !same(only, value, 0)
-        {
-            return Err(format!("{name} must be {}; got {}.", describe(only), describe(value)));
-        }
+        keywords::check_listed(schema, value, name)?;
         if typed && !value.is_null() && !types.iter().any(|t| has_type(t, value)) {
             return Err(type_error(&types, null_named, value, name));
         }
         match value {
-            Value::Number(n) => keywords::check_number(schema, n, &types, name),
+            Value::Number(n) => keywords::check_number(schema, n, &types, name, &keywords::shown(n)),
             Value::String(text) => self.check_string(schema, text, name, walk),
             Value::Array(items) => self.check_array(schema, items, name, path, walk),
             Value::Object(_) => self.check_object(schema, value, name, path, root, walk),
@@ -374,7 +478,9 @@ impl<'a> Validator<'a> {
             Direction::Response => "writeOnly",
         };
         let mut budget = 256;
-        self.flags(schema, field, flag, &mut budget) || self.flags(root, field, flag, &mut budget)
+        // The flags beside a `$ref` count in every reading.
+        let read = Self { strict: false, ..*self };
+        read.flags(schema, field, flag, &mut budget) || read.flags(root, field, flag, &mut budget)
     }
 
     fn flags(&self, schema: &Value, field: &str, flag: &str, budget: &mut usize) -> bool {
@@ -403,7 +509,7 @@ impl<'a> Validator<'a> {
 }
 
 /// Keywords read as constraints by JSON Schema that this validator does not enforce.
-const UNENFORCED: [&str; 4] = ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef"];
+const UNENFORCED: [&str; 3] = ["unevaluatedItems", "$dynamicRef", "$recursiveRef"];
 
 const KNOWN_TYPES: [&str; 7] = ["string", "integer", "number", "boolean", "array", "object", "null"];
 
@@ -454,7 +560,12 @@ fn type_error(types: &[&str], null_named: bool, value: &Value, name: &str) -> St
 
 /// JSON Schema equality: numbers by value (`1` equals `1.0`), objects whatever their key
 /// order; values nested deeper than [`MAX_DEPTH`] count as different.
-fn same(a: &Value, b: &Value, depth: usize) -> bool {
+#[must_use]
+pub fn same(a: &Value, b: &Value) -> bool {
+    same_at(a, b, 0)
+}
+
+fn same_at(a: &Value, b: &Value, depth: usize) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }
@@ -465,10 +576,10 @@ fn same(a: &Value, b: &Value, depth: usize) -> bool {
             _ => x.as_f64().zip(y.as_f64()).is_some_and(|(p, q)| p == q),
         },
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q, depth + 1))
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_at(p, q, depth + 1))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| same(p, q, depth + 1)))
+            x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| same_at(p, q, depth + 1)))
         }
         _ => a == b,
     }

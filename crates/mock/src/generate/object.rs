@@ -133,7 +133,7 @@ impl<'a> Run<'a> {
             // refuses) is left out rather than sent invalid.
             if let Some(shape) = shape
                 && !self.exact
-                && (self.misnamed > mark.misnamed || !self.check_shape(&shape, &value, 0))
+                && (self.misnamed > mark.misnamed || !self.check_shape(&shape, &value))
             {
                 self.reset(&mark);
                 continue;
@@ -227,7 +227,7 @@ impl<'a> Run<'a> {
         }
         let apart = Value::Object(out);
         let alone = branches.iter().enumerate().all(|(j, other)| j == index || !self.check(other, &apart));
-        (alone && self.check_shape(whole, &apart, 0)).then_some(apart)
+        (alone && self.check_shape(whole, &apart)).then_some(apart)
     }
 
     /// A property's value: the forced discriminator value when it fits, else generated.
@@ -236,7 +236,7 @@ impl<'a> Run<'a> {
             && *forced_name == name
         {
             let value = Value::String(forced.clone());
-            if self.check_shape(&property.shape, &value, 0) {
+            if self.check_shape(&property.shape, &value) {
                 self.nodes += 1;
                 return value;
             }
@@ -315,12 +315,12 @@ impl<'a> Run<'a> {
             let mark = self.mark();
             let mut value = self.value(item_shape.clone(), ctx.child(name));
             let mut tries = 0;
-            while unique && items.iter().any(|i| super::check::same(i, &value)) && tries < UNIQUE_TRIES {
+            while unique && items.iter().any(|i| petstore_validate::same(i, &value)) && tries < UNIQUE_TRIES {
                 tries += 1;
                 self.reset(&mark);
                 value = self.value(item_shape.clone(), Ctx { fresh: true, ..ctx.child(name) });
             }
-            let duplicate = unique && items.iter().any(|i| super::check::same(i, &value));
+            let duplicate = unique && items.iter().any(|i| petstore_validate::same(i, &value));
             // Fewer items rather than a repeated one, or one whose discriminator misnames it,
             // when the list may be shorter.
             if (duplicate || self.misnamed > mark.misnamed) && items.len() >= min {

@@ -1,13 +1,14 @@
-//! Strings that match a `pattern`: the pattern is read into `regex-syntax`'s tree (look-around
-//! groups taken out first, anchors and word boundaries ignored), walked with repetition
-//! counts picked by seed and stretched towards `minLength`, and the result confirmed with
-//! `regex-lite` against the pattern as written (ECMA-262 patterns are unanchored, so text
-//! around a match is free where the pattern is not anchored).
+//! Strings that match a `pattern`: the pattern, rewritten in Rust's dialect by
+//! `petstore_validate` (look-around groups taken out first), is read into `regex-syntax`'s tree
+//! (anchors and word boundaries ignored), walked with repetition counts picked by seed and
+//! stretched towards `minLength`, and the result confirmed by `petstore_validate` against the
+//! pattern as written (ECMA-262 patterns are unanchored, so text around a match is free where
+//! the pattern is not anchored).
 
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
+use super::Run;
 use super::scalar::{MAX_STRING, cut, fits};
-use super::{Run, ecma};
 
 /// Tries before giving up on a pattern.
 const TRIES: usize = 24;
@@ -23,7 +24,7 @@ impl Run<'_> {
     /// A string matching `pattern` and every one of `more`, `min..=max` characters long.
     pub(super) fn patterned(&mut self, pattern: &str, more: &[&str], min: usize, max: usize) -> String {
         let cleaned = without_lookaround(pattern);
-        let parsed = ecma::rewrite(&cleaned)
+        let parsed = petstore_validate::ecma_to_regex(&cleaned)
             .and_then(|r| regex_syntax::ParserBuilder::new().build().parse(&r.text).ok());
         let hir = match parsed {
             Some(hir) => hir,

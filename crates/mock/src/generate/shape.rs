@@ -24,6 +24,9 @@ pub(super) const ANY: u8 = 127;
 /// The parts a value must satisfy together.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Shape<'a> {
+    /// The schemas added, whose parts these are: a value satisfies the shape when it satisfies
+    /// each of them.
+    pub(super) roots: Vec<&'a Value>,
     /// Schema objects whose keywords all apply (`$ref` and `allOf` already followed).
     pub(super) parts: Vec<&'a Value>,
     /// The references followed, outermost first.
@@ -58,6 +61,9 @@ impl<'a> Shape<'a> {
 
     /// Adds `schema` (and what its `$ref` and `allOf` bring) to the conjunction.
     pub(super) fn add(&mut self, doc: &'a Value, schema: &'a Value, chain: usize) {
+        if chain == 0 {
+            self.roots.push(schema);
+        }
         let map = match schema {
             Value::Bool(true) => return,
             Value::Bool(false) => {

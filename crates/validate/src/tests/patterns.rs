@@ -1,11 +1,11 @@
-//! Patterns: ECMA-262 meaning under regex-lite, compiled wherever they appear, and the ones
-//! that cannot be compiled left unenforced.
+//! Patterns: ECMA-262 meaning under regex-lite, compiled wherever they appear, the ones that
+//! cannot be compiled left unenforced, and the approximated ones (Unicode properties, long
+//! counts) sure only of what they can tell.
 
 use serde_json::json;
 
 use super::{check, table};
-use crate::compile_patterns;
-use crate::pattern::ecma_to_regex;
+use crate::{Pattern, compile_patterns, ecma_to_regex};
 
 #[test]
 fn patterns_read_as_ecma_262() {
@@ -21,6 +21,8 @@ fn patterns_read_as_ecma_262() {
         (p(r"\S"), vec![json!("x")], vec![json!(" \u{a0}\u{3000}"), json!("")]),
         (p(r"^[\s\d]+$"), vec![json!("1\u{a0}2")], vec![json!("1x")]),
         (p(r"^[^\s]+$"), vec![json!("abc")], vec![json!("a\u{a0}b")]),
+        (p(r"^[^\S]$"), vec![json!(" "), json!("\u{a0}")], vec![json!("x")]),
+        (p(r"^[\S]+$"), vec![json!("a-b")], vec![json!("a\u{3000}b")]),
         (
             p(r"^a.c$"),
             vec![json!("abc"), json!("a\u{e9}c")],
@@ -47,8 +49,7 @@ fn patterns_read_as_ecma_262() {
     ]);
     assert_eq!(ecma_to_regex("[]"), None);
     assert_eq!(ecma_to_regex("[^]"), None);
-    assert_eq!(ecma_to_regex(r"[^\S]"), None);
-    assert_eq!(ecma_to_regex(r"\d-\w").as_deref(), Some(r"\d-\w"));
+    assert_eq!(ecma_to_regex(r"\d-\w").map(|t| t.text).as_deref(), Some(r"\d-\w"));
 }
 
 #[test]
@@ -61,10 +62,9 @@ fn patterns_are_compiled_anywhere_and_failures_listed() {
         "e": [{ "pattern": "(" }]
     });
     let (compiled, mut skipped) = compile_patterns(&doc);
-    let mut keys: Vec<&str> = compiled.keys().map(String::as_str).collect();
-    keys.sort_unstable();
     skipped.sort();
-    assert_eq!(keys, [r"^\d+$", "^x$"]);
+    assert_eq!(compiled.matches("^x$", "x"), Some(true));
+    assert_eq!(compiled.matches(r"^\d+$", "x"), Some(false));
     assert_eq!(skipped, ["(", "(?<=a)b", "^(?!no)"]);
     let (_, petstore_skipped) = compile_patterns(
         &serde_yaml_ng::from_str::<serde_json::Value>(include_str!(concat!(
@@ -77,4 +77,35 @@ fn patterns_are_compiled_anywhere_and_failures_listed() {
     // An unknown patternProperties name may match: its field is not called additional.
     let open = json!({"patternProperties": {"(?<=a)b": {"type": "integer"}}, "additionalProperties": false});
     assert_eq!(check(open, json!({"zzz": "x"})), Ok(()));
+}
+
+#[test]
+fn unicode_properties_are_read_for_ascii_and_long_counts_cut() {
+    let answer = |pattern: &str, text: &str| Pattern::new(pattern).and_then(|p| p.matches(text));
+    // A property becomes its ASCII members: a match is sure, a miss is not.
+    assert_eq!(answer(r"^\p{L}+$", "abc"), Some(true));
+    assert_eq!(answer(r"^\p{L}+$", "é"), None);
+    assert_eq!(answer(r"^\P{L}$", "1"), Some(true));
+    assert_eq!(answer(r"^\P{L}$", "é"), None);
+    assert_eq!(answer(r"^[^\p{Lu}]$", "a"), Some(true));
+    assert_eq!(answer(r"^[^\p{Lu}]$", "é"), None);
+    assert_eq!(answer(r"^[\p{N}-]+$", "1-2"), Some(true));
+    // A count past 4,096 is cut: texts up to that long are read the same, longer ones not.
+    assert_eq!(answer("^a{5000}$", &"a".repeat(10)), Some(false));
+    assert_eq!(answer("^a{5000}$", &"a".repeat(5000)), None);
+    assert_eq!(answer("^a{2,}$", "aa"), Some(true));
+    assert_eq!(answer("^a{0,99999999999}$", "aaa"), Some(true));
+    assert_eq!(answer("^a{,2}$", "a{,2}"), Some(true));
+    // Escapes ECMA reads its own way.
+    assert_eq!(answer(r"^\uD83D\uDE00$", "\u{1F600}"), Some(true));
+    assert_eq!(answer(r"^\x41\v$", "A\u{b}"), Some(true));
+    assert_eq!(answer("^[a-b-c]+$", "a-c"), Some(true));
+    assert_eq!(answer("^[a-b-c]+$", "d"), Some(false));
+    assert_eq!(answer("^}$", "}"), Some(true));
+    // No rewrite: a letter escaped for no reason, a back-reference, a look-behind.
+    for pattern in [r"\Aa", r"(a)\1", "(?<=a)b", r"[\B]"] {
+        assert!(ecma_to_regex(pattern).is_none(), "{pattern}");
+    }
+    let translated = ecma_to_regex(r"\p{L}{5000}").unwrap();
+    assert!(translated.approximate && translated.cut, "{translated:?}");
 }
