@@ -4,13 +4,14 @@
 //! `{variables}`. What a request gets from them is `petstore_tryit_core::auth::apply`'s; the part of
 //! the panel that fills them in is [`crate::authorize`].
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use leptos::prelude::*;
 use petstore_http::Request;
+use petstore_openapi::servers::{Server, expand};
 use petstore_reference::OperationView;
 use petstore_tryit_core::auth::{self, Applied, Credential, Credentials, OAuthFlow};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// Where remembered credentials are kept: this prefix and the document's key.
@@ -37,14 +38,23 @@ pub struct Client {
     pub scopes: BTreeSet<String>,
 }
 
+impl Client {
+    /// The flow chosen among `flows` (the last when the choice is past them).
+    #[must_use]
+    pub fn chosen<'a>(&self, flows: &'a [OAuthFlow]) -> Option<&'a OAuthFlow> {
+        flows.get(self.flow.min(flows.len().saturating_sub(1)))
+    }
+}
+
 /// What is saved for the remembered schemes of a document.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Saved {
     credentials: Credentials,
     clients: BTreeMap<String, Client>,
 }
 
-/// The credentials of one document. `Copy`: one per document for the page's life.
+/// The credentials of one document. `Copy`: the page keeps one per document for its life
+/// ([`crate::page::shared`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Vault {
     key: StoredValue<String>,
@@ -65,47 +75,23 @@ pub struct Vault {
     pub server_values: RwSignal<BTreeMap<String, BTreeMap<String, String>>>,
 }
 
-thread_local! {
-    /// Every document's vault, under an owner of its own (closing a panel keeps them).
-    static VAULTS: (Owner, RefCell<HashMap<String, Vault>>) = (Owner::new_root(None), RefCell::default());
-}
-
 impl Vault {
-    /// The vault of the document `key`, with what this browser remembers for it.
+    /// A vault for the document `key`, with what this browser remembers for it, owned by the
+    /// current reactive owner. The page keeps one per document ([`crate::page::shared`]).
     #[must_use]
-    pub fn of(key: &str) -> Self {
-        VAULTS.with(|(owner, vaults)| {
-            if let Some(vault) = vaults.borrow().get(key) {
-                return *vault;
-            }
-            let saved = petstore_browser::get(&storage_key(key))
-                .ok()
-                .flatten()
-                .filter(|text| text.len() <= MAX_SAVED)
-                .and_then(|text| serde_json::from_str::<Saved>(&text).ok())
-                .unwrap_or_default();
-            let vault = owner.with(|| Self {
-                key: StoredValue::new(key.to_owned()),
-                remembered: RwSignal::new(
-                    saved.credentials.0.keys().chain(saved.clients.keys()).cloned().collect(),
-                ),
-                credentials: RwSignal::new(saved.credentials),
-                clients: RwSignal::new(saved.clients),
-                discovered: RwSignal::new(BTreeMap::new()),
-                messages: RwSignal::new(BTreeMap::new()),
-                in_samples: RwSignal::new(false),
-                server_values: RwSignal::new(
-                    petstore_browser::get(&format!("{SERVERS_PREFIX}{key}"))
-                        .ok()
-                        .flatten()
-                        .filter(|text| text.len() <= MAX_SAVED)
-                        .and_then(|text| serde_json::from_str(&text).ok())
-                        .unwrap_or_default(),
-                ),
-            });
-            vaults.borrow_mut().insert(key.to_owned(), vault);
-            vault
-        })
+    pub fn load(key: &str) -> Self {
+        let saved: Saved = read_saved(petstore_browser::get(&storage_key(key)).ok().flatten());
+        let server_values = read_saved(petstore_browser::get(&servers_key(key)).ok().flatten());
+        Self {
+            key: StoredValue::new(key.to_owned()),
+            remembered: RwSignal::new(saved.schemes()),
+            credentials: RwSignal::new(saved.credentials),
+            clients: RwSignal::new(saved.clients),
+            discovered: RwSignal::new(BTreeMap::new()),
+            messages: RwSignal::new(BTreeMap::new()),
+            in_samples: RwSignal::new(false),
+            server_values: RwSignal::new(server_values),
+        }
     }
 
     /// Sets (or, with `None`, clears) the credential of `scheme`, saved when it is remembered.
@@ -151,7 +137,7 @@ impl Vault {
         self.server_values.update(|all| {
             all.entry(template.to_owned()).or_default().insert(name.to_owned(), value);
         });
-        let key = format!("{SERVERS_PREFIX}{}", self.key.get_value());
+        let key = servers_key(&self.key.get_value());
         if let Ok(text) = serde_json::to_string(&self.server_values.get_untracked()) {
             let _ = petstore_browser::set(&key, &text);
         }
@@ -159,14 +145,8 @@ impl Vault {
 
     /// The base URL of the server `template` with the reader's values, else the defaults.
     #[must_use]
-    pub fn server_url(&self, template: &str, servers: &[petstore_openapi::servers::Server]) -> String {
-        let chosen: Vec<(String, String)> = self
-            .server_values
-            .with(|all| all.get(template).map(|v| v.clone().into_iter().collect()).unwrap_or_default());
-        match servers.iter().find(|s| s.url == template) {
-            Some(server) => server.resolve(&chosen),
-            None => petstore_openapi::servers::expand(template, &chosen),
-        }
+    pub fn server_url(&self, template: &str, servers: &[Server]) -> String {
+        self.server_values.with(|all| server_url(template, all.get(template), servers))
     }
 
     /// Clears `scheme`'s credentials and client settings, here and in this browser.
@@ -186,25 +166,13 @@ impl Vault {
     /// Writes the remembered schemes' credentials to storage (removes the entry when none
     /// is). Storage that is blocked or full only means nothing is remembered.
     fn save(&self) {
-        let remembered = self.remembered.get_untracked();
-        let saved = Saved {
-            credentials: Credentials(
-                self.credentials
-                    .get_untracked()
-                    .0
-                    .into_iter()
-                    .filter(|(name, _)| remembered.contains(name))
-                    .collect(),
-            ),
-            clients: self
-                .clients
-                .get_untracked()
-                .into_iter()
-                .filter(|(name, _)| remembered.contains(name))
-                .collect(),
-        };
+        let saved = self.remembered.with_untracked(|remembered| {
+            self.credentials.with_untracked(|credentials| {
+                self.clients.with_untracked(|clients| Saved::of(credentials, clients, remembered))
+            })
+        });
         let key = storage_key(&self.key.get_value());
-        let _ = if saved.credentials.0.is_empty() && saved.clients.is_empty() {
+        let _ = if saved.is_empty() {
             petstore_browser::remove(&key)
         } else {
             serde_json::to_string(&saved).map_or(Ok(()), |text| petstore_browser::set(&key, &text))
@@ -227,8 +195,72 @@ pub fn requirements(view: &OperationView) -> Vec<Vec<String>> {
     view.security.iter().map(|way| way.iter().map(|s| s.name.clone()).collect()).collect()
 }
 
-fn storage_key(document: &str) -> String {
+/// Where the remembered credentials of `document` are kept.
+#[must_use]
+pub fn storage_key(document: &str) -> String {
     format!("{STORAGE_PREFIX}{document}")
+}
+
+/// Where the chosen values of the server variables of `document` are kept.
+#[must_use]
+pub fn servers_key(document: &str) -> String {
+    format!("{SERVERS_PREFIX}{document}")
+}
+
+/// What `text`, read from storage, holds: nothing (the default) when there is no text, when it
+/// is larger than [`MAX_SAVED`] or when it is not the JSON of a `T`.
+fn read_saved<T: DeserializeOwned + Default>(text: Option<String>) -> T {
+    text.filter(|text| text.len() <= MAX_SAVED)
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+impl Saved {
+    /// What of `credentials` and `clients` is kept in this browser: the `remembered` schemes'.
+    fn of(
+        credentials: &Credentials,
+        clients: &BTreeMap<String, Client>,
+        remembered: &BTreeSet<String>,
+    ) -> Self {
+        let kept = |name: &String| remembered.contains(name);
+        Self {
+            credentials: Credentials(
+                credentials
+                    .0
+                    .iter()
+                    .filter(|(name, _)| kept(name))
+                    .map(|(n, c)| (n.clone(), c.clone()))
+                    .collect(),
+            ),
+            clients: clients
+                .iter()
+                .filter(|(name, _)| kept(name))
+                .map(|(n, c)| (n.clone(), c.clone()))
+                .collect(),
+        }
+    }
+
+    /// The schemes saved: they were remembered.
+    fn schemes(&self) -> BTreeSet<String> {
+        self.credentials.0.keys().chain(self.clients.keys()).cloned().collect()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.credentials.0.is_empty() && self.clients.is_empty()
+    }
+}
+
+/// The base URL of the server `template` with the `chosen` values of its variables, else the
+/// defaults `servers` give them (a template `servers` does not describe keeps the names of
+/// the variables no value is chosen for).
+#[must_use]
+pub fn server_url(template: &str, chosen: Option<&BTreeMap<String, String>>, servers: &[Server]) -> String {
+    let chosen: Vec<(String, String)> =
+        chosen.map(|values| values.iter().map(|(n, v)| (n.clone(), v.clone())).collect()).unwrap_or_default();
+    match servers.iter().find(|s| s.url == template) {
+        Some(server) => server.resolve(&chosen),
+        None => expand(template, &chosen),
+    }
 }
 
 pub(crate) fn now_ms() -> f64 {

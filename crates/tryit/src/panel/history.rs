@@ -22,7 +22,8 @@ pub struct Entry {
     pub exchange: Exchange,
 }
 
-/// The last answers of every operation, newest first. `Copy`: provided once at `App`.
+/// The last answers of every operation, newest first. `Copy`: the page keeps one for every
+/// panel it shows ([`crate::page::shared`]).
 #[derive(Debug, Clone, Copy)]
 pub struct History {
     entries: RwSignal<HashMap<String, Vec<Entry>>>,
@@ -40,21 +41,6 @@ impl History {
     #[must_use]
     pub fn new() -> Self {
         Self { entries: RwSignal::new(HashMap::new()), next_id: StoredValue::new(1) }
-    }
-
-    /// The history provided as a context, else the page's: one for every panel the module
-    /// renders, for as long as the page is open.
-    #[must_use]
-    pub fn from_context() -> Self {
-        thread_local! {
-            // Under an owner of its own, so closing the panel that asked first keeps it.
-            static PAGE: (Owner, History) = {
-                let owner = Owner::new_root(None);
-                let history = owner.with(History::new);
-                (owner, history)
-            };
-        }
-        use_context::<Self>().unwrap_or_else(|| PAGE.with(|(_, history)| *history))
     }
 
     /// The answers of `operation`, newest first.
@@ -326,16 +312,7 @@ impl AnswerHtml {
                 true
             }
             None => {
-                let mut html = String::new();
-                for (i, piece) in (0..).zip(self.markup) {
-                    html.push_str(piece);
-                    match self.parts.get(i as usize) {
-                        Some(text) if is_text(self.markup, i) => html.push_str(&escape(text)),
-                        Some(part) => html.push_str(part),
-                        None => {}
-                    }
-                }
-                slot.set_inner_html(&html);
+                slot.set_inner_html(&self.html());
                 self.elements = slot.first_element_child().map(|root| {
                     let found = root.query_selector_all("[data-part],[data-text]").ok();
                     let elements = found.map_or_else(Vec::new, |list| {
@@ -354,6 +331,20 @@ impl AnswerHtml {
             }
         }
         *written = self;
+    }
+
+    /// The whole markup with its parts, the text parts escaped.
+    fn html(&self) -> String {
+        let mut html = String::new();
+        for (i, piece) in (0..).zip(self.markup) {
+            html.push_str(piece);
+            match self.parts.get(i as usize) {
+                Some(text) if is_text(self.markup, i) => html.push_str(&escape(text)),
+                Some(part) => html.push_str(part),
+                None => {}
+            }
+        }
+        html
     }
 }
 

@@ -28,17 +28,18 @@ use petstore_http::form::FormKind;
 #[cfg(feature = "extras")]
 use std::sync::Arc;
 
-/// The try-it panel of `view`; `form` is shared with the code samples.
+/// The try-it panel of `view`; `form` is shared with the code samples, and the answers are
+/// kept in `history`.
 #[component]
 pub fn TryIt(
     view: std::sync::Arc<OperationView>,
     form: TryItForm,
+    history: History,
     mock_available: bool,
     mock: Option<MockLink>,
 ) -> impl IntoView {
     let anchor = view.anchor();
     let ids = Ids::new(&anchor);
-    let history = History::from_context();
     let entries = history.of(anchor.clone());
     let shown = RwSignal::new(entries.get_untracked().first().map(|e| e.id));
     let mock = StoredValue::new_local(mock);
