@@ -22,6 +22,7 @@ use petstore_tryit_core::samples::{SampleForm, SampleValue};
 #[cfg(feature = "extras")]
 use wasm_bindgen_futures::JsFuture;
 
+use crate::MockOffer;
 use crate::transport::absolute;
 use crate::vault::Vault;
 
@@ -60,6 +61,48 @@ impl Target {
             _ => key.strip_prefix("server:").map(|url| Self::Server(url.to_owned())),
         }
     }
+}
+
+impl Target {
+    /// Where a new panel sends: the `remembered` target when this panel offers it, else the
+    /// mock when it is offered first, else the first of `servers`, else the mock when it is
+    /// offered at all, else the reader's base URL.
+    #[must_use]
+    pub fn initial(remembered: Option<&str>, servers: &[String], offer: MockOffer) -> Self {
+        remembered
+            .and_then(Self::from_key)
+            .filter(|t| match t {
+                Self::Mock => offer != MockOffer::None,
+                Self::Server(url) => servers.contains(url),
+                Self::Custom => true,
+            })
+            .unwrap_or_else(|| match servers.first() {
+                _ if offer == MockOffer::First => Self::Mock,
+                Some(url) => Self::Server(url.clone()),
+                None if offer == MockOffer::Offered => Self::Mock,
+                None => Self::Custom,
+            })
+    }
+}
+
+/// The parameters the form sends, each with its first text (the example of a path parameter
+/// or a required one; nothing for the others).
+#[must_use]
+pub fn initial_params(view: &OperationView) -> Vec<ParamInput> {
+    view.parameters
+        .iter()
+        .filter(|p| is_sendable(p))
+        .map(|p| ParamInput { location: p.location.clone(), name: p.name.clone(), text: initial_text(p) })
+        .collect()
+}
+
+/// The body's first text: its example as pretty JSON (empty without a body).
+#[must_use]
+pub fn initial_body(view: &OperationView) -> String {
+    view.request_body
+        .as_ref()
+        .map(|b| serde_json::to_string_pretty(&b.example).unwrap_or_default())
+        .unwrap_or_default()
 }
 
 fn remembered(key: &str) -> Option<String> {
@@ -192,34 +235,10 @@ pub const MAX_FILES: f64 = 50.0 * 1024.0 * 1024.0;
 impl TryItForm {
     /// The form of `view`, prefilled with examples and the remembered target and base URL.
     #[must_use]
-    pub fn new(view: &std::sync::Arc<OperationView>, offer: crate::MockOffer, vault: Vault) -> Self {
-        use crate::MockOffer;
-        let servers = &view.servers;
-        let target = remembered(TARGET_KEY)
-            .and_then(|k| Target::from_key(&k))
-            .filter(|t| match t {
-                Target::Mock => offer != MockOffer::None,
-                Target::Server(url) => servers.contains(url),
-                Target::Custom => true,
-            })
-            .unwrap_or_else(|| match servers.first() {
-                _ if offer == MockOffer::First => Target::Mock,
-                Some(url) => Target::Server(url.clone()),
-                None if offer == MockOffer::Offered => Target::Mock,
-                None => Target::Custom,
-            });
+    pub fn new(view: &std::sync::Arc<OperationView>, offer: MockOffer, vault: Vault) -> Self {
+        let target = Target::initial(remembered(TARGET_KEY).as_deref(), &view.servers, offer);
         let saved_headers = remembered(HEADERS_KEY);
-        let params = view
-            .parameters
-            .iter()
-            .filter(|p| is_sendable(p))
-            .map(|p| ParamInput { location: p.location.clone(), name: p.name.clone(), text: initial_text(p) })
-            .collect();
-        let body = view
-            .request_body
-            .as_ref()
-            .map(|b| serde_json::to_string_pretty(&b.example).unwrap_or_default())
-            .unwrap_or_default();
+        let (params, body) = (initial_params(view), initial_body(view));
         let view = StoredValue::new(std::sync::Arc::clone(view));
         let (target, custom_base, params, body) = (
             RwSignal::new(target),
