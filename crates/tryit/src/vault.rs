@@ -266,3 +266,144 @@ pub fn server_url(template: &str, chosen: Option<&BTreeMap<String, String>>, ser
 pub(crate) fn now_ms() -> f64 {
     js_sys::Date::now()
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use petstore_openapi::servers::ServerVariable;
+    use petstore_tryit_core::auth::FlowKind;
+
+    use super::*;
+
+    fn names(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(|&n| n.to_owned()).collect()
+    }
+
+    fn credentials() -> Credentials {
+        Credentials(BTreeMap::from([
+            ("apiKey".to_owned(), Credential::ApiKey("k-1".to_owned())),
+            ("basic".to_owned(), Credential::Basic { user: "ann".to_owned(), password: "pw".to_owned() }),
+        ]))
+    }
+
+    fn clients() -> BTreeMap<String, Client> {
+        BTreeMap::from([(
+            "oauth".to_owned(),
+            Client { id: "app".to_owned(), scopes: names(&["read"]), ..Client::default() },
+        )])
+    }
+
+    #[test]
+    fn only_the_remembered_schemes_are_saved() {
+        let saved = Saved::of(&credentials(), &clients(), &names(&["apiKey", "oauth"]));
+        assert_eq!(saved.credentials.0.keys().collect::<Vec<_>>(), ["apiKey"]);
+        assert_eq!(saved.clients.keys().collect::<Vec<_>>(), ["oauth"]);
+        assert_eq!(saved.schemes(), names(&["apiKey", "oauth"]));
+
+        let nothing = Saved::of(&credentials(), &clients(), &names(&["other"]));
+        assert!(nothing.is_empty(), "{nothing:?}");
+        assert!(!saved.is_empty());
+    }
+
+    #[test]
+    fn what_is_saved_reads_back_whole() {
+        let saved = Saved::of(&credentials(), &clients(), &names(&["apiKey", "basic", "oauth"]));
+        let text = serde_json::to_string(&saved).unwrap();
+        let read: Saved = read_saved(Some(text));
+        assert_eq!(read, saved);
+        assert_eq!(read.schemes(), names(&["apiKey", "basic", "oauth"]), "restored as remembered");
+        assert_eq!(read.credentials.0.get("basic"), credentials().0.get("basic"));
+        assert_eq!(read.clients.get("oauth").map(|c| c.id.as_str()), Some("app"));
+    }
+
+    #[test]
+    fn saved_text_too_large_or_unreadable_reads_as_nothing() {
+        let large = Saved {
+            credentials: Credentials(BTreeMap::from([(
+                "apiKey".to_owned(),
+                Credential::ApiKey("k".repeat(MAX_SAVED)),
+            )])),
+            clients: BTreeMap::new(),
+        };
+        let text = serde_json::to_string(&large).unwrap();
+        assert!(text.len() > MAX_SAVED);
+        assert_eq!(read_saved::<Saved>(Some(text)), Saved::default());
+
+        // Up to the bound it is read: the same JSON, padded to exactly MAX_SAVED bytes.
+        let small =
+            serde_json::to_string(&Saved::of(&credentials(), &clients(), &names(&["apiKey"]))).unwrap();
+        let padded = format!("{small}{}", " ".repeat(MAX_SAVED - small.len()));
+        assert_eq!(padded.len(), MAX_SAVED);
+        assert_eq!(read_saved::<Saved>(Some(padded)).schemes(), names(&["apiKey"]));
+
+        for broken in ["", "{", "[1, 2]", r#"{"credentials": 3}"#, "null"] {
+            assert_eq!(read_saved::<Saved>(Some(broken.to_owned())), Saved::default(), "{broken:?}");
+        }
+        assert_eq!(read_saved::<Saved>(None), Saved::default());
+        let values: BTreeMap<String, BTreeMap<String, String>> = read_saved(Some("\"text\"".to_owned()));
+        assert!(values.is_empty());
+    }
+
+    #[test]
+    fn each_document_has_keys_of_its_own() {
+        assert_eq!(
+            storage_key("https://a.example/api.json"),
+            "petstore-playground/auth/https://a.example/api.json"
+        );
+        assert_eq!(servers_key("Petstore"), "petstore-playground/try-it/servers/Petstore");
+        assert_ne!(storage_key("a"), storage_key("b"));
+        assert_ne!(storage_key("a"), servers_key("a"));
+    }
+
+    fn server() -> Server {
+        Server {
+            url: "https://{region}.api.example/{version}".to_owned(),
+            description: None,
+            variables: vec![
+                ServerVariable {
+                    name: "region".to_owned(),
+                    default: "eu".to_owned(),
+                    choices: vec!["eu".to_owned(), "us".to_owned()],
+                    description: None,
+                },
+                ServerVariable {
+                    name: "version".to_owned(),
+                    default: "v1".to_owned(),
+                    choices: vec![],
+                    description: None,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn the_server_url_takes_the_chosen_values_else_the_defaults() {
+        let servers = [server()];
+        let template = servers[0].url.as_str();
+        assert_eq!(server_url(template, None, &servers), "https://eu.api.example/v1");
+        let chosen = BTreeMap::from([("version".to_owned(), "v2".to_owned())]);
+        assert_eq!(server_url(template, Some(&chosen), &servers), "https://eu.api.example/v2");
+        let both = BTreeMap::from([
+            ("region".to_owned(), "us".to_owned()),
+            ("version".to_owned(), "beta".to_owned()),
+        ]);
+        assert_eq!(server_url(template, Some(&both), &servers), "https://us.api.example/beta");
+        // A template the document does not describe: only the chosen values fill it.
+        assert_eq!(server_url("http://{host}:8080", None, &servers), "http://{host}:8080");
+        let host = BTreeMap::from([("host".to_owned(), "localhost".to_owned())]);
+        assert_eq!(server_url("http://{host}:8080", Some(&host), &servers), "http://localhost:8080");
+    }
+
+    fn flow(kind: FlowKind) -> OAuthFlow {
+        OAuthFlow { kind, authorization_url: None, token_url: None, refresh_url: None, scopes: Vec::new() }
+    }
+
+    #[test]
+    fn the_chosen_flow_is_the_last_when_the_choice_is_past_them() {
+        let flows = [flow(FlowKind::ClientCredentials), flow(FlowKind::Password)];
+        let choose = |index| Client { flow: index, ..Client::default() }.chosen(&flows).map(|f| f.kind);
+        assert_eq!(choose(0), Some(FlowKind::ClientCredentials));
+        assert_eq!(choose(1), Some(FlowKind::Password));
+        assert_eq!(choose(7), Some(FlowKind::Password));
+        assert_eq!(Client::default().chosen(&[]), None);
+    }
+}

@@ -291,3 +291,62 @@ fn Discovery(scheme: Scheme, url: String, vault: Vault, base: Signal<String>) ->
         </button>
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use petstore_openapi::catalog::Method;
+    use serde_json::json;
+
+    use super::*;
+
+    fn applied(used: &[&str], missing: &[&str]) -> Applied {
+        Applied {
+            alternative: Some(0),
+            used: used.iter().map(|&s| s.to_owned()).collect(),
+            missing: missing.iter().map(|&s| s.to_owned()).collect(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_status_says_what_is_sent_and_what_is_missing() {
+        assert_eq!(
+            status_of(&applied(&[], &[])),
+            ("ok", "Sent without credentials: the operation allows it.".to_owned())
+        );
+        assert_eq!(
+            status_of(&applied(&["apiKey", "bearer"], &[])),
+            ("ok", "Sends apiKey and bearer.".to_owned())
+        );
+        assert_eq!(
+            status_of(&applied(&["apiKey"], &["bearer", "oauth"])),
+            (
+                "missing",
+                "Missing: bearer and oauth. Fill in below; until then the request goes without them."
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn the_scopes_asked_for_are_those_any_way_in_names_once_each() {
+        let doc = json!({
+            "openapi": "3.0.3",
+            "info": {"title": "Scopes", "version": "1"},
+            "components": {"securitySchemes": {
+                "oauth": {"type": "oauth2", "flows": {"clientCredentials": {
+                    "tokenUrl": "/token", "scopes": {"read": "", "write": "", "admin": ""}
+                }}},
+                "key": {"type": "apiKey", "in": "header", "name": "X-Key"}
+            }},
+            "paths": {"/things": {"get": {
+                "security": [{"oauth": ["read", "write"]}, {"oauth": ["write", "admin"], "key": []}],
+                "responses": {"200": {"description": "ok"}}
+            }}}
+        });
+        let view = OperationView::build(&doc, Method::Get, "/things").unwrap();
+        assert_eq!(required_scopes(&view, "oauth"), ["read", "write", "admin"]);
+        assert!(required_scopes(&view, "key").is_empty());
+        assert!(required_scopes(&view, "absent").is_empty());
+    }
+}

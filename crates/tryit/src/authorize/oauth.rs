@@ -204,3 +204,29 @@ fn flow_name(kind: FlowKind) -> &'static str {
         FlowKind::Password => "Password",
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn token(expires_at_ms: Option<f64>) -> Credential {
+        Credential::Token { value: "t".to_owned(), expires_at_ms, refresh_token: None, scopes: Vec::new() }
+    }
+
+    #[test]
+    fn the_token_line_says_when_the_token_expires() {
+        let now = 1_000_000.0;
+        assert_eq!(token_state(Some(&token(None)), now), "A token is set.");
+        assert_eq!(
+            token_state(Some(&token(Some(now + 90_000.0))), now),
+            "A token is set; it expires in 1 min."
+        );
+        assert_eq!(
+            token_state(Some(&token(Some(now + 30_000.0))), now),
+            "A token is set; it expires in 0 min."
+        );
+        assert_eq!(token_state(Some(&token(Some(now - 1.0))), now), "The token has expired: get a new one.");
+        assert_eq!(token_state(Some(&Credential::ApiKey("k".to_owned())), now), "");
+        assert_eq!(token_state(None, now), "");
+    }
+}

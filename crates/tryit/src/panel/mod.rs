@@ -345,3 +345,36 @@ fn focus(id: &str) {
         let _ = el.focus();
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn press(key: &str, in_line: bool) -> Press {
+        Press { key: key.to_owned(), in_line, ..Press::default() }
+    }
+
+    #[test]
+    fn ctrl_or_cmd_enter_sends_from_anywhere_in_the_panel() {
+        for in_line in [false, true] {
+            assert!(Press { ctrl: true, ..press("Enter", in_line) }.sends());
+            assert!(Press { meta: true, ..press("Enter", in_line) }.sends());
+            assert!(Press { ctrl: true, shift: true, ..press("Enter", in_line) }.sends());
+        }
+    }
+
+    #[test]
+    fn enter_alone_sends_only_from_a_one_line_field() {
+        assert!(press("Enter", true).sends());
+        assert!(!press("Enter", false).sends(), "a new line in the body or the headers");
+        for modified in [
+            Press { shift: true, ..press("Enter", true) },
+            Press { alt: true, ..press("Enter", true) },
+            Press { composing: true, ..press("Enter", true) },
+        ] {
+            assert!(!modified.sends(), "{modified:?}");
+        }
+        assert!(!press("a", true).sends());
+        assert!(!Press { ctrl: true, ..press("s", false) }.sends());
+    }
+}
