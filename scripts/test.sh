@@ -51,7 +51,7 @@ stage "clippy (wasm32)"           cargo clippy --workspace --exclude petstore-mo
 stage "clippy (try-it module, lite)" cargo clippy -p petstore-tryit --locked --target wasm32-unknown-unknown -- -D warnings
 stage "host tests"                cargo test --workspace --locked
 stage "conformance (schemathesis)" scripts/schemathesis.sh
-stage "browser tests (Chromium)"  in_browser_tmp cargo test -p petstore-playground -p petstore-web -p petstore-browser -p petstore-dashboard --features petstore-web/api-js,petstore-web/markdown-api,petstore-web/convert-api --locked --target wasm32-unknown-unknown
+stage "browser tests (Chromium)"  in_browser_tmp cargo test -p petstore-playground -p petstore-web -p petstore-browser -p petstore-dashboard -p petstore-tryit --features petstore-web/api-js,petstore-web/markdown-api,petstore-web/convert-api --locked --target wasm32-unknown-unknown
 # The README's command for other crates, as a user runs it: wasm-pack drives the example's
 # browser tests in headless Chromium (no downloads: --mode no-install, the installed driver).
 stage "wasm-pack test (example)"   in_browser_tmp bash -c 'cd examples/browser-tests && wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install'

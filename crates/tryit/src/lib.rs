@@ -11,6 +11,7 @@
 pub mod authorize;
 pub mod code_samples;
 pub mod mock;
+pub mod page;
 pub mod panel;
 pub mod transport;
 pub mod vault;
@@ -23,17 +24,19 @@ use wasm_bindgen::prelude::*;
 
 use crate::code_samples::CodeSamples;
 use crate::mock::MockLink;
-use crate::panel::{TryIt, TryItForm};
+use crate::panel::{History, TryIt, TryItForm};
 use crate::vault::Vault;
 
 /// The try-it panel (unless the operation hides it) and the code samples of `view`, which
-/// follow the panel's form. `mock` answers the requests sent to the in-browser mock.
+/// follow the panel's form. `mock` answers the requests sent to the in-browser mock; `vault`
+/// holds the document's credentials, and `history` keeps the answers.
 #[component]
 pub fn Workbench(
     view: Arc<OperationView>,
     offer: MockOffer,
     mock: Option<MockLink>,
     vault: Vault,
+    history: History,
 ) -> impl IntoView {
     let mock_available = offer != MockOffer::None;
     let form = (!view.hide_try_it).then(|| TryItForm::new(&view, offer, vault));
@@ -42,7 +45,7 @@ pub fn Workbench(
     let sample_form = form.map(|form| Signal::derive(move || form.sample_form()));
     #[cfg(not(feature = "extras"))]
     let sample_form = None;
-    let try_it = form.map(|form| view! { <TryIt view=Arc::clone(&view) form=form mock_available=mock_available mock=mock.clone() /> });
+    let try_it = form.map(|form| view! { <TryIt view=Arc::clone(&view) form=form history=history mock_available=mock_available mock=mock.clone() /> });
     view! {
         {try_it}
         <CodeSamples view=view request=sample form=sample_form />
@@ -96,9 +99,9 @@ pub fn mount_try_it(
         .map_err(|e| JsValue::from_str(&format!("The operation could not be read: {e}.")))?;
     let view = Arc::new(view);
     let mock = lend_mock.map(MockLink::new);
-    let vault = Vault::of(document_key);
+    let (vault, history) = page::shared(document_key);
     let handle = leptos::mount::mount_to(slot, move || {
-        view! { <Workbench view=view offer=offer mock=mock vault=vault /> }.into_any()
+        view! { <Workbench view=view offer=offer mock=mock vault=vault history=history /> }.into_any()
     });
     Ok(Mounted { handle: Some(handle) })
 }

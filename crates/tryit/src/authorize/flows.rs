@@ -12,8 +12,15 @@ const REDIRECT_PAGE: &str = "oauth2-redirect.html";
 const CALLBACK_MESSAGE: &str = "petstore-playground/oauth";
 
 thread_local! {
-    /// The sign-ins waiting for the redirect page, by `state`.
-    static PENDING: RefCell<HashMap<String, Pending>> = RefCell::default();
+    /// The sign-ins waiting for the redirect page, by `state`; `None` until the first sign-in,
+    /// which starts the page's one `message` listener ([`listen_for_callbacks`]).
+    ///
+    /// A static, not a panel's: the redirect page posts to the window that opened the sign-in
+    /// window, which is the page that every panel shares, and the reader may close the panel
+    /// (open another operation) before signing in. The token then still belongs in the
+    /// document's vault, which outlives the panel, so the sign-in waits here and one listener
+    /// for the whole page finishes it, whichever panel started it.
+    static SIGN_INS: RefCell<Option<HashMap<String, Pending>>> = const { RefCell::new(None) };
 }
 
 impl Vault {
@@ -57,7 +64,7 @@ impl Vault {
             let Some(refresh_token) = self.expired_refresh_token(&scheme.name) else { continue };
             let client = self.clients.with_untracked(|c| c.get(&scheme.name).cloned().unwrap_or_default());
             let flows = untrack(|| self.flows(scheme));
-            let Some(flow) = flows.get(client.flow.min(flows.len().saturating_sub(1))) else { continue };
+            let Some(flow) = client.chosen(&flows) else { continue };
             let Some(url) = flow.refresh_url.as_ref().or(flow.token_url.as_ref()) else { continue };
             let url = auth::resolve_url(base, url);
             exchange(*self, &scheme.name, &url, &Grant::RefreshToken { refresh_token }, &client, &[]).await;
@@ -120,13 +127,10 @@ pub(super) fn obtain(vault: Vault, scheme: String, flow: OAuthFlow, client: Clie
                 response_type: if code { ResponseType::Code } else { ResponseType::Token },
             };
             let url = auth::authorize_url(&authorization_url, &params);
-            listen_for_callbacks();
-            PENDING.with(|p| {
-                p.borrow_mut().insert(
-                    state,
-                    Pending { vault, scheme: scheme.clone(), token_url, redirect_uri, verifier, client },
-                )
-            });
+            wait_for_callback(
+                state,
+                Pending { vault, scheme: scheme.clone(), token_url, redirect_uri, verifier, client },
+            );
             let opened = web_sys::window()
                 .and_then(|w| {
                     w.open_with_url_and_target_and_features(&url, "_blank", "popup,width=520,height=700").ok()
@@ -183,14 +187,22 @@ fn random() -> [u8; 32] {
     bytes
 }
 
-/// Listens (once) for the redirect page's message and finishes the sign-in it names.
+/// Keeps `pending` until the redirect page's message with its `state` comes; the first sign-in
+/// of the page starts listening for such messages.
+fn wait_for_callback(state: String, pending: Pending) {
+    let first = SIGN_INS.with(|sign_ins| {
+        let mut sign_ins = sign_ins.borrow_mut();
+        let first = sign_ins.is_none();
+        sign_ins.get_or_insert_with(HashMap::new).insert(state, pending);
+        first
+    });
+    if first {
+        listen_for_callbacks();
+    }
+}
+
+/// Listens for the redirect page's messages and finishes the sign-ins they name.
 fn listen_for_callbacks() {
-    thread_local! {
-        static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
-    if LISTENING.with(|l| l.replace(true)) {
-        return;
-    }
     let Some(window) = web_sys::window() else { return };
     let origin = window.location().origin().unwrap_or_default();
     let callback = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
@@ -220,7 +232,10 @@ fn finish(query: &str, fragment: &str) {
         Callback::Code { state, .. } | Callback::Token { state, .. } => Some(state.clone()),
         Callback::Error { state, .. } => state.clone(),
     };
-    let Some(pending) = state.and_then(|s| PENDING.with(|p| p.borrow_mut().remove(&s))) else { return };
+    let taken = |state: String| {
+        SIGN_INS.with(|sign_ins| sign_ins.borrow_mut().as_mut().and_then(|pending| pending.remove(&state)))
+    };
+    let Some(pending) = state.and_then(taken) else { return };
     let Pending { vault, scheme, token_url, redirect_uri, verifier, client } = pending;
     match callback {
         Callback::Error { message, .. } => vault.note(&scheme, Err(message)),

@@ -12,8 +12,8 @@ use leptos::prelude::*;
 use petstore_http::Request;
 use petstore_reference::OperationView;
 use petstore_tryit_core::auth::{
-    self, AuthorizeParams, Callback, ClientAuth, Credential, FlowKind, Grant, OAuthFlow, ResponseType,
-    Scheme, SchemeKind,
+    self, Applied, AuthorizeParams, Callback, ClientAuth, Credential, FlowKind, Grant, OAuthFlow,
+    ResponseType, Scheme, SchemeKind,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -23,8 +23,10 @@ use crate::message_of;
 use crate::vault::{Client, Vault, now_ms};
 
 mod flows;
+mod oauth;
 
-use flows::{fetch, obtain};
+use flows::fetch;
+use oauth::OAuthInputs;
 
 /// The Authorization part of the try-it panel of `view`: what the request sends, what is
 /// missing, and the credentials of each scheme. `base` is the target's base URL (OAuth 2 and
@@ -41,21 +43,7 @@ pub fn Authorization(
     let status_view = std::sync::Arc::clone(&view);
     let status = Memo::new(move |_| {
         let mut probe = Request::new("GET", "http://localhost/");
-        let applied = vault.apply(&status_view, &mut probe, false);
-        let names = |list: &[String]| list.join(" and ");
-        match (applied.alternative, applied.missing.as_slice()) {
-            (_, []) if applied.used.is_empty() => {
-                ("ok", "Sent without credentials: the operation allows it.".to_owned())
-            }
-            (_, []) => ("ok", format!("Sends {}.", names(&applied.used))),
-            (_, missing) => (
-                "missing",
-                format!(
-                    "Missing: {}. Fill in below; until then the request goes without them.",
-                    names(missing)
-                ),
-            ),
-        }
+        status_of(&vault.apply(&status_view, &mut probe, false))
     });
     let ways = view.security.len();
     let cards = view
@@ -84,6 +72,22 @@ pub fn Authorization(
             </label>
         </fieldset>
     })
+}
+
+/// What the request sends, as the status line says it: its state (`ok` or `missing`) and its
+/// sentence.
+fn status_of(applied: &Applied) -> (&'static str, String) {
+    let names = |list: &[String]| list.join(" and ");
+    match applied.missing.as_slice() {
+        [] if applied.used.is_empty() => {
+            ("ok", "Sent without credentials: the operation allows it.".to_owned())
+        }
+        [] => ("ok", format!("Sends {}.", names(&applied.used))),
+        missing => (
+            "missing",
+            format!("Missing: {}. Fill in below; until then the request goes without them.", names(missing)),
+        ),
+    }
 }
 
 /// The scopes the operation names for `scheme`, in any of its ways in.
@@ -288,160 +292,61 @@ fn Discovery(scheme: Scheme, url: String, vault: Vault, base: Signal<String>) ->
     }
 }
 
-/// The OAuth 2 inputs of a scheme: the flow, the client, the scopes, Get a token, and a token
-/// the reader already has.
-#[component]
-fn OAuthInputs(scheme: Scheme, vault: Vault, base: Signal<String>, required: Vec<String>) -> impl IntoView {
-    let name = scheme.name.clone();
-    let scheme = StoredValue::new(scheme);
-    let flows = move || scheme.with_value(|s| vault.flows(s));
-    // The operation's scopes are asked for unless the reader chose others.
-    if vault.clients.with_untracked(|c| !c.contains_key(&name)) && !required.is_empty() {
-        vault.clients.update_untracked(|c| {
-            c.insert(
-                name.clone(),
-                Client { scopes: required.iter().cloned().collect(), ..Client::default() },
-            );
-        });
-    }
-    let client = {
-        let name = name.clone();
-        move || vault.clients.with(|c| c.get(&name).cloned().unwrap_or_default())
-    };
-    let chosen = {
-        let client = client.clone();
-        move || {
-            let flows = flows();
-            let index = client().flow.min(flows.len().saturating_sub(1));
-            flows.get(index).cloned()
-        }
-    };
-    let field = {
-        let (name, client) = (name.clone(), client.clone());
-        move |part: &'static str,
-              label: &'static str,
-              kind: &'static str,
-              read: fn(&Client) -> String,
-              write: fn(&mut Client, String)| {
-            let (name, client) = (name.clone(), client.clone());
-            view! {
-                <label class="auth-field">
-                    <span>{label}</span>
-                    <input type=kind autocomplete="off" spellcheck="false" data-testid="auth-input" data-part=part
-                        prop:value=move || read(&client())
-                        on:input=move |ev| {
-                            let text = event_target_value(&ev);
-                            vault.client(&name, |c| write(c, text));
-                        } />
-                </label>
-            }
-        }
-    };
-    let flow_select = {
-        let (name, client) = (name.clone(), client.clone());
-        move || {
-            let flows = flows();
-            let current = client().flow;
-            (flows.len() > 1).then(|| {
-                let name = name.clone();
-                view! {
-                    <label class="auth-field">
-                        <span>"Flow"</span>
-                        <select data-testid="auth-input" data-part="flow" on:change=move |ev| {
-                            let index = event_target_value(&ev).parse().unwrap_or(0);
-                            vault.client(&name, |c| c.flow = index);
-                        }>
-                            {flows.iter().enumerate().map(|(i, f)| view! {
-                                <option value=i.to_string() selected=i == current>{flow_name(f.kind)}</option>
-                            }).collect_view()}
-                        </select>
-                    </label>
-                }
-            })
-        }
-    };
-    let scopes = {
-        let (name, client, chosen) = (name.clone(), client.clone(), chosen.clone());
-        move || {
-            let flow = chosen()?;
-            (!flow.scopes.is_empty()).then(|| {
-                let picked = client().scopes;
-                let name = name.clone();
-                view! {
-                    <fieldset class="auth-scopes">
-                        <legend>"Scopes"</legend>
-                        {flow.scopes.iter().map(|(scope, description)| {
-                            let (name, scope_value) = (name.clone(), scope.clone());
-                            view! {
-                                <label class="check" title=description.clone()>
-                                    <input type="checkbox" data-testid="auth-scope" data-scope=scope.clone()
-                                        prop:checked=picked.contains(scope)
-                                        on:change=move |ev| {
-                                            let on = event_target_checked(&ev);
-                                            let scope = scope_value.clone();
-                                            vault.client(&name, |c| { if on { c.scopes.insert(scope); } else { c.scopes.remove(&scope); } });
-                                        } />
-                                    " "{scope.clone()}
-                                </label>
-                            }
-                        }).collect_view()}
-                    </fieldset>
-                }
-            })
-        }
-    };
-    let kind = {
-        let chosen = chosen.clone();
-        move || chosen().map(|f| f.kind)
-    };
-    let get_token = {
-        let (name, chosen, client) = (name.clone(), chosen.clone(), client.clone());
-        move |_| {
-            let Some(flow) = chosen() else {
-                vault.note(&name, Err("Read the discovery document first.".to_owned()));
-                return;
-            };
-            vault.note(&name, Ok("Asking for a token…".to_owned()));
-            obtain(vault, name.clone(), flow, client(), base.get_untracked());
-        }
-    };
-    let has_flows = move || !flows().is_empty();
-    let (kind_secret, kind_user) = (kind.clone(), kind);
-    let paste = secret_input(vault, &name, "token", "Or paste a token");
-    view! {
-        <div class="auth-flow" hidden=move || !has_flows()>
-            {flow_select}
-            {field("client-id", "Client ID", "text", |c| c.id.clone(), |c, v| c.id = v)}
-            <div hidden=move || kind_secret() == Some(FlowKind::Implicit)>
-                {field("client-secret", "Client secret (empty for a public client)", "password", |c| c.secret.clone(), |c, v| c.secret = v)}
-            </div>
-            <div hidden=move || kind_user() != Some(FlowKind::Password)>
-                {field("username", "User name", "text", |c| c.user.clone(), |c, v| c.user = v)}
-                {field("password", "Password", "password", |c| c.password.clone(), |c, v| c.password = v)}
-            </div>
-            {scopes}
-            <button type="button" class="button" data-testid="auth-get-token" on:click=get_token>"Get a token"</button>
-        </div>
-        {paste}
-        <p class="hint" data-testid="auth-token-state">{
-            let name = name.clone();
-            move || vault.credentials.with(|c| match c.0.get(&name) {
-                Some(Credential::Token { expires_at_ms: Some(at), .. }) => {
-                    let minutes = ((at - now_ms()) / 60_000.0).floor();
-                    if minutes < 0.0 { "The token has expired: get a new one.".to_owned() } else { format!("A token is set; it expires in {minutes} min.") }
-                }
-                Some(Credential::Token { .. }) => "A token is set.".to_owned(),
-                _ => String::new(),
-            })
-        }</p>
-    }
-}
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use petstore_openapi::catalog::Method;
+    use serde_json::json;
 
-fn flow_name(kind: FlowKind) -> &'static str {
-    match kind {
-        FlowKind::AuthorizationCode => "Authorization code (PKCE)",
-        FlowKind::ClientCredentials => "Client credentials",
-        FlowKind::Implicit => "Implicit",
-        FlowKind::Password => "Password",
+    use super::*;
+
+    fn applied(used: &[&str], missing: &[&str]) -> Applied {
+        Applied {
+            alternative: Some(0),
+            used: used.iter().map(|&s| s.to_owned()).collect(),
+            missing: missing.iter().map(|&s| s.to_owned()).collect(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_status_says_what_is_sent_and_what_is_missing() {
+        assert_eq!(
+            status_of(&applied(&[], &[])),
+            ("ok", "Sent without credentials: the operation allows it.".to_owned())
+        );
+        assert_eq!(
+            status_of(&applied(&["apiKey", "bearer"], &[])),
+            ("ok", "Sends apiKey and bearer.".to_owned())
+        );
+        assert_eq!(
+            status_of(&applied(&["apiKey"], &["bearer", "oauth"])),
+            (
+                "missing",
+                "Missing: bearer and oauth. Fill in below; until then the request goes without them."
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn the_scopes_asked_for_are_those_any_way_in_names_once_each() {
+        let doc = json!({
+            "openapi": "3.0.3",
+            "info": {"title": "Scopes", "version": "1"},
+            "components": {"securitySchemes": {
+                "oauth": {"type": "oauth2", "flows": {"clientCredentials": {
+                    "tokenUrl": "/token", "scopes": {"read": "", "write": "", "admin": ""}
+                }}},
+                "key": {"type": "apiKey", "in": "header", "name": "X-Key"}
+            }},
+            "paths": {"/things": {"get": {
+                "security": [{"oauth": ["read", "write"]}, {"oauth": ["write", "admin"], "key": []}],
+                "responses": {"200": {"description": "ok"}}
+            }}}
+        });
+        let view = OperationView::build(&doc, Method::Get, "/things").unwrap();
+        assert_eq!(required_scopes(&view, "oauth"), ["read", "write", "admin"]);
+        assert!(required_scopes(&view, "key").is_empty());
+        assert!(required_scopes(&view, "absent").is_empty());
     }
 }

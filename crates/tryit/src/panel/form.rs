@@ -22,6 +22,7 @@ use petstore_tryit_core::samples::{SampleForm, SampleValue};
 #[cfg(feature = "extras")]
 use wasm_bindgen_futures::JsFuture;
 
+use crate::MockOffer;
 use crate::transport::absolute;
 use crate::vault::Vault;
 
@@ -60,6 +61,48 @@ impl Target {
             _ => key.strip_prefix("server:").map(|url| Self::Server(url.to_owned())),
         }
     }
+}
+
+impl Target {
+    /// Where a new panel sends: the `remembered` target when this panel offers it, else the
+    /// mock when it is offered first, else the first of `servers`, else the mock when it is
+    /// offered at all, else the reader's base URL.
+    #[must_use]
+    pub fn initial(remembered: Option<&str>, servers: &[String], offer: MockOffer) -> Self {
+        remembered
+            .and_then(Self::from_key)
+            .filter(|t| match t {
+                Self::Mock => offer != MockOffer::None,
+                Self::Server(url) => servers.contains(url),
+                Self::Custom => true,
+            })
+            .unwrap_or_else(|| match servers.first() {
+                _ if offer == MockOffer::First => Self::Mock,
+                Some(url) => Self::Server(url.clone()),
+                None if offer == MockOffer::Offered => Self::Mock,
+                None => Self::Custom,
+            })
+    }
+}
+
+/// The parameters the form sends, each with its first text (the example of a path parameter
+/// or a required one; nothing for the others).
+#[must_use]
+pub fn initial_params(view: &OperationView) -> Vec<ParamInput> {
+    view.parameters
+        .iter()
+        .filter(|p| is_sendable(p))
+        .map(|p| ParamInput { location: p.location.clone(), name: p.name.clone(), text: initial_text(p) })
+        .collect()
+}
+
+/// The body's first text: its example as pretty JSON (empty without a body).
+#[must_use]
+pub fn initial_body(view: &OperationView) -> String {
+    view.request_body
+        .as_ref()
+        .map(|b| serde_json::to_string_pretty(&b.example).unwrap_or_default())
+        .unwrap_or_default()
 }
 
 fn remembered(key: &str) -> Option<String> {
@@ -192,34 +235,10 @@ pub const MAX_FILES: f64 = 50.0 * 1024.0 * 1024.0;
 impl TryItForm {
     /// The form of `view`, prefilled with examples and the remembered target and base URL.
     #[must_use]
-    pub fn new(view: &std::sync::Arc<OperationView>, offer: crate::MockOffer, vault: Vault) -> Self {
-        use crate::MockOffer;
-        let servers = &view.servers;
-        let target = remembered(TARGET_KEY)
-            .and_then(|k| Target::from_key(&k))
-            .filter(|t| match t {
-                Target::Mock => offer != MockOffer::None,
-                Target::Server(url) => servers.contains(url),
-                Target::Custom => true,
-            })
-            .unwrap_or_else(|| match servers.first() {
-                _ if offer == MockOffer::First => Target::Mock,
-                Some(url) => Target::Server(url.clone()),
-                None if offer == MockOffer::Offered => Target::Mock,
-                None => Target::Custom,
-            });
+    pub fn new(view: &std::sync::Arc<OperationView>, offer: MockOffer, vault: Vault) -> Self {
+        let target = Target::initial(remembered(TARGET_KEY).as_deref(), &view.servers, offer);
         let saved_headers = remembered(HEADERS_KEY);
-        let params = view
-            .parameters
-            .iter()
-            .filter(|p| is_sendable(p))
-            .map(|p| ParamInput { location: p.location.clone(), name: p.name.clone(), text: initial_text(p) })
-            .collect();
-        let body = view
-            .request_body
-            .as_ref()
-            .map(|b| serde_json::to_string_pretty(&b.example).unwrap_or_default())
-            .unwrap_or_default();
+        let (params, body) = (initial_params(view), initial_body(view));
         let view = StoredValue::new(std::sync::Arc::clone(view));
         let (target, custom_base, params, body) = (
             RwSignal::new(target),
@@ -582,4 +601,108 @@ async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
         .await
         .map_err(|e| format!("The file {} could not be read: {}.", file.name(), crate::message_of(&e)))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use petstore_openapi::catalog::Method;
+    use serde_json::json;
+
+    use super::*;
+
+    /// `POST /pets/{petId}/visits` with a path, a query and a header parameter and a JSON body.
+    fn visits() -> OperationView {
+        let doc = json!({
+            "openapi": "3.0.3",
+            "info": {"title": "Visits", "version": "1"},
+            "paths": {"/pets/{petId}/visits": {"post": {
+                "operationId": "addVisit",
+                "parameters": [
+                    {"name": "petId", "in": "path", "required": true, "schema": {"type": "integer"}, "example": 7},
+                    {"name": "notify", "in": "query", "schema": {"type": "boolean"}, "example": true},
+                    {"name": "X-Clinic", "in": "header", "required": true, "schema": {"type": "string"}, "example": "north"}
+                ],
+                "requestBody": {"required": true, "content": {"application/json": {
+                    "schema": {"type": "object"},
+                    "example": {"reason": "checkup", "minutes": 20}
+                }}},
+                "responses": {"201": {"description": "Filed"}}
+            }}}
+        });
+        OperationView::build(&doc, Method::Post, "/pets/{petId}/visits").expect("the view of the operation")
+    }
+
+    #[test]
+    fn parameters_start_with_the_examples_of_path_and_required_ones() {
+        let inputs = initial_params(&visits());
+        let texts: Vec<(&str, &str, &str)> =
+            inputs.iter().map(|i| (i.location.as_str(), i.name.as_str(), i.text.as_str())).collect();
+        assert_eq!(texts, [("path", "petId", "7"), ("query", "notify", ""), ("header", "X-Clinic", "north")]);
+    }
+
+    #[test]
+    fn the_body_starts_as_the_pretty_example() {
+        let body = initial_body(&visits());
+        assert_eq!(body, "{\n  \"reason\": \"checkup\",\n  \"minutes\": 20\n}");
+        let mut bodiless = visits();
+        bodiless.request_body = None;
+        assert_eq!(initial_body(&bodiless), "");
+    }
+
+    #[test]
+    fn a_target_reads_back_from_its_key() {
+        for target in [Target::Mock, Target::Custom, Target::Server("https://api.example/v1".to_owned())] {
+            assert_eq!(Target::from_key(&target.key()), Some(target.clone()));
+        }
+        assert_eq!(Target::Server("http://x".to_owned()).key(), "server:http://x");
+        assert_eq!(Target::from_key("elsewhere"), None);
+        assert_eq!(Target::from_key(""), None);
+    }
+
+    #[test]
+    fn a_new_panel_sends_where_it_was_told_or_remembered() {
+        let servers = ["https://api.example".to_owned(), "http://127.0.0.1:4010".to_owned()];
+        let initial =
+            |remembered: Option<&str>, servers: &[String], offer| Target::initial(remembered, servers, offer);
+        let server = |url: &str| Target::Server(url.to_owned());
+        // Nothing remembered: the mock offered first, else the first server.
+        assert_eq!(initial(None, &servers, MockOffer::First), Target::Mock);
+        assert_eq!(initial(None, &servers, MockOffer::Offered), server("https://api.example"));
+        assert_eq!(initial(None, &servers, MockOffer::None), server("https://api.example"));
+        assert_eq!(initial(None, &[], MockOffer::Offered), Target::Mock);
+        assert_eq!(initial(None, &[], MockOffer::None), Target::Custom);
+        // What was remembered, when this panel offers it.
+        assert_eq!(
+            initial(Some("server:http://127.0.0.1:4010"), &servers, MockOffer::First),
+            server("http://127.0.0.1:4010")
+        );
+        assert_eq!(initial(Some("custom"), &servers, MockOffer::First), Target::Custom);
+        assert_eq!(initial(Some("mock"), &servers, MockOffer::Offered), Target::Mock);
+        assert_eq!(initial(Some("mock"), &servers, MockOffer::None), server("https://api.example"));
+        assert_eq!(
+            initial(Some("server:https://gone.example"), &servers, MockOffer::Offered),
+            server("https://api.example")
+        );
+        assert_eq!(initial(Some("nonsense"), &[], MockOffer::None), Target::Custom);
+    }
+
+    #[test]
+    fn a_body_is_written_as_its_media_type_says() {
+        let cases = [
+            ("application/json", BodyKind::Json),
+            ("Application/JSON; charset=utf-8", BodyKind::Json),
+            ("application/merge-patch+json", BodyKind::Json),
+            ("application/x-www-form-urlencoded", BodyKind::Form(FormKind::UrlEncoded)),
+            ("multipart/form-data", BodyKind::Form(FormKind::Multipart)),
+            ("text/plain", BodyKind::Text),
+            ("application/xml", BodyKind::Text),
+            ("application/yaml", BodyKind::Text),
+            ("application/octet-stream", BodyKind::File),
+            ("image/*", BodyKind::File),
+            ("", BodyKind::Json),
+        ];
+        for (media_type, kind) in cases {
+            assert_eq!(BodyKind::of(media_type), kind, "{media_type}");
+        }
+    }
 }

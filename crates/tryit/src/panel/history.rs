@@ -22,7 +22,8 @@ pub struct Entry {
     pub exchange: Exchange,
 }
 
-/// The last answers of every operation, newest first. `Copy`: provided once at `App`.
+/// The last answers of every operation, newest first. `Copy`: the page keeps one for every
+/// panel it shows ([`crate::page::shared`]).
 #[derive(Debug, Clone, Copy)]
 pub struct History {
     entries: RwSignal<HashMap<String, Vec<Entry>>>,
@@ -40,21 +41,6 @@ impl History {
     #[must_use]
     pub fn new() -> Self {
         Self { entries: RwSignal::new(HashMap::new()), next_id: StoredValue::new(1) }
-    }
-
-    /// The history provided as a context, else the page's: one for every panel the module
-    /// renders, for as long as the page is open.
-    #[must_use]
-    pub fn from_context() -> Self {
-        thread_local! {
-            // Under an owner of its own, so closing the panel that asked first keeps it.
-            static PAGE: (Owner, History) = {
-                let owner = Owner::new_root(None);
-                let history = owner.with(History::new);
-                (owner, history)
-            };
-        }
-        use_context::<Self>().unwrap_or_else(|| PAGE.with(|(_, history)| *history))
     }
 
     /// The answers of `operation`, newest first.
@@ -326,16 +312,7 @@ impl AnswerHtml {
                 true
             }
             None => {
-                let mut html = String::new();
-                for (i, piece) in (0..).zip(self.markup) {
-                    html.push_str(piece);
-                    match self.parts.get(i as usize) {
-                        Some(text) if is_text(self.markup, i) => html.push_str(&escape(text)),
-                        Some(part) => html.push_str(part),
-                        None => {}
-                    }
-                }
-                slot.set_inner_html(&html);
+                slot.set_inner_html(&self.html());
                 self.elements = slot.first_element_child().map(|root| {
                     let found = root.query_selector_all("[data-part],[data-text]").ok();
                     let elements = found.map_or_else(Vec::new, |list| {
@@ -354,6 +331,20 @@ impl AnswerHtml {
             }
         }
         *written = self;
+    }
+
+    /// The whole markup with its parts, the text parts escaped.
+    fn html(&self) -> String {
+        let mut html = String::new();
+        for (i, piece) in (0..).zip(self.markup) {
+            html.push_str(piece);
+            match self.parts.get(i as usize) {
+                Some(text) if is_text(self.markup, i) => html.push_str(&escape(text)),
+                Some(part) => html.push_str(part),
+                None => {}
+            }
+        }
+        html
     }
 }
 
@@ -493,5 +484,151 @@ fn size_text(bytes: f64) -> String {
     } else {
         let t = tenths(1024.0 * 1024.0);
         format!("{}.{} MB", t / 10, t % 10)
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use petstore_tryit_core::ErrorSummary;
+
+    use super::*;
+    use crate::transport::BodyFile;
+
+    fn exchange(url: &str, outcome: Outcome) -> Exchange {
+        Exchange {
+            at: "12:00:01".to_owned(),
+            method: "GET".to_owned(),
+            url: url.to_owned(),
+            target: "In-browser mock".to_owned(),
+            millis: 1.25,
+            outcome,
+        }
+    }
+
+    fn ok(body: &str) -> Outcome {
+        Outcome::Answer {
+            status: 200,
+            status_text: "OK".to_owned(),
+            headers: vec![("Content-Type".to_owned(), "application/json".to_owned())],
+            body: body.to_owned(),
+            error: None,
+            file: None,
+        }
+    }
+
+    fn urls(entries: &[Entry]) -> Vec<&str> {
+        entries.iter().map(|e| e.exchange.url.as_str()).collect()
+    }
+
+    #[test]
+    fn answers_are_filed_newest_first_per_operation() {
+        let owner = Owner::new();
+        owner.with(|| {
+            let history = History::new();
+            let (pets, orders) = (history.of("listPets".to_owned()), history.of("getOrder".to_owned()));
+            assert!(pets.get_untracked().is_empty());
+            let first = history.record("listPets", exchange("/pets?limit=1", ok("[]")));
+            let other = history.record("getOrder", exchange("/orders/1", ok("{}")));
+            let second = history.record("listPets", exchange("/pets?limit=2", ok("[]")));
+            assert!(first < other && other < second, "ids grow: {first} {other} {second}");
+            assert_eq!(urls(&pets.get_untracked()), ["/pets?limit=2", "/pets?limit=1"]);
+            assert_eq!(pets.get_untracked().iter().map(|e| e.id).collect::<Vec<_>>(), [second, first]);
+            assert_eq!(urls(&orders.get_untracked()), ["/orders/1"]);
+            // A view of the same operation made later sees what was filed before it.
+            assert_eq!(history.of("listPets".to_owned()).get_untracked().len(), 2);
+        });
+    }
+
+    #[test]
+    fn each_operation_keeps_its_last_five_answers() {
+        let owner = Owner::new();
+        owner.with(|| {
+            let history = History::new();
+            let ids: Vec<u64> =
+                (1..=7).map(|n| history.record("op", exchange(&format!("/items/{n}"), ok("{}")))).collect();
+            let kept = history.of("op".to_owned()).get_untracked();
+            assert_eq!(kept.len(), HISTORY_LEN);
+            assert_eq!(urls(&kept), ["/items/7", "/items/6", "/items/5", "/items/4", "/items/3"]);
+            assert_eq!(kept.first().map(|e| e.id), ids.last().copied());
+        });
+    }
+
+    const HOSTILE: &str = r#"<img src=x onerror="alert(1)">"#;
+    const ESCAPED: &str = "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;";
+
+    #[test]
+    fn the_recent_list_shows_document_values_as_text() {
+        let entries: Vec<Entry> = [3, 2]
+            .into_iter()
+            .map(|id| Entry { id, exchange: exchange(&format!("/pets/{HOSTILE}"), ok("")) })
+            .collect();
+        let html = history_html(&entries, Some(2));
+        assert!(!html.contains("<img"), "{html}");
+        assert!(html.contains(&format!("GET /pets/{ESCAPED}")), "{html}");
+        assert!(
+            html.starts_with(r#"<div class="try-history" data-testid="try-history"><h4>Recent</h4><ul>"#)
+        );
+        assert_eq!(html.matches("<li>").count(), 2);
+        assert!(html.contains(r#"data-entry="3" aria-pressed="false""#), "{html}");
+        assert!(html.contains(r#"data-entry="2" aria-pressed="true""#), "{html}");
+        // One answer is shown on its own, with no list.
+        assert_eq!(history_html(&entries[..1], Some(3)), "");
+        assert_eq!(
+            row_texts(&entries[0]),
+            ["12:00:01".to_owned(), "200".to_owned(), format!("GET /pets/{HOSTILE}")]
+        );
+    }
+
+    #[test]
+    fn an_answer_shows_document_values_as_text() {
+        let answer = Outcome::Answer {
+            status: 418,
+            status_text: HOSTILE.to_owned(),
+            headers: vec![(HOSTILE.to_owned(), HOSTILE.to_owned())],
+            body: HOSTILE.to_owned(),
+            error: Some(ErrorSummary { code: Some(HOSTILE.to_owned()), message: HOSTILE.to_owned() }),
+            file: Some(BodyFile {
+                url: format!("blob:{HOSTILE}"),
+                size: 2048.0,
+                media_type: HOSTILE.to_owned(),
+                name: HOSTILE.to_owned(),
+                kind: FileKind::Image,
+            }),
+        };
+        let entry = Entry { id: 9, exchange: exchange(&format!("/teapot/{HOSTILE}"), answer) };
+        let html = exchange_html(&entry).html();
+        assert!(!html.contains("<img src=x"), "{html}");
+        assert!(!html.contains("onerror=\""), "{html}");
+        // Status text, meta line, error code and message, header, file and body: each escaped.
+        assert!(html.matches(ESCAPED).count() >= 10, "{html}");
+        assert!(html.contains(&format!(
+            r#"<span class="status status-error" data-testid="try-status">418 {ESCAPED}</span>"#
+        )));
+        assert!(html.contains(&format!("<strong>Error {ESCAPED}</strong>: {ESCAPED}")), "{html}");
+        assert!(html.contains(&format!("<li><code>{ESCAPED}</code>: {ESCAPED}</li>")), "{html}");
+        assert!(html.contains(&format!(r#"<code data-text>{ESCAPED}</code>"#)), "{html}");
+        assert!(html.contains("GET /teapot/&lt;img"), "{html}");
+        assert!(html.contains("2.0 KB"), "{html}");
+
+        let failed = Entry { id: 10, exchange: exchange("/x", Outcome::Failure(HOSTILE.to_owned())) };
+        let html = exchange_html(&failed).html();
+        assert!(!html.contains("<img"), "{html}");
+        assert!(html.contains(&format!("<p data-text>{ESCAPED}</p>")), "{html}");
+        assert!(html.starts_with(r#"<div class="try-failure" role="alert" data-testid="try-failure">"#));
+    }
+
+    #[test]
+    fn an_answer_says_its_status_time_and_size() {
+        let mut slow = exchange("/pets", ok(r#"{"id": 1}"#));
+        slow.millis = 12.34;
+        let html = exchange_html(&Entry { id: 1, exchange: slow }).html();
+        assert!(html.contains("GET /pets · In-browser mock · 12 ms · 12:00:01"), "{html}");
+        assert!(html.contains(r#"<span class="status status-ok" data-testid="try-status">200 OK</span>"#));
+        assert!(html.contains("Headers (1)"));
+        let quick = exchange_html(&Entry { id: 2, exchange: exchange("/pets", ok("")) }).html();
+        assert!(quick.contains("· 1.3 ms ·"), "{quick}");
+        assert_eq!(size_text(512.0), "512 bytes");
+        assert_eq!(size_text(1536.0), "1.5 KB");
+        assert_eq!(size_text(3.0 * 1024.0 * 1024.0), "3.0 MB");
     }
 }

@@ -8,13 +8,15 @@ mod fields;
 mod form;
 mod history;
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use petstore_http::Request;
 use petstore_reference::OperationView;
 use petstore_tryit_core::request::is_sendable;
 use wasm_bindgen::JsCast;
 
-pub use form::{BodyKind, Target, TryItForm};
+pub use form::{BodyKind, Target, TryItForm, check_base_url};
 pub use history::History;
 
 #[cfg(feature = "extras")]
@@ -22,104 +24,74 @@ use crate::authorize::Authorization;
 use crate::mock::MockLink;
 use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
-use history::Written;
+use history::{Entry, Written};
 #[cfg(feature = "extras")]
 use petstore_http::form::FormKind;
-#[cfg(feature = "extras")]
-use std::sync::Arc;
 
-/// The try-it panel of `view`; `form` is shared with the code samples.
+/// The try-it panel of `view`; `form` is shared with the code samples, and the answers are
+/// kept in `history`.
 #[component]
 pub fn TryIt(
-    view: std::sync::Arc<OperationView>,
+    view: Arc<OperationView>,
     form: TryItForm,
+    history: History,
     mock_available: bool,
     mock: Option<MockLink>,
 ) -> impl IntoView {
     let anchor = view.anchor();
     let ids = Ids::new(&anchor);
-    let history = History::from_context();
-    let entries = history.of(anchor.clone());
-    let shown = RwSignal::new(entries.get_untracked().first().map(|e| e.id));
+    let answers = Answers::new(history, anchor);
     let mock = StoredValue::new_local(mock);
-    // A mock that starts on demand (a large document's) starts once it is the target, the
-    // remembered one included, so it is ready by the time Send is pressed. `try_`: the effect's
-    // first run is a task of its own, which may come after the panel was closed.
+    prepare_mock(form, mock);
+    let sender = Sender { form, ids, answers, mock, sending: Sending::new() };
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if Press::of(&ev).sends() {
+            ev.prevent_default();
+            sender.submit();
+        }
+    };
+    view! {
+        <section class="try-it" data-testid="try-it" aria-labelledby=ids.of("title") on:keydown=on_keydown>
+            <h3 id=ids.of("title")>"Try it"</h3>
+            {(!mock_available).then(|| view! {
+                <p class="hint" data-testid="try-mock-unavailable">
+                    "The in-browser mock is not available on this page; send this request to a server."
+                </p>
+            })}
+            <form class="try-form" on:submit=move |ev| ev.prevent_default()>
+                <TargetSelect form=form ids=ids mock_available=mock_available />
+                <BaseUrlField form=form ids=ids />
+                <OperationInputs view=view form=form ids=ids />
+                <HeadersField form=form ids=ids />
+                <SendActions sender=sender />
+            </form>
+            <AnswerSlots answers=answers />
+        </section>
+    }
+}
+
+/// A mock that starts on demand (a large document's) starts once it is the target, the
+/// remembered one included, so it is ready by the time Send is pressed.
+fn prepare_mock(form: TryItForm, mock: StoredValue<Option<MockLink>, LocalStorage>) {
+    // `try_`: the effect's first run is a task of its own, which may come after the panel was
+    // closed.
     Effect::new(move |_| {
         if form.target.try_get() == Some(Target::Mock) {
             mock.try_with_value(|link| link.as_ref().map(MockLink::prepare));
         }
     });
-    let sending = Sending::new();
-    let filed_under = StoredValue::new(anchor.clone());
-    let pending = sending.pending;
-    let submit = move || {
-        if pending.get_untracked() {
-            return;
-        }
-        // Set once: every field's error line listens to it.
-        if !form.attempted.get_untracked() {
-            form.attempted.set(true);
-        }
-        let (request, problems) = form.request();
-        match problems.first() {
-            Some(first) => focus(&ids.field(&first.field)),
-            None => {
-                let file = move |exchange| {
-                    let id = filed_under.with_value(|anchor| history.record(anchor, exchange));
-                    shown.set(Some(id));
-                };
-                let go = move |mut request: Request| {
-                    // The history shows the address without the credentials a query may carry.
-                    let shown_url = request.target.clone();
-                    let applied = form.view.with_value(|v| form.vault.apply(v, &mut request, false));
-                    let to = match form.target.get_untracked() {
-                        Target::Mock => Destination::Mock(mock.get_value()),
-                        _ => Destination::Network { credentialed: !applied.used.is_empty() },
-                    };
-                    sending.start(request, to, move |mut exchange| {
-                        exchange.url = shown_url;
-                        file(exchange);
-                    });
-                };
-                // Files are read, and expired tokens renewed, when the request is sent;
-                // everything else is in it already.
-                #[cfg(feature = "extras")]
-                {
-                    let needs_files = matches!(
-                        untrack(|| form.body_kind()),
-                        BodyKind::File | BodyKind::Form(FormKind::Multipart)
-                    );
-                    let needs_refresh = form.view.with_value(|v| form.vault.needs_refresh(v));
-                    if needs_files || needs_refresh {
-                        leptos::task::spawn_local(async move {
-                            if needs_refresh {
-                                let view = form.view.get_value();
-                                form.vault.refresh_expired(&view, &untrack(|| form.server_base())).await;
-                            }
-                            match form.with_files(request.clone()).await {
-                                Ok(request) => go(request),
-                                Err(message) => file(transport::failed(&request, message)),
-                            }
-                        });
-                        return;
-                    }
-                }
-                go(request);
-            }
-        }
+}
+
+/// What the operation itself takes: its credentials (with the feature `extras`), its
+/// parameters and its body.
+#[component]
+fn OperationInputs(view: Arc<OperationView>, form: TryItForm, ids: Ids) -> impl IntoView {
+    #[cfg(feature = "extras")]
+    let authorization = view! {
+        <Authorization view=Arc::clone(&view) vault=form.vault base=Signal::derive(move || form.server_base()) />
     };
-    // Ctrl/Cmd+Enter anywhere in the panel sends; so does Enter in a one-line field, as a
-    // form's submit button would (Send is a plain button: a form submission costs the browser
-    // more than the mock's whole answer).
-    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
-        let in_line = ev.target().is_some_and(|t| t.dyn_ref::<web_sys::HtmlInputElement>().is_some());
-        let plain = !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key() || ev.is_composing());
-        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key() || (plain && in_line)) {
-            ev.prevent_default();
-            submit();
-        }
-    };
+    #[cfg(not(feature = "extras"))]
+    let authorization = ();
     let params = view
         .parameters
         .iter()
@@ -127,15 +99,36 @@ pub fn TryIt(
         .map(|p| view! { <ParamField form=form ids=ids param=p.clone() /> })
         .collect_view();
     let body = view.request_body.clone().map(|b| view! { <BodyField form=form ids=ids body=b /> });
-    #[cfg(feature = "extras")]
-    let authorization = view! {
-        <Authorization view=Arc::clone(&view) vault=form.vault base=Signal::derive(move || form.server_base()) />
-    };
-    #[cfg(not(feature = "extras"))]
-    let authorization = ();
-    // The answer shown and the "Recent" list, written over what they showed (see `Written`).
-    // The answer's region is announced whole (`aria-atomic`) when any part of it changes, as
-    // when it was written anew.
+    view! {
+        {authorization}
+        {params}
+        {body}
+    }
+}
+
+/// Send (which says "Sending…" while a request is in flight) and Cancel.
+#[component]
+fn SendActions(sender: Sender) -> impl IntoView {
+    let pending = sender.sending.pending;
+    view! {
+        <div class="try-actions">
+            <button type="button" class="button button-primary" data-testid="try-send" disabled=move || pending.get() on:click=move |_| sender.submit()>
+                {move || if pending.get() { "Sending…" } else { "Send" }}
+            </button>
+            <Show when=move || pending.get()>
+                <button type="button" class="button" data-testid="try-cancel" on:click=move |_| sender.sending.cancel()>"Cancel"</button>
+            </Show>
+            <span class="hint keys">"Ctrl/⌘ + Enter"</span>
+        </div>
+    }
+}
+
+/// The answer shown and the "Recent" list, written over what they showed (see `Written`).
+/// The answer's region is announced whole (`aria-atomic`) when any part of it changes, as
+/// when it was written anew.
+#[component]
+fn AnswerSlots(answers: Answers) -> impl IntoView {
+    let Answers { entries, shown, .. } = answers;
     let answer = NodeRef::<leptos::html::Div>::new();
     let recent = NodeRef::<leptos::html::Div>::new();
     let mut written = Written::default();
@@ -157,33 +150,147 @@ pub fn TryIt(
     });
     StoredValue::new_local(effect);
     view! {
-        <section class="try-it" data-testid="try-it" aria-labelledby=ids.of("title") on:keydown=on_keydown>
-            <h3 id=ids.of("title")>"Try it"</h3>
-            {(!mock_available).then(|| view! {
-                <p class="hint" data-testid="try-mock-unavailable">
-                    "The in-browser mock is not available on this page; send this request to a server."
-                </p>
-            })}
-            <form class="try-form" on:submit=move |ev| ev.prevent_default()>
-                <TargetSelect form=form ids=ids mock_available=mock_available />
-                <BaseUrlField form=form ids=ids />
-                {authorization}
-                {params}
-                {body}
-                <HeadersField form=form ids=ids />
-                <div class="try-actions">
-                    <button type="button" class="button button-primary" data-testid="try-send" disabled=move || pending.get() on:click=move |_| submit()>
-                        {move || if pending.get() { "Sending…" } else { "Send" }}
-                    </button>
-                    <Show when=move || pending.get()>
-                        <button type="button" class="button" data-testid="try-cancel" on:click=move |_| sending.cancel()>"Cancel"</button>
-                    </Show>
-                    <span class="hint keys">"Ctrl/⌘ + Enter"</span>
-                </div>
-            </form>
-            <div class="try-result" aria-live="polite" aria-atomic="true" data-testid="try-result" node_ref=answer></div>
-            <div class="try-history-slot" node_ref=recent on:click=pick></div>
-        </section>
+        <div class="try-result" aria-live="polite" aria-atomic="true" data-testid="try-result" node_ref=answer></div>
+        <div class="try-history-slot" node_ref=recent on:click=pick></div>
+    }
+}
+
+/// The answers of the panel's operation, and the one shown.
+#[derive(Clone, Copy)]
+struct Answers {
+    history: History,
+    operation: StoredValue<String>,
+    entries: Memo<Vec<Entry>>,
+    shown: RwSignal<Option<u64>>,
+}
+
+impl Answers {
+    /// The answers of `operation` in `history`; the newest is shown.
+    fn new(history: History, operation: String) -> Self {
+        let entries = history.of(operation.clone());
+        let shown = RwSignal::new(entries.get_untracked().first().map(|e| e.id));
+        Self { history, operation: StoredValue::new(operation), entries, shown }
+    }
+
+    /// Files `exchange` first among the operation's answers, and shows it. Nothing is filed
+    /// once the panel is gone.
+    fn file(self, exchange: Exchange) {
+        let id = self.operation.try_with_value(|operation| self.history.record(operation, exchange));
+        if let Some(id) = id {
+            self.shown.try_set(Some(id));
+        }
+    }
+}
+
+/// What Send does (the button, and the keys that press it): checks the form, then sends its
+/// request and files what it got.
+#[derive(Clone, Copy)]
+struct Sender {
+    form: TryItForm,
+    ids: Ids,
+    answers: Answers,
+    mock: StoredValue<Option<MockLink>, LocalStorage>,
+    sending: Sending,
+}
+
+impl Sender {
+    /// Sends the form's request, unless one is in flight; with problems, nothing is sent and
+    /// the field of the first has focus.
+    fn submit(self) {
+        let form = self.form;
+        if self.sending.pending.get_untracked() {
+            return;
+        }
+        // Set once: every field's error line listens to it.
+        if !form.attempted.get_untracked() {
+            form.attempted.set(true);
+        }
+        let (request, problems) = form.request();
+        if let Some(first) = problems.first() {
+            focus(&self.ids.field(&first.field));
+            return;
+        }
+        // Files are read, and expired tokens renewed, when the request is sent; everything
+        // else is in it already.
+        #[cfg(feature = "extras")]
+        {
+            let needs_files =
+                matches!(untrack(|| form.body_kind()), BodyKind::File | BodyKind::Form(FormKind::Multipart));
+            let needs_refresh = form.view.with_value(|v| form.vault.needs_refresh(v));
+            if needs_files || needs_refresh {
+                leptos::task::spawn_local(self.complete_and_send(request, needs_refresh));
+                return;
+            }
+        }
+        self.send(request);
+    }
+
+    /// Renews the expired tokens (with `refresh`) and reads the chosen files into `request`,
+    /// then sends it; a file that cannot be read is the answer.
+    #[cfg(feature = "extras")]
+    async fn complete_and_send(self, request: Request, refresh: bool) {
+        let form = self.form;
+        if refresh {
+            let view = form.view.get_value();
+            form.vault.refresh_expired(&view, &untrack(|| form.server_base())).await;
+        }
+        match form.with_files(request.clone()).await {
+            Ok(request) => self.send(request),
+            Err(message) => self.answers.file(transport::failed(&request, message)),
+        }
+    }
+
+    /// Sends `request`, with the credentials the operation needs, to the target; files what it
+    /// got.
+    fn send(self, mut request: Request) {
+        let form = self.form;
+        // The history shows the address without the credentials a query may carry.
+        let shown_url = request.target.clone();
+        let applied = form.view.with_value(|v| form.vault.apply(v, &mut request, false));
+        let to = match form.target.get_untracked() {
+            Target::Mock => Destination::Mock(self.mock.get_value()),
+            _ => Destination::Network { credentialed: !applied.used.is_empty() },
+        };
+        let answers = self.answers;
+        self.sending.start(request, to, move |mut exchange| {
+            exchange.url = shown_url;
+            answers.file(exchange);
+        });
+    }
+}
+
+/// A key pressed in the panel, as far as sending is concerned.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Press {
+    key: String,
+    ctrl: bool,
+    meta: bool,
+    shift: bool,
+    alt: bool,
+    composing: bool,
+    /// Pressed in a one-line field (an `<input>`).
+    in_line: bool,
+}
+
+impl Press {
+    fn of(ev: &leptos::ev::KeyboardEvent) -> Self {
+        Self {
+            key: ev.key(),
+            ctrl: ev.ctrl_key(),
+            meta: ev.meta_key(),
+            shift: ev.shift_key(),
+            alt: ev.alt_key(),
+            composing: ev.is_composing(),
+            in_line: ev.target().is_some_and(|t| t.dyn_ref::<web_sys::HtmlInputElement>().is_some()),
+        }
+    }
+
+    /// Whether the press sends: Ctrl/Cmd+Enter anywhere in the panel, and Enter alone in a
+    /// one-line field, as a form's submit button would (Send is a plain button: a form
+    /// submission costs the browser more than the mock's whole answer).
+    fn sends(&self) -> bool {
+        let plain = !(self.ctrl || self.meta || self.shift || self.alt || self.composing);
+        self.key == "Enter" && (self.ctrl || self.meta || (plain && self.in_line))
     }
 }
 
@@ -236,5 +343,38 @@ fn focus(id: &str) {
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
     {
         let _ = el.focus();
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn press(key: &str, in_line: bool) -> Press {
+        Press { key: key.to_owned(), in_line, ..Press::default() }
+    }
+
+    #[test]
+    fn ctrl_or_cmd_enter_sends_from_anywhere_in_the_panel() {
+        for in_line in [false, true] {
+            assert!(Press { ctrl: true, ..press("Enter", in_line) }.sends());
+            assert!(Press { meta: true, ..press("Enter", in_line) }.sends());
+            assert!(Press { ctrl: true, shift: true, ..press("Enter", in_line) }.sends());
+        }
+    }
+
+    #[test]
+    fn enter_alone_sends_only_from_a_one_line_field() {
+        assert!(press("Enter", true).sends());
+        assert!(!press("Enter", false).sends(), "a new line in the body or the headers");
+        for modified in [
+            Press { shift: true, ..press("Enter", true) },
+            Press { alt: true, ..press("Enter", true) },
+            Press { composing: true, ..press("Enter", true) },
+        ] {
+            assert!(!modified.sends(), "{modified:?}");
+        }
+        assert!(!press("a", true).sends());
+        assert!(!Press { ctrl: true, ..press("s", false) }.sends());
     }
 }
