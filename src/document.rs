@@ -270,6 +270,15 @@ pub struct DocumentState {
     loading: RwSignal<Option<String>>,
     /// Numbers the loads. Only the newest one shows its result, so a newer load or Back
     /// supersedes the one under way; once the mount is gone, none does.
+    ///
+    /// A number rather than a Leptos `Action`, which keeps only its newest dispatch's final
+    /// value: a load shows more than its end (its list while the text still arrives, then the
+    /// whole of `paths`, the built-in document when a `?url=` one fails), and its reading asks
+    /// between two chunks whether to go on (`alive`), cancelling the JavaScript reader, and so
+    /// the download, when not. Those need the number whatever holds the result, and an aborted
+    /// `Action` task is dropped between two awaits without cancelling the reader. And an
+    /// `Action` dispatching the loads, with the number kept, makes the first download 3.6 KB
+    /// gzip larger (8.0 KB raw wasm).
     newest: StoredValue<u64>,
     /// The Petstore document once read, so showing it again reads nothing.
     petstore: StoredValue<Option<Loaded>>,

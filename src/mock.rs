@@ -112,8 +112,9 @@ pub type SourceText = dyn Fn(Option<usize>) -> Option<Result<Uint8Array, usize>>
 /// A loaded document, as its mock is made from it.
 #[derive(Clone)]
 pub struct ApiSource {
-    /// A number of its own (every document shown gets a new one).
-    pub document: u64,
+    /// The document itself: a source is the same as another when it holds the very same
+    /// document (see [`MockSource::same`]).
+    pub document: petstore_openapi::document::AnyDocument,
     /// Its name in file names: the title, as letters, digits and dashes.
     pub name: String,
     /// Its JSON text, once the whole of it is in (see [`SourceText`]).
@@ -131,10 +132,7 @@ impl std::fmt::Debug for MockSource {
 
 impl std::fmt::Debug for ApiSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ApiSource")
-            .field("document", &self.document)
-            .field("name", &self.name)
-            .finish_non_exhaustive()
+        f.debug_struct("ApiSource").field("name", &self.name).finish_non_exhaustive()
     }
 }
 
@@ -144,8 +142,6 @@ impl MockSource {
     #[must_use]
     pub fn of(loaded: &crate::document::Loaded) -> Self {
         use petstore_openapi::document::AnyDocument;
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static SHOWN: AtomicU64 = AtomicU64::new(0);
         if loaded.source.is_builtin() {
             return Self::Petstore;
         }
@@ -181,16 +177,27 @@ impl MockSource {
             .collect::<Vec<_>>()
             .join("-");
         Self::Api(ApiSource {
-            document: SHOWN.fetch_add(1, Ordering::Relaxed),
+            document: loaded.value.clone(),
             name: if name.is_empty() { "api".to_owned() } else { name },
             text: std::rc::Rc::new(text),
         })
     }
 
+    /// Whether both are the mock of one document: the Petstore's, or the very same loaded
+    /// document (the same allocation, not equal text: a document loaded again is another one,
+    /// with a mock of its own). A source holds its document, so the one compared with cannot
+    /// have been freed and its address reused.
     fn same(&self, other: &Self) -> bool {
+        use petstore_openapi::document::AnyDocument;
+        use std::sync::Arc;
         match (self, other) {
             (Self::Petstore, Self::Petstore) => true,
-            (Self::Api(a), Self::Api(b)) => a.document == b.document,
+            (Self::Api(a), Self::Api(b)) => match (&a.document, &b.document) {
+                (AnyDocument::Whole(a), AnyDocument::Whole(b)) => Arc::ptr_eq(a, b),
+                (AnyDocument::Indexed(a), AnyDocument::Indexed(b)) => Arc::ptr_eq(a, b),
+                (AnyDocument::Arriving(a), AnyDocument::Arriving(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            },
             _ => false,
         }
     }
@@ -225,6 +232,15 @@ pub struct MockState {
     /// The mock of the document shown; `None` before the first.
     source: RwSignal<Option<MockSource>, LocalStorage>,
     /// Counts the mocks opened, so a load that ends after its document was left is dropped.
+    ///
+    /// A number rather than a Leptos `Action` or `Resource`, because it guards more than one
+    /// task's result: the load (`open`), its wait for the rest of the document (a loop of
+    /// paints, which stops when the document is left), and the reads of a followed mock's
+    /// changes, scheduled for the next frame by the module's callback (`attach`), not a task.
+    /// A mock loaded for a document left meanwhile is freed at once (it holds that document
+    /// parsed), where an `Action` drops a stale result as it is; and a mock starts on demand
+    /// ([`MockState::start`]), not whenever its source changes as a `Resource` would. Either
+    /// would also bring its machinery into the first download (an `Action`, 3.6 KB gzip).
     generation: StoredValue<u64>,
     /// Whether the shown document's mock was asked for (not only started because it is small).
     wanted: StoredValue<bool>,

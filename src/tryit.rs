@@ -46,6 +46,14 @@ impl std::fmt::Debug for TryItHost {
     }
 }
 
+// A cache for the page, not state of a mount, because what it holds belongs to the page: the
+// browser keeps one instance of an ES module per page (its module map, keyed by URL) and starts
+// the module's WebAssembly once in it, so every mount (the app's, and each test's on one page)
+// would get the same namespace whoever held the promise. Held by a mount (a context or a
+// `StoredValue`), a later mount would wait for another paint and `import()` to be handed a module
+// already there, and a panel rendered outside `App` (the host is `TryItHost::Module` when no
+// context names one) would have no mount to find it in. A load that failed stays failed for
+// the page's life, as the panel's message says ("Reload the page to try again").
 thread_local! {
     /// Each module's namespace, once asked for: every panel waits on the same load.
     static LOADED: RefCell<[Option<Promise>; 2]> = const { RefCell::new([None, None]) };

@@ -36,7 +36,7 @@ fn target(ev: &Event) -> Option<web_sys::Element> {
 /// `#[component]`: one wrapper type less in the initial download.
 pub fn document_loader(documents: DocumentState) -> impl IntoView {
     let root = NodeRef::<html::Div>::new();
-    Effect::new(move |_| {
+    crate::effect(move || {
         let status = documents.status();
         let source = documents
             .current

@@ -179,7 +179,7 @@ pub fn fragment(write: &dyn Fn(&mut Html<'_>), on_action: Option<Callback<String
     }
     if let Some(DocumentBase(base)) = base.filter(|_| html.contains(r#"<div class="markdown">"#)) {
         // The descriptions rendered at once have their links resolved once they are in.
-        Effect::new(move |_| {
+        crate::effect(move || {
             if let Some(root) = node.get() {
                 resolve_links_in(&root, &base, FRAGMENT_LINKS);
             }

@@ -13,6 +13,7 @@ use super::markdown::fragment;
 use super::operation_list::OperationList;
 use super::operation_view::OperationDetail;
 use super::search::OperationSearch;
+use crate::document::Arrivals;
 
 fn current_hash() -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
@@ -48,29 +49,48 @@ pub fn Reference(
     download: Option<Callback<()>>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
-    // Credentials and servers are kept per document: its address, else the built-in one's
-    // name, else its title.
-    let document_key = match (&base, builtin) {
-        (Some(address), _) => address.clone(),
-        (None, true) => "petstore".to_owned(),
-        (None, false) => format!("title:{}", catalog.title),
-    };
+    let document_key = document_key(base.as_deref(), builtin, &catalog.title);
     if let Some(base) = base {
         provide_context(super::markdown::DocumentBase(base));
     }
-    let arrivals = use_context::<crate::document::Arrivals>();
     // The title is that of the fields before `paths`: what arrives after the list is shown
     // adds operations (when only the first rows were read) and webhooks.
-    let (title, version) = (catalog.title.clone(), catalog.version.clone());
-    // The list: the one shown first, then the whole document's once it arrived (read through
-    // it, a view is made again when the document arrives).
-    let list = {
-        let (document, shown) = (document.clone(), StoredValue::new(catalog));
-        move || arrivals.and_then(|a| a.list_of(&document)).unwrap_or_else(|| shown.get_value())
+    let heading = Heading { title: catalog.title.clone(), version: catalog.version.clone(), converted };
+    let list = List::new(document.clone(), catalog);
+    let selected = follow_hash();
+    let detail = Detail {
+        document,
+        list,
+        selected,
+        builtin,
+        document_key,
+        download: download.is_some(),
+        on_action: download.map(download_action),
     };
+    view! {
+        {header(heading, list, children)}
+        <div class="layout">
+            {sidebar(list, selected)}
+            <main id="content">{move || detail.view()}</main>
+        </div>
+    }
+}
+
+/// The key credentials and servers are kept under, per document: its address, else the
+/// built-in one's name, else its title.
+fn document_key(base: Option<&str>, builtin: bool, title: &str) -> String {
+    match (base, builtin) {
+        (Some(address), _) => address.to_owned(),
+        (None, true) => "petstore".to_owned(),
+        (None, false) => format!("title:{title}"),
+    }
+}
+
+/// The anchor the URL's hash names, following it (back and forward, links). Only a different
+/// anchor changes it: an event for the same hash keeps the view's state (chosen sample tab,
+/// form inputs).
+fn follow_hash() -> RwSignal<Option<String>> {
     let selected = RwSignal::new(current_hash());
-    // Only a different operation re-renders: an event for the same hash keeps the view's state
-    // (chosen sample tab, form inputs).
     let listener = window_event_listener(leptos::ev::hashchange, move |_| {
         let hash = current_hash();
         if selected.get_untracked() != hash {
@@ -78,136 +98,196 @@ pub fn Reference(
         }
     });
     on_cleanup(move || listener.remove());
+    selected
+}
 
-    let query = RwSignal::new(String::new());
-    // The hash names an operation (its anchor), else a tag's page, the schemas or a schema;
-    // no hash is the overview.
-    let on_action = download.map(|download| {
-        Callback::new(move |action: String| {
-            if action == DOWNLOAD_ACTION {
-                download.run(());
-            }
-        })
-    });
-    // Reading the list, a view of a document that is still arriving is made again when it
-    // arrives: the one waiting for the rest, the overview, a tag's page (the root fields and
-    // the webhooks that came after `paths` are in).
-    let detail_list = list.clone();
-    let detail = move || {
-        let catalog = detail_list();
-        let overview = document.root().map(Overview::from_root).unwrap_or_default();
-        let Some(anchor) = selected.get() else {
-            let write =
-                |out: &mut html::Html<'_>| html::overview(out, &catalog, &overview, download.is_some());
-            return fragment(&write, on_action);
-        };
-        if let Some(op) = catalog.operations().find(|o| o.anchor() == anchor) {
-            return match document.view_of(op) {
-                Ok(view) => {
-                    view! { <OperationDetail view=view mock_first=builtin document_key=document_key.clone() /> }.into_any()
-                }
-                Err(e @ ViewError::Arriving) => fragment(&|out| html::pending(out, &e.to_string()), None),
-                Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),
-            };
+/// The document's list: the one shown first, then the whole document's once it arrived (the
+/// context's `Arrivals`; read through it, a view is made again when the document arrives).
+/// `Copy`: every part of the page reads it.
+#[derive(Clone, Copy)]
+struct List {
+    document: StoredValue<AnyDocument>,
+    shown: StoredValue<Catalog>,
+    arrivals: Option<Arrivals>,
+}
+
+impl List {
+    fn new(document: AnyDocument, shown: Catalog) -> Self {
+        Self {
+            document: StoredValue::new(document),
+            shown: StoredValue::new(shown),
+            arrivals: use_context::<Arrivals>(),
         }
-        let write = |out: &mut html::Html<'_>| {
-            let shown = match Page::of(&anchor) {
-                Some(Page::Schemas) => {
-                    match document.schema_names().map_err(ViewError::from) {
-                        Ok(names) => html::schema_list(out, &names),
-                        Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
-                        Err(e) => html::error(out, "", &e.to_string()),
-                    }
-                    true
-                }
-                Some(Page::Schema(name)) => {
-                    match document.schema_view(name) {
-                        Ok(schema) => html::schema_page(out, &schema),
-                        Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
-                        Err(e) => html::error(out, "unknown-schema", &e.to_string()),
-                    }
-                    true
-                }
-                Some(Page::Tag(name)) => html::tag_page(out, &catalog, &overview, name),
-                None => false,
-            };
-            if !shown {
-                html::error(
-                    out,
-                    "unknown-operation",
-                    &format!("There is no operation #{anchor} in this document."),
-                );
-            }
-        };
-        fragment(&write, None)
-    };
-    let count_list = list.clone();
-    let count = move || {
-        let catalog = count_list();
-        let count = catalog.operation_count();
-        if catalog.partial {
-            "Listing operations\u{2026}".to_owned()
-        } else {
-            format!("{count} operation{}", if count == 1 { "" } else { "s" })
-        }
-    };
-    let webhooks_list = list.clone();
-    let webhooks = move || {
-        let webhooks = webhooks_list().webhook_count();
-        (webhooks > 0).then(|| {
-            view! {
-                <span class="op-count" data-testid="webhook-count">
-                    {format!("{webhooks} webhook{}", if webhooks == 1 { "" } else { "s" })}
-                </span>
-            }
-        })
-    };
+    }
+
+    /// The list now (a copy); tracked when the document still arrives.
+    fn get(self) -> Catalog {
+        self.arrivals
+            .and_then(|a| self.document.with_value(|document| a.list_of(document)))
+            .unwrap_or_else(|| self.shown.get_value())
+    }
+}
+
+/// What the header says of the document, as it was first listed.
+struct Heading {
+    title: String,
+    version: String,
+    /// The conversion's notes, for a Swagger 2.0 document.
+    converted: Option<Vec<String>>,
+}
+
+/// The header: title, version, how many operations and webhooks (following the list), the
+/// link to the schemas and the conversion's note, with `children` beside them.
+fn header(heading: Heading, list: List, children: Option<Children>) -> impl IntoView {
+    let Heading { title, version, converted } = heading;
     view! {
         <header class="doc-header">
             <div class="doc-heading">
                 <h1 data-testid="doc-title"><a href="#" class="title-link">{title}</a></h1>
                 <p class="doc-meta">
                     <span class="version" data-testid="doc-version">{version_label(&version)}</span>
-                    <span class="op-count" data-testid="op-count">{count}</span>
-                    {webhooks}
+                    <span class="op-count" data-testid="op-count">{move || operation_count(&list.get())}</span>
+                    {move || webhook_count(&list.get())}
                     <a href=petstore_openapi::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
                 </p>
                 {converted.map(|notes| view! { <Converted notes=notes /> })}
             </div>
             {children.map(|children| children())}
         </header>
-        <div class="layout">
-            <aside class="sidebar">
-                <OperationSearch query=query />
-                {move || {
-                    // A new query makes the list again; the rest of the document arriving
-                    // changes its rows in place (`regroup`).
-                    let query = query.get();
-                    let groups = untrack(|| list().filter_folded(&query, &fold_case));
-                    if groups.is_empty() {
-                        // The rest of the document may hold a match: looked for again when it
-                        // arrives.
-                        let _ = arrivals.map(|arrivals| arrivals.count());
-                        view! {
-                            <p class="hint" role="status" data-testid="search-empty">
-                                {format!("No operation matches \u{201c}{}\u{201d}.", query.trim())}
-                            </p>
-                        }
-                            .into_any()
-                    } else {
-                        let regroup = {
-                            let list = list.clone();
-                            Callback::new(move |()| list().filter_folded(&query, &fold_case))
-                        };
-                        view! {
-                            <OperationList groups=groups selected=selected arrivals=arrivals regroup=regroup />
-                        }
-                            .into_any()
-                    }
-                }}
-            </aside>
-            <main id="content">{detail}</main>
-        </div>
+    }
+}
+
+/// "12 operations", or that the list is still being read.
+fn operation_count(catalog: &Catalog) -> String {
+    let count = catalog.operation_count();
+    if catalog.partial {
+        "Listing operations\u{2026}".to_owned()
+    } else {
+        format!("{count} operation{}", if count == 1 { "" } else { "s" })
+    }
+}
+
+/// "2 webhooks", when the document has any.
+fn webhook_count(catalog: &Catalog) -> Option<impl IntoView + use<>> {
+    let webhooks = catalog.webhook_count();
+    (webhooks > 0).then(|| {
+        view! {
+            <span class="op-count" data-testid="webhook-count">
+                {format!("{webhooks} webhook{}", if webhooks == 1 { "" } else { "s" })}
+            </span>
+        }
+    })
+}
+
+/// The search box over the list of the operations that match it.
+fn sidebar(list: List, selected: RwSignal<Option<String>>) -> impl IntoView {
+    let query = RwSignal::new(String::new());
+    view! {
+        <aside class="sidebar">
+            <OperationSearch query=query />
+            {move || matching(list, &query.get(), selected)}
+        </aside>
+    }
+}
+
+/// The operations matching `query`, or a line saying none does. A new query makes the list
+/// again; the rest of the document arriving changes its rows in place (`regroup`).
+fn matching(list: List, query: &str, selected: RwSignal<Option<String>>) -> AnyView {
+    let arrivals = list.arrivals;
+    let groups = untrack(|| list.get().filter_folded(query, &fold_case));
+    if groups.is_empty() {
+        // The rest of the document may hold a match: looked for again when it arrives.
+        let _ = arrivals.map(|arrivals| arrivals.count());
+        return view! {
+            <p class="hint" role="status" data-testid="search-empty">
+                {format!("No operation matches \u{201c}{}\u{201d}.", query.trim())}
+            </p>
+        }
+        .into_any();
+    }
+    let query = query.to_owned();
+    let regroup = Callback::new(move |()| list.get().filter_folded(&query, &fold_case));
+    view! { <OperationList groups=groups selected=selected arrivals=arrivals regroup=regroup /> }.into_any()
+}
+
+/// The overview's actions: its Download button runs `download`.
+fn download_action(download: Callback<()>) -> Callback<String> {
+    Callback::new(move |action: String| {
+        if action == DOWNLOAD_ACTION {
+            download.run(());
+        }
+    })
+}
+
+/// The main column: what the hash names (an operation by its anchor, else a tag's page, the
+/// schemas or a schema), or the overview when there is no hash.
+struct Detail {
+    document: AnyDocument,
+    list: List,
+    selected: RwSignal<Option<String>>,
+    /// Where the try-it panel starts on the mock (the built-in document).
+    builtin: bool,
+    document_key: String,
+    /// Whether the overview offers the download.
+    download: bool,
+    /// The overview's download button.
+    on_action: Option<Callback<String>>,
+}
+
+impl Detail {
+    /// The view for the hash now. Reading the list, a view of a document that is still
+    /// arriving is made again when it arrives: the one waiting for the rest, the overview, a
+    /// tag's page (the root fields and the webhooks that came after `paths` are in).
+    fn view(&self) -> AnyView {
+        let catalog = self.list.get();
+        let overview = self.document.root().map(Overview::from_root).unwrap_or_default();
+        let Some(anchor) = self.selected.get() else {
+            let write = |out: &mut html::Html<'_>| html::overview(out, &catalog, &overview, self.download);
+            return fragment(&write, self.on_action);
+        };
+        if let Some(op) = catalog.operations().find(|o| o.anchor() == anchor) {
+            return match self.document.view_of(op) {
+                Ok(view) => view! {
+                    <OperationDetail view=view mock_first=self.builtin document_key=self.document_key.clone() />
+                }
+                .into_any(),
+                Err(e @ ViewError::Arriving) => fragment(&|out| html::pending(out, &e.to_string()), None),
+                Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),
+            };
+        }
+        fragment(&|out| self.page(out, &catalog, &overview, &anchor), None)
+    }
+
+    /// A page that is not an operation's: the schemas, a schema or a tag's page; else what the
+    /// hash names is not in the document.
+    fn page(&self, out: &mut html::Html<'_>, catalog: &Catalog, overview: &Overview, anchor: &str) {
+        let shown = match Page::of(anchor) {
+            Some(Page::Schemas) => {
+                match self.document.schema_names().map_err(ViewError::from) {
+                    Ok(names) => html::schema_list(out, &names),
+                    Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
+                    Err(e) => html::error(out, "", &e.to_string()),
+                }
+                true
+            }
+            Some(Page::Schema(name)) => {
+                match self.document.schema_view(name) {
+                    Ok(schema) => html::schema_page(out, &schema),
+                    Err(e @ ViewError::Arriving) => html::pending(out, &e.to_string()),
+                    Err(e) => html::error(out, "unknown-schema", &e.to_string()),
+                }
+                true
+            }
+            Some(Page::Tag(name)) => html::tag_page(out, catalog, overview, name),
+            None => false,
+        };
+        if !shown {
+            html::error(
+                out,
+                "unknown-operation",
+                &format!("There is no operation #{anchor} in this document."),
+            );
+        }
     }
 }
 

@@ -41,6 +41,48 @@ fn check_for(state: DomainState) -> Option<Check> {
     }
 }
 
+/// What the card's parts read of the domain, one memo each, so a part follows only what it
+/// shows. `Copy`.
+#[derive(Clone, Copy)]
+struct Card {
+    state: Memo<DomainState>,
+    is_primary: Memo<bool>,
+    role: Memo<DomainRole>,
+    checking: Memo<bool>,
+}
+
+impl Card {
+    fn new(domain: Signal<DomainView>) -> Self {
+        Self {
+            state: Memo::new(move |_| domain.with(|d| d.state)),
+            is_primary: Memo::new(move |_| domain.with(|d| d.primary)),
+            role: Memo::new(move |_| domain.with(|d| d.role)),
+            checking: Memo::new(move |_| domain.with(|d| d.checking)),
+        }
+    }
+
+    /// The state's name, as in `data-state` and the state's class.
+    fn label(self) -> &'static str {
+        self.state.get().label()
+    }
+
+    /// Whether the domain serves traffic without being the primary: it then has a role
+    /// (redirect or serve) and can be made primary.
+    fn serves_besides_primary(self) -> bool {
+        self.state.get().serves() && !self.is_primary.get()
+    }
+}
+
+/// What the card's buttons do. `Copy`.
+#[derive(Clone, Copy)]
+struct Actions {
+    on_check: Callback<bool>,
+    on_make_primary: Callback<()>,
+    on_keep_as_redirect: Callback<String>,
+    on_remove: Callback<()>,
+    on_role: Callback<DomainRole>,
+}
+
 /// The card of the attached domain `name`.
 #[component]
 pub fn DomainCard(
@@ -66,21 +108,72 @@ pub fn DomainCard(
     on_role: Callback<DomainRole>,
 ) -> impl IntoView {
     let name = StoredValue::new(name);
-    let state = Memo::new(move |_| domain.with(|d| d.state));
-    let label = move || state.get().label();
-    let instruction = Memo::new(move |_| domain.with(|d| d.instruction.clone()));
-    let is_primary = Memo::new(move |_| domain.with(|d| d.primary));
-    let role = Memo::new(move |_| domain.with(|d| d.role));
-    let checking = Memo::new(move |_| domain.with(|d| d.checking));
-    let now = Memo::new(move |_| domain.with(|d| d.now));
-    let outcome = Memo::new(move |_| domain.with(|d| d.outcome.clone()));
-    let warning = Memo::new(move |_| domain.with(|d| d.removal.clone()));
-    let check = Memo::new(move |_| check_for(state.get()));
-    let copied = RwSignal::new(String::new());
+    let card = Card::new(domain);
+    let actions = Actions { on_check, on_make_primary, on_keep_as_redirect, on_remove, on_role };
     let confirming = RwSignal::new(false);
+    let warning = Memo::new(move |_| domain.with(|d| d.removal.clone()));
+    let outcome = Memo::new(move |_| domain.with(|d| d.outcome.clone()));
+    let certificate =
+        move || domain.with(|d| certificate_view(d.certificate.clone(), d.now, d.authority.clone()));
 
+    view! {
+        <article class="domain" data-testid="domain" data-domain=name.get_value() data-state=move || card.label()>
+            <DomainHead name=name.get_value() card=card />
+            <Steps card=card />
+            <RecordToCreate domain=domain card=card />
+            <RoleNote card=card />
+            <CardActions card=card actions=actions confirming=confirming />
+            <Show when=move || confirming.get()>
+                <RemoveConfirm
+                    name=name.get_value()
+                    warning=warning
+                    on_keep_as_redirect=move |target: String| {
+                        confirming.set(false);
+                        actions.on_keep_as_redirect.run(target);
+                    }
+                    on_remove=actions.on_remove
+                    on_cancel=move |()| confirming.set(false)
+                />
+            </Show>
+            <p class="muted" role="status" data-testid="checking">
+                {move || card.checking.get().then_some("Asking the DNS-over-HTTPS resolver…")}
+            </p>
+            <OutcomeView outcome=outcome />
+            <section class="certificate" aria-label="SSL certificate">
+                <h4>"SSL certificate"</h4>
+                {certificate}
+            </section>
+        </article>
+    }
+}
+
+/// The domain's name, its state in words and the Primary badge.
+#[component]
+fn DomainHead(name: String, card: Card) -> impl IntoView {
+    view! {
+        <header class="domain-head">
+            <h3 class="domain-name">{name}</h3>
+            <span class=move || format!("state state-{}", card.label()) data-testid="domain-state">
+                {move || match card.state.get() {
+                    DomainState::None => "Removed",
+                    DomainState::Added { .. } => "Added: waiting for DNS",
+                    DomainState::Verified { .. } => "Verified: certificate pending",
+                    DomainState::Reverifying { .. } => "Live: re-verified, new certificate pending",
+                    DomainState::Live { .. } => "Live",
+                }}
+            </span>
+            <Show when=move || card.is_primary.get()>
+                <span class="state state-primary" data-testid="primary-badge">"Primary"</span>
+            </Show>
+        </header>
+    }
+}
+
+/// The three steps, those done and the current one marked.
+#[component]
+fn Steps(card: Card) -> impl IntoView {
     let step_class = move |step: usize| {
-        let reached = steps_reached(state.get());
+        let reached = steps_reached(card.state.get());
         if step < reached {
             "step done"
         } else if step == reached {
@@ -90,124 +183,113 @@ pub fn DomainCard(
         }
     };
     let current = move |step: usize| (step_class(step) == "step current").then_some("step");
-    let certificate =
-        move || domain.with(|d| certificate_view(d.certificate.clone(), d.now, d.authority.clone()));
-
     view! {
-        <article class="domain" data-testid="domain" data-domain=name.get_value() data-state=label>
-            <header class="domain-head">
-                <h3 class="domain-name">{name.get_value()}</h3>
-                <span class=move || format!("state state-{}", label()) data-testid="domain-state">
-                    {move || match state.get() {
-                        DomainState::None => "Removed",
-                        DomainState::Added { .. } => "Added: waiting for DNS",
-                        DomainState::Verified { .. } => "Verified: certificate pending",
-                        DomainState::Reverifying { .. } => "Live: re-verified, new certificate pending",
-                        DomainState::Live { .. } => "Live",
-                    }}
-                </span>
-                <Show when=move || is_primary.get()>
-                    <span class="state state-primary" data-testid="primary-badge">"Primary"</span>
-                </Show>
-            </header>
-            <ol class="steps" aria-label="Progress">
-                <li class=move || step_class(1) aria-current=move || current(1)>"1. Add"</li>
-                <li class=move || step_class(2) aria-current=move || current(2)>"2. DNS record verified"</li>
-                <li class=move || step_class(3) aria-current=move || current(3)>"3. Certificate issued: live"</li>
-            </ol>
-            {move || {
-                let waiting = matches!(state.get(), DomainState::Added { .. });
-                instruction.get().map(|i| instruction_table(&i, waiting, copied))
-            }}
-            <p role="status" class="muted copy-status" data-testid="copy-status">{move || copied.get()}</p>
-            {move || match state.get() {
-                DomainState::Added { added_at } => Some(view! {
-                    <p class="muted" data-testid="propagation">
-                        {format!("After creating the record, select Verify. {}", propagation_note(added_at, now.get()))}
-                    </p>
-                }),
-                _ => None,
-            }}
-            <Show when=move || state.get().serves() && !is_primary.get()>
-                <p class="muted" data-testid="role" data-role=move || match role.get() {
-                    DomainRole::Redirect => "redirect",
-                    DomainRole::Serve => "serve",
-                }>
-                    {move || match role.get() {
-                        DomainRole::Redirect => "Redirects to the primary domain with 301.",
-                        DomainRole::Serve => "Serves the project itself (not redirected).",
-                    }}
+        <ol class="steps" aria-label="Progress">
+            <li class=move || step_class(1) aria-current=move || current(1)>"1. Add"</li>
+            <li class=move || step_class(2) aria-current=move || current(2)>"2. DNS record verified"</li>
+            <li class=move || step_class(3) aria-current=move || current(3)>"3. Certificate issued: live"</li>
+        </ol>
+    }
+}
+
+/// The DNS record to create, with its copy buttons and what they did, and, while the domain
+/// waits for it, how long the record may take to be seen.
+#[component]
+fn RecordToCreate(domain: Signal<DomainView>, card: Card) -> impl IntoView {
+    let instruction = Memo::new(move |_| domain.with(|d| d.instruction.clone()));
+    let now = Memo::new(move |_| domain.with(|d| d.now));
+    let copied = RwSignal::new(String::new());
+    view! {
+        {move || {
+            let waiting = matches!(card.state.get(), DomainState::Added { .. });
+            instruction.get().map(|i| instruction_table(&i, waiting, copied))
+        }}
+        <p role="status" class="muted copy-status" data-testid="copy-status">{move || copied.get()}</p>
+        {move || match card.state.get() {
+            DomainState::Added { added_at } => Some(view! {
+                <p class="muted" data-testid="propagation">
+                    {format!("After creating the record, select Verify. {}", propagation_note(added_at, now.get()))}
                 </p>
-            </Show>
-            <div class="actions">
-                {move || check.get().map(|c| view! {
-                    <button
-                        type="button"
-                        class=c.class
-                        data-testid=c.testid
-                        disabled=move || checking.get()
-                        on:click=move |_| on_check.run(c.again)
-                    >
-                        {c.label}
-                    </button>
-                })}
-                <Show when=move || state.get().serves() && !is_primary.get()>
-                    <button
-                        type="button"
-                        class="button"
-                        data-testid="make-primary"
-                        on:click=move |_| on_make_primary.run(())
-                    >
-                        "Make primary"
-                    </button>
-                </Show>
-                <Show when=move || state.get().serves() && !is_primary.get()>
-                    <button
-                        type="button"
-                        class="button"
-                        data-testid="role-toggle"
-                        on:click=move |_| on_role.run(match role.get() {
-                            DomainRole::Redirect => DomainRole::Serve,
-                            DomainRole::Serve => DomainRole::Redirect,
-                        })
-                    >
-                        {move || match role.get() {
-                            DomainRole::Redirect => "Serve the project here too",
-                            DomainRole::Serve => "Redirect to the primary instead",
-                        }}
-                    </button>
-                </Show>
+            }),
+            _ => None,
+        }}
+    }
+}
+
+/// What a domain that serves, not as the primary, does: redirect or serve.
+#[component]
+fn RoleNote(card: Card) -> impl IntoView {
+    let role = card.role;
+    view! {
+        <Show when=move || card.serves_besides_primary()>
+            <p class="muted" data-testid="role" data-role=move || match role.get() {
+                DomainRole::Redirect => "redirect",
+                DomainRole::Serve => "serve",
+            }>
+                {move || match role.get() {
+                    DomainRole::Redirect => "Redirects to the primary domain with 301.",
+                    DomainRole::Serve => "Serves the project itself (not redirected).",
+                }}
+            </p>
+        </Show>
+    }
+}
+
+/// The card's buttons: Verify or Re-verify, Make primary and the role's toggle (a domain
+/// that serves, not as the primary), and Remove, which opens or closes its confirmation.
+#[component]
+fn CardActions(card: Card, actions: Actions, confirming: RwSignal<bool>) -> impl IntoView {
+    let Card { state, role, checking, .. } = card;
+    let check = Memo::new(move |_| check_for(state.get()));
+    view! {
+        <div class="actions">
+            {move || check.get().map(|c| view! {
                 <button
                     type="button"
-                    class="button button-danger"
-                    data-testid="remove"
-                    aria-expanded=move || confirming.get().to_string()
-                    on:click=move |_| confirming.update(|c| *c = !*c)
+                    class=c.class
+                    data-testid=c.testid
+                    disabled=move || checking.get()
+                    on:click=move |_| actions.on_check.run(c.again)
                 >
-                    "Remove…"
+                    {c.label}
                 </button>
-            </div>
-            <Show when=move || confirming.get()>
-                <RemoveConfirm
-                    name=name.get_value()
-                    warning=warning
-                    on_keep_as_redirect=move |target: String| {
-                        confirming.set(false);
-                        on_keep_as_redirect.run(target);
-                    }
-                    on_remove=on_remove
-                    on_cancel=move |()| confirming.set(false)
-                />
+            })}
+            <Show when=move || card.serves_besides_primary()>
+                <button
+                    type="button"
+                    class="button"
+                    data-testid="make-primary"
+                    on:click=move |_| actions.on_make_primary.run(())
+                >
+                    "Make primary"
+                </button>
             </Show>
-            <p class="muted" role="status" data-testid="checking">
-                {move || checking.get().then_some("Asking the DNS-over-HTTPS resolver…")}
-            </p>
-            <OutcomeView outcome=outcome />
-            <section class="certificate" aria-label="SSL certificate">
-                <h4>"SSL certificate"</h4>
-                {certificate}
-            </section>
-        </article>
+            <Show when=move || card.serves_besides_primary()>
+                <button
+                    type="button"
+                    class="button"
+                    data-testid="role-toggle"
+                    on:click=move |_| actions.on_role.run(match role.get() {
+                        DomainRole::Redirect => DomainRole::Serve,
+                        DomainRole::Serve => DomainRole::Redirect,
+                    })
+                >
+                    {move || match role.get() {
+                        DomainRole::Redirect => "Serve the project here too",
+                        DomainRole::Serve => "Redirect to the primary instead",
+                    }}
+                </button>
+            </Show>
+            <button
+                type="button"
+                class="button button-danger"
+                data-testid="remove"
+                aria-expanded=move || confirming.get().to_string()
+                on:click=move |_| confirming.update(|c| *c = !*c)
+            >
+                "Remove…"
+            </button>
+        </div>
     }
 }
 
