@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod cors;
+pub mod description;
 pub mod served;
 pub mod state_file;
 

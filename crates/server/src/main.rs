@@ -12,7 +12,7 @@ use clap::{Args, Parser, Subcommand};
 use petstore::Mock;
 use petstore_api_mock::{ApiMock, Delay, FailureOptions, MockOptions};
 use petstore_mock_server::app::lock;
-use petstore_mock_server::{OnChange, Served, StateFileError, router_with, state_file};
+use petstore_mock_server::{OnChange, Served, StateFileError, description, router_with, state_file};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
@@ -227,24 +227,10 @@ fn initial_mock(args: &ServeArgs) -> Result<Served, ServeError> {
     Ok(fresh)
 }
 
-/// The largest document `--spec` reads (64 MiB).
-const MAX_SPEC_BYTES: u64 = 64 * 1024 * 1024;
-
 /// Reads `--spec` and the behaviour flags into a mock, and says on stderr what it mocks.
 fn api_mock(path: &std::path::Path, args: &ServeArgs) -> Result<ApiMock, ServeError> {
     let cannot = |why: String| ServeError::Spec(format!("cannot mock {}: {why}", path.display()));
-    let size = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?.len();
-    if size > MAX_SPEC_BYTES {
-        return Err(cannot(format!("it is {size} bytes; the limit is {MAX_SPEC_BYTES}")));
-    }
-    let bytes = std::fs::read(path).map_err(|e| cannot(e.to_string()))?;
-    let document: serde_json::Value = match petstore_openapi::document::detect_format(&bytes) {
-        petstore_openapi::document::Format::Json => {
-            petstore_openapi::document::parse_json(&bytes).map_err(|e| cannot(e.to_string()))?
-        }
-        petstore_openapi::document::Format::Yaml => serde_yaml_ng::from_slice(&bytes)
-            .map_err(|e| cannot(format!("it is neither JSON nor YAML: {e}")))?,
-    };
+    let document = description::read(path).map_err(|e| cannot(e.problem))?;
     let options = mock_options(args)?;
     let mock = ApiMock::from_document(document).map_err(|e| cannot(e.to_string()))?.with_options(options);
     let resources = mock.resources();
