@@ -4,6 +4,7 @@
 //! crates, so it builds and tests on the host and on `wasm32-unknown-unknown` alike.
 #![deny(missing_docs)]
 
+pub mod bundle;
 pub mod catalog;
 pub mod document;
 pub mod json;

@@ -26,6 +26,11 @@ pub fn resolve<'a>(
     for _ in 0..32 {
         match value.get("$ref").and_then(serde_json::Value::as_str) {
             None => return Ok(value),
+            // A reference the bundle could not follow says why.
+            Some(_) if value.get(crate::bundle::UNRESOLVED).is_some() => {
+                let why = value.get(crate::bundle::UNRESOLVED).and_then(serde_json::Value::as_str);
+                return Err(format!("the reference {}", why.unwrap_or("could not be followed")));
+            }
             Some(r) if !r.starts_with('#') => {
                 return Err(format!(
                     "the reference {r} is to another document, which this reference does not read"

@@ -230,7 +230,9 @@ fn initial_mock(args: &ServeArgs) -> Result<Served, ServeError> {
 /// Reads `--spec` and the behaviour flags into a mock, and says on stderr what it mocks.
 fn api_mock(path: &std::path::Path, args: &ServeArgs) -> Result<ApiMock, ServeError> {
     let cannot = |why: String| ServeError::Spec(format!("cannot mock {}: {why}", path.display()));
-    let document = description::read(path).map_err(|e| cannot(e.problem))?;
+    // The error names the file at fault when it is another than `path`.
+    let document = description::read(path)
+        .map_err(|e| cannot(if e.path == path { e.problem } else { e.to_string() }))?;
     let options = mock_options(args)?;
     let mock = ApiMock::from_document(document).map_err(|e| cannot(e.to_string()))?.with_options(options);
     let resources = mock.resources();

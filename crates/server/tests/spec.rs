@@ -146,3 +146,53 @@ fn the_petstore_takes_the_same_options_and_keeps_its_rules() {
     let sold = relaxed.post_json("/store/orders", &json!({"petId": 4}));
     assert_eq!(sold.assert_error(409, "pet_not_available"), "Pet 4 is sold, not available.");
 }
+
+const LIBRARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/library/openapi.yaml");
+
+#[test]
+fn a_description_kept_in_many_files_is_mocked_as_one() {
+    let mut server = Server::start(&["--spec", LIBRARY]);
+    let book = json!({"title": "Structure and Interpretation", "isbn": "9780262510875", "pages": 657});
+    let created = server.post_json("/books", &book);
+    assert_eq!(created.status, 201, "{}", created.body);
+    assert_eq!(created.json()["isbn"], "9780262510875");
+    let read = server.get("/books/1");
+    assert_eq!((read.status, read.json()["title"].clone()), (200, json!("Structure and Interpretation")));
+    assert_eq!(server.get("/books").json().as_array().map(Vec::len), Some(1));
+    // The schema of another file checks the body; the response of a third file answers.
+    let invalid = server.post_json("/books", &json!({"title": "No number", "isbn": "123"}));
+    assert!(invalid.assert_error(422, "validation_failed").contains("isbn"), "{}", invalid.body);
+    // The operation copied from its own file answers with its example.
+    assert_eq!(server.get("/shelves").json(), json!([{"id": 1, "label": "Poetry"}]));
+    let stderr = server.stderr();
+    assert!(stderr.contains("mocking Library 2.0"), "{stderr}");
+}
+
+#[test]
+fn a_reference_that_cannot_be_followed_names_its_file_and_place() {
+    let dir = scratch_dir("spec-library");
+    let source = std::path::Path::new(LIBRARY).parent().unwrap();
+    for file in [
+        "openapi.yaml",
+        "paths/books.yaml",
+        "paths/book.yaml",
+        "operations/list-shelves.yaml",
+        "schemas/Book.yaml",
+        "schemas/Shelf.yaml",
+        "schemas/Error.yaml",
+        "responses.yaml",
+        "parameters.yaml",
+    ] {
+        let to = dir.join(file);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(source.join(file), to).unwrap();
+    }
+    // schemas/Series.yaml is left out.
+    let output = run(&["serve", "--spec", dir.join("openapi.yaml").to_str().unwrap()]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("schemas/Book.yaml: at /properties/series: the reference Series.yaml does not exist"),
+        "{stderr}"
+    );
+}
