@@ -135,7 +135,11 @@ pub fn build(build: &Build) -> Result<Built, BuildError> {
         .tempdir_in(&parent)
         .map_err(io_error(&parent))?;
     let title = write_site(build, &config, &checked, staging.path())?;
-    replace(&staging.keep(), &build.out)?;
+    let staged = staging.keep();
+    if let Err(error) = replace(&staged, &build.out) {
+        let _ = fs::remove_dir_all(&staged);
+        return Err(error);
+    }
     Ok(Built { warnings: checked.warnings, title, operations: checked.catalog.operation_count() })
 }
 

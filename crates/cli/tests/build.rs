@@ -258,3 +258,25 @@ fn a_missing_app_says_to_build_it() {
     assert!(stderr(&output).contains("make build"), "{}", stderr(&output));
     assert!(!out.exists());
 }
+
+#[test]
+fn a_swagger_2_description_is_converted_with_warnings() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let app = fake_app(temp.path());
+    let out = temp.path().join("site");
+    fs::create_dir(&out).expect("an empty folder is taken");
+    let output = build(&[
+        "--spec",
+        path_str(&fixture("zoo-swagger2.yaml")),
+        "--out",
+        path_str(&out),
+        "--app",
+        path_str(&app),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("warning: converted from Swagger 2.0"), "{}", stderr(&output));
+    let document: Value =
+        serde_json::from_str(&text(&out.join("openapi.json"))).expect("openapi.json is JSON");
+    assert_eq!(document["openapi"], "3.0.3");
+    assert!(text(&out.join("index.html")).contains("<title>Zoo</title>"));
+}
