@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use petstore_openapi::Catalog;
 use petstore_openapi::catalog::{METHODS, Method};
-use petstore_openapi::document::{self, Read};
+use petstore_openapi::document::{self, AnyDocument, Read};
 use petstore_reference::OperationView;
 use serde_json::Value;
 
@@ -28,6 +28,8 @@ pub struct CheckError {
 pub struct Checked {
     /// The OpenAPI 3 document the site serves (a Swagger 2.0 one converted).
     pub document: Value,
+    /// The same document as the page reads it (for the pre-rendered reference).
+    pub read: AnyDocument,
     /// Its list of operations, as the page makes it.
     pub catalog: Catalog,
     /// What the page will not show, or shows otherwise than written, one sentence each.
@@ -44,8 +46,8 @@ pub fn check(path: &Path, document: Value) -> Result<Checked, CheckError> {
     let fail = |problem: String| CheckError { path: path.to_owned(), problem };
     let mut warnings = Vec::new();
     let bytes = serde_json::to_vec(&document).map_err(|e| fail(e.to_string()))?;
-    let (document, catalog) = match document::read(bytes).map_err(|e| fail(e.to_string()))? {
-        Read::OpenApi(_, catalog) => (document, catalog),
+    let (document, read, catalog) = match document::read(bytes).map_err(|e| fail(e.to_string()))? {
+        Read::OpenApi(read, catalog) => (document, read, catalog),
         Read::Swagger2(_) => {
             let converted = petstore_convert::swagger2_to_openapi3(&document)
                 .map_err(|e| fail(format!("Swagger 2.0: {e}")))?;
@@ -56,14 +58,14 @@ pub fn check(path: &Path, document: Value) -> Result<Checked, CheckError> {
                     .map(|note| format!("converted from Swagger 2.0 to OpenAPI 3.0: {note}")),
             );
             let bytes = serde_json::to_vec(&converted.document).map_err(|e| fail(e.to_string()))?;
-            let (_, catalog) =
+            let (read, catalog) =
                 document::load_json(bytes).map_err(|e| fail(format!("once converted: {e}")))?;
-            (converted.document, catalog)
+            (converted.document, read, catalog)
         }
     };
     warnings.extend(unlisted(&document, &catalog));
     warnings.extend(unshown(&document, &catalog));
-    Ok(Checked { document, catalog, warnings })
+    Ok(Checked { document, read, catalog, warnings })
 }
 
 /// The operations of `paths` the list leaves out (an operation that is not an object, ...).

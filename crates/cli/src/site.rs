@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use petstore_mock_server::description::{self, DescriptionError};
 use petstore_openapi::Catalog;
+use petstore_openapi::document::AnyDocument;
 use serde_json::{Map, Value, json};
 
 use crate::check::{self, CheckError};
@@ -232,7 +233,8 @@ fn write_site(
     let mut names = entries;
     names.extend([DOCUMENT.to_owned()]);
     names.extend(logo.iter().chain(&head.favicon).cloned());
-    let html = page::rewrite(&index, &head, &prerendered(&checked.document, &checked.catalog), &names)
+    let first_paint = prerendered(&checked.read, &checked.catalog, &site_config);
+    let html = page::rewrite(&index, &head, &first_paint, &names)
         .map_err(|source| BuildError::Page { path: index_path, source })?;
     write("index.html", html.as_bytes())?;
     write(
@@ -257,11 +259,14 @@ fn read_bounded(path: &Path, limit: u64) -> Result<String, BuildError> {
 }
 
 /// The reference's first paint (header, operation list by tag, overview) as HTML, which the
-/// page shows until the app has started.
+/// page shows in `#prerendered` until the app has started; `site` is the site's configuration
+/// element's value.
 ///
-/// Empty for now: it is to call `petstore_reference::html::prerender(document, catalog)`, the
-/// reference's own markup, once that function exists; this tool writes none of its own.
-fn prerendered(_document: &Value, _catalog: &Catalog) -> String {
+/// Empty for now, and then no `#prerendered` is written: this is the one place to call
+/// `petstore_reference::html::prerender(document, catalog, &site_config)` (the reference's own
+/// markup, with `site` as a `petstore_reference::site::SiteConfig`) once this branch has it;
+/// this tool writes no markup of its own.
+fn prerendered(_document: &AnyDocument, _catalog: &Catalog, _site: &Value) -> String {
     String::new()
 }
 
