@@ -68,26 +68,30 @@ pub fn check(path: &Path, document: Value) -> Result<Checked, CheckError> {
     Ok(Checked { document, read, catalog, warnings })
 }
 
-/// The operations of `paths` the list leaves out (an operation that is not an object, ...).
+/// The operations of `paths` and `webhooks` the list leaves out (one that is null, a webhook
+/// that is not an object, ...).
 fn unlisted(document: &Value, catalog: &Catalog) -> Vec<String> {
-    let listed: HashSet<(Method, &str)> =
-        catalog.operations().filter(|op| !op.webhook).map(|op| (op.method, op.path.as_str())).collect();
-    let Some(paths) = document.get("paths").and_then(Value::as_object) else { return Vec::new() };
+    let listed: HashSet<(Method, &str, bool)> =
+        catalog.operations().map(|op| (op.method, op.path.as_str(), op.webhook)).collect();
     let mut warnings = Vec::new();
-    for (path, item) in paths {
-        let Some(item) = item.as_object() else { continue };
-        // A path item that is a `$ref` has its operations elsewhere; the list follows it.
-        if item.contains_key("$ref") || path.starts_with("x-") {
-            continue;
-        }
-        for method in METHODS {
-            let key = method.as_str().to_ascii_lowercase();
-            if item.contains_key(&key) && !listed.contains(&(method, path.as_str())) {
-                warnings.push(format!(
-                    "{} {path} is not listed: `/paths/{}/{key}` is not an operation (an object)",
-                    method.as_str(),
-                    petstore_openapi::pointer::escape_segment(path)
-                ));
+    for (field, webhook) in [("paths", false), ("webhooks", true)] {
+        let Some(items) = document.get(field).and_then(Value::as_object) else { continue };
+        for (name, item) in items {
+            let Some(item) = item.as_object() else { continue };
+            // A path item that is a `$ref` has its operations elsewhere; the list follows it.
+            if item.contains_key("$ref") || name.starts_with("x-") {
+                continue;
+            }
+            for method in METHODS {
+                let key = method.as_str().to_ascii_lowercase();
+                if item.contains_key(&key) && !listed.contains(&(method, name.as_str(), webhook)) {
+                    warnings.push(format!(
+                        "{}{} {name} is not listed: `/{field}/{}/{key}` is not an operation (an object)",
+                        if webhook { "the webhook " } else { "" },
+                        method.as_str(),
+                        petstore_openapi::pointer::escape_segment(name)
+                    ));
+                }
             }
         }
     }

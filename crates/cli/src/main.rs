@@ -62,8 +62,9 @@ fn build(args: BuildArgs) -> ExitCode {
             if built.warnings.len() > MAX_WARNINGS {
                 eprintln!("{PROGRAM}: warning: and {} more", built.warnings.len() - MAX_WARNINGS);
             }
+            let plural = if built.operations == 1 { "" } else { "s" };
             eprintln!(
-                "{PROGRAM}: wrote {} ({}, {} operations)",
+                "{PROGRAM}: wrote {} ({}, {} operation{plural})",
                 build.out.display(),
                 built.title,
                 built.operations

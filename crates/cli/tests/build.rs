@@ -280,3 +280,23 @@ fn a_swagger_2_description_is_converted_with_warnings() {
     assert_eq!(document["openapi"], "3.0.3");
     assert!(text(&out.join("index.html")).contains("<title>Zoo</title>"));
 }
+
+#[test]
+fn what_the_page_will_not_show_is_a_warning() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let app = fake_app(temp.path());
+    let out = temp.path().join("site");
+    let output = build(&[
+        "--spec",
+        path_str(&fixture("skipped.yaml")),
+        "--out",
+        path_str(&out),
+        "--app",
+        path_str(&app),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(message.contains("warning: GET /a is not listed: `/paths/~1a/get`"), "{message}");
+    assert!(message.contains("warning: the webhook POST born is not listed"), "{message}");
+    assert!(message.contains("(Skipped, 1 operation)"), "{message}");
+}
