@@ -348,6 +348,18 @@ mod tests {
         assert!(error.to_string().contains("/elsewhere.css"), "{error}");
     }
 
+    /// The app's own page, as Trunk's development builds leave it (release builds minify it,
+    /// as [`MINIFIED`]): a change of its shape that the build would refuse fails here first.
+    #[test]
+    fn the_apps_page_has_the_shape_the_build_knows() {
+        let source = include_str!("../../../index.html");
+        let page = rewrite(source, &head(), "", &[]).expect("the app's index.html is rewritten");
+        assert!(page.contains("\"openapi.json\""), "{page}");
+        let config = page.find(CONFIG_ID).expect("the configuration element");
+        let first_script = page.find("<script>").expect("the page's first script");
+        assert!(config < first_script, "the configuration comes before the scripts that read it");
+    }
+
     #[test]
     fn the_summary_is_the_first_sentence_in_plain_text() {
         assert_eq!(summary("The **Shop** API. It sells."), Some("The Shop API.".to_owned()));
