@@ -131,16 +131,9 @@ pub fn build(build: &Build) -> Result<Built, BuildError> {
     };
     fs::create_dir_all(&parent).map_err(io_error(&parent))?;
     let name = build.out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let staging = tempfile::Builder::new()
-        .prefix(&format!(".{name}.building-"))
-        .tempdir_in(&parent)
-        .map_err(io_error(&parent))?;
-    let title = write_site(build, &config, &checked, staging.path())?;
-    let staged = staging.keep();
-    if let Err(error) = replace(&staged, &build.out) {
-        let _ = fs::remove_dir_all(&staged);
-        return Err(error);
-    }
+    let staging = Staging::create(&parent, &name)?;
+    let title = write_site(build, &config, &checked, &staging.path)?;
+    replace(&staging.path, &build.out)?;
     Ok(Built { warnings: checked.warnings, title, operations: checked.catalog.operation_count() })
 }
 
@@ -148,6 +141,9 @@ pub fn build(build: &Build) -> Result<Built, BuildError> {
 /// wrote.
 fn check_out(out: &Path) -> Result<(), BuildError> {
     let refuse = |problem: &str| BuildError::Out { path: out.to_owned(), problem: problem.to_owned() };
+    if out.file_name().is_none() {
+        return Err(refuse("--out must name a folder of its own (not `.`, `..` or a root)"));
+    }
     let Ok(metadata) = fs::symlink_metadata(out) else { return Ok(()) };
     if !metadata.is_dir() {
         return Err(refuse("it exists and is not a folder; choose another --out"));
@@ -163,6 +159,40 @@ fn check_out(out: &Path) -> Result<(), BuildError> {
         )));
     }
     Ok(())
+}
+
+/// The folder a site is built in, beside `--out`; removed when dropped, unless it was renamed
+/// into place already.
+#[derive(Debug)]
+struct Staging {
+    path: PathBuf,
+}
+
+impl Staging {
+    /// Creates `.NAME.building-PID-N` in `parent`. A plain folder, not a temporary one (which is
+    /// private to its owner): the site it becomes is read by web servers running as others.
+    fn create(parent: &Path, name: &str) -> Result<Self, BuildError> {
+        let mut last = None;
+        for attempt in 0..100_u32 {
+            let path = parent.join(format!(".{name}.building-{}-{attempt}", std::process::id()));
+            match fs::create_dir(&path) {
+                Ok(()) => return Ok(Self { path }),
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => last = Some(error),
+                Err(error) => return Err(BuildError::Io { path, source: error }),
+            }
+        }
+        let source = last.unwrap_or_else(|| io::Error::other("no free name"));
+        Err(BuildError::Io { path: parent.to_owned(), source })
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        // Once renamed into place there is nothing left here to remove.
+        if fs::symlink_metadata(&self.path).is_ok() {
+            let _ = fs::remove_dir_all(&self.path);
+        }
+    }
 }
 
 /// Puts the site built at `staging` in place of `out` (a previous site or an empty folder).

@@ -300,3 +300,23 @@ fn what_the_page_will_not_show_is_a_warning() {
     assert!(message.contains("warning: the webhook POST born is not listed"), "{message}");
     assert!(message.contains("(Skipped, 1 operation)"), "{message}");
 }
+
+#[test]
+fn the_site_is_as_readable_as_any_new_folder() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let app = fake_app(temp.path());
+    let out = temp.path().join("site");
+    let output = build(&[
+        "--spec",
+        path_str(&fixture("notes.yaml")),
+        "--out",
+        path_str(&out),
+        "--app",
+        path_str(&app),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let plain = temp.path().join("plain");
+    fs::create_dir(&plain).expect("creates a folder");
+    let permissions = |path: &Path| fs::metadata(path).expect("reads the metadata").permissions();
+    assert_eq!(permissions(&out), permissions(&plain), "not a private temporary folder's");
+}
