@@ -1,9 +1,10 @@
 //! `petstore-mock`'s library half: the axum app around the core mocks (the Petstore's or any
-//! document's), CORS and the state file,
+//! document's), CORS, the state file and the `serve` command (shared with `playground mock`),
 //! kept out of `main.rs` so that tests and benchmarks can reach them.
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod cli;
 pub mod cors;
 pub mod description;
 pub mod served;

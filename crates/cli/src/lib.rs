@@ -1,0 +1,12 @@
+//! `playground`'s library half: publishing the reference and the mock of any API description.
+//!
+//! `build` writes a static site (`site`): the description is read as the page reads it
+//! (`check`), the site's settings come from `playground.toml` (`config`), and the app's page is
+//! made the site's (`page`). `mock` is `petstore-mock serve`'s command
+//! (`petstore_mock_server::cli`).
+#![deny(missing_docs)]
+
+pub mod check;
+pub mod config;
+pub mod page;
+pub mod site;

@@ -1,0 +1,79 @@
+//! `playground`: the reference and the mock of any API description, with one command each
+//! (`playground build` writes a static site, `playground mock` serves the mock over HTTP).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use petstore_mock_server::cli::{self, ServeArgs};
+use playground::check::MAX_WARNINGS;
+use playground::site::{self, Build};
+
+/// The program's name in its messages.
+const PROGRAM: &str = "playground";
+
+/// Publish the reference and the mock of an API description.
+#[derive(Debug, Parser)]
+#[command(name = "playground", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the mock of a description over HTTP until Ctrl-C or SIGTERM.
+    #[command(mut_arg("spec", |arg| arg.required(true)), mut_arg("seed", |arg| arg.hide(true)))]
+    Mock(ServeArgs),
+    /// Write a static site of a description's reference, with its in-browser mock.
+    Build(BuildArgs),
+}
+
+#[derive(Debug, Args)]
+struct BuildArgs {
+    /// The API description (OpenAPI 3.0 to 3.2 or Swagger 2.0; JSON or YAML).
+    #[arg(long, value_name = "FILE")]
+    spec: PathBuf,
+    /// The folder to write the site to; a site built there before is replaced.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// The site's settings (title, logo, accent, favicon, links, try_it, mock).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The app's files, as `make build` leaves them in dist/.
+    #[arg(long, value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../dist"))]
+    app: PathBuf,
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Mock(args) => cli::run(PROGRAM, args),
+        Command::Build(args) => build(args),
+    }
+}
+
+fn build(args: BuildArgs) -> ExitCode {
+    let build = Build { spec: args.spec, out: args.out, config: args.config, app: args.app };
+    match site::build(&build) {
+        Ok(built) => {
+            for warning in built.warnings.iter().take(MAX_WARNINGS) {
+                eprintln!("{PROGRAM}: warning: {warning}");
+            }
+            if built.warnings.len() > MAX_WARNINGS {
+                eprintln!("{PROGRAM}: warning: and {} more", built.warnings.len() - MAX_WARNINGS);
+            }
+            let plural = if built.operations == 1 { "" } else { "s" };
+            eprintln!(
+                "{PROGRAM}: wrote {} ({}, {} operation{plural})",
+                build.out.display(),
+                built.title,
+                built.operations
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("{PROGRAM}: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! The site's `index.html`: the app's page with the description's title and summary, the
+//! site's configuration element, the early request pointed at the site's document, the
+//! pre-rendered reference, and every address of the app's files made relative.
+
+use petstore_reference::html::escape;
+use petstore_reference::markdown::to_safe_html;
+
+/// The longest page description (`<meta name="description">`), in characters.
+pub const MAX_SUMMARY_CHARS: usize = 160;
+
+/// The id of the site's configuration element, which the app reads.
+pub const CONFIG_ID: &str = "playground-site";
+
+/// The document the app's early request asks for, in the app's `index.html`.
+const APP_DOCUMENT: &str = "petstore.json";
+
+/// Why the app's `index.html` could not be made the site's: it changed shape.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the app's index.html {0}; the build of this playground no longer matches its app")]
+pub struct PageError(String);
+
+/// What the site's page says in its `<head>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head {
+    /// The page's title.
+    pub title: String,
+    /// Its description in plain text, when the API has one.
+    pub summary: Option<String>,
+    /// The icon's relative address, when the site has its own.
+    pub favicon: Option<String>,
+    /// The site's configuration element's JSON ([`script_json`]).
+    pub config: String,
+    /// The site's document's relative address, which the early request asks for.
+    pub document: String,
+}
+
+/// `value` as JSON that can stand inside a `<script>` element: `<`, `>` and `&` are escaped
+/// (`\u003c`, ...), so no text in it can close the element.
+#[must_use]
+pub fn script_json(value: &serde_json::Value) -> String {
+    let mut out = String::new();
+    for c in value.to_string().chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            // JSON allows them in strings; older JavaScript did not.
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The first sentence of a Markdown description, as plain text of at most
+/// [`MAX_SUMMARY_CHARS`] characters (cut at a word, with an ellipsis); `None` when there is
+/// no text.
+#[must_use]
+pub fn summary(markdown: &str) -> Option<String> {
+    let first_paragraph = markdown.trim_start().split("\n\n").next().unwrap_or_default();
+    let text = plain_text(&to_safe_html(first_paragraph));
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let text = words.join(" ");
+    let sentence = first_sentence(&text);
+    if sentence.is_empty() {
+        return None;
+    }
+    if sentence.chars().count() <= MAX_SUMMARY_CHARS {
+        return Some(sentence.to_owned());
+    }
+    let mut cut = String::new();
+    for word in sentence.split(' ') {
+        if cut.chars().count() + word.chars().count() + 1 > MAX_SUMMARY_CHARS - 1 {
+            break;
+        }
+        if !cut.is_empty() {
+            cut.push(' ');
+        }
+        cut.push_str(word);
+    }
+    if cut.is_empty() {
+        cut = sentence.chars().take(MAX_SUMMARY_CHARS - 1).collect();
+    }
+    cut.push('\u{2026}');
+    Some(cut)
+}
+
+/// The text up to the end of its first sentence (a `.`, `!` or `?` before a space).
+fn first_sentence(text: &str) -> &str {
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|(_, next)| *next == ' ') {
+            return &text[..at + c.len_utf8()];
+        }
+    }
+    text
+}
+
+/// The text of safe HTML (the Markdown renderer's): tags dropped, entities decoded.
+fn plain_text(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            // The renderer ends each block with a line break, which keeps blocks apart.
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+}
+
+/// The site's page made from the app's `index.html`: see the module's documentation.
+/// `entries` are the names of the files and folders at the top of the site, whose absolute
+/// addresses (`/name`) become relative ones (`./name`); `prerendered` goes first in `<body>`.
+///
+/// # Errors
+/// A [`PageError`] when the page does not have the shape this build knows: one `<title>`, one
+/// `<body>`, the early request's literal `"petstore.json"` once, no absolute address left.
+pub fn rewrite(index: &str, head: &Head, prerendered: &str, entries: &[String]) -> Result<String, PageError> {
+    let page = drop_tags(index, "<meta", |tag| {
+        attribute_is(tag, "name", "description") || attribute_starts(tag, "property", "og:")
+    });
+    let page = if head.favicon.is_some() {
+        drop_tags(&page, "<link", |tag| attribute_is(tag, "rel", "icon"))
+    } else {
+        page
+    };
+
+    let (Some(open), Some(close)) = (page.find("<title>"), page.find("</title>")) else {
+        return Err(PageError("has no <title>".to_owned()));
+    };
+    if close < open || page[close + 1..].contains("<title>") {
+        return Err(PageError("does not have one <title>".to_owned()));
+    }
+    let mut tags = format!("<title>{}</title>", escape(&head.title));
+    let title = escape(&head.title);
+    if let Some(summary) = &head.summary {
+        let summary = escape(summary);
+        tags.push_str(&format!(
+            "<meta name=\"description\" content=\"{summary}\"><meta property=\"og:description\" content=\"{summary}\">"
+        ));
+    }
+    tags.push_str(&format!("<meta property=\"og:title\" content=\"{title}\">"));
+    if let Some(favicon) = &head.favicon {
+        tags.push_str(&format!("<link rel=\"icon\" href=\"{}\">", escape(favicon)));
+    }
+    tags.push_str(&format!("<script type=\"application/json\" id=\"{CONFIG_ID}\">{}</script>", head.config));
+    let page = format!("{}{tags}{}", &page[..open], &page[close + "</title>".len()..]);
+
+    let page = early_request(&page, &head.document)?;
+    let page = relative(&page, entries);
+    if let Some(absolute) = absolute_address(&page) {
+        return Err(PageError(format!(
+            "refers to {absolute}, which is not a file of the app; a site's addresses must be relative"
+        )));
+    }
+
+    let Some(body) = page.find("<body") else {
+        return Err(PageError("has no <body>".to_owned()));
+    };
+    let Some(end) = page[body..].find('>').map(|end| body + end + 1) else {
+        return Err(PageError("has a <body> tag that does not end".to_owned()));
+    };
+    if prerendered.is_empty() {
+        return Ok(page);
+    }
+    Ok(format!("{}<div id=\"prerendered\">{prerendered}</div>{}", &page[..end], &page[end..]))
+}
+
+/// The page with its early request for the Petstore's document asking for `document` instead.
+fn early_request(page: &str, document: &str) -> Result<String, PageError> {
+    let quoted: Vec<String> = ['"', '\'', '`'].iter().map(|q| format!("{q}{APP_DOCUMENT}{q}")).collect();
+    let found: Vec<&String> = quoted.iter().filter(|q| page.contains(q.as_str())).collect();
+    let [literal] = found.as_slice() else {
+        return Err(PageError(format!("does not name \"{APP_DOCUMENT}\" once, in its early request")));
+    };
+    if page.matches(literal.as_str()).count() != 1 {
+        return Err(PageError(format!("names \"{APP_DOCUMENT}\" more than once")));
+    }
+    let quote = &literal[..1];
+    Ok(page.replacen(literal.as_str(), &format!("{quote}{document}{quote}"), 1))
+}
+
+/// `page` with every `/name` that starts an attribute value or a string (after `=`, `"`, `'`
+/// or a backquote) made `./name`, for each top-level `name` of the site.
+fn relative(page: &str, entries: &[String]) -> String {
+    let mut out = String::with_capacity(page.len() + 64);
+    let mut rest = page;
+    while let Some(at) = rest.find('/') {
+        let before = rest[..at].chars().next_back();
+        let after = &rest[at + 1..];
+        let starts_value = matches!(before, Some('=' | '"' | '\'' | '`'));
+        let names_entry = entries.iter().any(|name| {
+            after.strip_prefix(name.as_str()).is_some_and(|tail| !tail.starts_with(is_name_char))
+        });
+        out.push_str(&rest[..at]);
+        if starts_value && names_entry {
+            out.push_str("./");
+        } else {
+            out.push('/');
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')
+}
+
+/// An absolute address left in an attribute or a module import (`href=/x`, `src="/x"`,
+/// `from '/x'`, `module_or_path: '/x'`), when there is one.
+fn absolute_address(page: &str) -> Option<String> {
+    const STARTS: [&str; 10] = [
+        "href=/",
+        "href=\"/",
+        "href='/",
+        "src=/",
+        "src=\"/",
+        "src='/",
+        "from '/",
+        "from \"/",
+        "module_or_path: '/",
+        "module_or_path: \"/",
+    ];
+    STARTS.iter().find_map(|start| {
+        page.match_indices(start).find_map(|(at, _)| {
+            let address = &page[at + start.len() - 1..];
+            if address.starts_with("//") {
+                return None;
+            }
+            let end = address
+                .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '>'))
+                .unwrap_or(address.len());
+            Some(address[..end].to_owned())
+        })
+    })
+}
+
+/// `page` without the tags starting with `start` (such as `<meta`) that `drop` picks.
+fn drop_tags(page: &str, start: &str, drop: impl Fn(&str) -> bool) -> String {
+    let mut out = String::with_capacity(page.len());
+    let mut rest = page;
+    while let Some(at) = rest.find(start) {
+        let Some(end) = rest[at..].find('>').map(|end| at + end + 1) else { break };
+        out.push_str(&rest[..at]);
+        if !drop(&rest[at..end]) {
+            out.push_str(&rest[at..end]);
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The value of the attribute `name` of `tag`, quoted or not.
+fn attribute<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
+    let mut search = tag;
+    loop {
+        let at = search.find(name)?;
+        let before = search[..at].chars().next_back();
+        let after = &search[at + name.len()..];
+        if before.is_some_and(char::is_whitespace)
+            && let Some(value) = after.strip_prefix('=')
+        {
+            return Some(match value.chars().next() {
+                Some(q @ ('"' | '\'')) => value[1..].split(q).next().unwrap_or_default(),
+                _ => value
+                    .split(|c: char| c.is_whitespace() || c == '>' || c == '/')
+                    .next()
+                    .unwrap_or_default(),
+            });
+        }
+        search = after;
+    }
+}
+
+fn attribute_is(tag: &str, name: &str, value: &str) -> bool {
+    attribute(tag, name).is_some_and(|v| v.eq_ignore_ascii_case(value))
+}
+
+fn attribute_starts(tag: &str, name: &str, prefix: &str) -> bool {
+    attribute(tag, name).is_some_and(|v| v.starts_with(prefix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIFIED: &str = "<!doctype html><html lang=en><meta charset=utf-8><meta content=\"Petstore API\" name=description><title>Petstore API reference</title><script>var href=new URL(a||`petstore.json`,document.baseURI).href;</script><link href=/favicon-1.png integrity=sha384-x rel=icon><link href=/style-2.css rel=stylesheet><script type=module>import init, * as bindings from '/app-3.js';\nconst wasm = await init({ module_or_path: '/app-3_bg.wasm' });</script><link crossorigin href=/snippets/app/inline0.js rel=modulepreload><body><noscript>JS</noscript></body></html>";
+
+    fn head() -> Head {
+        Head {
+            title: "Shop <API>".to_owned(),
+            summary: Some("Sells \"things\".".to_owned()),
+            favicon: None,
+            config: script_json(&serde_json::json!({"title": "</script>"})),
+            document: "openapi.json".to_owned(),
+        }
+    }
+
+    fn entries() -> Vec<String> {
+        ["favicon-1.png", "style-2.css", "app-3.js", "app-3_bg.wasm", "snippets"].map(str::to_owned).to_vec()
+    }
+
+    #[test]
+    fn a_minified_page_is_rewritten() {
+        let page = rewrite(MINIFIED, &head(), "<h1>Shop</h1>", &entries()).expect("rewrites");
+        assert!(page.contains("<title>Shop &lt;API&gt;</title>"), "{page}");
+        assert!(!page.contains("Petstore"), "{page}");
+        assert!(page.contains("<meta name=\"description\" content=\"Sells &quot;things&quot;.\">"));
+        assert!(page.contains("{\"title\":\"\\u003c/script\\u003e\"}</script>"));
+        assert!(page.contains("`openapi.json`"));
+        assert!(page.contains("href=./favicon-1.png"));
+        assert!(page.contains("from './app-3.js'"));
+        assert!(page.contains("module_or_path: './app-3_bg.wasm'"));
+        assert!(page.contains("href=./snippets/app/inline0.js"));
+        assert!(page.contains("<body><div id=\"prerendered\"><h1>Shop</h1></div><noscript>"));
+    }
+
+    #[test]
+    fn a_favicon_replaces_the_apps() {
+        let head = Head { favicon: Some("playground-favicon.svg".to_owned()), ..head() };
+        let page = rewrite(MINIFIED, &head, "", &entries()).expect("rewrites");
+        assert!(!page.contains("favicon-1.png"));
+        assert!(page.contains("<link rel=\"icon\" href=\"playground-favicon.svg\">"));
+        assert!(!page.contains("prerendered"));
+    }
+
+    #[test]
+    fn a_page_of_another_shape_is_refused() {
+        let no_literal = MINIFIED.replace("`petstore.json`", "`other.json`");
+        assert!(rewrite(&no_literal, &head(), "", &entries()).is_err());
+        let no_title = MINIFIED.replace("<title>Petstore API reference</title>", "");
+        assert!(rewrite(&no_title, &head(), "", &entries()).is_err());
+        let unknown = MINIFIED.replace("href=/style-2.css", "href=/elsewhere.css");
+        let error = rewrite(&unknown, &head(), "", &entries()).expect_err("an absolute address");
+        assert!(error.to_string().contains("/elsewhere.css"), "{error}");
+    }
+
+    /// The app's own page, as Trunk's development builds leave it (release builds minify it,
+    /// as [`MINIFIED`]): a change of its shape that the build would refuse fails here first.
+    #[test]
+    fn the_apps_page_has_the_shape_the_build_knows() {
+        let source = include_str!("../../../index.html");
+        let page = rewrite(source, &head(), "", &[]).expect("the app's index.html is rewritten");
+        assert!(page.contains("\"openapi.json\""), "{page}");
+        let config = page.find(CONFIG_ID).expect("the configuration element");
+        let first_script = page.find("<script>").expect("the page's first script");
+        assert!(config < first_script, "the configuration comes before the scripts that read it");
+    }
+
+    #[test]
+    fn the_summary_is_the_first_sentence_in_plain_text() {
+        assert_eq!(summary("The **Shop** API. It sells."), Some("The Shop API.".to_owned()));
+        assert_eq!(summary("[Pets](https://x.example), toys"), Some("Pets, toys".to_owned()));
+        assert_eq!(summary("# Title\n\nMore"), Some("Title".to_owned()));
+        assert_eq!(summary("   "), None);
+        assert_eq!(summary("Version 1.2 is here"), Some("Version 1.2 is here".to_owned()));
+        let long = summary(&"word ".repeat(100)).expect("a summary");
+        assert!(long.chars().count() <= MAX_SUMMARY_CHARS && long.ends_with('\u{2026}'), "{long}");
+    }
+}

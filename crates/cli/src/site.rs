@@ -1,0 +1,350 @@
+//! `playground build`: a static site of a description's reference and mock, written beside
+//! `--out` and renamed into place, so that a failed build leaves nothing behind.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use petstore_mock_server::description::{self, DescriptionError};
+use petstore_openapi::Catalog;
+use petstore_openapi::document::AnyDocument;
+use serde_json::{Map, Value, json};
+
+use crate::check::{self, CheckError};
+use crate::config::{self, Config, ConfigError};
+use crate::page::{self, Head, PageError};
+
+/// The file that marks a folder as a site this tool built, which a later build may replace.
+pub const MARKER: &str = ".playground-site";
+
+/// The site's description, as the page asks for it.
+pub const DOCUMENT: &str = "openapi.json";
+
+/// The app's files a site leaves out: the Petstore's own document, its mock module and the
+/// page that demonstrates that module (the mock of any description, `api-mock/`, stays).
+pub const PETSTORE_ONLY: [&str; 3] = ["petstore.json", "mock", "mock-example.html"];
+
+/// What `playground build` is asked to do.
+#[derive(Debug, Clone)]
+pub struct Build {
+    /// The description (JSON or YAML).
+    pub spec: PathBuf,
+    /// The folder the site is written to.
+    pub out: PathBuf,
+    /// `playground.toml`, when given.
+    pub config: Option<PathBuf>,
+    /// The app's files (`trunk build --release`'s `dist/`).
+    pub app: PathBuf,
+}
+
+/// A site written.
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// What the page will not show, one sentence each.
+    pub warnings: Vec<String>,
+    /// The page's title.
+    pub title: String,
+    /// How many operations the page lists.
+    pub operations: usize,
+}
+
+/// Why no site was written.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The description could not be read.
+    #[error(transparent)]
+    Description(#[from] DescriptionError),
+    /// The page could not show the description.
+    #[error(transparent)]
+    Check(#[from] CheckError),
+    /// `playground.toml` is not valid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The app's files are missing.
+    #[error("{}: {problem}; run `make build` first (or give the app's folder with --app)", path.display())]
+    App {
+        /// The folder expected to hold the app.
+        path: PathBuf,
+        /// What is missing.
+        problem: String,
+    },
+    /// The app's page has a shape this build does not know.
+    #[error("{}: {source}", path.display())]
+    Page {
+        /// The app's `index.html`.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: PageError,
+    },
+    /// `--out` is something this tool must not replace.
+    #[error("{}: {problem}", path.display())]
+    Out {
+        /// The folder asked for.
+        path: PathBuf,
+        /// Why it is left alone.
+        problem: String,
+    },
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
+    move |source| BuildError::Io { path: path.to_owned(), source }
+}
+
+/// Builds the site `build` asks for: every check first, then the site in a temporary folder
+/// beside `--out`, which replaces `--out` once complete.
+///
+/// # Errors
+/// A [`BuildError`] naming the file at fault; `--out` is then as it was.
+pub fn build(build: &Build) -> Result<Built, BuildError> {
+    let config = match &build.config {
+        Some(path) => config::read(path)?,
+        None => Config::default(),
+    };
+    let document = description::read(&build.spec)?;
+    let checked = check::check(&build.spec, document)?;
+    let index_path = build.app.join("index.html");
+    if !build.app.is_dir() {
+        return Err(BuildError::App {
+            path: build.app.clone(),
+            problem: "the app's folder does not exist".to_owned(),
+        });
+    }
+    if !index_path.is_file() {
+        return Err(BuildError::App {
+            path: build.app.clone(),
+            problem: "the app's folder has no index.html".to_owned(),
+        });
+    }
+    check_out(&build.out)?;
+
+    let parent = match build.out.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent).map_err(io_error(&parent))?;
+    let name = build.out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let staging = Staging::create(&parent, &name)?;
+    let title = write_site(build, &config, &checked, &staging.path)?;
+    replace(&staging.path, &build.out)?;
+    Ok(Built { warnings: checked.warnings, title, operations: checked.catalog.operation_count() })
+}
+
+/// Refuses an `--out` that is a file, or a folder with files that no build of this tool
+/// wrote.
+fn check_out(out: &Path) -> Result<(), BuildError> {
+    let refuse = |problem: &str| BuildError::Out { path: out.to_owned(), problem: problem.to_owned() };
+    if out.file_name().is_none() {
+        return Err(refuse("--out must name a folder of its own (not `.`, `..` or a root)"));
+    }
+    let Ok(metadata) = fs::symlink_metadata(out) else { return Ok(()) };
+    if !metadata.is_dir() {
+        return Err(refuse("it exists and is not a folder; choose another --out"));
+    }
+    if out.join(MARKER).is_file() {
+        return Ok(());
+    }
+    let mut entries = fs::read_dir(out).map_err(io_error(out))?;
+    if entries.next().is_some() {
+        return Err(refuse(&format!(
+            "it is a folder with files, and not a site built by playground (it has no {MARKER}); \
+             choose another --out, or empty it"
+        )));
+    }
+    Ok(())
+}
+
+/// The folder a site is built in, beside `--out`; removed when dropped, unless it was renamed
+/// into place already.
+#[derive(Debug)]
+struct Staging {
+    path: PathBuf,
+}
+
+impl Staging {
+    /// Creates `.NAME.building-PID-N` in `parent`. A plain folder, not a temporary one (which is
+    /// private to its owner): the site it becomes is read by web servers running as others.
+    fn create(parent: &Path, name: &str) -> Result<Self, BuildError> {
+        let mut last = None;
+        for attempt in 0..100_u32 {
+            let path = parent.join(format!(".{name}.building-{}-{attempt}", std::process::id()));
+            match fs::create_dir(&path) {
+                Ok(()) => return Ok(Self { path }),
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => last = Some(error),
+                Err(error) => return Err(BuildError::Io { path, source: error }),
+            }
+        }
+        let source = last.unwrap_or_else(|| io::Error::other("no free name"));
+        Err(BuildError::Io { path: parent.to_owned(), source })
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        // Once renamed into place there is nothing left here to remove.
+        if fs::symlink_metadata(&self.path).is_ok() {
+            let _ = fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// Puts the site built at `staging` in place of `out` (a previous site or an empty folder).
+fn replace(staging: &Path, out: &Path) -> Result<(), BuildError> {
+    if fs::symlink_metadata(out).is_ok() {
+        let mut old = staging.as_os_str().to_owned();
+        old.push(".old");
+        let old = PathBuf::from(old);
+        fs::rename(out, &old).map_err(io_error(out))?;
+        if let Err(source) = fs::rename(staging, out) {
+            // Put the previous site back rather than leave nothing.
+            let _ = fs::rename(&old, out);
+            return Err(BuildError::Io { path: out.to_owned(), source });
+        }
+        fs::remove_dir_all(&old).map_err(io_error(&old))?;
+    } else {
+        fs::rename(staging, out).map_err(io_error(out))?;
+    }
+    Ok(())
+}
+
+/// Writes every file of the site into `site`; gives the page's title.
+fn write_site(
+    build: &Build,
+    config: &Config,
+    checked: &check::Checked,
+    site: &Path,
+) -> Result<String, BuildError> {
+    let entries = copy_app(&build.app, site)?;
+    let write = |name: &str, bytes: &[u8]| {
+        let path = site.join(name);
+        fs::write(&path, bytes).map_err(io_error(&path))
+    };
+    let document = serde_json::to_vec(&checked.document)
+        .map_err(|e| BuildError::Io { path: site.join(DOCUMENT), source: e.into() })?;
+    write(DOCUMENT, &document)?;
+    let logo = config.logo.as_deref().map(|path| copy_image(path, "playground-logo", site)).transpose()?;
+    let favicon =
+        config.favicon.as_deref().map(|path| copy_image(path, "playground-favicon", site)).transpose()?;
+
+    let title = config.title.clone().unwrap_or_else(|| checked.catalog.title.trim().to_owned());
+    let title = if title.is_empty() { "API reference".to_owned() } else { title };
+    let mut links = Map::new();
+    if let Some(home) = &config.home {
+        links.insert("home".to_owned(), Value::from(home.as_str()));
+    }
+    if let Some(support) = &config.support {
+        links.insert("support".to_owned(), Value::from(support.as_str()));
+    }
+    let site_config = json!({
+        "document": DOCUMENT,
+        "title": title,
+        "tryIt": config.try_it.as_str(),
+        "mock": config.mock,
+        "links": links,
+        "logo": logo,
+        "accent": config.accent,
+    });
+    let head = Head {
+        title: title.clone(),
+        summary: checked.catalog.description.as_deref().and_then(page::summary),
+        favicon,
+        config: page::script_json(&site_config),
+        document: DOCUMENT.to_owned(),
+    };
+    let index_path = build.app.join("index.html");
+    let index = read_bounded(&index_path, MAX_INDEX_BYTES)?;
+    let mut names = entries;
+    names.extend([DOCUMENT.to_owned()]);
+    names.extend(logo.iter().chain(&head.favicon).cloned());
+    let first_paint = prerendered(&checked.read, &checked.catalog, &site_config);
+    let html = page::rewrite(&index, &head, &first_paint, &names)
+        .map_err(|source| BuildError::Page { path: index_path, source })?;
+    write("index.html", html.as_bytes())?;
+    write(
+        MARKER,
+        b"A site built by `playground build`; the next build of the same --out replaces this folder.\n",
+    )?;
+    Ok(title)
+}
+
+/// The largest app page read (1 MiB; the app's is a few KB).
+const MAX_INDEX_BYTES: u64 = 1024 * 1024;
+
+fn read_bounded(path: &Path, limit: u64) -> Result<String, BuildError> {
+    let size = fs::metadata(path).map_err(io_error(path))?.len();
+    if size > limit {
+        return Err(BuildError::App {
+            path: path.to_owned(),
+            problem: format!("it is {size} bytes; the limit is {limit}"),
+        });
+    }
+    fs::read_to_string(path).map_err(io_error(path))
+}
+
+/// The reference's first paint (header, operation list by tag, overview) as HTML, which the
+/// page shows in `#prerendered` until the app has started; `site` is the site's configuration
+/// element's value.
+///
+/// Empty for now, and then no `#prerendered` is written: this is the one place to call
+/// `petstore_reference::html::prerender(document, catalog, &site_config)` (the reference's own
+/// markup, with `site` as a `petstore_reference::site::SiteConfig`) once this branch has it;
+/// this tool writes no markup of its own.
+fn prerendered(_document: &AnyDocument, _catalog: &Catalog, _site: &Value) -> String {
+    String::new()
+}
+
+/// Copies the app's files into `site`, but for [`PETSTORE_ONLY`] and hidden entries (a build
+/// tool's staging folder, a previous site's marker); gives the names copied at the top.
+fn copy_app(app: &Path, site: &Path) -> Result<Vec<String>, BuildError> {
+    let mut names = Vec::new();
+    for entry in fs::read_dir(app).map_err(io_error(app))? {
+        let entry = entry.map_err(io_error(app))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.')
+            || PETSTORE_ONLY.contains(&name.as_str())
+            || name == "index.html"
+            || name == DOCUMENT
+        {
+            continue;
+        }
+        copy(&entry.path(), &site.join(&name))?;
+        names.push(name);
+    }
+    Ok(names)
+}
+
+/// Copies a file, or a folder and everything in it (links followed).
+fn copy(from: &Path, to: &Path) -> Result<(), BuildError> {
+    if from.is_dir() {
+        fs::create_dir(to).map_err(io_error(to))?;
+        for entry in fs::read_dir(from).map_err(io_error(from))? {
+            let entry = entry.map_err(io_error(from))?;
+            copy(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        Ok(())
+    } else {
+        fs::copy(from, to).map(drop).map_err(io_error(from))
+    }
+}
+
+/// Copies an image of the configuration as `stem.<its extension>`; gives that name.
+fn copy_image(path: &Path, stem: &str, site: &Path) -> Result<String, BuildError> {
+    let extension = config::image_extension(path).unwrap_or_else(|| "png".to_owned());
+    let name = format!("{stem}.{extension}");
+    let size = fs::metadata(path).map_err(io_error(path))?.len();
+    if size > config::MAX_IMAGE_BYTES {
+        return Err(BuildError::Io {
+            path: path.to_owned(),
+            source: io::Error::other(format!("it is {size} bytes; the limit is {}", config::MAX_IMAGE_BYTES)),
+        });
+    }
+    fs::copy(path, site.join(&name)).map_err(io_error(path))?;
+    Ok(name)
+}

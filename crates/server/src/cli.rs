@@ -1,0 +1,321 @@
+//! The `serve` command of `petstore-mock` (and `mock` of `playground`): the stateful Petstore
+//! mock, or the mock of any OpenAPI document given with `--spec`, over HTTP on this machine.
+
+use std::io::{self, Write};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use clap::Args;
+use petstore::Mock;
+use petstore_api_mock::{ApiMock, Delay, FailureOptions, MockOptions};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+use crate::app::lock;
+use crate::{OnChange, Served, StateFileError, description, router_with, state_file};
+
+/// Serves the mock `args` describe until Ctrl-C or SIGTERM, on a runtime of its own, and
+/// saves the state (with `--state`). Messages on stderr start with `program` (the binary's
+/// name), and so does the one line on stdout, `PROGRAM listening on http://ADDRESS`, that a
+/// script reads to find the port.
+#[must_use]
+pub fn run(program: &'static str, args: ServeArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("{program}: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(program, args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{program}: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// How long open connections may run on after a stop signal before the state is saved anyway.
+const DRAIN_TIME: Duration = Duration::from_secs(5);
+
+/// The flags of `serve`: where to listen, what to mock and how, where to keep the state.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (only this one).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to listen on; 0 picks a free one (the URL printed at start tells which).
+    #[arg(long, default_value_t = 4010)]
+    port: u16,
+    /// Start with the demo data instead of an empty store (unless --state loads a saved one).
+    #[arg(long, conflicts_with = "spec")]
+    seed: bool,
+    /// Mock this OpenAPI document (3.0, 3.1 or Swagger 2.0; JSON or YAML) instead of the
+    /// Petstore: resources inferred from its paths, answers from its examples or schemas.
+    #[arg(long, value_name = "FILE")]
+    spec: Option<PathBuf>,
+    /// Answer requests without checking them against the document (the Petstore's business
+    /// rules still apply).
+    #[arg(long)]
+    no_validation: bool,
+    /// With --spec: do not ask for the credentials the document's security requires.
+    #[arg(long, requires = "spec")]
+    no_security: bool,
+    /// With --spec: accept only this credential (an API key, a bearer token, or user:password
+    /// for Basic); give it again for more. Without it, any value is accepted.
+    #[arg(long = "credential", value_name = "VALUE", requires = "spec", conflicts_with = "no_security")]
+    credentials: Vec<String>,
+    /// Wait before every answer, MS or MIN-MAX milliseconds (e.g. 200 or 100-500).
+    #[arg(long, value_name = "MS", value_parser = Delay::parse)]
+    delay: Option<Delay>,
+    /// The share of requests that fail (0 to 1), with a documented error status.
+    #[arg(long, value_name = "RATE")]
+    failure_rate: Option<f64>,
+    /// With --failure-rate: the status of the failures (else the first server error the
+    /// operation documents, else 500); 0 cuts the connection instead.
+    #[arg(long, value_name = "STATUS", requires = "failure_rate")]
+    failure_status: Option<u16>,
+    /// The mock's options as JSON (validate, security, seed, delay, failure, and per
+    /// operationId under "operations"); the flags above win over it.
+    #[arg(long, value_name = "FILE")]
+    behaviour: Option<PathBuf>,
+    /// Load the state from FILE at start if it exists; every change is saved there (atomically,
+    /// synced to disk) before it is answered. One server per FILE: FILE.lock keeps a second off.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// With --state: when FILE cannot be read as a saved mock, move it aside to
+    /// FILE.unreadable-SECONDS and start fresh (without it, the server refuses to start).
+    #[arg(long, requires = "state")]
+    reset: bool,
+}
+
+/// Why `serve` stopped with an error.
+#[derive(Debug, thiserror::Error)]
+enum ServeError {
+    #[error(transparent)]
+    State(#[from] StateFileError),
+    #[error("{0}")]
+    Spec(String),
+    #[error(
+        "cannot listen on {host}:{port}: the port is already in use. Stop the program that uses \
+         it, or choose another port with --port (--port 0 picks a free one)."
+    )]
+    PortInUse { host: String, port: u16 },
+    #[error("cannot listen on {host}:{port}: {source}")]
+    Listen { host: String, port: u16, source: io::Error },
+    #[error("cannot wait for Ctrl-C or SIGTERM: {0}")]
+    Signal(io::Error),
+    #[error("the server stopped: {0}")]
+    Serve(io::Error),
+}
+
+async fn serve(program: &'static str, args: ServeArgs) -> Result<(), ServeError> {
+    // Held until the process ends (the system lets go of it however it ends).
+    let _lock = args.state.as_deref().map(state_file::lock).transpose()?;
+    let mock = initial_mock(program, &args)?;
+    // Before the URL is printed: a signal sent as soon as a client sees the URL must already
+    // mean "save and stop", not the default "die at once".
+    let mut signals = StopSignals::install().map_err(ServeError::Signal)?;
+    let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|source| {
+        if source.kind() == io::ErrorKind::AddrInUse {
+            ServeError::PortInUse { host: args.host.clone(), port: args.port }
+        } else {
+            ServeError::Listen { host: args.host.clone(), port: args.port, source }
+        }
+    })?;
+    let address = listener.local_addr().map_err(|source| ServeError::Listen {
+        host: args.host.clone(),
+        port: args.port,
+        source,
+    })?;
+    announce(program, address);
+
+    let shared = Arc::new(Mutex::new(mock));
+    let (stop, stopped) = oneshot::channel::<()>();
+    let on_change = args.state.clone().map(|path| -> OnChange {
+        Arc::new(move |mock: &Served| {
+            if let Err(error) = state_file::save(&path, &mock.snapshot()) {
+                // The change is in memory only: answering it would tell the client it is kept.
+                // Stop instead, as a database does when it cannot sync; the file holds the state
+                // before this change.
+                eprintln!("{program}: {error}\n{program}: stopping, so that no change is answered unsaved");
+                std::process::exit(1);
+            }
+        })
+    });
+    let server =
+        axum::serve(listener, router_with(Arc::clone(&shared), on_change)).with_graceful_shutdown(async {
+            let _ = stopped.await;
+        });
+    let mut server = tokio::spawn(server.into_future());
+
+    tokio::select! {
+        signal = signals.recv() => {
+            eprintln!("{program}: {signal} received, stopping");
+            let _ = stop.send(());
+            // Connections finish their requests; one that never does must not cost the state.
+            if tokio::time::timeout(DRAIN_TIME, &mut server).await.is_err() {
+                eprintln!("{program}: connections still open after {DRAIN_TIME:?}, closing them");
+                server.abort();
+            }
+        }
+        finished = &mut server => {
+            // `axum::serve` only returns on shutdown; an error here is the listener's.
+            if let Ok(Err(error)) = finished {
+                return Err(ServeError::Serve(error));
+            }
+        }
+    }
+
+    if let Some(path) = &args.state {
+        let snapshot = lock(&shared).snapshot();
+        state_file::save(path, &snapshot)?;
+        eprintln!("{program}: state saved to {}", path.display());
+    }
+    Ok(())
+}
+
+fn initial_mock(program: &str, args: &ServeArgs) -> Result<Served, ServeError> {
+    let fresh: Served = match &args.spec {
+        Some(path) => api_mock(program, path, args)?.into(),
+        None => {
+            let mock = if args.seed { Mock::seeded() } else { Mock::new() };
+            mock.with_options(mock_options(args)?).into()
+        }
+    };
+    if let Some(path) = &args.state {
+        let loaded = match state_file::load(path, |text| {
+            let mut mock = fresh.clone();
+            mock.restore(text).map(|()| mock)
+        }) {
+            Err(StateFileError::Invalid { source, .. }) if args.reset => {
+                let aside = state_file::keep_aside(path)?;
+                eprintln!(
+                    "{program}: {} could not be loaded ({source}); it is kept as {} and the mock starts fresh",
+                    path.display(),
+                    aside.display()
+                );
+                None
+            }
+            loaded => loaded?,
+        };
+        if let Some(mock) = loaded {
+            eprintln!(
+                "{program}: state loaded from {} ({}){}",
+                path.display(),
+                mock.summary(),
+                if args.seed { "; --seed ignored" } else { "" }
+            );
+            return Ok(mock);
+        }
+        eprintln!("{program}: {} does not exist yet; it is written at the first change", path.display());
+    }
+    Ok(fresh)
+}
+
+/// Reads `--spec` and the behaviour flags into a mock, and says on stderr what it mocks.
+fn api_mock(program: &str, path: &Path, args: &ServeArgs) -> Result<ApiMock, ServeError> {
+    let cannot = |why: String| ServeError::Spec(format!("cannot mock {}: {why}", path.display()));
+    // The error names the file at fault when it is another than `path`.
+    let document = description::read(path)
+        .map_err(|e| cannot(if e.path == path { e.problem } else { e.to_string() }))?;
+    let options = mock_options(args)?;
+    let mock = ApiMock::from_document(document).map_err(|e| cannot(e.to_string()))?.with_options(options);
+    let resources = mock.resources();
+    eprintln!(
+        "{program}: mocking {} from {}; {} stored resources{}",
+        mock.api(),
+        path.display(),
+        resources.len(),
+        if resources.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<&str> = resources.iter().take(8).map(|r| r.collection.as_str()).collect();
+            let more = resources.len().saturating_sub(names.len());
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            format!(": {}{more}", names.join(", "))
+        }
+    );
+    for note in mock.notes().iter().take(20) {
+        eprintln!("{program}: note: {note}");
+    }
+    Ok(mock)
+}
+
+/// The mock's options: --behaviour, with the flags winning over it.
+fn mock_options(args: &ServeArgs) -> Result<MockOptions, ServeError> {
+    let mut options = match &args.behaviour {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| ServeError::Spec(format!("cannot read {}: {e}", file.display())))?;
+            serde_json::from_str::<MockOptions>(&text)
+                .map_err(|e| ServeError::Spec(format!("{} is not the mock's options: {e}", file.display())))?
+        }
+        None => MockOptions::default(),
+    };
+    options.validate &= !args.no_validation;
+    options.security &= !args.no_security;
+    options.credentials.extend(args.credentials.iter().cloned());
+    if let Some(delay) = args.delay {
+        options.delay = Some(delay);
+    }
+    if let Some(rate) = args.failure_rate {
+        let network = args.failure_status == Some(0);
+        let status = args.failure_status.filter(|s| *s != 0);
+        options.failure = Some(FailureOptions { rate, status, network });
+    }
+    options.check().map_err(|e| ServeError::Spec(format!("the mock's options: {e}")))?;
+    Ok(options)
+}
+
+/// Prints the URL on stdout, the one line a script or test reads to find the port.
+#[expect(clippy::print_stdout, reason = "the listening URL is this command's output")]
+fn announce(program: &str, address: SocketAddr) {
+    println!("{program} listening on http://{address}");
+    // stdout is a pipe under a test or script, so block-buffered: the line must leave now.
+    let _ = io::stdout().flush();
+}
+
+/// Ctrl-C and SIGTERM, handled from the moment [`StopSignals::install`] returns.
+struct StopSignals {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    #[cfg(unix)]
+    fn install() -> io::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self { interrupt: signal(SignalKind::interrupt())?, terminate: signal(SignalKind::terminate())? })
+    }
+
+    #[cfg(not(unix))]
+    fn install() -> io::Result<Self> {
+        Ok(Self {})
+    }
+
+    /// Waits for the first of them and names it.
+    #[cfg(unix)]
+    async fn recv(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.interrupt.recv() => "Ctrl-C",
+            _ = self.terminate.recv() => "SIGTERM",
+        }
+    }
+
+    /// Waits for Ctrl-C (registered on first poll there: no SIGTERM outside Unix).
+    #[cfg(not(unix))]
+    async fn recv(&mut self) -> &'static str {
+        if tokio::signal::ctrl_c().await.is_err() {
+            // No way to be told: serve until killed rather than stop at once.
+            std::future::pending::<()>().await;
+        }
+        "Ctrl-C"
+    }
+}
