@@ -320,3 +320,55 @@ fn the_site_is_as_readable_as_any_new_folder() {
     let permissions = |path: &Path| fs::metadata(path).expect("reads the metadata").permissions();
     assert_eq!(permissions(&out), permissions(&plain), "not a private temporary folder's");
 }
+
+/// The description kept in many files that the server's and the end-to-end tests read too.
+fn library() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/library/openapi.yaml")
+}
+
+#[test]
+fn a_description_kept_in_many_files_is_bundled_into_the_site() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let app = fake_app(temp.path());
+    let out = temp.path().join("site");
+    let output = build(&["--spec", path_str(&library()), "--out", path_str(&out), "--app", path_str(&app)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let document: Value =
+        serde_json::from_str(&text(&out.join("openapi.json"))).expect("openapi.json is JSON");
+    // What other files hold is in the one document, and every reference is local.
+    assert_eq!(document["paths"]["/books"]["get"]["summary"], "List the books");
+    assert_eq!(document["paths"]["/shelves"]["get"]["tags"], serde_json::json!(["Shelves"]));
+    assert_eq!(
+        document["components"]["schemas"]["Series"]["properties"]["follows"]["$ref"],
+        "#/components/schemas/Series"
+    );
+    let text = serde_json::to_string(&document).expect("serializes");
+    assert!(!text.contains("\"$ref\":\"../") && !text.contains(".yaml"), "{text}");
+    assert!(text_of_index(&out).contains("<title>Library</title>"));
+}
+
+fn text_of_index(out: &Path) -> String {
+    text(&out.join("index.html"))
+}
+
+#[test]
+fn a_reference_that_cannot_be_followed_fails_the_build_with_its_file_and_place() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let app = fake_app(temp.path());
+    let spec = temp.path().join("api/openapi.yaml");
+    fs::create_dir_all(spec.parent().expect("a folder")).expect("creates the folder");
+    fs::write(
+        &spec,
+        "openapi: 3.0.3\ninfo: {title: Broken, version: '1'}\npaths:\n  /a:\n    get:\n      $ref: operations/a.yaml\n",
+    )
+    .expect("writes the description");
+    let out = temp.path().join("site");
+    let output = build(&["--spec", path_str(&spec), "--out", path_str(&out), "--app", path_str(&app)]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("openapi.yaml: at /paths/~1a/get: the reference operations/a.yaml does not exist"),
+        "{message}"
+    );
+    assert!(!out.exists(), "nothing is written");
+}

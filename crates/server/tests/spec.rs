@@ -147,7 +147,7 @@ fn the_petstore_takes_the_same_options_and_keeps_its_rules() {
     assert_eq!(sold.assert_error(409, "pet_not_available"), "Pet 4 is sold, not available.");
 }
 
-const LIBRARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/library/openapi.yaml");
+const LIBRARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/library/openapi.yaml");
 
 #[test]
 fn a_description_kept_in_many_files_is_mocked_as_one() {

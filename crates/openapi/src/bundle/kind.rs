@@ -79,10 +79,9 @@ pub(crate) enum Kind {
 pub(crate) enum Dialect {
     /// Swagger 2.0: `definitions`, `parameters`, `responses` at the root.
     Swagger2,
-    /// OpenAPI 3.0.
-    OpenApi30,
-    /// OpenAPI 3.1 and later (adds `components/pathItems`).
-    OpenApi31,
+    /// OpenAPI 3.x. Its `components/pathItems` (3.1) is not used: a path item is copied where
+    /// it is referred to, as in 3.0, which every reader of paths understands.
+    OpenApi3,
 }
 
 impl Dialect {
@@ -91,10 +90,7 @@ impl Dialect {
         if root.get("swagger").is_some() {
             return Self::Swagger2;
         }
-        match root.get("openapi").and_then(serde_json::Value::as_str) {
-            Some(version) if version.starts_with("3.0") => Self::OpenApi30,
-            _ => Self::OpenApi31,
-        }
+        Self::OpenApi3
     }
 }
 
@@ -214,7 +210,6 @@ impl Kind {
             (_, Kind::Link) => Some("/components/links"),
             (_, Kind::Callback) => Some("/components/callbacks"),
             (_, Kind::SecurityScheme) => Some("/components/securitySchemes"),
-            (Dialect::OpenApi31, Kind::PathItem) => Some("/components/pathItems"),
             _ => None,
         }
     }

@@ -324,7 +324,6 @@ fn taken_names(root: &Value, dialect: Dialect) -> HashSet<(&'static str, String)
         Kind::Link,
         Kind::Callback,
         Kind::SecurityScheme,
-        Kind::PathItem,
     ];
     for kind in kinds {
         let Some(section) = kind.section(dialect) else { continue };
