@@ -23,8 +23,8 @@ use read::{read, read_js};
 
 pub(crate) use js::show_loader;
 use js::{
-    bytes, cancel_read_js, field, next_chunk_js, number, open_document_js, read_document_js, set_page_url_js,
-    settled_within_js, text, yaml_to_json_js,
+    bundle_document_js, bytes, cancel_read_js, field, next_chunk_js, number, open_document_js,
+    read_document_js, set_page_url_js, settled_within_js, text, yaml_to_json_js,
 };
 
 /// A document ready to show: parsed, checked and listed.
@@ -105,13 +105,18 @@ impl Loaded {
         Self::from_read(read, source, original).await
     }
 
-    /// A document read (converted first when it is Swagger 2.0); `original` is its text as it
-    /// came when that is not the text read.
+    /// A document read (bundled first when it refers to other files, converted first when it
+    /// is Swagger 2.0); `original` is its text as it came when that is not the text read.
     async fn from_read(
         read: Read,
         source: Source,
         original: Option<Arc<[u8]>>,
     ) -> Result<Self, DocumentError> {
+        // A bundle is the document: "Download the document" gives it, not the root file alone.
+        let (read, original) = match bundle_files(&read, &source).await? {
+            Some(bundled) => (document::read(bundled.clone())?, Some(Arc::<[u8]>::from(bundled))),
+            None => (read, original),
+        };
         match read {
             Read::OpenApi(value, catalog) => Ok(Self { original, ..Self::new(value, catalog, source) }),
             Read::Swagger2(text) => {
@@ -238,6 +243,33 @@ async fn convert_swagger2(json: Vec<u8>) -> Result<(Vec<u8>, Vec<String>), Docum
         .map(|notes| notes.iter().filter_map(|n| n.as_string()).collect())
         .unwrap_or_default();
     Ok((converted, notes))
+}
+
+/// The JSON of a document fetched from a URL bundled with the files its references name
+/// (`petstore_openapi::bundle`, in the converter's module), or `None` when it names none. A
+/// reference that cannot be followed stays with why beside it, which its views show; the
+/// console lists them all.
+async fn bundle_files(read: &Read, source: &Source) -> Result<Option<Vec<u8>>, DocumentError> {
+    let Source::Url(address) = source else { return Ok(None) };
+    let json = match read {
+        Read::OpenApi(AnyDocument::Indexed(doc), _) => doc.text().as_bytes(),
+        Read::Swagger2(text) => text.as_bytes(),
+        Read::OpenApi(..) => return Ok(None),
+    };
+    if !petstore_openapi::bundle::text_may_refer_to_other_files(json) {
+        return Ok(None);
+    }
+    let module = crate::modules::load(CONVERTER_PATH).await.map_err(DocumentError::BundlerUnavailable)?;
+    let result = JsFuture::from(bundle_document_js(&module, address, js_sys::Uint8Array::from(json)))
+        .await
+        .map_err(|e| DocumentError::Bundle(crate::modules::message_of(&e)))?;
+    let Some(json) = bytes(&result) else { return Err(DocumentError::Bundle(text(&result, "error"))) };
+    if let Ok(problems) = field(&result, "problems").dyn_into::<js_sys::Array>() {
+        for problem in problems.iter().filter_map(|p| p.as_string()) {
+            web_sys::console::warn_1(&format!("{address}: {problem}").into());
+        }
+    }
+    Ok(Some(json))
 }
 
 /// What the loader is doing.

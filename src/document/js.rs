@@ -103,6 +103,53 @@ function loadYaml() {
     document.head.append(script);
   });
 }
+// Bundles the description at `address` whose root file reads as `bytes` (JSON): fetches the
+// files its references name, 8 at a time, YAML read by js-yaml, and hands them to the
+// converter module's DocumentBundle; gives its finish(), or { error } when the root is no JSON.
+export async function bundleDocument(module, address, bytes) {
+  let bundle;
+  try {
+    bundle = new module.DocumentBundle(address, bytes);
+  } catch (e) {
+    return { error: String((e && e.message) || e) };
+  }
+  const one = async (url) => {
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (e) {
+      return bundle.provide(url, undefined, "could not be fetched (the network failed, or the server does not allow this page to read it)", 0);
+    }
+    if (!response.ok) return bundle.provide(url, undefined, `could not be fetched: the server answered ${response.status} ${response.statusText}`.trimEnd(), 0);
+    let body;
+    try {
+      body = new Uint8Array(await response.arrayBuffer());
+    } catch (e) {
+      return bundle.provide(url, undefined, "stopped arriving before its end", 0);
+    }
+    const first = body.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09 && b !== 0xef && b !== 0xbb && b !== 0xbf);
+    let json = body;
+    if (first !== 0x7b && first !== 0x5b) {
+      const read = await yamlToJson(body);
+      if (!read.bytes) {
+        const where = read.line ? ` (line ${read.line}, column ${read.column})` : "";
+        return bundle.provide(url, undefined, `is neither JSON nor YAML: ${read.reason || read.unavailable}${where}`, body.length);
+      }
+      json = read.bytes;
+    }
+    bundle.provide(url, json, undefined, body.length);
+  };
+  for (;;) {
+    const wanted = bundle.wanted();
+    if (!wanted.length) break;
+    let next = 0;
+    const worker = async () => {
+      while (next < wanted.length) await one(wanted[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(8, wanted.length) }, worker));
+  }
+  return bundle.finish();
+}
 export async function yamlToJson(bytes) {
   let yaml;
   try {
@@ -146,6 +193,12 @@ extern "C" {
     );
     #[wasm_bindgen(js_name = yamlToJson)]
     pub(super) fn yaml_to_json_js(bytes: js_sys::Uint8Array) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = bundleDocument)]
+    pub(super) fn bundle_document_js(
+        module: &JsValue,
+        address: &str,
+        bytes: js_sys::Uint8Array,
+    ) -> js_sys::Promise;
 }
 
 /// A field of a plain object JavaScript returned.

@@ -15,6 +15,20 @@ const REPO = join(HERE, "../..");
 // In CI the repository is cloned with `../shared` beside it.
 const PETSTORE3 = join(REPO, "../shared/fixtures/swagger-petstore3.yaml");
 const GITHUB = join(HERE, "node_modules/@octokit/openapi/generated/api.github.com.json");
+// A description kept in many files (the server's and the CLI's tests read it too).
+const LIBRARY = join(REPO, "tests/fixtures/library");
+const LIBRARY_FILES = [
+  "openapi.yaml",
+  "paths/books.yaml",
+  "paths/book.yaml",
+  "operations/list-shelves.yaml",
+  "schemas/Book.yaml",
+  "schemas/Series.yaml",
+  "schemas/Shelf.yaml",
+  "schemas/Error.yaml",
+  "responses.yaml",
+  "parameters.yaml",
+];
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 // 3,000 tags, each with an operation and a Markdown description; the second one nested as
@@ -97,6 +111,27 @@ before(async () => {
     extra: {
       "/fixtures/swagger-petstore3.yaml": PETSTORE3,
       "/fixtures/github.json": GITHUB,
+      ...Object.fromEntries(LIBRARY_FILES.map((file) => [`/fixtures/library/${file}`, join(LIBRARY, file)])),
+      // One reference to a file the server does not have, one to a file that is there.
+      "/fixtures/split-broken/openapi.yaml": {
+        type: "application/yaml",
+        body: [
+          "openapi: 3.0.3",
+          "info: {title: Half there, version: '1'}",
+          "paths:",
+          "  /gone:",
+          "    get:",
+          "      summary: Refers to a missing file",
+          "      responses:",
+          "        '200': {$ref: 'missing.yaml#/ok'}",
+          "  /here:",
+          "    $ref: here.yaml",
+        ].join("\n"),
+      },
+      "/fixtures/split-broken/here.yaml": {
+        type: "application/yaml",
+        body: "get:\n  summary: From another file\n  responses:\n    '200': {description: fine}\n",
+      },
       // Listed before its components are read (openapi, info, tags, paths first); a missing
       // comma in the components is found after the list is painted.
       "/fixtures/broken-components.json": {
@@ -219,6 +254,58 @@ test("the YAML reader is fetched only for YAML: the Petstore page does not downl
     assert.ok(requested.includes("/vendor/js-yaml.min.js"), requested.join(", "));
     assert.equal(await page.locator("[data-testid=document-source]").textContent().then((t) => t.includes("pasted text")), true);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a description kept in many files is read with its files: tags, summaries and schemas from each", async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/library/openapi.yaml`);
+  try {
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Library", null, { timeout: 15_000 });
+    assert.equal(await page.locator("[data-testid=op-count]").textContent(), "5 operations");
+    assert.deepEqual(
+      await page.locator("[data-testid=group]").evaluateAll((els) => els.map((e) => e.dataset.group)),
+      ["Books", "Shelves"],
+    );
+    assert.deepEqual((await renderedIds(page)).sort(), ["addBook", "getBook", "listBooks", "listShelves", "removeBook"]);
+    assert.match(await page.locator("[data-testid=operation][data-operation-id=listShelves]").textContent(), /List the shelves/);
+    // The schema of a third file, referred to from the second, in the detail.
+    await page.locator("[data-testid=operation][data-operation-id=addBook] a").click();
+    const detail = page.locator("[data-testid=operation-detail][data-operation-id=addBook]");
+    await detail.waitFor();
+    assert.match(await detail.textContent(), /isbn/);
+    assert.match(await detail.textContent(), /The book is not valid/);
+    // Its own mock (the bundled document's).
+    assert.equal(await page.locator("[data-testid=mock-panel]").count(), 1);
+    // "Download the document" gives the one bundled document.
+    await page.evaluate(() => (location.hash = ""));
+    const [download] = await Promise.all([page.waitForEvent("download"), page.locator("[data-testid=download-document]").click()]);
+    const bundled = JSON.parse(await readFile(await download.path(), "utf8"));
+    assert.equal(bundled.paths["/shelves"].get.operationId, "listShelves");
+    assert.ok(!JSON.stringify(bundled).includes(".yaml"), "every reference is local");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a reference to a file that cannot be fetched is explained where it is used; the rest is shown", async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/split-broken/openapi.yaml#/`);
+  try {
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Half there", null, { timeout: 15_000 });
+    assert.equal(await page.locator("[data-testid=op-count]").textContent(), "2 operations");
+    assert.match(await page.locator("[data-testid=operation]").allTextContents().then((t) => t.join(" ")), /From another file/);
+    await page.locator("[data-testid=operation] a", { hasText: "Refers to a missing file" }).click();
+    const detail = page.locator("[data-testid=operation-detail]");
+    await detail.waitFor();
+    await page.waitForFunction(() => /missing\.yaml#\/ok could not be fetched: the server answered 404/.test(document.querySelector("[data-testid=operation-detail]")?.textContent ?? ""), null, { timeout: 5_000 }).catch(() => {});
+    assert.match(await detail.textContent(), /missing\.yaml#\/ok could not be fetched: the server answered 404/);
+    // The missing file's 404 and the console's list of what was not followed, and nothing else.
+    assert.deepEqual(
+      problems.filter((p) => !p.includes("missing.yaml")),
+      [],
+    );
   } finally {
     await context.close();
   }

@@ -5,7 +5,8 @@
 //! (`new ApiMock(description)`, the mock of any OpenAPI document); with `markdown-api` it is the module
 //! `petstore_markdown.js` (`markdownToHtml`), which the reference loads after its first paint;
 //! with `convert-api` it is the module `petstore_convert.js` (`convertSwagger2`), the Swagger
-//! 2.0 to OpenAPI 3.0 converter, loaded when a document needs it.
+//! 2.0 to OpenAPI 3.0 converter, and `DocumentBundle`, which bundles a description kept in many
+//! files; the page loads it when a document needs either.
 //!
 //! The decisions (what storage held at start, whether another tab's write replaces ours) are
 //! plain functions in [`sync`], tested on the host; [`store::MemoryStore`] stands in for
@@ -21,6 +22,8 @@ pub mod sync;
 
 #[cfg(all(target_arch = "wasm32", feature = "api-js"))]
 pub mod api_mock_js;
+#[cfg(all(target_arch = "wasm32", feature = "convert-api"))]
+pub mod bundle_api;
 #[cfg(all(target_arch = "wasm32", feature = "convert-api"))]
 pub mod convert_api;
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]

@@ -51,6 +51,15 @@ pub enum DocumentError {
     /// A Swagger 2.0 document the converter refused; the message says where and why.
     #[error("The Swagger 2.0 document could not be converted: {0}")]
     Conversion(String),
+    /// A document that refers to other files, whose bundler (the converter's module) could not
+    /// be loaded.
+    #[error(
+        "The document refers to other files, and the module that reads them could not be loaded ({0}). Check the connection and try again."
+    )]
+    BundlerUnavailable(String),
+    /// The files a document refers to could not be put together; the message says why.
+    #[error("The files the document refers to could not be read: {0}")]
+    Bundle(String),
     /// An OpenAPI version other than 3.0, 3.1 or 3.2.
     #[error("This is an OpenAPI {0} document; this reference reads {SUPPORTED_VERSIONS} documents only.")]
     UnsupportedVersion(String),
