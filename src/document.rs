@@ -263,7 +263,10 @@ async fn bundle_files(read: &Read, source: &Source) -> Result<Option<Vec<u8>>, D
     let result = JsFuture::from(bundle_document_js(&module, address, js_sys::Uint8Array::from(json)))
         .await
         .map_err(|e| DocumentError::Bundle(crate::modules::message_of(&e)))?;
-    let Some(json) = bytes(&result) else { return Err(DocumentError::Bundle(text(&result, "error"))) };
+    let Some(json) = field(&result, "json").dyn_ref::<js_sys::Uint8Array>().map(js_sys::Uint8Array::to_vec)
+    else {
+        return Err(DocumentError::Bundle(text(&result, "error")));
+    };
     if let Ok(problems) = field(&result, "problems").dyn_into::<js_sys::Array>() {
         for problem in problems.iter().filter_map(|p| p.as_string()) {
             web_sys::console::warn_1(&format!("{address}: {problem}").into());
