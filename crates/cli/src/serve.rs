@@ -18,8 +18,9 @@ use std::time::{Duration, SystemTime};
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderValue, StatusCode, Uri};
+use axum::middleware::map_response;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -204,7 +205,7 @@ async fn serve_until_stopped(program: &'static str, serve: Serve) -> Result<(), 
         .route(EVENTS_PATH, get(events))
         .fallback(site_file)
         .with_state(Arc::clone(&shared))
-        .nest(MOCK_PATH, router_with(Arc::clone(&mock), None));
+        .nest(MOCK_PATH, router_with(Arc::clone(&mock), None).layer(map_response(under_mock)));
     announce(program, address);
 
     let watcher = tokio::spawn(watch_files(program, serve.source.clone(), Arc::clone(&shared), mock));
@@ -277,6 +278,21 @@ fn with_live_reload(index: &str) -> String {
     page.push_str(LIVE_RELOAD_SCRIPT);
     page.push_str(&index[at..]);
     page
+}
+
+/// The mock's answer with its `Location` (`/notes/7` for a created note) made an address under
+/// [`MOCK_PATH`], where the mock is served here.
+async fn under_mock(mut response: Response) -> Response {
+    let moved = response
+        .headers()
+        .get(LOCATION)
+        .and_then(|value| value.to_str().ok())
+        .filter(|location| location.starts_with('/') && !location.starts_with("//"))
+        .and_then(|location| HeaderValue::from_str(&format!("{MOCK_PATH}{location}")).ok());
+    if let Some(location) = moved {
+        response.headers_mut().insert(LOCATION, location);
+    }
+    response
 }
 
 /// Prints the URL on stdout, the one line a script or test reads to find the port.

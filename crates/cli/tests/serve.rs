@@ -69,14 +69,17 @@ impl Served {
         (status, response.body_mut().read_to_string().expect("reads the body"))
     }
 
-    fn post_json(&self, path: &str, body: &Value) -> (u16, String) {
+    /// POSTs JSON; gives the status, the `Location` and the body.
+    fn post_json(&self, path: &str, body: &Value) -> (u16, Option<String>, String) {
         let mut response = agent()
             .post(format!("{}{path}", self.url))
             .header("Content-Type", "application/json")
             .send(body.to_string())
             .expect("an answer");
         let status = response.status().as_u16();
-        (status, response.body_mut().read_to_string().expect("reads the body"))
+        let location =
+            response.headers().get("location").and_then(|value| value.to_str().ok()).map(str::to_owned);
+        (status, location, response.body_mut().read_to_string().expect("reads the body"))
     }
 
     /// Opens the events stream; its lines arrive on the receiver as they are read.
@@ -179,9 +182,10 @@ fn the_site_and_the_mock_follow_the_description() {
     .expect("the fixture is JSON-like");
     assert_eq!(document, yaml);
 
-    let (status, created) = served.post_json("/mock/notes", &json!({"text": "hello"}));
+    let (status, location, created) = served.post_json("/mock/notes", &json!({"text": "hello"}));
     assert_eq!(status, 201, "{created}");
     let created: Value = serde_json::from_str(&created).expect("the note is JSON");
+    assert_eq!(location, Some(format!("/mock/notes/{}", created["id"])), "the address under /mock/");
     let (status, note) = served.get(&format!("/mock/notes/{}", created["id"]));
     assert_eq!(status, 200, "{note}");
     assert_eq!(serde_json::from_str::<Value>(&note).expect("the note is JSON"), created);
@@ -209,6 +213,52 @@ fn the_site_and_the_mock_follow_the_description() {
     // A page that connects meanwhile is told at once.
     let late = served.events();
     next_event(&late, "error", &served);
+
+    let status = served.stop();
+    assert!(status.success(), "{status}; stderr: {}", served.stderr());
+}
+
+/// Copies a folder and everything in it.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("creates the folder");
+    for entry in std::fs::read_dir(from).expect("reads the folder") {
+        let entry = entry.expect("reads the folder");
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copies a file");
+        }
+    }
+}
+
+#[test]
+fn every_file_of_a_description_kept_in_many_is_watched() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let app = fake_app(temp.path());
+    let library = temp.path().join("library");
+    copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/library"), &library);
+    let mut served = Served::start(&library.join("openapi.yaml"), &app);
+
+    let book = json!({"title": "SICP", "isbn": "9780262510875"});
+    let (status, location, created) = served.post_json("/mock/books", &book);
+    assert_eq!(status, 201, "{created}");
+    let location = location.expect("a Location");
+    assert!(location.starts_with("/mock/books/"), "{location}");
+    assert_eq!(served.get(&location).0, 200);
+
+    let events = served.events();
+    let books = library.join("paths/books.yaml");
+    let text = std::fs::read_to_string(&books).expect("reads paths/books.yaml");
+    std::fs::write(&books, text.replace("List the books", "List every book")).expect("edits a file");
+    next_event(&events, "reload", &served);
+    let (_, document) = served.get("/openapi.json");
+    assert!(document.contains("List every book"), "{document}");
+
+    std::fs::write(library.join("schemas/Shelf.yaml"), "type: [object\n").expect("breaks a file");
+    let error = next_event(&events, "error", &served);
+    assert!(error.contains("Shelf.yaml"), "{error}");
+    let (_, document) = served.get("/openapi.json");
+    assert!(document.contains("List every book"), "the last good version stays: {document}");
 
     let status = served.stop();
     assert!(status.success(), "{status}; stderr: {}", served.stderr());
