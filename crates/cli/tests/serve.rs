@@ -214,6 +214,14 @@ fn the_site_and_the_mock_follow_the_description() {
     let late = served.events();
     next_event(&late, "error", &served);
 
+    // Mended, it is served again and every page reloads.
+    std::fs::write(&spec, original.replace("title: Notes <API>", "title: Mended notes"))
+        .expect("mends the description");
+    next_event(&events, "reload", &served);
+    next_event(&late, "reload", &served);
+    let (_, index) = served.get("/");
+    assert!(index.contains("<title>Mended notes</title>"), "{index}");
+
     let status = served.stop();
     assert!(status.success(), "{status}; stderr: {}", served.stderr());
 }
