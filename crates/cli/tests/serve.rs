@@ -273,6 +273,36 @@ fn every_file_of_a_description_kept_in_many_is_watched() {
 }
 
 #[test]
+fn listeners_are_capped() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let app = fake_app(temp.path());
+    let mut served = Served::start(&fixture("notes.yaml"), &app);
+    let events = format!("{}/__playground/events", served.url);
+    // Each open stream holds its connection; the 65th page is refused, and served once one goes.
+    let mut open: Vec<_> = (0..64)
+        .map(|_| {
+            let response = agent().get(&events).call().expect("an answer");
+            assert_eq!(response.status().as_u16(), 200);
+            response
+        })
+        .collect();
+    assert_eq!(agent().get(&events).call().expect("an answer").status().as_u16(), 503);
+    drop(open.pop());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let status = agent().get(&events).call().expect("an answer").status().as_u16();
+        if status == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still {status} after a listener left");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(served.get("/").0, 200, "the site is still served");
+    let status = served.stop();
+    assert!(status.success(), "{status}; stderr: {}", served.stderr());
+}
+
+#[test]
 fn a_description_that_cannot_be_read_stops_it() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let app = fake_app(temp.path());
