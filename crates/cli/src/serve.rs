@@ -108,6 +108,9 @@ pub enum ServeError {
     /// The server failed.
     #[error("the server stopped: {0}")]
     Serve(io::Error),
+    /// Making a version of the site stopped short (a bug: it panicked).
+    #[error("making the site stopped short: {0}")]
+    Task(String),
 }
 
 /// Serves `serve` until Ctrl-C or SIGTERM, on a runtime of its own. Messages on stderr start
@@ -235,7 +238,7 @@ async fn serve_until_stopped(program: &'static str, serve: Serve) -> Result<(), 
 }
 
 fn join_error(error: tokio::task::JoinError) -> ServeError {
-    ServeError::Serve(io::Error::other(error))
+    ServeError::Task(error.to_string())
 }
 
 /// Writes a version of the site and makes its mock; prints the build's warnings and what the
@@ -307,8 +310,12 @@ fn announce(program: &str, address: SocketAddr) {
 /// What a file looked like: its modification time and size, or nothing when it is missing.
 type Stamp = Option<(Option<SystemTime>, u64)>;
 
+fn stamp(file: &Path) -> Stamp {
+    fs::metadata(file).ok().map(|m| (m.modified().ok(), m.len()))
+}
+
 fn stamps(files: &[PathBuf]) -> Vec<Stamp> {
-    files.iter().map(|file| fs::metadata(file).ok().map(|m| (m.modified().ok(), m.len()))).collect()
+    files.iter().map(|file| stamp(file)).collect()
 }
 
 /// Polls the description's files (and `playground.toml`) and makes a new version when one
@@ -339,6 +346,7 @@ async fn watch_files(program: &'static str, source: Source, shared: Arc<Shared>,
         if now == seen {
             continue;
         }
+        let previous = files.clone();
         let again = source.clone();
         let made = tokio::task::spawn_blocking(move || make_version(program, &again)).await;
         match made {
@@ -367,8 +375,15 @@ async fn watch_files(program: &'static str, source: Source, shared: Arc<Shared>,
             }
             Err(error) => eprintln!("{program}: {}", join_error(error)),
         }
-        // Read after the new version: an edit made while it was being read is seen next time.
-        seen = stamps(&files);
+        // A file watched before keeps the look it had before this reading, so that an edit made
+        // while it was read is seen at the next tick; a file new to the list is taken as it is.
+        let before: Vec<(PathBuf, Stamp)> = previous.into_iter().zip(now).collect();
+        seen = files
+            .iter()
+            .map(|file| {
+                before.iter().find(|(old, _)| old == file).map_or_else(|| stamp(file), |(_, look)| *look)
+            })
+            .collect();
     }
 }
 
