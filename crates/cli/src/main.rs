@@ -1,13 +1,15 @@
 //! `playground`: the reference and the mock of any API description, with one command each
-//! (`playground build` writes a static site, `playground mock` serves the mock over HTTP).
+//! (`playground build` writes a static site, `playground mock` serves the mock over HTTP,
+//! `playground serve` serves both while the description is edited).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use petstore_mock_server::cli::{self, ServeArgs};
+use petstore_mock_server::cli;
 use playground::check::MAX_WARNINGS;
-use playground::site::{self, Build};
+use playground::serve::{self, Serve};
+use playground::site::{self, Build, Source};
 
 /// The program's name in its messages.
 const PROGRAM: &str = "playground";
@@ -24,19 +26,20 @@ struct Cli {
 enum Command {
     /// Serve the mock of a description over HTTP until Ctrl-C or SIGTERM.
     #[command(mut_arg("spec", |arg| arg.required(true)), mut_arg("seed", |arg| arg.hide(true)))]
-    Mock(ServeArgs),
+    Mock(cli::ServeArgs),
     /// Write a static site of a description's reference, with its in-browser mock.
     Build(BuildArgs),
+    /// Serve the site `build` would write at /, and the description's mock at /mock/, until
+    /// Ctrl-C or SIGTERM; both are rebuilt, and open pages reloaded, when the description changes.
+    Serve(ServeArgs),
 }
 
+/// What a site is made of, for `build` and `serve`.
 #[derive(Debug, Args)]
-struct BuildArgs {
+struct SiteArgs {
     /// The API description (OpenAPI 3.0 to 3.2 or Swagger 2.0; JSON or YAML).
     #[arg(long, value_name = "FILE")]
     spec: PathBuf,
-    /// The folder to write the site to; a site built there before is replaced.
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
     /// The site's settings (title, logo, accent, favicon, links, try_it, mock).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -45,15 +48,45 @@ struct BuildArgs {
     app: PathBuf,
 }
 
+impl From<SiteArgs> for Source {
+    fn from(args: SiteArgs) -> Self {
+        Source { spec: args.spec, config: args.config, app: args.app }
+    }
+}
+
+#[derive(Debug, Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    site: SiteArgs,
+    /// The folder to write the site to; a site built there before is replaced.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    site: SiteArgs,
+    /// Address to listen on (only this one).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to listen on; 0 picks a free one (the URL printed at start tells which).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+}
+
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Mock(args) => cli::run(PROGRAM, args),
         Command::Build(args) => build(args),
+        Command::Serve(args) => {
+            serve::run(PROGRAM, Serve { source: args.site.into(), host: args.host, port: args.port })
+        }
     }
 }
 
 fn build(args: BuildArgs) -> ExitCode {
-    let build = Build { spec: args.spec, out: args.out, config: args.config, app: args.app };
+    let build = Build { source: args.site.into(), out: args.out };
     match site::build(&build) {
         Ok(built) => {
             for warning in built.warnings.iter().take(MAX_WARNINGS) {

@@ -1,5 +1,6 @@
-//! `playground build`: a static site of a description's reference and mock, written beside
-//! `--out` and renamed into place, so that a failed build leaves nothing behind.
+//! The site of a description's reference and mock: `playground build` writes it beside `--out`
+//! and renames it into place, so that a failed build leaves nothing behind; `playground serve`
+//! writes it into a folder of its own ([`write_into`]) every time the description changes.
 
 use std::fs;
 use std::io;
@@ -24,17 +25,24 @@ pub const DOCUMENT: &str = "openapi.json";
 /// page that demonstrates that module (the mock of any description, `api-mock/`, stays).
 pub const PETSTORE_ONLY: [&str; 3] = ["petstore.json", "mock", "mock-example.html"];
 
-/// What `playground build` is asked to do.
+/// What a site is made of (what `build` and `serve` share).
 #[derive(Debug, Clone)]
-pub struct Build {
+pub struct Source {
     /// The description (JSON or YAML).
     pub spec: PathBuf,
-    /// The folder the site is written to.
-    pub out: PathBuf,
     /// `playground.toml`, when given.
     pub config: Option<PathBuf>,
     /// The app's files (`trunk build --release`'s `dist/`).
     pub app: PathBuf,
+}
+
+/// What `playground build` is asked to do.
+#[derive(Debug, Clone)]
+pub struct Build {
+    /// What the site is made of.
+    pub source: Source,
+    /// The folder the site is written to.
+    pub out: PathBuf,
 }
 
 /// A site written.
@@ -104,25 +112,7 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
 /// # Errors
 /// A [`BuildError`] naming the file at fault; `--out` is then as it was.
 pub fn build(build: &Build) -> Result<Built, BuildError> {
-    let config = match &build.config {
-        Some(path) => config::read(path)?,
-        None => Config::default(),
-    };
-    let document = description::read(&build.spec)?;
-    let checked = check::check(&build.spec, document)?;
-    let index_path = build.app.join("index.html");
-    if !build.app.is_dir() {
-        return Err(BuildError::App {
-            path: build.app.clone(),
-            problem: "the app's folder does not exist".to_owned(),
-        });
-    }
-    if !index_path.is_file() {
-        return Err(BuildError::App {
-            path: build.app.clone(),
-            problem: "the app's folder has no index.html".to_owned(),
-        });
-    }
+    let prepared = prepare(&build.source)?;
     check_out(&build.out)?;
 
     let parent = match build.out.parent() {
@@ -132,9 +122,70 @@ pub fn build(build: &Build) -> Result<Built, BuildError> {
     fs::create_dir_all(&parent).map_err(io_error(&parent))?;
     let name = build.out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let staging = Staging::create(&parent, &name)?;
-    let title = write_site(build, &config, &checked, &staging.path)?;
+    let title = write_site(&build.source, &prepared.config, &prepared.checked, &staging.path)?;
     replace(&staging.path, &build.out)?;
-    Ok(Built { warnings: checked.warnings, title, operations: checked.catalog.operation_count() })
+    Ok(prepared.built(title))
+}
+
+/// A site written by [`write_into`], with what `serve` needs beyond the files.
+#[derive(Debug)]
+pub struct Written {
+    /// What the build says of it.
+    pub built: Built,
+    /// The site's description (`openapi.json`): the document the mock is made from.
+    pub document: Value,
+    /// The description's files, the root first (what to watch for changes).
+    pub files: Vec<PathBuf>,
+}
+
+/// Writes the site of `source` into `dir`, an empty folder of the caller's (`serve`'s own,
+/// never a user's `--out`: no marker check, no renaming).
+///
+/// # Errors
+/// A [`BuildError`] naming the file at fault; `dir` may then hold part of a site.
+pub fn write_into(source: &Source, dir: &Path) -> Result<Written, BuildError> {
+    let Prepared { config, checked, files } = prepare(source)?;
+    let title = write_site(source, &config, &checked, dir)?;
+    let built = Built { warnings: checked.warnings, title, operations: checked.catalog.operation_count() };
+    Ok(Written { built, document: checked.document, files })
+}
+
+/// Everything a site is made of, read and checked before anything is written.
+struct Prepared {
+    config: Config,
+    checked: check::Checked,
+    files: Vec<PathBuf>,
+}
+
+impl Prepared {
+    fn built(self, title: String) -> Built {
+        let operations = self.checked.catalog.operation_count();
+        Built { warnings: self.checked.warnings, title, operations }
+    }
+}
+
+/// Reads the settings and the description, checks the description as the page reads it, and
+/// checks that the app is there.
+fn prepare(source: &Source) -> Result<Prepared, BuildError> {
+    let config = match &source.config {
+        Some(path) => config::read(path)?,
+        None => Config::default(),
+    };
+    let description = description::load(&source.spec)?;
+    let checked = check::check(&source.spec, description.document)?;
+    if !source.app.is_dir() {
+        return Err(BuildError::App {
+            path: source.app.clone(),
+            problem: "the app's folder does not exist".to_owned(),
+        });
+    }
+    if !source.app.join("index.html").is_file() {
+        return Err(BuildError::App {
+            path: source.app.clone(),
+            problem: "the app's folder has no index.html".to_owned(),
+        });
+    }
+    Ok(Prepared { config, checked, files: description.files })
 }
 
 /// Refuses an `--out` that is a file, or a folder with files that no build of this tool
@@ -216,12 +267,12 @@ fn replace(staging: &Path, out: &Path) -> Result<(), BuildError> {
 
 /// Writes every file of the site into `site`; gives the page's title.
 fn write_site(
-    build: &Build,
+    source: &Source,
     config: &Config,
     checked: &check::Checked,
     site: &Path,
 ) -> Result<String, BuildError> {
-    let entries = copy_app(&build.app, site)?;
+    let entries = copy_app(&source.app, site)?;
     let write = |name: &str, bytes: &[u8]| {
         let path = site.join(name);
         fs::write(&path, bytes).map_err(io_error(&path))
@@ -258,7 +309,7 @@ fn write_site(
         config: page::script_json(&site_config),
         document: DOCUMENT.to_owned(),
     };
-    let index_path = build.app.join("index.html");
+    let index_path = source.app.join("index.html");
     let index = read_bounded(&index_path, MAX_INDEX_BYTES)?;
     let mut names = entries;
     names.extend([DOCUMENT.to_owned()]);

@@ -39,8 +39,9 @@ pub fn run(program: &'static str, args: ServeArgs) -> ExitCode {
     }
 }
 
-/// How long open connections may run on after a stop signal before the state is saved anyway.
-const DRAIN_TIME: Duration = Duration::from_secs(5);
+/// How long open connections may run on after a stop signal before the state is saved anyway
+/// (or, for `playground serve`, before they are closed).
+pub const DRAIN_TIME: Duration = Duration::from_secs(5);
 
 /// The flags of `serve`: where to listen, what to mock and how, where to keep the state.
 #[derive(Debug, Args)]
@@ -280,8 +281,10 @@ fn announce(program: &str, address: SocketAddr) {
     let _ = io::stdout().flush();
 }
 
-/// Ctrl-C and SIGTERM, handled from the moment [`StopSignals::install`] returns.
-struct StopSignals {
+/// Ctrl-C and SIGTERM, handled from the moment [`StopSignals::install`] returns (shared with
+/// `playground serve`).
+#[derive(Debug)]
+pub struct StopSignals {
     #[cfg(unix)]
     interrupt: tokio::signal::unix::Signal,
     #[cfg(unix)]
@@ -289,20 +292,28 @@ struct StopSignals {
 }
 
 impl StopSignals {
+    /// Starts handling them: from now on they no longer end the process at once.
+    ///
+    /// # Errors
+    /// When the system does not let the signals be handled.
     #[cfg(unix)]
-    fn install() -> io::Result<Self> {
+    pub fn install() -> io::Result<Self> {
         use tokio::signal::unix::{SignalKind, signal};
         Ok(Self { interrupt: signal(SignalKind::interrupt())?, terminate: signal(SignalKind::terminate())? })
     }
 
+    /// Nothing to install outside Unix: Ctrl-C is registered on first wait.
+    ///
+    /// # Errors
+    /// None; the signature is Unix's.
     #[cfg(not(unix))]
-    fn install() -> io::Result<Self> {
+    pub fn install() -> io::Result<Self> {
         Ok(Self {})
     }
 
     /// Waits for the first of them and names it.
     #[cfg(unix)]
-    async fn recv(&mut self) -> &'static str {
+    pub async fn recv(&mut self) -> &'static str {
         tokio::select! {
             _ = self.interrupt.recv() => "Ctrl-C",
             _ = self.terminate.recv() => "SIGTERM",
@@ -311,7 +322,7 @@ impl StopSignals {
 
     /// Waits for Ctrl-C (registered on first poll there: no SIGTERM outside Unix).
     #[cfg(not(unix))]
-    async fn recv(&mut self) -> &'static str {
+    pub async fn recv(&mut self) -> &'static str {
         if tokio::signal::ctrl_c().await.is_err() {
             // No way to be told: serve until killed rather than stop at once.
             std::future::pending::<()>().await;
