@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test size build tools bench bench-mock bench-mock-any bench-generate budgets corpus
+.PHONY: serve test site preview size build tools bench bench-mock bench-mock-any bench-generate budgets corpus
 
 ## serve: install what is missing and serve the app on http://127.0.0.1:8080
 serve:
@@ -12,6 +12,19 @@ serve:
 ## test: install what is missing (Chromium too) and run every check and test
 test:
 	scripts/test.sh
+
+## site: your description as a site: make site SPEC=openapi.yaml [OUT=site] [CONFIG=playground.toml]
+## (installs what is missing, builds the app and the playground CLI, then playground build)
+OUT ?= site
+site: build
+	@test -n "$(SPEC)" || { echo 'make site: name your description, e.g. make site SPEC=openapi.yaml' >&2; exit 2; }
+	cargo run --release --locked --quiet -p playground -- build --spec "$(SPEC)" --out "$(OUT)" $(if $(CONFIG),--config "$(CONFIG)")
+
+## preview: make preview SPEC=openapi.yaml: the site at http://127.0.0.1:8080/ and its mock at /mock/,
+## rebuilt when the description changes (playground serve)
+preview: build
+	@test -n "$(SPEC)" || { echo 'make preview: name your description, e.g. make preview SPEC=openapi.yaml' >&2; exit 2; }
+	cargo run --release --locked --quiet -p playground -- serve --spec "$(SPEC)" $(if $(CONFIG),--config "$(CONFIG)")
 
 ## size: release build, then the gzip size of the wasm, js and css
 size: build

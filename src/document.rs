@@ -247,8 +247,7 @@ async fn convert_swagger2(json: Vec<u8>) -> Result<(Vec<u8>, Vec<String>), Docum
 
 /// The JSON of a document fetched from a URL bundled with the files its references name
 /// (`petstore_openapi::bundle`, in the converter's module), or `None` when it names none. A
-/// reference that cannot be followed stays with why beside it, which its views show; the
-/// console lists them all.
+/// reference that cannot be followed stays with why beside it, which its views show.
 async fn bundle_files(read: &Read, source: &Source) -> Result<Option<Vec<u8>>, DocumentError> {
     let Source::Url(address) = source else { return Ok(None) };
     let json = match read {
@@ -263,16 +262,10 @@ async fn bundle_files(read: &Read, source: &Source) -> Result<Option<Vec<u8>>, D
     let result = JsFuture::from(bundle_document_js(&module, address, js_sys::Uint8Array::from(json)))
         .await
         .map_err(|e| DocumentError::Bundle(crate::modules::message_of(&e)))?;
-    let Some(json) = field(&result, "json").dyn_ref::<js_sys::Uint8Array>().map(js_sys::Uint8Array::to_vec)
-    else {
-        return Err(DocumentError::Bundle(text(&result, "error")));
-    };
-    if let Ok(problems) = field(&result, "problems").dyn_into::<js_sys::Array>() {
-        for problem in problems.iter().filter_map(|p| p.as_string()) {
-            web_sys::console::warn_1(&format!("{address}: {problem}").into());
-        }
+    match bytes(&result) {
+        Some(json) => Ok(Some(json)),
+        None => Err(DocumentError::Bundle(text(&result, "error"))),
     }
-    Ok(Some(json))
 }
 
 /// What the loader is doing.

@@ -105,7 +105,7 @@ function loadYaml() {
 }
 // Bundles the description at `address` whose root file reads as `bytes` (JSON): fetches the
 // files its references name, 8 at a time, YAML read by js-yaml, and hands them to the
-// converter module's DocumentBundle; gives its finish(), or { error } when the root is no JSON.
+// converter module's DocumentBundle; gives { bytes } (the one document's JSON), or { error }.
 export async function bundleDocument(module, address, bytes) {
   let bundle;
   try {
@@ -148,7 +148,10 @@ export async function bundleDocument(module, address, bytes) {
     };
     await Promise.all(Array.from({ length: Math.min(8, wanted.length) }, worker));
   }
-  return bundle.finish();
+  const { json, problems } = bundle.finish();
+  // The views say why where a reference is used; the console lists them all.
+  for (const problem of problems) console.warn(`${address}: ${problem}`);
+  return { bytes: json };
 }
 export async function yamlToJson(bytes) {
   let yaml;
