@@ -70,8 +70,8 @@ fn header(html: &mut Html<'_>, catalog: &Catalog, site: &SiteConfig) {
     html.raw(THEME).raw("</nav></header>");
 }
 
-/// The header's home and support links (the app writes the same with this function).
-pub fn site_links(html: &mut Html<'_>, site: &SiteConfig) {
+/// The header's home and support links, as the app's `site_page` (`src/lib.rs`) writes them.
+fn site_links(html: &mut Html<'_>, site: &SiteConfig) {
     for (link, text, testid) in
         [(&site.links.home, "Home", "site-home"), (&site.links.support, "Support", "site-support")]
     {
