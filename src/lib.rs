@@ -90,34 +90,9 @@ fn reference_app(site: Option<Site>) -> impl IntoView {
         />
     };
     // Only a change of document re-renders the reference (not a change of the loader's status).
-    let page = move || match (documents.current.get(), site.clone()) {
-        (Some(loaded), Some(site)) => Either::Left(Either::Right(site_page(loaded, &site))),
-        (Some(loaded), None) => {
-            let builtin = loaded.source.is_builtin();
-            let download = loaded.saver();
-            let base = match &loaded.source {
-                petstore_openapi::document::Source::Url(address) => Some(address.clone()),
-                _ => None,
-            };
-            Either::Left(Either::Left(view! {
-                <ui::reference::Reference
-                    document=loaded.value
-                    catalog=loaded.catalog
-                    builtin=builtin
-                    converted=loaded.converted
-                    download=download
-                    base=base
-                >
-                    {ui::document_loader::document_loader(documents)}
-                    <ui::mock_panel::MockPanel />
-                    <nav class="header-nav" aria-label="Project">
-                        <a href="domains.html" data-testid="domains-link">"Project settings › Domains"</a>
-                        <ui::theme::ThemeToggle />
-                    </nav>
-                </ui::reference::Reference>
-            }))
-        }
-        (None, _) => Either::Right(start_page(documents)),
+    let page = move || match documents.current.get() {
+        Some(loaded) => Either::Left(reference_page(loaded, documents, site.as_ref())),
+        None => Either::Right(start_page(documents)),
     };
     view! { {notices} {page} }
 }
@@ -129,37 +104,57 @@ pub(crate) fn effect(run: impl FnMut() + 'static) {
     Effect::new(Box::new(run) as Box<dyn FnMut()>);
 }
 
-/// A published site's reference of its own document `loaded`. Rendering it removes the build's
-/// first paint, in the same task, so the page never shows neither.
-fn site_page(loaded: document::Loaded, site: &Site) -> impl IntoView + use<> {
-    site::apply(site, site.0.title_or(&loaded.catalog.title));
-    site::remove_prerendered();
-    let config = std::sync::Arc::clone(&site.0);
+/// The reference of `loaded` with, in its header, the document loader, the Mock block and the
+/// Domains link; or, on a published site's page (`site`), the site's title, logo and links,
+/// and the Mock block if the site shows it. One view for both, so the page's first download
+/// carries the reference's header once. On a site's page, rendering it removes the build's first
+/// paint, in the same task, so no frame shows neither.
+fn reference_page(
+    loaded: document::Loaded,
+    documents: DocumentState,
+    site: Option<&Site>,
+) -> impl IntoView + use<> {
+    if let Some(site) = site {
+        site::apply(site, site.0.title_or(&loaded.catalog.title));
+        site::remove_prerendered();
+    }
+    let config = site.map(|site| std::sync::Arc::clone(&site.0));
+    let builtin = loaded.source.is_builtin();
     let download = loaded.saver();
     let base = match &loaded.source {
         petstore_openapi::document::Source::Url(address) => Some(address.clone()),
         _ => None,
     };
-    let link = |url: Option<String>, text: &'static str, testid: &'static str| {
-        url.map(|url| view! { <a href=url data-testid=testid>{text}</a> })
+    let loader = config.is_none().then(|| ui::document_loader::document_loader(documents));
+    let mock_panel =
+        config.as_ref().is_none_or(|config| config.mock).then(|| view! { <ui::mock_panel::MockPanel /> });
+    let links: Vec<(String, &'static str, &'static str)> = match &config {
+        None => vec![("domains.html".to_owned(), "Project settings \u{203a} Domains", "domains-link")],
+        Some(config) => {
+            [(&config.links.home, "Home", "site-home"), (&config.links.support, "Support", "site-support")]
+                .into_iter()
+                .filter_map(|(url, text, testid)| Some((url.clone()?, text, testid)))
+                .collect()
+        }
     };
-    let home = link(config.links.home.clone(), "Home", "site-home");
-    let support = link(config.links.support.clone(), "Support", "site-support");
-    let mock_panel = config.mock.then(|| view! { <ui::mock_panel::MockPanel /> });
+    let links = links
+        .into_iter()
+        .map(|(href, text, testid)| view! { <a href=href data-testid=testid>{text}</a> })
+        .collect_view();
     view! {
         <ui::reference::Reference
             document=loaded.value
             catalog=loaded.catalog
-            builtin=false
+            builtin=builtin
             converted=loaded.converted
             download=download
             base=base
             site=config
         >
+            {loader}
             {mock_panel}
             <nav class="header-nav" aria-label="Project">
-                {home}
-                {support}
+                {links}
                 <ui::theme::ThemeToggle />
             </nav>
         </ui::reference::Reference>

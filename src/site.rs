@@ -47,13 +47,9 @@ pub fn remove_prerendered() {
 pub fn apply(site: &Site, title: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     document.set_title(&format!("{title} reference"));
-    if let (Some(accent), Some(root)) = (site.0.accent.as_deref(), document.document_element()) {
-        // The colour as given in the light theme; lightened in the dark one, as the default
-        // accent is, so links stay readable on the dark background. `SiteConfig::check`
-        // allows only plain colours here.
-        let value = format!("light-dark({accent}, color-mix(in srgb, {accent} 60%, white))");
-        if let Ok(root) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(root) {
-            let _ = root.style().set_property("--accent", &value);
-        }
+    if let (Some(accent), Some(root)) = (site.0.accent_value(), document.document_element())
+        && let Ok(root) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(root)
+    {
+        let _ = root.style().set_property("--accent", &accent);
     }
 }

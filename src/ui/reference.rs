@@ -50,7 +50,7 @@ pub fn Reference(
     download: Option<Callback<()>>,
     /// A published site's configuration: its title (else the document's), logo and try-it
     /// target.
-    #[prop(optional)]
+    #[prop(default = None)]
     site: Option<std::sync::Arc<SiteConfig>>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {

@@ -2,8 +2,13 @@
 //! `<script type="application/json" id="playground-site">` and the app reads at start (site
 //! mode), one type for both sides. Reading checks every value, so a site's page never puts an
 //! unsafe address into a link or an image, nor anything but a colour into its style.
+//!
+//! It is read from a `serde_json::Value` rather than with a derived `Deserialize`: the page
+//! parses JSON into values already, and a derived reader's own code costs its first download
+//! several kilobytes.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 /// The `id` of the element holding the configuration.
 pub const CONFIG_ID: &str = "playground-site";
@@ -31,60 +36,73 @@ impl Serialize for TryIt {
     }
 }
 
-impl<'de> Deserialize<'de> for TryIt {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        match text.as_str() {
+impl TryIt {
+    /// `"mock"`, `"none"` or an http(s) address.
+    fn read(text: &str) -> Result<Self, String> {
+        match text {
             "mock" => Ok(Self::Mock),
             "none" => Ok(Self::None),
             url if is_http_url(url) => Ok(Self::Server(url.to_owned())),
-            other => Err(serde::de::Error::custom(format!(
-                "tryIt is \"mock\", \"none\" or an http(s) server address, not {other:?}"
-            ))),
+            other => {
+                Err(format!("tryIt must be \"mock\", \"none\" or an http(s) server address, not {other:?}"))
+            }
         }
     }
 }
 
 /// The links of the site's header.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Links {
     /// The product's home page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub home: Option<String>,
     /// Where to ask for help.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub support: Option<String>,
 }
 
 /// A site's configuration (the JSON keys in camelCase).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Absent keys read as their default and `null` as absent; a key of the wrong type, or one
+/// this version does not know, is an error (a typo would otherwise go unnoticed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteConfig {
     /// The description, relative to the page (`openapi.json`) or an http(s) address.
     pub document: String,
     /// The reference's title; the description's `info.title` when absent or empty.
-    #[serde(default)]
     pub title: Option<String>,
-    /// The try-it panels' default target.
-    #[serde(default = "default_try_it")]
+    /// The try-it panels' default target (`"mock"` when absent).
     pub try_it: TryIt,
-    /// Whether the page shows the Mock block (the mock's data, Reset, Export, Import).
-    #[serde(default)]
+    /// Whether the page shows the Mock block (the mock's data, Reset, Export, Import); false
+    /// when absent.
     pub mock: bool,
     /// The header's links.
-    #[serde(default)]
     pub links: Links,
     /// The logo beside the title, relative to the page or an http(s) address.
-    #[serde(default)]
     pub logo: Option<String>,
     /// The accent colour (links, buttons, focus), a CSS colour.
-    #[serde(default)]
     pub accent: Option<String>,
 }
 
-fn default_try_it() -> TryIt {
-    TryIt::Mock
+/// The keys of the configuration and of its `links`.
+const KEYS: [&str; 7] = ["document", "title", "tryIt", "mock", "links", "logo", "accent"];
+const LINK_KEYS: [&str; 2] = ["home", "support"];
+
+/// The object's keys that are not `known`, as an error naming the first.
+fn unknown_keys(object: &Map<String, Value>, known: &[&str], within: &str) -> Result<(), String> {
+    match object.keys().find(|key| !known.contains(&key.as_str())) {
+        Some(key) => Err(format!("unknown key {within}{key:?}")),
+        None => Ok(()),
+    }
+}
+
+/// `object[key]` as text: `None` when absent or null.
+fn text(object: &Map<String, Value>, key: &str, within: &str) -> Result<Option<String>, String> {
+    match object.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(format!("{within}{key} must be a string")),
+    }
 }
 
 impl SiteConfig {
@@ -109,7 +127,30 @@ impl SiteConfig {
     /// A sentence naming the key at fault: not JSON of this shape, an address that is neither
     /// relative nor http(s), an accent that is not a plain CSS colour.
     pub fn parse(json: &str) -> Result<Self, String> {
-        let config: Self = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let value: Value = serde_json::from_str(json).map_err(|e| format!("it is not JSON ({e})"))?;
+        let Value::Object(object) = value else { return Err("it is not a JSON object".to_owned()) };
+        unknown_keys(&object, &KEYS, "")?;
+        let links = match object.get("links") {
+            None | Some(Value::Null) => Links::default(),
+            Some(Value::Object(links)) => {
+                unknown_keys(links, &LINK_KEYS, "links.")?;
+                Links { home: text(links, "home", "links.")?, support: text(links, "support", "links.")? }
+            }
+            Some(_) => return Err("links must be an object".to_owned()),
+        };
+        let config = Self {
+            document: text(&object, "document", "")?.ok_or("document is missing")?,
+            title: text(&object, "title", "")?,
+            try_it: text(&object, "tryIt", "")?.map_or(Ok(TryIt::Mock), |t| TryIt::read(&t))?,
+            mock: match object.get("mock") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(mock)) => *mock,
+                Some(_) => return Err("mock must be true or false".to_owned()),
+            },
+            links,
+            logo: text(&object, "logo", "")?,
+            accent: text(&object, "accent", "")?,
+        };
         config.check()?;
         Ok(config)
     }
@@ -143,6 +184,16 @@ impl SiteConfig {
         Ok(())
     }
 
+    /// The value of the page's `--accent` CSS variable (`www/theme.css`) for the site's accent:
+    /// the colour as given in the light theme, lightened in the dark one as the default accent
+    /// is, so links stay readable on the dark background. `None` without an accent, or for one
+    /// that is not a plain colour (only those reach a style).
+    #[must_use]
+    pub fn accent_value(&self) -> Option<String> {
+        let accent = self.accent.as_deref().map(str::trim).filter(|accent| is_colour(accent))?;
+        Some(format!("light-dark({accent}, color-mix(in srgb, {accent} 60%, white))"))
+    }
+
     /// The title to show: the configured one, else `document_title` (`info.title`).
     #[must_use]
     pub fn title_or<'a>(&'a self, document_title: &'a str) -> &'a str {
@@ -171,7 +222,7 @@ fn is_page_address(text: &str) -> bool {
 /// A colour CSS can read and nothing else: a `#` hex colour, a name, or a colour function of
 /// numbers (`rgb(…)`, `hsl(…)`, `oklch(…)`). No `;`, braces, quotes, `url(` or `var(` can get
 /// through into the style.
-fn is_colour(text: &str) -> bool {
+pub(crate) fn is_colour(text: &str) -> bool {
     let text = text.trim();
     if let Some(hex) = text.strip_prefix('#') {
         return matches!(hex.len(), 3 | 4 | 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit());
@@ -227,18 +278,26 @@ mod tests {
         );
         assert!(read(r#""ftp://x""#).is_err());
         assert!(read(r#""javascript:alert(1)""#).is_err());
-        assert!(read("true").is_err());
+        assert_eq!(read("true"), Err("tryIt must be a string".to_owned()));
     }
 
     #[test]
     fn bad_values_are_named() {
         let err = |json: &str| SiteConfig::parse(json).expect_err("refused");
-        assert!(err("not json").contains("expected"));
-        assert!(err("{}").contains("document"));
+        assert!(err("not json").starts_with("it is not JSON"));
+        assert_eq!(err("[]"), "it is not a JSON object");
+        assert_eq!(err("{}"), "document is missing");
+        assert_eq!(err(r#"{"document":1}"#), "document must be a string");
+        assert_eq!(err(r#"{"document":"a.json","mock":"yes"}"#), "mock must be true or false");
+        assert_eq!(err(r#"{"document":"a.json","colour":"red"}"#), "unknown key \"colour\"");
         assert!(err(r#"{"document":"javascript:alert(1)"}"#).starts_with("document"));
         assert!(err(r#"{"document":"a.json","logo":"data:image/png;base64,AA"}"#).starts_with("logo"));
         assert!(err(r#"{"document":"a.json","links":{"home":"/relative"}}"#).starts_with("links.home"));
-        assert!(err(r#"{"document":"a.json","links":{"blog":"https://x"}}"#).contains("blog"));
+        assert_eq!(
+            err(r#"{"document":"a.json","links":{"blog":"https://x"}}"#),
+            "unknown key links.\"blog\""
+        );
+        assert_eq!(err(r#"{"document":"a.json","links":[]}"#), "links must be an object");
         for accent in ["red;background:url(x)", "var(--x)", "url(x)", "#12", "\"red\"", "rgb(1,2,3", ""] {
             assert!(
                 err(&format!(r#"{{"document":"a.json","accent":{accent:?}}}"#)).starts_with("accent"),

@@ -33,6 +33,10 @@ pub const MAX_ROWS: usize = 5_000;
 pub fn prerender(document: &AnyDocument, catalog: &Catalog, site: &SiteConfig) -> String {
     let render = |source: &str| Some(crate::markdown::to_safe_html(source));
     let mut html = Html::new(&render);
+    // The accent for readers without JavaScript (index.html's script sets it for the others).
+    if let Some(accent) = site.accent_value() {
+        html.raw("<style>:root{--accent:").raw(&accent).raw("}</style>");
+    }
     header(&mut html, catalog, site);
     html.raw(r#"<div class="layout"><aside class="sidebar">"#);
     html.raw(SEARCH);
@@ -194,6 +198,13 @@ mod tests {
             out.contains(r#"<a href="https://acme.example/?a=1&amp;b=2" data-testid="site-home">Home</a>"#)
         );
         assert!(!out.contains("site-support"));
+        assert!(!out.contains("<style>"));
+        let teal = SiteConfig { accent: Some("#0b7285".to_owned()), ..site.clone() };
+        assert!(prerender(&doc, &catalog, &teal).starts_with(
+            "<style>:root{--accent:light-dark(#0b7285, color-mix(in srgb, #0b7285 60%, white))}</style><header"
+        ));
+        let sneaky = SiteConfig { accent: Some("red}body{display:none".to_owned()), ..site.clone() };
+        assert!(!prerender(&doc, &catalog, &sneaky).contains("<style>"));
         assert_eq!(page_title(&site, &catalog), "Acme &lt;Pets&gt; reference");
         assert!(!out.contains("Petstore"));
     }
