@@ -307,12 +307,16 @@ impl DocumentState {
             own_only: own.is_some(),
             arrivals: Arrivals::new(),
         };
-        if let Some(address) = own {
-            state.dispatch(Load { input: Input::Url(address.trim().to_owned()), keep_address: true });
-            return state;
-        }
-        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-        match document::url_from_query(&search) {
+        // One call of `dispatch` for both: each call site of it is inlined into the first
+        // download.
+        let address = match own {
+            Some(address) => Some(address.trim().to_owned()),
+            None => {
+                let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+                document::url_from_query(&search)
+            }
+        };
+        match address {
             Some(address) => state.dispatch(Load { input: Input::Url(address), keep_address: true }),
             None => state.builtin(),
         }
