@@ -310,15 +310,20 @@ pub struct DocumentState {
     newest: StoredValue<u64>,
     /// The Petstore document once read, so showing it again reads nothing.
     petstore: StoredValue<Option<Loaded>>,
+    /// A published site's page (`crate::site`): its own document is the only one, so the
+    /// Petstore document is never read, not even when that document fails to load.
+    own_only: bool,
     /// The arriving document shown, once it arrived whole.
     pub arrivals: Arrivals,
 }
 
 impl DocumentState {
     /// Loads the document named by the page's `?url=`, or the Petstore document: the text a
-    /// test provided ([`BuiltinText`], shown at once), else [`BUILTIN_PATH`].
+    /// test provided ([`BuiltinText`], shown at once), else [`BUILTIN_PATH`]. With `own` (a
+    /// published site's document, relative to the page or absolute), that document and no
+    /// other: `?url=` is not read, and a failure is shown with no document.
     #[must_use]
-    pub fn start() -> Self {
+    pub fn start(own: Option<&str>) -> Self {
         let provided =
             use_context::<BuiltinText>().map(|BuiltinText(text)| Loaded::builtin(text.as_bytes().to_vec()));
         let state = Self {
@@ -327,10 +332,19 @@ impl DocumentState {
             loading: RwSignal::new(None),
             newest: StoredValue::new(0),
             petstore: StoredValue::new(provided.and_then(Result::ok)),
+            own_only: own.is_some(),
             arrivals: Arrivals::new(),
         };
-        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-        match document::url_from_query(&search) {
+        // One call of `dispatch` for both: each call site of it is inlined into the first
+        // download.
+        let address = match own {
+            Some(address) => Some(address.trim().to_owned()),
+            None => {
+                let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+                document::url_from_query(&search)
+            }
+        };
+        match address {
             Some(address) => state.dispatch(Load { input: Input::Url(address), keep_address: true }),
             None => state.builtin(),
         }
@@ -404,6 +418,9 @@ impl DocumentState {
     /// Shows the Petstore document, reading it first if it was not read yet. The load's
     /// message (a failed `?url=` one) stays; a newer load supersedes the read.
     fn builtin(self) {
+        if self.own_only {
+            return;
+        }
         if let Some(loaded) = self.petstore.get_value() {
             self.current.set(Some(loaded));
             return;
@@ -496,10 +513,15 @@ impl DocumentState {
     }
 
     /// A load failed: the message and, with `show_builtin` (the `?url=` document failed at
-    /// start, at once or when its rest was read), the built-in document.
+    /// start, at once or when its rest was read), the built-in document; on a site's page, no
+    /// document (its start page shows the message).
     fn fail(self, error: DocumentError, show_builtin: bool) {
         self.failed.set(Some(error.to_string()));
-        if show_builtin {
+        if show_builtin && self.own_only {
+            // A site's document failed at start (perhaps after its list was shown): the start
+            // page says why, with no document.
+            self.current.set(None);
+        } else if show_builtin {
             self.builtin();
         }
     }

@@ -6,6 +6,7 @@ pub mod document;
 pub mod layout;
 pub mod mock;
 pub mod modules;
+pub mod site;
 pub mod tryit;
 pub mod ui;
 
@@ -14,14 +15,44 @@ use leptos::prelude::*;
 
 use crate::document::{DocumentState, Status};
 use crate::mock::MockState;
+use crate::site::Site;
 
 /// The whole page: notices about the mock's storage, then the reference of the shown document
 /// (the Petstore one, or the one named by `?url=` or loaded by the reader) with the
 /// document loader and the Mock block in its header. Gives the shown document its mock (an
 /// effect that follows the shown document) and opens the Markdown renderer, for every component
 /// below (a test may provide either first), and starts the [`DocumentState`].
+///
+/// On a published site's page ([`site`]: its configuration in the page, or a [`Site`] a test
+/// provided) the reference is that of the site's document alone: no loader, no Petstore, no
+/// Domains link; the site's title, logo, links and accent; the Mock block only if the site
+/// shows it. A configuration that cannot be read is said in the page.
 #[component]
 pub fn App() -> impl IntoView {
+    let site = match use_context::<Site>().map(Ok).or_else(site::read) {
+        None => None,
+        Some(Ok(site)) => Some(site),
+        Some(Err(reason)) => return Either::Right(invalid_site(&reason)),
+    };
+    Either::Left(reference_app(site))
+}
+
+/// The page when the site's configuration cannot be read: why, in place of the reference.
+fn invalid_site(reason: &str) -> impl IntoView + use<> {
+    site::remove_prerendered();
+    let message = format!(
+        "This page's configuration (the #{} element) could not be read: {reason}.",
+        petstore_reference::site::CONFIG_ID
+    );
+    view! {
+        <main id="content">
+            <p class="load-error" role="alert" data-testid="site-error">{message}</p>
+        </main>
+    }
+}
+
+/// The reference app, of the Petstore and other documents, or of `site`'s document alone.
+fn reference_app(site: Option<Site>) -> impl IntoView {
     // A test may provide its own mock first. Otherwise the Petstore's mock module is loaded
     // when the built-in document is shown (after its first paint), another document's mock
     // when that document is in (or when it is needed, for a large one).
@@ -29,15 +60,20 @@ pub fn App() -> impl IntoView {
     provide_context(mock);
     let markdown = use_context().unwrap_or_else(ui::markdown::MarkdownRenderer::deferred);
     provide_context(markdown);
-    let documents = DocumentState::start();
+    let documents = DocumentState::start(site.as_ref().map(|site| site.0.document.as_str()));
     provide_context(documents.arrivals);
+    // A site whose panels neither target nor offer the mock never starts one.
+    let wants_mock = site.as_ref().is_none_or(Site::offers_mock);
+    if let Some(site) = &site {
+        provide_context(site.clone());
+    }
     // The shown document's mock: the Petstore's starts at once, another document's when it is
     // small enough (else when it is asked for). Only a change of document runs it again.
     effect(move || {
         let shown = documents.current.with(|loaded| {
             loaded.as_ref().map(|loaded| (mock::MockSource::of(loaded), loaded.source.is_builtin()))
         });
-        let Some((source, builtin)) = shown else { return };
+        let Some((source, builtin)) = shown.filter(|_| wants_mock) else { return };
         untrack(|| {
             mock.show(source);
             if builtin {
@@ -55,31 +91,7 @@ pub fn App() -> impl IntoView {
     };
     // Only a change of document re-renders the reference (not a change of the loader's status).
     let page = move || match documents.current.get() {
-        Some(loaded) => {
-            let builtin = loaded.source.is_builtin();
-            let download = loaded.saver();
-            let base = match &loaded.source {
-                petstore_openapi::document::Source::Url(address) => Some(address.clone()),
-                _ => None,
-            };
-            Either::Left(view! {
-                <ui::reference::Reference
-                    document=loaded.value
-                    catalog=loaded.catalog
-                    builtin=builtin
-                    converted=loaded.converted
-                    download=download
-                    base=base
-                >
-                    {ui::document_loader::document_loader(documents)}
-                    <ui::mock_panel::MockPanel />
-                    <nav class="header-nav" aria-label="Project">
-                        <a href="domains.html" data-testid="domains-link">"Project settings › Domains"</a>
-                        <ui::theme::ThemeToggle />
-                    </nav>
-                </ui::reference::Reference>
-            })
-        }
+        Some(loaded) => Either::Left(reference_page(loaded, documents, site.as_ref())),
         None => Either::Right(start_page(documents)),
     };
     view! { {notices} {page} }
@@ -92,12 +104,74 @@ pub(crate) fn effect(run: impl FnMut() + 'static) {
     Effect::new(Box::new(run) as Box<dyn FnMut()>);
 }
 
+/// The reference of `loaded` with, in its header, the document loader, the Mock block and the
+/// Domains link; or, on a published site's page (`site`), the site's title, logo and links,
+/// and the Mock block if the site shows it. One view for both, so the page's first download
+/// carries the reference's header once. On a site's page, rendering it removes the build's first
+/// paint, in the same task, so no frame shows neither.
+fn reference_page(
+    loaded: document::Loaded,
+    documents: DocumentState,
+    site: Option<&Site>,
+) -> impl IntoView + use<> {
+    if let Some(site) = site {
+        site::apply(site, site.0.title_or(&loaded.catalog.title));
+        site::remove_prerendered();
+    }
+    let config = site.map(|site| std::sync::Arc::clone(&site.0));
+    let builtin = loaded.source.is_builtin();
+    let download = loaded.saver();
+    let base = match &loaded.source {
+        petstore_openapi::document::Source::Url(address) => Some(address.clone()),
+        _ => None,
+    };
+    let loader = config.is_none().then(|| ui::document_loader::document_loader(documents));
+    let mock_panel =
+        config.as_ref().is_none_or(|config| config.mock).then(|| view! { <ui::mock_panel::MockPanel /> });
+    let links: Vec<(String, &'static str, &'static str)> = match &config {
+        None => vec![("domains.html".to_owned(), "Project settings \u{203a} Domains", "domains-link")],
+        Some(config) => {
+            [(&config.links.home, "Home", "site-home"), (&config.links.support, "Support", "site-support")]
+                .into_iter()
+                .filter_map(|(url, text, testid)| Some((url.clone()?, text, testid)))
+                .collect()
+        }
+    };
+    let links = links
+        .into_iter()
+        .map(|(href, text, testid)| view! { <a href=href data-testid=testid>{text}</a> })
+        .collect_view();
+    view! {
+        <ui::reference::Reference
+            document=loaded.value
+            catalog=loaded.catalog
+            builtin=builtin
+            converted=loaded.converted
+            download=download
+            base=base
+            site=config
+        >
+            {loader}
+            {mock_panel}
+            <nav class="header-nav" aria-label="Project">
+                {links}
+                <ui::theme::ThemeToggle />
+            </nav>
+        </ui::reference::Reference>
+    }
+}
+
 /// Before the first document is shown: loading the `?url=` one (if it fails, the built-in one
-/// is shown with the error), or why not even the built-in one can be shown.
+/// is shown with the error), or why not even the built-in one can be shown. On a site's page,
+/// loading its document (under the build's first paint) or why it could not be.
 fn start_page(documents: DocumentState) -> impl IntoView {
     let message = move || match documents.status() {
         Status::Loading(what) => what,
-        Status::Failed(error) => format!("The API description could not be loaded: {error}"),
+        Status::Failed(error) => {
+            // A site's page keeps its first paint while its document loads, not once it failed.
+            site::remove_prerendered();
+            format!("The API description could not be loaded: {error}")
+        }
         Status::Idle => String::new(),
     };
     view! {

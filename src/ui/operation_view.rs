@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use petstore_reference::OperationView;
+use petstore_reference::site::{SiteConfig, TryIt};
 use wasm_bindgen::prelude::*;
 
 use super::markdown::fragment;
@@ -24,12 +25,20 @@ pub fn OperationDetail(
     /// Names the document: the try-it panel keeps credentials and servers per document.
     #[prop(into, default = String::from("petstore"))]
     document_key: String,
+    /// A published site's configuration, whose try-it target wins over `mock_first`.
+    #[prop(default = None)]
+    site: Option<Arc<SiteConfig>>,
 ) -> impl IntoView {
+    let mut view = view;
+    let (mock_first, offer_mock) = match site.as_deref() {
+        Some(site) => try_it_of_site(&mut view, site),
+        None => (mock_first, true),
+    };
     let anchor = view.anchor();
     let reference = fragment(&|html| petstore_reference::html::operation(html, &view), None);
     // A webhook is a request the API sends: there is nothing to try or to call.
     let workbench = (!view.webhook)
-        .then(|| view! { <Workbench view=Arc::new(view) mock_first=mock_first document_key=document_key /> });
+        .then(|| view! { <Workbench view=Arc::new(view) mock_first=mock_first offer_mock=offer_mock document_key=document_key /> });
     view! {
         <article class="operation-detail" data-testid="operation-detail" data-operation-id=anchor>
             {reference}
@@ -38,10 +47,36 @@ pub fn OperationDetail(
     }
 }
 
+/// How a site's panel of `view` starts, as `(mock_first, offer_mock)`: on the mock (`"mock"`);
+/// hidden, the code samples staying (`"none"`, the operation's own `x-hideTryItPanel` way); or
+/// on the site's server, put first among the operation's servers, which the panel starts on
+/// (`petstore_tryit`'s `Target::initial`; a target the reader chose before still wins). The
+/// mock is offered beside a server when the site shows its Mock block.
+fn try_it_of_site(view: &mut OperationView, site: &SiteConfig) -> (bool, bool) {
+    match &site.try_it {
+        TryIt::Mock => (true, true),
+        TryIt::None => {
+            view.hide_try_it = true;
+            (false, false)
+        }
+        TryIt::Server(url) => {
+            view.servers.retain(|server| server != url);
+            view.servers.insert(0, url.clone());
+            (false, site.mock)
+        }
+    }
+}
+
 /// Where the try-it module renders the panel and the samples of `view`; why not, if it
 /// cannot.
 #[component]
-fn Workbench(view: Arc<OperationView>, mock_first: bool, document_key: String) -> impl IntoView {
+fn Workbench(
+    view: Arc<OperationView>,
+    mock_first: bool,
+    /// Whether the panel offers the mock at all.
+    offer_mock: bool,
+    document_key: String,
+) -> impl IntoView {
     let slot = NodeRef::<leptos::html::Div>::new();
     let failure = RwSignal::new(None::<String>);
     let mounted = StoredValue::new_local(None::<JsValue>);
@@ -51,7 +86,7 @@ fn Workbench(view: Arc<OperationView>, mock_first: bool, document_key: String) -
         }
     });
     let host = TryItHost::from_context();
-    let mock = MockState::from_context();
+    let mock = MockState::from_context().filter(|_| offer_mock);
     // Where the panel starts on the mock, the mock starts with it, so it is ready by the time a
     // request is sent. Elsewhere the panel asks for it when the reader picks it as the target:
     // a large document's mock holds the whole document parsed (about five times its size),

@@ -7,6 +7,7 @@ use petstore_openapi::document::AnyDocument;
 
 use petstore_openapi::outline::{Page, SCHEMAS_ANCHOR};
 use petstore_reference::html::{self, DOWNLOAD_ACTION};
+use petstore_reference::site::SiteConfig;
 use petstore_reference::{DocumentViews, Overview, ViewError};
 
 use super::markdown::fragment;
@@ -47,6 +48,10 @@ pub fn Reference(
     /// Saves the document's text as a file (the overview offers it when given).
     #[prop(optional)]
     download: Option<Callback<()>>,
+    /// A published site's configuration: its title (else the document's), logo and try-it
+    /// target.
+    #[prop(default = None)]
+    site: Option<std::sync::Arc<SiteConfig>>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
     let document_key = document_key(base.as_deref(), builtin, &catalog.title);
@@ -55,7 +60,12 @@ pub fn Reference(
     }
     // The title is that of the fields before `paths`: what arrives after the list is shown
     // adds operations (when only the first rows were read) and webhooks.
-    let heading = Heading { title: catalog.title.clone(), version: catalog.version.clone(), converted };
+    let heading = Heading {
+        title: site.as_ref().map_or(catalog.title.as_str(), |site| site.title_or(&catalog.title)).to_owned(),
+        version: catalog.version.clone(),
+        converted,
+        logo: site.as_ref().and_then(|site| site.logo.clone()),
+    };
     let list = List::new(document.clone(), catalog);
     let selected = follow_hash();
     let detail = Detail {
@@ -63,6 +73,7 @@ pub fn Reference(
         list,
         selected,
         builtin,
+        site,
         document_key,
         download: download.is_some(),
         on_action: download.map(download_action),
@@ -134,19 +145,23 @@ struct Heading {
     version: String,
     /// The conversion's notes, for a Swagger 2.0 document.
     converted: Option<Vec<String>>,
+    /// A site's logo, before the title.
+    logo: Option<String>,
 }
 
 /// The header: title, version, how many operations and webhooks (following the list), the
 /// link to the schemas and the conversion's note, with `children` beside them.
 fn header(heading: Heading, list: List, children: Option<Children>) -> impl IntoView {
-    let Heading { title, version, converted } = heading;
+    let Heading { title, version, converted, logo } = heading;
+    // `petstore_reference::html::prerender` writes the same header for a site's first paint.
+    let logo = logo.map(|src| view! { <img class="site-logo" src=src alt="" data-testid="site-logo" /> });
     view! {
         <header class="doc-header">
             <div class="doc-heading">
-                <h1 data-testid="doc-title"><a href="#" class="title-link">{title}</a></h1>
+                <h1 data-testid="doc-title"><a href="#" class="title-link">{logo}{title}</a></h1>
                 <p class="doc-meta">
-                    <span class="version" data-testid="doc-version">{version_label(&version)}</span>
-                    <span class="op-count" data-testid="op-count">{move || operation_count(&list.get())}</span>
+                    <span class="version" data-testid="doc-version">{html::version_label(&version)}</span>
+                    <span class="op-count" data-testid="op-count">{move || html::operation_count(&list.get())}</span>
                     {move || webhook_count(&list.get())}
                     <a href=petstore_openapi::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
                 </p>
@@ -157,23 +172,13 @@ fn header(heading: Heading, list: List, children: Option<Children>) -> impl Into
     }
 }
 
-/// "12 operations", or that the list is still being read.
-fn operation_count(catalog: &Catalog) -> String {
-    let count = catalog.operation_count();
-    if catalog.partial {
-        "Listing operations\u{2026}".to_owned()
-    } else {
-        format!("{count} operation{}", if count == 1 { "" } else { "s" })
-    }
-}
-
 /// "2 webhooks", when the document has any.
 fn webhook_count(catalog: &Catalog) -> Option<impl IntoView + use<>> {
     let webhooks = catalog.webhook_count();
     (webhooks > 0).then(|| {
         view! {
             <span class="op-count" data-testid="webhook-count">
-                {format!("{webhooks} webhook{}", if webhooks == 1 { "" } else { "s" })}
+                {html::count(webhooks, "webhook")}
             </span>
         }
     })
@@ -227,6 +232,8 @@ struct Detail {
     selected: RwSignal<Option<String>>,
     /// Where the try-it panel starts on the mock (the built-in document).
     builtin: bool,
+    /// A published site's configuration: its try-it target.
+    site: Option<std::sync::Arc<SiteConfig>>,
     document_key: String,
     /// Whether the overview offers the download.
     download: bool,
@@ -248,7 +255,7 @@ impl Detail {
         if let Some(op) = catalog.operations().find(|o| o.anchor() == anchor) {
             return match self.document.view_of(op) {
                 Ok(view) => view! {
-                    <OperationDetail view=view mock_first=self.builtin document_key=self.document_key.clone() />
+                    <OperationDetail view=view mock_first=self.builtin document_key=self.document_key.clone() site=self.site.clone() />
                 }
                 .into_any(),
                 Err(e @ ViewError::Arriving) => fragment(&|out| html::pending(out, &e.to_string()), None),
@@ -294,18 +301,6 @@ impl Detail {
 /// The browser's case folding, for the search (no Unicode tables in the page's WebAssembly).
 fn fold_case(text: &str) -> String {
     js_sys::JsString::from(text).to_lower_case().into()
-}
-
-/// `info.version` as a label: "v1.0.0" for a version number, the version as written
-/// otherwise ("v1", "2024-01-01", "beta").
-fn version_label(version: &str) -> String {
-    let bytes = version.as_bytes();
-    let date = bytes.len() >= 10 && bytes[4] == b'-' && bytes[7] == b'-';
-    if version.starts_with(|c: char| c.is_ascii_digit()) && !date {
-        format!("v{version}")
-    } else {
-        version.to_owned()
-    }
 }
 
 /// The note on a Swagger 2.0 document: it was converted to OpenAPI 3.0 as it loaded, and what

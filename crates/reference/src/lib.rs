@@ -8,6 +8,7 @@
 mod document;
 pub mod html;
 pub mod markdown;
+pub mod site;
 
 use serde_json::Value;
 

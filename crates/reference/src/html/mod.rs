@@ -11,11 +11,13 @@
 
 mod operation;
 mod pages;
+mod prerender;
 mod rows;
 mod schema;
 
 pub use operation::operation;
 pub use pages::{DOWNLOAD_ACTION, overview, schema_list, schema_page, tag_page};
+pub use prerender::{MAX_ROWS, count, operation_count, page_title, prerender, version_label};
 pub use rows::row_html;
 pub use schema::schema_tree;
 

@@ -1,0 +1,265 @@
+//! A published site's first paint: the reference's header, operation list and overview as
+//! static HTML, in the markup and classes the app renders, so the page looks the same before
+//! and after its WebAssembly runs, readers without JavaScript still get the reference, and
+//! search engines index it. `playground build` writes it into the page's `#prerendered`
+//! element ([`crate::site::PRERENDERED_ID`]); the app removes it when its own page appears.
+
+use petstore_openapi::catalog::Catalog;
+use petstore_openapi::document::AnyDocument;
+use petstore_openapi::outline::{self, SCHEMAS_ANCHOR};
+
+use super::{Html, escape, overview, row_html};
+use crate::Overview;
+use crate::site::SiteConfig;
+
+/// At most this many rows of the operation list are written (groups, tags and operations):
+/// 5 000 rows are about 2 MB of HTML, past which a page is slow to parse for the little it
+/// adds before the app's own (virtual) list takes over. A line says how many were left out.
+pub const MAX_ROWS: usize = 5_000;
+
+/// The reference's first paint as HTML, for `#prerendered`:
+///
+/// - `document`: the description (its root fields give the overview's licence, contact,
+///   terms and links, as in the app);
+/// - `catalog`: its operation list (`petstore_openapi::document::load_json` gives both);
+/// - `site`: the site's configuration: the title (else `info.title`), the logo, and the
+///   header's home and support links.
+///
+/// It holds the header (logo, title, version, operation count, links), every operation grouped
+/// by tag as plain links to its `#anchor` (at most [`MAX_ROWS`] rows), and the overview with
+/// its descriptions rendered from Markdown as the app renders them. Every value from the
+/// document and the configuration is escaped, and the work is linear in the document's size.
+#[must_use]
+pub fn prerender(document: &AnyDocument, catalog: &Catalog, site: &SiteConfig) -> String {
+    let render = |source: &str| Some(crate::markdown::to_safe_html(source));
+    let mut html = Html::new(&render);
+    // The accent for readers without JavaScript (index.html's script sets it for the others).
+    if let Some(accent) = site.accent_value() {
+        html.raw("<style>:root{--accent:").raw(&accent).raw("}</style>");
+    }
+    header(&mut html, catalog, site);
+    html.raw(r#"<div class="layout"><aside class="sidebar">"#);
+    html.raw(SEARCH);
+    operation_list(&mut html, catalog);
+    html.raw(r#"</aside><main id="content">"#);
+    let about = document.root().map(Overview::from_root).unwrap_or_default();
+    overview(&mut html, catalog, &about, true);
+    html.raw("</main></div>");
+    html.finish()
+}
+
+/// The search box of the app's sidebar (`src/ui/search.rs`); it works once the app runs.
+const SEARCH: &str = r#"<div class="search" role="search"><label for="operation-search" class="search-label">Search operations</label><input id="operation-search" type="search" placeholder="Path, summary or operationId" aria-keyshortcuts="/ Control+K Meta+K" autocomplete="off"><kbd class="search-hint" aria-hidden="true">/</kbd></div>"#;
+
+/// The theme choice of the app's header (`src/ui/theme.rs`), following the system until the app
+/// runs.
+const THEME: &str = r#"<div class="theme-toggle"><label for="theme-choice">Theme</label><select id="theme-choice"><option value="system" selected>System</option><option value="light">Light</option><option value="dark">Dark</option></select></div>"#;
+
+/// The header as the app's `Reference` writes it in site mode.
+fn header(html: &mut Html<'_>, catalog: &Catalog, site: &SiteConfig) {
+    html.raw(r##"<header class="doc-header"><div class="doc-heading"><h1><a href="#" class="title-link">"##);
+    if let Some(logo) = &site.logo {
+        html.raw(r#"<img class="site-logo""#).attr("src", logo).raw(r#" alt="">"#);
+    }
+    html.text(site.title_or(&catalog.title)).raw(r#"</a></h1><p class="doc-meta">"#);
+    html.element("span", r#" class="version""#, &version_label(&catalog.version));
+    html.element("span", r#" class="op-count""#, &operation_count(catalog));
+    let webhooks = catalog.webhook_count();
+    if webhooks > 0 {
+        html.element("span", r#" class="op-count""#, &count(webhooks, "webhook"));
+    }
+    html.anchor_link(SCHEMAS_ANCHOR, "", "Schemas").raw("</p></div>");
+    html.raw(r#"<nav class="header-nav" aria-label="Project">"#);
+    site_links(html, site);
+    html.raw(THEME).raw("</nav></header>");
+}
+
+/// The header's home and support links, as the app's `site_page` (`src/lib.rs`) writes them.
+fn site_links(html: &mut Html<'_>, site: &SiteConfig) {
+    for (link, text, testid) in
+        [(&site.links.home, "Home", "site-home"), (&site.links.support, "Support", "site-support")]
+    {
+        if let Some(url) = link {
+            html.raw("<a").attr("href", url).attr("data-testid", testid).raw(">").text(text).raw("</a>");
+        }
+    }
+}
+
+/// The operation list of the app's sidebar (`src/ui/operation_list.rs`), every row written.
+fn operation_list(html: &mut Html<'_>, catalog: &Catalog) {
+    let rows = outline::rows(&catalog.groups);
+    html.raw(r#"<nav class="operation-list" aria-label="Operations"><div class="list-scroller"><div class="list-spacer">"#);
+    for row in rows.iter().take(MAX_ROWS) {
+        html.raw(&row_html(row, None));
+    }
+    html.raw("</div></div></nav>");
+    if rows.len() > MAX_ROWS {
+        let left = rows.iter().skip(MAX_ROWS).filter(|r| matches!(r, outline::Row::Operation(_))).count();
+        html.element("p", r#" class="hint""#, &format!("And {left} more operation{}.", super::plural(left)));
+    }
+}
+
+/// "12 operations", or that the list is still being read (a document still arriving).
+#[must_use]
+pub fn operation_count(catalog: &Catalog) -> String {
+    if catalog.partial {
+        "Listing operations\u{2026}".to_owned()
+    } else {
+        count(catalog.operation_count(), "operation")
+    }
+}
+
+/// "1 webhook", "2 webhooks".
+#[must_use]
+pub fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", super::plural(n))
+}
+
+/// `info.version` as a label: "v1.0.0" for a version number, the version as written
+/// otherwise ("v1", "2024-01-01", "beta").
+#[must_use]
+pub fn version_label(version: &str) -> String {
+    let bytes = version.as_bytes();
+    let date = bytes.len() >= 10 && bytes[4] == b'-' && bytes[7] == b'-';
+    if version.starts_with(|c: char| c.is_ascii_digit()) && !date {
+        format!("v{version}")
+    } else {
+        version.to_owned()
+    }
+}
+
+/// `text` escaped for the page's `<title>` and attributes (the build writes the title too).
+#[must_use]
+pub fn page_title(site: &SiteConfig, catalog: &Catalog) -> String {
+    escape(&format!("{} reference", site.title_or(&catalog.title)))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write as _;
+    use std::time::Instant;
+
+    use petstore_openapi::document::load_json;
+
+    use super::*;
+
+    fn load(json: &str) -> (AnyDocument, Catalog) {
+        load_json(json.as_bytes().to_vec()).expect("a valid document")
+    }
+
+    const NASTY: &str = r#"{
+      "openapi": "3.0.3",
+      "info": {"title": "A <b>&\"quoted\"</b> API", "version": "2.1.0",
+               "description": "Hello *world* <script>alert(1)</script>"},
+      "tags": [{"name": "Zoo & <Friends>", "description": "All the **animals**"}],
+      "paths": {
+        "/pets": {
+          "get": {"tags": ["Zoo & <Friends>"], "operationId": "listPets", "summary": "List <pets> & \"more\"", "responses": {"200": {"description": "ok"}}},
+          "post": {"operationId": "addPet", "summary": "Untagged", "responses": {"201": {"description": "ok"}}}
+        }
+      }
+    }"#;
+
+    #[test]
+    fn values_are_escaped() {
+        let (doc, catalog) = load(NASTY);
+        let out = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        assert!(out.contains("A &lt;b&gt;&amp;&quot;quoted&quot;&lt;/b&gt; API</a></h1>"), "{out}");
+        assert!(out.contains("List &lt;pets&gt; &amp; &quot;more&quot;"));
+        assert!(out.contains("Zoo &amp; &lt;Friends&gt;"));
+        assert!(!out.contains("<script>"));
+        assert!(!out.contains("<b>"));
+        // Markdown is rendered as the app renders it, raw HTML kept as text.
+        assert!(out.contains("<em>world</em>"));
+        assert!(out.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(out.contains("<strong>animals</strong>"));
+        assert!(
+            out.contains(r#"<span class="version">v2.1.0</span><span class="op-count">2 operations</span>"#)
+        );
+    }
+
+    #[test]
+    fn the_site_title_logo_and_links_win() {
+        let (doc, catalog) = load(NASTY);
+        let site = SiteConfig {
+            title: Some("Acme <Pets>".to_owned()),
+            logo: Some("logo.png?a=1&b=\"2\"".to_owned()),
+            links: crate::site::Links {
+                home: Some("https://acme.example/?a=1&b=2".to_owned()),
+                support: None,
+            },
+            ..SiteConfig::new("openapi.json")
+        };
+        let out = prerender(&doc, &catalog, &site);
+        assert!(out.contains(
+            r#"<img class="site-logo" src="logo.png?a=1&amp;b=&quot;2&quot;" alt="">Acme &lt;Pets&gt;</a></h1>"#
+        ));
+        assert!(
+            out.contains(r#"<a href="https://acme.example/?a=1&amp;b=2" data-testid="site-home">Home</a>"#)
+        );
+        assert!(!out.contains("site-support"));
+        assert!(!out.contains("<style>"));
+        let teal = SiteConfig { accent: Some("#0b7285".to_owned()), ..site.clone() };
+        assert!(prerender(&doc, &catalog, &teal).starts_with(
+            "<style>:root{--accent:light-dark(#0b7285, color-mix(in srgb, #0b7285 60%, white))}</style><header"
+        ));
+        let sneaky = SiteConfig { accent: Some("red}body{display:none".to_owned()), ..site.clone() };
+        assert!(!prerender(&doc, &catalog, &sneaky).contains("<style>"));
+        assert_eq!(page_title(&site, &catalog), "Acme &lt;Pets&gt; reference");
+        assert!(!out.contains("Petstore"));
+    }
+
+    #[test]
+    fn operations_are_grouped_by_tag_and_link_to_their_anchor() {
+        let (doc, catalog) = load(NASTY);
+        let out = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        let tagged = out.find(r#"data-operation-id="listPets""#).expect("tagged operation");
+        let untagged = out.find(r#"data-operation-id="addPet""#).expect("untagged operation");
+        let tag = out.find(r#"data-group="Zoo &amp; &lt;Friends&gt;""#).expect("the tag's heading");
+        assert!(tag < tagged, "the tag heads its operations");
+        // The untagged operation is listed too, under a group of its own after the tags.
+        let other = out[tagged..untagged].rfind(r#"data-testid="group""#).map(|i| i + tagged);
+        assert!(other.is_some(), "a group heads the untagged operation");
+        assert!(out.contains(r##"href="#listPets""##) && out.contains(r##"href="#addPet""##));
+        // The list is the sidebar, the overview the main column, as the app has them.
+        let list = out.find(r#"class="list-spacer""#).expect("list");
+        let main = out.find(r#"<main id="content"><section class="overview""#).expect("overview");
+        assert!(list < main && main > untagged);
+    }
+
+    /// A document of `n` operations, each under one of 50 tags.
+    fn large(n: usize) -> String {
+        let mut paths = String::new();
+        for i in 0..n {
+            let sep = if i == 0 { "" } else { "," };
+            let _ = write!(
+                paths,
+                r#"{sep}"/items{i}":{{"get":{{"tags":["tag{}"],"operationId":"op{i}","summary":"Item {i}","responses":{{"200":{{"description":"ok"}}}}}}}}"#,
+                i % 50
+            );
+        }
+        format!(r#"{{"openapi":"3.0.3","info":{{"title":"Big","version":"1"}},"paths":{{{paths}}}}}"#)
+    }
+
+    #[test]
+    fn a_huge_document_gives_bounded_output_in_linear_time() {
+        let (doc, catalog) = load(&large(2_000));
+        let small = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        assert!(small.contains("2000 operations") && small.contains(r#"data-operation-id="op1999""#));
+        assert!(!small.contains("more."));
+
+        let (doc, catalog) = load(&large(20_000));
+        let start = Instant::now();
+        let big = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        let took = start.elapsed();
+        let rows = big.matches(r#"class="list-row"#).count();
+        assert_eq!(rows, MAX_ROWS);
+        let cut = big.find("</aside>").map_or("", |end| &big[end.saturating_sub(200)..end]);
+        assert!(cut.ends_with(" more operations.</p>"), "{cut}");
+        // Bounded: the rows cut at MAX_ROWS, ten times the operations do not write ten times
+        // the HTML.
+        assert!(big.len() < small.len() * 4, "{} against {}", big.len(), small.len());
+        // Not quadratic: 20 000 operations take well under a second even unoptimised.
+        assert!(took.as_secs_f64() < 5.0, "{took:?}");
+    }
+}
