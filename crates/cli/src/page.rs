@@ -9,7 +9,7 @@ use petstore_reference::markdown::to_safe_html;
 pub const MAX_SUMMARY_CHARS: usize = 160;
 
 /// The id of the site's configuration element, which the app reads.
-pub const CONFIG_ID: &str = "playground-site";
+pub use petstore_reference::site::CONFIG_ID;
 
 /// The document the app's early request asks for, in the app's `index.html`.
 const APP_DOCUMENT: &str = "petstore.json";

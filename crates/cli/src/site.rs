@@ -7,8 +7,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use petstore_mock_server::description::{self, DescriptionError};
-use petstore_openapi::Catalog;
-use petstore_openapi::document::AnyDocument;
+use petstore_reference::html::prerender;
+use petstore_reference::site::SiteConfig;
 use serde_json::{Map, Value, json};
 
 use crate::check::{self, CheckError};
@@ -68,6 +68,14 @@ pub enum BuildError {
     /// `playground.toml` is not valid.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// The site's settings are not what the page reads.
+    #[error("{}: {problem}", path.display())]
+    Settings {
+        /// The configuration file (or the description, without one).
+        path: PathBuf,
+        /// What the page would refuse.
+        problem: String,
+    },
     /// The app's files are missing.
     #[error("{}: {problem}; run `make build` first (or give the app's folder with --app)", path.display())]
     App {
@@ -302,6 +310,11 @@ fn write_site(
         "logo": logo,
         "accent": config.accent,
     });
+    // Read back as the page reads it: what the page would refuse is refused here, before any
+    // site is written.
+    let site_settings = SiteConfig::parse(&site_config.to_string()).map_err(|problem| {
+        BuildError::Settings { path: source.config.clone().unwrap_or_else(|| source.spec.clone()), problem }
+    })?;
     let head = Head {
         title: title.clone(),
         summary: checked.catalog.description.as_deref().and_then(page::summary),
@@ -314,7 +327,7 @@ fn write_site(
     let mut names = entries;
     names.extend([DOCUMENT.to_owned()]);
     names.extend(logo.iter().chain(&head.favicon).cloned());
-    let first_paint = prerendered(&checked.read, &checked.catalog, &site_config);
+    let first_paint = prerender(&checked.read, &checked.catalog, &site_settings);
     let html = page::rewrite(&index, &head, &first_paint, &names)
         .map_err(|source| BuildError::Page { path: index_path, source })?;
     write("index.html", html.as_bytes())?;
@@ -337,18 +350,6 @@ fn read_bounded(path: &Path, limit: u64) -> Result<String, BuildError> {
         });
     }
     fs::read_to_string(path).map_err(io_error(path))
-}
-
-/// The reference's first paint (header, operation list by tag, overview) as HTML, which the
-/// page shows in `#prerendered` until the app has started; `site` is the site's configuration
-/// element's value.
-///
-/// Empty for now, and then no `#prerendered` is written: this is the one place to call
-/// `petstore_reference::html::prerender(document, catalog, &site_config)` (the reference's own
-/// markup, with `site` as a `petstore_reference::site::SiteConfig`) once this branch has it;
-/// this tool writes no markup of its own.
-fn prerendered(_document: &AnyDocument, _catalog: &Catalog, _site: &Value) -> String {
-    String::new()
 }
 
 /// Copies the app's files into `site`, but for [`PETSTORE_ONLY`] and hidden entries (a build
