@@ -1,0 +1,232 @@
+// Publishing: sites written by the real `playground build` from the release build (dist/), served
+// under a sub-path (/docs/) by a plain static server, read in headless Chromium: a description
+// kept in many files (tests/fixtures/library) and one FastAPI generated (tests/fixtures/fastapi).
+// Each shows its own title, tags and summaries (from other files too), no Petstore, the list
+// before the WebAssembly has loaded, and a try-it round trip to its mock. A broken description
+// fails the build with its file and place; `playground serve` reloads the page after an edit.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile, mkdir, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { DIST, launch, openPage, serveStatic } from "./harness.mjs";
+
+const run = promisify(execFile);
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const REPO = join(HERE, "../..");
+const LIBRARY = join(REPO, "tests/fixtures/library/openapi.yaml");
+const FASTAPI = join(REPO, "tests/fixtures/fastapi/books.json");
+const TARGET = process.env.CARGO_TARGET_DIR ?? join(REPO, "target");
+const PLAYGROUND = join(TARGET, "debug/playground");
+
+let browser;
+let work;
+let www;
+
+/** `playground build` of `spec` into `out`, from the release build; its output and exit code. */
+async function build(spec, out, extra = []) {
+  try {
+    const { stdout, stderr } = await run(PLAYGROUND, ["build", "--spec", spec, "--out", out, "--app", DIST, ...extra]);
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+before(async () => {
+  // The CLI, as `cargo test --workspace` left it (built again only if something changed).
+  await run("cargo", ["build", "--quiet", "--locked", "-p", "playground"], { cwd: REPO, maxBuffer: 1 << 24 });
+  work = await mkdtemp(join(tmpdir(), "playground-sites-"));
+  www = join(work, "www");
+  await mkdir(www, { recursive: true });
+  await writeFile(join(www, "index.html"), "<!doctype html><title>Home</title><p>The project's home</p>");
+  for (const [spec, name] of [[LIBRARY, "library"], [FASTAPI, "bookshelf"]]) {
+    const built = await build(spec, join(www, name, "docs"));
+    assert.equal(built.code, 0, built.stderr);
+  }
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** The groups of the list, in order. */
+const groups = (page) => page.locator("[data-testid=group]").evaluateAll((els) => els.map((e) => e.dataset.group));
+
+/** Sends the open operation's try-it request; the answer's status. */
+async function send(page) {
+  const shown = page.locator("[data-testid=try-result] > *");
+  const before = (await shown.count()) === 0 ? null : await shown.getAttribute("data-exchange");
+  await page.locator("[data-testid=try-send]").click();
+  const fresh = before === null ? shown : page.locator(`[data-testid=try-result] > :not([data-exchange="${before}"])`);
+  await fresh.waitFor({ timeout: 30_000 });
+  const answer = page.locator("[data-testid=try-answer], [data-testid=try-failure]").first();
+  assert.equal(await answer.getAttribute("data-testid"), "try-answer", await answer.textContent());
+  return answer.getAttribute("data-status");
+}
+
+async function open(page, id) {
+  await page.locator(`[data-testid=operation][data-operation-id="${id}"] a`).click();
+  await page.locator(`[data-testid=operation-detail][data-operation-id="${id}"]`).waitFor({ timeout: 15_000 });
+  await page.locator("[data-testid=try-send]").waitFor({ timeout: 30_000 });
+}
+
+const answerBody = (page) => page.locator("[data-testid=try-body-view]").textContent().then(JSON.parse);
+
+test("the list is on screen before any WebAssembly: readers without it get the reference", async () => {
+  const site = await serveStatic(www);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const wasm = [];
+  // No WebAssembly at all: what shows is the build's first paint.
+  await page.route("**/*.wasm", (route) => {
+    wasm.push(route.request().url());
+    return route.abort();
+  });
+  try {
+    await page.goto(`${site.url}library/docs/`);
+    const rows = page.locator("#prerendered [data-testid=operation]");
+    await rows.first().waitFor({ timeout: 10_000 });
+    assert.equal(await rows.count(), 5);
+    assert.equal(await page.title(), "Library");
+    assert.match(await page.locator("#prerendered h1").textContent(), /Library/);
+    assert.deepEqual(await groups(page), ["Books", "Shelves"]);
+    const text = await page.locator("#prerendered").innerText();
+    for (const summary of ["List the books", "Add a book", "Read a book", "Remove a book", "List the shelves"]) {
+      assert.ok(text.includes(summary), `${summary} in ${text}`);
+    }
+    assert.match(text, /Books and the shelves that hold them/, "the overview");
+    assert.doesNotMatch(await page.content(), /petstore/i);
+    assert.ok(wasm.length > 0, "the page asked for its WebAssembly, which did not come");
+  } finally {
+    await context.close();
+    await site.close();
+  }
+});
+
+test("a site of a description kept in many files: its title, tags and summaries, no Petstore, and its mock", async () => {
+  const site = await serveStatic(www);
+  const { page, context, problems } = await openPage(browser, `${site.url}library/docs/`);
+  try {
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent.trim() === "Library", null, {
+      timeout: 20_000,
+    });
+    assert.equal(await page.locator("#prerendered").count(), 0, "the app took over the first paint");
+    assert.deepEqual(await groups(page), ["Books", "Shelves"]);
+    assert.match(await page.locator("[data-testid=operation][data-operation-id=listShelves]").textContent(), /List the shelves/);
+    const html = await page.content();
+    assert.doesNotMatch(html, /petstore/i);
+    assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /petstore/i);
+    // Every request stayed under the sub-path.
+    const outside = await page.evaluate(() =>
+      performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => !p.startsWith("/library/docs/")),
+    );
+    assert.deepEqual(outside, []);
+
+    // Try-it to the in-browser mock: a book created, then read back in the list.
+    await open(page, "addBook");
+    await page.locator("[data-testid=try-body]").fill(JSON.stringify({ title: "Mort", isbn: "9780552131063", pages: 272 }));
+    assert.equal(await send(page), "201");
+    const created = await answerBody(page);
+    assert.equal(created.title, "Mort");
+    await open(page, "listBooks");
+    assert.equal(await send(page), "200");
+    assert.deepEqual((await answerBody(page)).map((b) => b.title), ["Mort"]);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await site.close();
+  }
+});
+
+test("a site of a FastAPI description: its title, tags and summaries, and a try-it round trip", async () => {
+  const site = await serveStatic(www);
+  const { page, context, problems } = await openPage(browser, `${site.url}bookshelf/docs/`);
+  try {
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent.trim() === "Bookshelf", null, {
+      timeout: 20_000,
+    });
+    assert.equal(await page.title(), "Bookshelf reference");
+    assert.deepEqual(await groups(page), ["books", "meta"]);
+    assert.match(await page.locator("[data-testid=operation][data-operation-id=create_book_books_post]").textContent(), /Create Book/);
+    assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /petstore/i);
+
+    await open(page, "create_book_books_post");
+    await page.locator("[data-testid=try-body]").fill(JSON.stringify({ title: "Small Gods", isbn: "9780552138901", year: 1992 }));
+    assert.equal(await send(page), "201");
+    const created = await answerBody(page);
+    assert.equal(created.title, "Small Gods");
+    // What the description forbids is refused as FastAPI would: 422.
+    await page.locator("[data-testid=try-body]").fill(JSON.stringify({ title: "No number", isbn: "12" }));
+    assert.equal(await send(page), "422");
+    await open(page, "read_book_books__book_id__get");
+    await page.locator("[data-testid=try-param][data-name=book_id]").fill(String(created.id));
+    assert.equal(await send(page), "200");
+    assert.equal((await answerBody(page)).title, "Small Gods");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await site.close();
+  }
+});
+
+test("a broken description fails the build with its file and place, and writes nothing", async () => {
+  const dir = join(work, "broken");
+  await cp(join(REPO, "tests/fixtures/library"), dir, { recursive: true });
+  // A reference to a file that is not there, in a file the root refers to.
+  const books = join(dir, "paths/books.yaml");
+  await writeFile(books, (await readFile(books, "utf8")).replace("../schemas/Book.yaml}}}", "../schemas/Missing.yaml}}}"));
+  const out = join(work, "broken-site");
+  const built = await build(join(dir, "openapi.yaml"), out);
+  assert.notEqual(built.code, 0);
+  assert.match(built.stderr, /paths\/books\.yaml/);
+  assert.match(built.stderr, /\/get\/responses\/200\/content\/application~1json\/schema\/items/);
+  assert.match(built.stderr, /Missing\.yaml does not exist/);
+  await assert.rejects(stat(out), "nothing is written");
+});
+
+test("playground serve reloads the page when the description changes, and shows a broken edit's error", async () => {
+  const dir = join(work, "serve");
+  await cp(join(REPO, "tests/fixtures/library"), dir, { recursive: true });
+  const spec = join(dir, "openapi.yaml");
+  const server = spawn(PLAYGROUND, ["serve", "--spec", spec, "--app", DIST, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  server.stderr.on("data", (chunk) => (stderr += chunk));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = "";
+      server.stdout.on("data", (chunk) => {
+        out += chunk;
+        const found = out.match(/serving (http:\/\/\S+)/);
+        if (found) resolve(found[1]);
+      });
+      server.on("exit", (code) => reject(new Error(`playground serve exited (${code}): ${stderr}`)));
+    });
+    const { page, context } = await openPage(browser, url);
+    try {
+      const title = (text) =>
+        page.waitForFunction((t) => document.querySelector("[data-testid=doc-title]")?.textContent.trim() === t, text, { timeout: 20_000 });
+      await title("Library");
+      const text = await readFile(spec, "utf8");
+      await writeFile(spec, text.replace("title: Library", "title: Lending Library"));
+      await title("Lending Library");
+      // A broken edit: the page says why, and keeps what it shows.
+      await writeFile(spec, text.replace("paths:", "paths: [broken"));
+      const banner = page.locator("[role=alert]", { hasText: "openapi.yaml" });
+      await banner.waitFor({ timeout: 10_000 });
+      assert.equal((await page.locator("[data-testid=doc-title]").textContent()).trim(), "Lending Library");
+      await writeFile(spec, text);
+      await title("Library");
+    } finally {
+      await context.close();
+    }
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.on("exit", resolve)));
+  }
+});
