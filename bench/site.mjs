@@ -160,6 +160,7 @@ async function measureList(browser, servers, name) {
 
 // --- run ----------------------------------------------------------------------------------------
 const started = new Date();
+const load = os.loadavg()[0];
 const servers = {};
 for (const name of names) servers[name] = await serve(tools[name].routes, { index: tools[name].index });
 const browser = await launchCdp(CHROMIUM, ARGS);
@@ -198,7 +199,7 @@ out("<!-- site:start (written by bench/site.mjs) -->");
 out("## Published site: time to the list (GitHub's description)");
 out();
 out(`Measured ${started.toISOString().slice(0, 16).replace("T", " ")} UTC by \`make bench-site\` (bench/site.mjs) on ${os.cpus().length} × ${cpu}, ` +
-  `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}; Chromium ${browser.version} headless ` +
+  `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()} (load average ${load.toFixed(1)} when the run started, ${os.loadavg()[0].toFixed(1)} when it ended); Chromium ${browser.version} headless ` +
   `(${VIEWPORT.width}×${VIEWPORT.height}), Node ${process.version}. GitHub's REST description (@octokit/openapi ${await packageVersion("@octokit/openapi")}, ` +
   `${doc.operations} operations, ${(doc.bytes / 1e6).toFixed(2)} MB of JSON). Median of ${RUNS} interleaved runs, range in brackets.`);
 out();
