@@ -215,7 +215,7 @@ for (const name of names) {
 }
 out();
 out(`**Target (the list at least ${TARGET}× sooner than the fastest peer): ${met ? "met" : "missed"}.** ` +
-  `Our published site listed in ${ms(ours)}, the fastest peer (${fastest}) in ${ms(best)}: ${ratio.toFixed(1)}× sooner. ` +
+  `Our published site listed in ${ms(ours)}, the fastest peer (${fastest}) in ${ms(best)}: ${ratio >= 1 ? `${ratio.toFixed(1)}× sooner` : `${(1 / ratio).toFixed(1)}× later`}. ` +
   `Among the peers that render in the browser (all but Redocly's static page), the fastest (${fastestClient}) listed in ${ms(bestClient)}: ${(bestClient / ours).toFixed(1)}×. ` +
   `A static page of one row listed in ${ms(medians[FLOOR])}: no page can list sooner on this machine, so ${TARGET}× sooner than ${fastest} would take ${ms(best / TARGET)}.`);
 out();
