@@ -56,6 +56,13 @@ bench:
 bench-growth:
 	bench/run.sh growth
 
+## bench-site: GitHub's description built into a static site by `playground build` and by
+## `redocly build-docs`; time to the list of each against every peer's, in one run (installs and
+## builds like bench; writes bench/SITE.md and its section of bench/RESULTS.md)
+.PHONY: bench-site
+bench-site:
+	bench/run.sh site
+
 ## bench-mock: core dispatch times (criterion), then req/s of petstore-mock, Prism and json-server under wrk
 bench-mock:
 	bench/mock/run.sh

@@ -21,7 +21,8 @@
 // redoc@3 folder), BENCH_DIST (our release build: ../dist; give a copy, `cp -r dist
 // /tmp/bench-dist`, when dist/ may be rebuilt during the run), BENCH_MOCK_RESULTS (JSON from
 // bench/mock/run.sh), BENCH_OUT (RESULTS.md path; "-" = none). The growth benchmark
-// (bench/growth.mjs, `make bench-growth`) writes bench/GROWTH.md, included here when present.
+// (bench/growth.mjs, `make bench-growth`) writes bench/GROWTH.md, and the published site's
+// (bench/site.mjs, `make bench-site`) bench/SITE.md, both included here when present.
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +34,7 @@ import { serve } from "./lib/server.mjs";
 import { renderers } from "./lib/renderers.mjs";
 import { firstFrame, launch as launchCdp, openPage } from "./lib/cdp.mjs";
 import { WASM_TRACKER, memory, watcher } from "./lib/load.mjs";
+import { ARGS, CHROMIUM, VIEWPORT, githubDescription, median, ms } from "./lib/chromium.mjs";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const ROOT = join(HERE, "..");
@@ -46,25 +48,12 @@ const SENDS = Number(process.env.BENCH_SENDS ?? 30);
 const TIMEOUT = Number(process.env.BENCH_TIMEOUT ?? 180_000);
 const DIST = resolve(process.env.BENCH_DIST ?? join(ROOT, "dist"));
 const DEEP_LINK = (process.env.BENCH_DEEP_LINK ?? "github").split(",").filter(Boolean);
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-extensions",
-];
-const VIEWPORT = { width: 1280, height: 900 };
 
 // --- documents ------------------------------------------------------------------------------
 const DOCUMENTS = [
   { key: "petstore", name: "Petstore (ours, 18 operations, YAML)", file: join(ROOT, "openapi/petstore.yaml"), path: "docs/petstore.yaml", builtin: true },
   { key: "petstore3", name: "Swagger petstore3 (19 operations, YAML)", file: join(ROOT, "../shared/fixtures/swagger-petstore3.yaml"), path: "docs/petstore3.yaml" },
-  { key: "github", name: "GitHub REST (@octokit/openapi, JSON)", file: join(NODE_MODULES, "@octokit/openapi/generated/api.github.com.json"), path: "docs/github.json" },
+  { key: "github", name: "GitHub REST (@octokit/openapi, JSON)", file: githubDescription(NODE_MODULES), path: "docs/github.json" },
 ];
 const docs = DOCUMENTS.filter((d) => !process.env.BENCH_DOCS || process.env.BENCH_DOCS.split(",").includes(d.key));
 for (const doc of docs) {
@@ -296,12 +285,6 @@ async function tryItMsw(browser, index = "msw.html", buttons = { get: "#get-pet"
 }
 
 // --- statistics and formatting -----------------------------------------------------------------
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const ms = (v) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
 const msFine = (v) => (v < 10 ? `${v.toFixed(2)} ms` : `${v.toFixed(1)} ms`);
 const mb = (v) => `${(v / 1048576).toFixed(1)} MB`;
 const kib = (v) => `${(v / 1024).toFixed(0)} KiB`;
@@ -524,11 +507,14 @@ if (targets.length) {
   out();
 }
 
-// The growth benchmark's last figures (bench/growth.mjs writes GROWTH.md; it has its own date).
-const growth = await readFile(join(HERE, "GROWTH.md"), "utf8").catch(() => "");
-if (growth) {
-  out(growth.trim());
-  out();
+// The last figures of the growth and published-site benchmarks (bench/growth.mjs writes
+// GROWTH.md, bench/site.mjs SITE.md; each has its own date).
+for (const file of ["GROWTH.md", "SITE.md"]) {
+  const section = await readFile(join(HERE, file), "utf8").catch(() => "");
+  if (section) {
+    out(section.trim());
+    out();
+  }
 }
 
 const report = lines.join("\n");

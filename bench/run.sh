@@ -9,8 +9,14 @@
 # `bench/run.sh growth` (`make bench-growth`) installs and builds the same way, then runs only
 # the growth benchmark, bench/growth.mjs (documents of 1 to 100 MB; writes bench/growth.svg and
 # bench/GROWTH.md, and its section of RESULTS.md).
+# `bench/run.sh site` (`make bench-site`) installs and builds the same way, builds the CLI
+# (`playground`), builds two static sites from GitHub's description into target/bench/site/:
+# ours (`playground build`) and Redocly's (`redocly build-docs`), then times the list of each,
+# and of every renderer, in Chromium (bench/site.mjs; writes bench/SITE.md and its section of
+# RESULTS.md).
 # Environment: BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_SKIP_SERVERS=1 skips stage 1;
-# BENCH_DIST=<folder> runs a copy of the build (cp -r dist /tmp/bench-dist) instead of dist/;
+# BENCH_DIST=<folder> runs a copy of the build (cp -r dist /tmp/bench-dist) instead of dist/,
+# and then nothing is built into dist/;
 # and bench/bench.mjs's own (BENCH_RUNS, BENCH_TOOLS, BENCH_DOCS, BENCH_DEEP_LINK, BENCH_SENDS)
 # and bench/growth.mjs's (BENCH_GROWTH_*).
 set -euo pipefail
@@ -40,10 +46,10 @@ if [[ ! -f "$redoc3/bundles/redoc.standalone.js" ]]; then
   rm -rf "${redoc3%/package}" && mkdir -p "${redoc3%/package}"
   (cd "${redoc3%/package}" && npm pack --silent "redoc@$REDOC3_VERSION" >/dev/null && tar xzf "redoc-$REDOC3_VERSION.tgz")
 fi
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+[[ "$mode" != all || "${BENCH_SKIP_SERVERS:-0}" == 1 ]] || command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 stage_done
 
-if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
+if [[ "${BENCH_SKIP_BUILD:-0}" != 1 && -z "${BENCH_DIST:-}" ]]; then
   stage "release build (trunk)"
   trunk build --release --offline
   stage_done
@@ -52,6 +58,28 @@ fi
 if [[ "$mode" == growth ]]; then
   stage "growth with the document's size (bench/growth.mjs)"
   BENCH_REDOC3="$redoc3" node "$BENCH/growth.mjs"
+  stage_done
+  exit 0
+fi
+
+if [[ "$mode" == site ]]; then
+  dist="${BENCH_DIST:-$ROOT/dist}"
+  spec="$BENCH/node_modules/@octokit/openapi/generated/api.github.com.json"
+  out="$ROOT/target/bench/site"
+  stage "the CLI (cargo build --release -p playground)"
+  cargo build --release --locked -p playground
+  stage_done
+  stage "our published site (playground build --spec <GitHub's description>)"
+  rm -rf "$out" && mkdir -p "$out/redocly"
+  "${CARGO_TARGET_DIR:-$ROOT/target}/release/playground" build --spec "$spec" --out "$out/playground-site" --app "$dist"
+  stage_done
+  stage "Redocly's static page (redocly build-docs <GitHub's description>)"
+  (cd "$BENCH" && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+    node_modules/.bin/redocly build-docs "$spec" -o "$out/redocly/index.html")
+  stage_done
+  stage "time to the list in Chromium (bench/site.mjs)"
+  BENCH_SITE_DIR="$out/playground-site" BENCH_REDOCLY_DIR="$out/redocly" BENCH_DIST="$dist" BENCH_REDOC3="$redoc3" \
+    node "$BENCH/site.mjs"
   stage_done
   exit 0
 fi

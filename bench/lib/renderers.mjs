@@ -7,7 +7,7 @@
 import { join } from "node:path";
 
 /** A DOM condition, checked in the page: the first element matching `selector` has a box. */
-const visible = (selector) => `(() => {
+export const visible = (selector) => `(() => {
   const element = document.querySelector(${JSON.stringify(selector)});
   if (!element) return false;
   const box = element.getBoundingClientRect();
