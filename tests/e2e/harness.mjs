@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -103,3 +104,15 @@ export async function openPage(browser, url, { colorScheme = "light", viewport =
   return { page, context, problems };
 }
 
+/** Sends the open operation's try-it request and waits for this send's answer (an answer,
+ * not a failure); returns its status. */
+export async function send(page) {
+  const shown = page.locator("[data-testid=try-result] > *");
+  const before = (await shown.count()) === 0 ? null : await shown.getAttribute("data-exchange");
+  await page.locator("[data-testid=try-send]").click();
+  const fresh = before === null ? shown : page.locator(`[data-testid=try-result] > :not([data-exchange="${before}"])`);
+  await fresh.waitFor({ timeout: 30_000 });
+  const answer = page.locator("[data-testid=try-answer], [data-testid=try-failure]").first();
+  assert.equal(await answer.getAttribute("data-testid"), "try-answer", await answer.textContent());
+  return answer.getAttribute("data-status");
+}

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
+import { ARTIFACTS, launch, openPage, send, serveStatic } from "./harness.mjs";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 // In CI the repository is cloned with `../shared` beside it.
@@ -49,17 +49,6 @@ async function goTo(page, id) {
   await page.locator("[data-testid=try-send]").waitFor({ timeout: 30_000 });
 }
 
-/** Sends and waits for this send's answer; returns its status. */
-async function send(page) {
-  const shown = page.locator("[data-testid=try-result] > *");
-  const before = (await shown.count()) === 0 ? null : await shown.getAttribute("data-exchange");
-  await page.locator("[data-testid=try-send]").click();
-  const fresh = before === null ? shown : page.locator(`[data-testid=try-result] > :not([data-exchange="${before}"])`);
-  await fresh.waitFor({ timeout: 30_000 });
-  const answer = page.locator("[data-testid=try-answer], [data-testid=try-failure]").first();
-  assert.equal(await answer.getAttribute("data-testid"), "try-answer", await answer.textContent());
-  return answer.getAttribute("data-status");
-}
 
 /** Gives the panel an OAuth 2 token, in its "Extra headers". */
 async function withToken(page) {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { DIST, launch, openPage, serveStatic } from "./harness.mjs";
+import { DIST, launch, openPage, send, serveStatic } from "./harness.mjs";
 
 const run = promisify(execFile);
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -58,17 +58,6 @@ after(async () => {
 /** The groups of the list, in order. */
 const groups = (page) => page.locator("[data-testid=group]").evaluateAll((els) => els.map((e) => e.dataset.group));
 
-/** Sends the open operation's try-it request; the answer's status. */
-async function send(page) {
-  const shown = page.locator("[data-testid=try-result] > *");
-  const before = (await shown.count()) === 0 ? null : await shown.getAttribute("data-exchange");
-  await page.locator("[data-testid=try-send]").click();
-  const fresh = before === null ? shown : page.locator(`[data-testid=try-result] > :not([data-exchange="${before}"])`);
-  await fresh.waitFor({ timeout: 30_000 });
-  const answer = page.locator("[data-testid=try-answer], [data-testid=try-failure]").first();
-  assert.equal(await answer.getAttribute("data-testid"), "try-answer", await answer.textContent());
-  return answer.getAttribute("data-status");
-}
 
 async function open(page, id) {
   await page.locator(`[data-testid=operation][data-operation-id="${id}"] a`).click();

@@ -1,6 +1,32 @@
 //! JSON pointers and local references (`#/components/schemas/Pet`): following them, and the
 //! escapes of a pointer's segments.
 
+/// The member beside a reference that could not be followed (`crate::bundle` writes it), saying
+/// why; [`resolve`] gives it as its error.
+pub const UNRESOLVED: &str = "x-unresolved-reference";
+
+/// A JSON pointer written as a URI fragment (`#` not included): the characters a fragment may
+/// not hold percent-encoded.
+#[must_use]
+pub fn encode_fragment(pointer: &str) -> String {
+    const FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+        .add(b' ')
+        .add(b'"')
+        .add(b'#')
+        .add(b'%')
+        .add(b'<')
+        .add(b'>')
+        .add(b'[')
+        .add(b']')
+        .add(b'^')
+        .add(b'`')
+        .add(b'{')
+        .add(b'|')
+        .add(b'}')
+        .add(b'\\');
+    percent_encoding::utf8_percent_encode(pointer, FRAGMENT).to_string()
+}
+
 /// What a local reference (`#/components/schemas/Pet`, `#/paths/~1jobs~1%7Bid%7D/get`) points
 /// to in `doc`: the fragment is percent-decoded (a URI fragment), then read as a JSON pointer.
 /// `None` for a reference to another document or one that points nowhere.
@@ -27,8 +53,8 @@ pub fn resolve<'a>(
         match value.get("$ref").and_then(serde_json::Value::as_str) {
             None => return Ok(value),
             // A reference the bundle could not follow says why.
-            Some(_) if value.get(crate::bundle::UNRESOLVED).is_some() => {
-                let why = value.get(crate::bundle::UNRESOLVED).and_then(serde_json::Value::as_str);
+            Some(_) if value.get(UNRESOLVED).is_some() => {
+                let why = value.get(UNRESOLVED).and_then(serde_json::Value::as_str);
                 return Err(format!("the reference {}", why.unwrap_or("could not be followed")));
             }
             Some(r) if !r.starts_with('#') => {

@@ -27,12 +27,12 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 
-use crate::pointer::{escape_segment, unescape_segment};
+use crate::pointer::{encode_fragment as encode_pointer, escape_segment, unescape_segment};
 use kind::{Dialect, Kind};
 
-/// The member set beside a reference that could not be followed, saying why.
-/// [`crate::pointer::resolve`] gives it as its error.
-pub const UNRESOLVED: &str = "x-unresolved-reference";
+/// The member set beside a reference that could not be followed, saying why (kept with the
+/// pointers, whose `resolve` gives it as its error).
+pub use crate::pointer::UNRESOLVED;
 
 /// How far a bundle may go: each is a description's doing, so each is bounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -553,24 +553,4 @@ impl<'a> Writer<'a> {
         self.taken.insert((section, name.clone()));
         name
     }
-}
-
-/// A JSON pointer written as a URI fragment: the characters a fragment may not hold
-/// percent-encoded.
-fn encode_pointer(pointer: &str) -> String {
-    const FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
-        .add(b' ')
-        .add(b'"')
-        .add(b'#')
-        .add(b'%')
-        .add(b'<')
-        .add(b'>')
-        .add(b'[')
-        .add(b']')
-        .add(b'^')
-        .add(b'`')
-        .add(b'{')
-        .add(b'|')
-        .add(b'}');
-    percent_encoding::utf8_percent_encode(pointer, FRAGMENT).to_string()
 }

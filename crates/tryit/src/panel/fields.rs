@@ -13,9 +13,8 @@ use petstore_http::form::SpecKind;
 #[cfg(feature = "extras")]
 use wasm_bindgen::JsCast;
 
-use super::form::{
-    BASE_URL_KEY, BodyKind, HEADERS_KEY, TARGET_KEY, Target, TryItForm, check_base_url, remember,
-};
+use super::form::{BodyKind, TryItForm};
+use super::target::{BASE_URL_KEY, HEADERS_KEY, TARGET_KEY, Target, check_base_url, remember};
 
 /// The element ids of one panel's controls (several panels may be on a page).
 #[derive(Debug, Clone, Copy)]

@@ -12,78 +12,11 @@ use wasm_bindgen::prelude::*;
 use std::collections::BTreeMap;
 
 use petstore_http::form::FormKind;
-#[cfg(feature = "extras")]
-use petstore_http::form::{
-    DEFAULT_FILE_TYPE, FormField, FormFieldSpec, SpecKind, boundary_for, encode_multipart, encode_urlencoded,
-    fields_from_schema, multipart_content_type,
-};
-#[cfg(feature = "extras")]
-use petstore_tryit_core::samples::{SampleForm, SampleValue};
-#[cfg(feature = "extras")]
-use wasm_bindgen_futures::JsFuture;
 
 use crate::MockOffer;
-use crate::transport::absolute;
 use crate::vault::Vault;
 
-pub(super) const TARGET_KEY: &str = "petstore-playground/try-it/target";
-pub(super) const BASE_URL_KEY: &str = "petstore-playground/try-it/base-url";
-pub(super) const HEADERS_KEY: &str = "petstore-playground/try-it/headers";
-
-/// Where requests go.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
-    /// The in-browser mock.
-    Mock,
-    /// A server URL of the document.
-    Server(String),
-    /// The reader's base URL.
-    Custom,
-}
-
-impl Target {
-    /// The value of this choice in the target list and in storage.
-    #[must_use]
-    pub fn key(&self) -> String {
-        match self {
-            Self::Mock => "mock".to_owned(),
-            Self::Server(url) => format!("server:{url}"),
-            Self::Custom => "custom".to_owned(),
-        }
-    }
-
-    /// The choice a [`Target::key`] names.
-    #[must_use]
-    pub fn from_key(key: &str) -> Option<Self> {
-        match key {
-            "mock" => Some(Self::Mock),
-            "custom" => Some(Self::Custom),
-            _ => key.strip_prefix("server:").map(|url| Self::Server(url.to_owned())),
-        }
-    }
-}
-
-impl Target {
-    /// Where a new panel sends: the `remembered` target when this panel offers it, else the
-    /// mock when it is offered first, else the first of `servers`, else the mock when it is
-    /// offered at all, else the reader's base URL.
-    #[must_use]
-    pub fn initial(remembered: Option<&str>, servers: &[String], offer: MockOffer) -> Self {
-        remembered
-            .and_then(Self::from_key)
-            .filter(|t| match t {
-                Self::Mock => offer != MockOffer::None,
-                Self::Server(url) => servers.contains(url),
-                Self::Custom => true,
-            })
-            .unwrap_or_else(|| match servers.first() {
-                _ if offer == MockOffer::First => Self::Mock,
-                Some(url) => Self::Server(url.clone()),
-                None if offer == MockOffer::Offered => Self::Mock,
-                None => Self::Custom,
-            })
-    }
-}
+use super::target::{BASE_URL_KEY, HEADERS_KEY, TARGET_KEY, Target, check_base_url, remembered, server_base};
 
 /// The parameters the form sends, each with its first text (the example of a path parameter
 /// or a required one; nothing for the others).
@@ -103,51 +36,6 @@ pub fn initial_body(view: &OperationView) -> String {
         .as_ref()
         .map(|b| serde_json::to_string_pretty(&b.example).unwrap_or_default())
         .unwrap_or_default()
-}
-
-fn remembered(key: &str) -> Option<String> {
-    petstore_browser::get(key).ok().flatten()
-}
-
-/// Keeps `value` under `key` in this browser (`None` forgets it). Remembering is a convenience:
-/// where storage is blocked or full the form still works, so a failure is not shown.
-pub(super) fn remember(key: &str, value: Option<&str>) {
-    let _ = match value {
-        Some(value) => petstore_browser::set(key, value),
-        None => petstore_browser::remove(key),
-    };
-}
-
-/// Checks a base URL typed by the reader; returns it without a trailing slash.
-///
-/// # Errors
-/// Why it cannot be used, in words a reader can act on.
-pub fn check_base_url(text: &str) -> Result<String, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err("Enter the server's base URL, such as http://127.0.0.1:4010.".to_owned());
-    }
-    let url = web_sys::Url::new(text).map_err(|_| {
-        format!("\u{201c}{text}\u{201d} is not a full URL; write it like http://127.0.0.1:4010.")
-    })?;
-    let protocol = url.protocol();
-    if protocol != "http:" && protocol != "https:" {
-        return Err(format!("Use an http:// or https:// URL; {protocol} is not supported."));
-    }
-    if !url.search().is_empty() || !url.hash().is_empty() {
-        return Err("Leave out the query (?…) and fragment (#…): each operation adds its own.".to_owned());
-    }
-    if !url.username().is_empty() || !url.password().is_empty() {
-        return Err("Leave the user name and password out of the URL; send them in a header such as \
-                    Authorization."
-            .to_owned());
-    }
-    Ok(url.href().trim_end_matches('/').to_owned())
-}
-
-/// The base URL a document server names, resolved against this page when it is relative.
-fn server_base(url: &str) -> String {
-    absolute(url).map_or_else(|| url.to_owned(), |u| u.href()).trim_end_matches('/').to_owned()
 }
 
 #[wasm_bindgen]
@@ -302,29 +190,6 @@ impl TryItForm {
         BodyKind::of(&self.media.get())
     }
 
-    /// The fields of a form body of the chosen media type.
-    #[must_use]
-    #[cfg(feature = "extras")]
-    pub fn form_fields(&self) -> Vec<FormFieldSpec> {
-        let media = self.media.get();
-        self.view.with_value(|v| {
-            v.request_body
-                .as_ref()
-                .and_then(|b| b.media_types.iter().find(|m| m.media_type == media))
-                .map(|m| fields_from_schema(&m.schema))
-                .unwrap_or_default()
-        })
-    }
-
-    /// The text of the form field `spec` (its example until the reader types).
-    #[must_use]
-    #[cfg(feature = "extras")]
-    pub fn field_text(&self, spec: &FormFieldSpec) -> String {
-        self.form_text
-            .with(|t| t.get(&spec.name).cloned())
-            .unwrap_or_else(|| spec.example.clone().unwrap_or_default())
-    }
-
     fn build(&self, base: &str) -> (Request, Vec<FieldError>) {
         let kind = self.body_kind();
         let body = self.body.get();
@@ -345,203 +210,6 @@ impl TryItForm {
         #[cfg(feature = "extras")]
         self.body_beyond_json(kind, body, &mut request, &mut errors);
         (request, errors)
-    }
-
-    /// A body that is not JSON, written into `request` (its problems into `errors`).
-    #[cfg(feature = "extras")]
-    fn body_beyond_json(
-        &self,
-        kind: BodyKind,
-        body: String,
-        request: &mut Request,
-        errors: &mut Vec<FieldError>,
-    ) {
-        let Some((required, media)) = self
-            .view
-            .with_value(|v| v.request_body.as_ref().map(|b| b.required))
-            .map(|r| (r, self.media.get()))
-        else {
-            return;
-        };
-        if kind == BodyKind::Json {
-            return;
-        }
-        // Not JSON: the core's check of the JSON text does not apply; the body is the kind's.
-        errors.retain(|e| e.field != "body");
-        let missing = |what: &str| FieldError {
-            field: "body".to_owned(),
-            message: format!("This operation needs {what}."),
-        };
-        let content_type = match kind {
-            // JSON returned above.
-            BodyKind::Json | BodyKind::Text => {
-                if required && body.is_empty() {
-                    errors.push(missing("a request body"));
-                }
-                request.body = body.into_bytes();
-                media
-            }
-            BodyKind::File => {
-                if required && self.files.with(|f| f.get("").is_none_or(Vec::is_empty)) {
-                    errors.push(missing("a file to send"));
-                }
-                media
-            }
-            BodyKind::Form(form_kind) => {
-                let fields = self.form_fields();
-                for spec in &fields {
-                    let given = match spec.kind {
-                        SpecKind::Text => !self.field_text(spec).is_empty(),
-                        SpecKind::File | SpecKind::Files => {
-                            self.files.with(|f| f.get(&spec.name).is_some_and(|l| !l.is_empty()))
-                        }
-                    };
-                    if spec.required && !given {
-                        errors.push(FieldError {
-                            field: format!("form:{}", spec.name),
-                            message: format!("{} is required.", spec.name),
-                        });
-                    }
-                }
-                if form_kind == FormKind::UrlEncoded {
-                    request.body = encode_urlencoded(&self.text_fields(&fields));
-                }
-                // A multipart body is written when it is sent, with its files read.
-                form_kind.media_type().to_owned()
-            }
-        };
-        request.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
-        request.headers.insert(0, ("Content-Type".to_owned(), content_type));
-    }
-
-    /// The form's text fields (a file field as its files' names, for a URL-encoded body).
-    #[cfg(feature = "extras")]
-    fn text_fields(&self, fields: &[FormFieldSpec]) -> Vec<FormField> {
-        let mut out = Vec::new();
-        for spec in fields {
-            match spec.kind {
-                SpecKind::Text => {
-                    let text = self.field_text(spec);
-                    if !text.is_empty() {
-                        out.push(FormField::text(&spec.name, text));
-                    }
-                }
-                SpecKind::File | SpecKind::Files => self.files.with(|f| {
-                    for file in f.get(&spec.name).into_iter().flatten() {
-                        out.push(FormField::text(&spec.name, file.name()));
-                    }
-                }),
-            }
-        }
-        out
-    }
-
-    /// `request` with the chosen files read into its body (a multipart form, or a body that
-    /// is a file); as it is for other bodies.
-    ///
-    /// # Errors
-    /// A file could not be read, or the files are too large.
-    #[cfg(feature = "extras")]
-    pub async fn with_files(&self, mut request: Request) -> Result<Request, String> {
-        let kind = self.body_kind();
-        let files = self.files.get_untracked();
-        let total: f64 = files.values().flatten().map(|f| f.size()).sum();
-        if total > MAX_FILES {
-            return Err(format!(
-                "The files are {} MB in all; at most {} MB are sent.",
-                (total / 1_048_576.0).round(),
-                MAX_FILES / 1_048_576.0
-            ));
-        }
-        match kind {
-            BodyKind::File => {
-                if let Some(file) = files.get("").and_then(|l| l.first()) {
-                    request.body = read_file(file).await?;
-                    // A range such as `image/*` takes the file's own type.
-                    if self.media.get_untracked().contains('*') && !file.type_().is_empty() {
-                        request.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
-                        request.headers.insert(0, ("Content-Type".to_owned(), file.type_()));
-                    }
-                }
-            }
-            BodyKind::Form(FormKind::Multipart) => {
-                let specs = self.form_fields_untracked();
-                let mut fields = Vec::new();
-                for spec in &specs {
-                    match spec.kind {
-                        SpecKind::Text => {
-                            let text = self
-                                .form_text
-                                .with_untracked(|t| t.get(&spec.name).cloned())
-                                .unwrap_or_else(|| spec.example.clone().unwrap_or_default());
-                            if !text.is_empty() {
-                                fields.push(FormField::text(&spec.name, text));
-                            }
-                        }
-                        SpecKind::File | SpecKind::Files => {
-                            for file in files.get(&spec.name).into_iter().flatten() {
-                                let content_type = if file.type_().is_empty() {
-                                    DEFAULT_FILE_TYPE.to_owned()
-                                } else {
-                                    file.type_()
-                                };
-                                fields.push(FormField::file(
-                                    &spec.name,
-                                    file.name(),
-                                    content_type,
-                                    read_file(file).await?,
-                                ));
-                            }
-                        }
-                    }
-                }
-                let boundary = boundary_for(&fields);
-                request.body = encode_multipart(&fields, &boundary);
-                request.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
-                request.headers.insert(0, ("Content-Type".to_owned(), multipart_content_type(&boundary)));
-            }
-            _ => {}
-        }
-        Ok(request)
-    }
-
-    #[cfg(feature = "extras")]
-    fn form_fields_untracked(&self) -> Vec<FormFieldSpec> {
-        untrack(|| self.form_fields())
-    }
-
-    /// A form body as the code samples write it: the fields, files by name.
-    #[must_use]
-    #[cfg(feature = "extras")]
-    pub fn sample_form(&self) -> Option<SampleForm> {
-        let BodyKind::Form(kind) = self.body_kind() else { return None };
-        let mut fields = Vec::new();
-        for spec in self.form_fields() {
-            match spec.kind {
-                SpecKind::Text => fields.push((spec.name.clone(), SampleValue::Text(self.field_text(&spec)))),
-                SpecKind::File | SpecKind::Files => {
-                    let chosen = self.files.with(|f| f.get(&spec.name).cloned().unwrap_or_default());
-                    if chosen.is_empty() {
-                        fields.push((
-                            spec.name.clone(),
-                            SampleValue::File {
-                                file_name: format!("{}.bin", spec.name),
-                                content_type: DEFAULT_FILE_TYPE.to_owned(),
-                            },
-                        ));
-                    }
-                    for file in chosen {
-                        let content_type =
-                            if file.type_().is_empty() { DEFAULT_FILE_TYPE.to_owned() } else { file.type_() };
-                        fields.push((
-                            spec.name.clone(),
-                            SampleValue::File { file_name: file.name(), content_type },
-                        ));
-                    }
-                }
-            }
-        }
-        Some(SampleForm { kind, fields })
     }
 
     /// The request as the form stands, and what keeps it from being sent.
@@ -592,15 +260,6 @@ impl TryItForm {
             Target::Custom => check_base_url(&self.custom_base.get()).unwrap_or_default(),
         }
     }
-}
-
-/// The bytes of `file`.
-#[cfg(feature = "extras")]
-async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
-    let buffer = JsFuture::from(file.array_buffer())
-        .await
-        .map_err(|e| format!("The file {} could not be read: {}.", file.name(), crate::message_of(&e)))?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

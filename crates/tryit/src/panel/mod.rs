@@ -4,9 +4,13 @@
 //! time, headers and body (error objects shown as errors; network and CORS failures explained);
 //! and the last answers of this operation. Sending is [`crate::transport`]'s.
 
+mod answer;
+#[cfg(feature = "extras")]
+mod bodies;
 mod fields;
 mod form;
 mod history;
+mod target;
 
 use std::sync::Arc;
 
@@ -16,8 +20,9 @@ use petstore_reference::OperationView;
 use petstore_tryit_core::request::is_sendable;
 use wasm_bindgen::JsCast;
 
-pub use form::{BodyKind, Target, TryItForm, check_base_url};
+pub use form::{BodyKind, TryItForm};
 pub use history::History;
+pub use target::{Target, check_base_url};
 
 #[cfg(feature = "extras")]
 use crate::authorize::Authorization;

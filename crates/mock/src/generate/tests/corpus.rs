@@ -234,7 +234,7 @@ fn check_document(name: &str, doc: &Value, tally: &mut Tally) {
         for (pointer, _) in all.iter().filter(|(_, d)| *d == direction) {
             let Some(schema) = doc.pointer(pointer) else { continue };
             tally.schemas += 1;
-            let encoded: String = percent_encoding::utf8_percent_encode(pointer, FRAGMENT).collect();
+            let encoded = petstore_openapi::pointer::encode_fragment(pointer);
             let root = json!({ "$ref": format!("urn:petstore:doc#{encoded}") });
             let validator = match jsonschema::options()
                 .with_draft(jsonschema::Draft::Draft202012)
@@ -306,23 +306,6 @@ fn shape_of(note: &str) -> String {
     }
     out
 }
-
-/// What a URI fragment must escape in a JSON pointer.
-const FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'<')
-    .add(b'>')
-    .add(b'[')
-    .add(b']')
-    .add(b'{')
-    .add(b'}')
-    .add(b'|')
-    .add(b'\\')
-    .add(b'^')
-    .add(b'`');
 
 /// The document with every schema translated for `jsonschema` (see the module's comment).
 fn translate_document(doc: &Value, direction: Direction) -> Value {
