@@ -5,8 +5,17 @@
 use petstore_reference::html::escape;
 use wasm_bindgen::JsCast;
 
-use super::history::Entry;
-use crate::transport::{FileKind, Outcome};
+use crate::transport::{Exchange, FileKind, Outcome};
+
+/// An exchange as the history keeps it: `id` tells the shown one apart, also when the view of
+/// another replaces it in place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// Unique for this page's life.
+    pub id: u64,
+    /// The request and what it got.
+    pub exchange: Exchange,
+}
 
 /// The markup of a failure: the parts go between its pieces (see [`AnswerHtml`]).
 static FAILURE: &[&str] = &[

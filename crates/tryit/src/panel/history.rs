@@ -7,21 +7,12 @@ use leptos::prelude::*;
 use petstore_reference::html::escape;
 use wasm_bindgen::JsCast;
 
+pub use super::answer::Entry;
 use super::answer::{AnswerHtml, exchange_html};
 use crate::transport::{Exchange, Outcome};
 
 /// Answers kept per operation.
 const HISTORY_LEN: usize = 5;
-
-/// An exchange as the history keeps it: `id` tells the shown one apart, also when the view of
-/// another replaces it in place.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
-    /// Unique for this page's life.
-    pub id: u64,
-    /// The request and what it got.
-    pub exchange: Exchange,
-}
 
 /// The last answers of every operation, newest first. `Copy`: the page keeps one for every
 /// panel it shows ([`crate::page::shared`]).
