@@ -15,6 +15,13 @@ fn build(args: &[&str]) -> Output {
     Command::new(BINARY).arg("build").args(args).output().expect("runs playground")
 }
 
+/// `playground build --spec SPEC --out OUT --app APP EXTRA...`
+fn build_site(spec: &Path, out: &Path, app: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["--spec", path_str(spec), "--out", path_str(out), "--app", path_str(app)];
+    args.extend_from_slice(extra);
+    build(&args)
+}
+
 fn text(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("reads {}: {e}", path.display()))
 }
@@ -41,7 +48,7 @@ fn a_description_becomes_a_site() {
     let app = fake_app(temp.path());
     let out = temp.path().join("public/site");
     let spec = fixture("notes.yaml");
-    let output = build(&["--spec", path_str(&spec), "--out", path_str(&out), "--app", path_str(&app)]);
+    let output = build_site(&spec, &out, &app, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
 
     for file in [
@@ -93,7 +100,7 @@ fn a_description_becomes_a_site() {
     );
 
     // A second build replaces the first.
-    let output = build(&["--spec", path_str(&spec), "--out", path_str(&out), "--app", path_str(&app)]);
+    let output = build_site(&spec, &out, &app, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     let siblings: Vec<_> = fs::read_dir(temp.path().join("public")).expect("lists").collect();
     assert_eq!(siblings.len(), 1, "no temporary folder is left beside the site");
@@ -113,16 +120,7 @@ fn the_configuration_is_applied() {
     )
     .expect("writes the configuration");
     let out = temp.path().join("site");
-    let output = build(&[
-        "--spec",
-        path_str(&fixture("notes.yaml")),
-        "--out",
-        path_str(&out),
-        "--app",
-        path_str(&app),
-        "--config",
-        path_str(&config),
-    ]);
+    let output = build_site(&fixture("notes.yaml"), &out, &app, &["--config", path_str(&config)]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(text(&out.join("playground-logo.svg")), "<svg/>");
     assert_eq!(text(&out.join("playground-favicon.png")), "png");
@@ -150,8 +148,7 @@ fn a_broken_description_writes_nothing() {
         let temp = tempfile::tempdir().expect("a temporary folder");
         let app = fake_app(temp.path());
         let out = temp.path().join("site");
-        let output =
-            build(&["--spec", path_str(&fixture(name)), "--out", path_str(&out), "--app", path_str(&app)]);
+        let output = build_site(&fixture(name), &out, &app, &[]);
         assert!(!output.status.success(), "{name} is refused");
         let message = stderr(&output);
         assert!(message.contains(name), "{name}: the message names the file: {message}");
@@ -169,16 +166,7 @@ fn a_bad_configuration_key_is_named() {
     let config = temp.path().join("playground.toml");
     fs::write(&config, "title = 'Notes'\ntry_iit = 'none'\n").expect("writes the configuration");
     let out = temp.path().join("site");
-    let output = build(&[
-        "--spec",
-        path_str(&fixture("notes.yaml")),
-        "--out",
-        path_str(&out),
-        "--app",
-        path_str(&app),
-        "--config",
-        path_str(&config),
-    ]);
+    let output = build_site(&fixture("notes.yaml"), &out, &app, &["--config", path_str(&config)]);
     assert!(!output.status.success());
     let message = stderr(&output);
     assert!(message.contains("playground.toml") && message.contains("try_iit"), "{message}");
@@ -192,14 +180,7 @@ fn an_unrelated_folder_is_not_replaced() {
     let out = temp.path().join("documents");
     fs::create_dir(&out).expect("creates the folder");
     fs::write(out.join("thesis.txt"), "mine").expect("writes a file");
-    let output = build(&[
-        "--spec",
-        path_str(&fixture("notes.yaml")),
-        "--out",
-        path_str(&out),
-        "--app",
-        path_str(&app),
-    ]);
+    let output = build_site(&fixture("notes.yaml"), &out, &app, &[]);
     assert!(!output.status.success());
     assert!(stderr(&output).contains(".playground-site"), "{}", stderr(&output));
     assert_eq!(text(&out.join("thesis.txt")), "mine");
@@ -211,14 +192,7 @@ fn a_missing_app_says_to_build_it() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let out = temp.path().join("site");
     let app = temp.path().join("dist");
-    let output = build(&[
-        "--spec",
-        path_str(&fixture("notes.yaml")),
-        "--out",
-        path_str(&out),
-        "--app",
-        path_str(&app),
-    ]);
+    let output = build_site(&fixture("notes.yaml"), &out, &app, &[]);
     assert!(!output.status.success());
     assert!(stderr(&output).contains("make build"), "{}", stderr(&output));
     assert!(!out.exists());
@@ -230,14 +204,7 @@ fn a_swagger_2_description_is_converted_with_warnings() {
     let app = fake_app(temp.path());
     let out = temp.path().join("site");
     fs::create_dir(&out).expect("an empty folder is taken");
-    let output = build(&[
-        "--spec",
-        path_str(&fixture("zoo-swagger2.yaml")),
-        "--out",
-        path_str(&out),
-        "--app",
-        path_str(&app),
-    ]);
+    let output = build_site(&fixture("zoo-swagger2.yaml"), &out, &app, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stderr(&output).contains("warning: converted from Swagger 2.0"), "{}", stderr(&output));
     let document: Value =
@@ -251,14 +218,7 @@ fn what_the_page_will_not_show_is_a_warning() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let app = fake_app(temp.path());
     let out = temp.path().join("site");
-    let output = build(&[
-        "--spec",
-        path_str(&fixture("skipped.yaml")),
-        "--out",
-        path_str(&out),
-        "--app",
-        path_str(&app),
-    ]);
+    let output = build_site(&fixture("skipped.yaml"), &out, &app, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     let message = stderr(&output);
     assert!(message.contains("warning: GET /a is not listed: `/paths/~1a/get`"), "{message}");
@@ -271,14 +231,7 @@ fn the_site_is_as_readable_as_any_new_folder() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let app = fake_app(temp.path());
     let out = temp.path().join("site");
-    let output = build(&[
-        "--spec",
-        path_str(&fixture("notes.yaml")),
-        "--out",
-        path_str(&out),
-        "--app",
-        path_str(&app),
-    ]);
+    let output = build_site(&fixture("notes.yaml"), &out, &app, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     let plain = temp.path().join("plain");
     fs::create_dir(&plain).expect("creates a folder");
@@ -296,7 +249,7 @@ fn a_description_kept_in_many_files_is_bundled_into_the_site() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let app = fake_app(temp.path());
     let out = temp.path().join("site");
-    let output = build(&["--spec", path_str(&library()), "--out", path_str(&out), "--app", path_str(&app)]);
+    let output = build_site(&library(), &out, &app, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     let document: Value =
         serde_json::from_str(&text(&out.join("openapi.json"))).expect("openapi.json is JSON");
@@ -328,7 +281,7 @@ fn a_reference_that_cannot_be_followed_fails_the_build_with_its_file_and_place()
     )
     .expect("writes the description");
     let out = temp.path().join("site");
-    let output = build(&["--spec", path_str(&spec), "--out", path_str(&out), "--app", path_str(&app)]);
+    let output = build_site(&spec, &out, &app, &[]);
     assert!(!output.status.success());
     let message = stderr(&output);
     assert!(
