@@ -3,7 +3,8 @@
 // kept in many files (tests/fixtures/library) and one FastAPI generated (tests/fixtures/fastapi).
 // Each shows its own title, tags and summaries (from other files too), no Petstore, the list
 // before the WebAssembly has loaded, and a try-it round trip to its mock. A broken description
-// fails the build with its file and place; `playground serve` reloads the page after an edit.
+// fails the build with its file and place; `playground serve` reloads the page after an edit, and
+// its page's try-it sends to the mock it serves.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
@@ -203,6 +204,13 @@ test("playground serve reloads the page when the description changes, and shows 
       const title = (text) =>
         page.waitForFunction((t) => document.querySelector("[data-testid=doc-title]")?.textContent.trim() === t, text, { timeout: 20_000 });
       await title("Library");
+      // The page's try-it sends to the served mock, so what it creates is there for curl and
+      // an app under development too.
+      await open(page, "addBook");
+      await page.locator("[data-testid=try-body]").fill(JSON.stringify({ title: "Eric", isbn: "9780575046368", pages: 160 }));
+      assert.equal(await send(page), "201");
+      const books = await (await fetch(`${url}mock/books`)).json();
+      assert.deepEqual(books.map((b) => b.title), ["Eric"]);
       const text = await readFile(spec, "utf8");
       await writeFile(spec, text.replace("title: Library", "title: Lending Library"));
       await title("Lending Library");

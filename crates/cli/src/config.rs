@@ -34,7 +34,7 @@ pub enum TryIt {
     Mock,
     /// Nowhere: the panels are not shown.
     None,
-    /// To this server (an absolute http or https address).
+    /// To this server (an absolute http or https address, or a path on the site's own origin).
     Server(String),
 }
 
@@ -131,10 +131,10 @@ fn parse(text: &str, base: &Path) -> Result<Config, String> {
     let try_it = match raw.try_it.as_deref().map(str::trim) {
         None | Some("mock") => TryIt::Mock,
         Some("none") => TryIt::None,
-        Some(other) => TryIt::Server(
-            web_address(other)
-                .map_err(|why| format!("`try_it` must be \"mock\", \"none\" or a server's address: {why}"))?,
-        ),
+        Some(other) => TryIt::Server(origin_path(other).or_else(|| web_address(other).ok()).ok_or_else(|| {
+            let why = web_address(other).err().unwrap_or_default();
+            format!("`try_it` must be \"mock\", \"none\", a server's address or a path such as \"/api\": {why}")
+        })?),
     };
     Ok(Config {
         title: raw.title.map(|t| checked_title(&t)).transpose()?,
@@ -186,6 +186,16 @@ pub fn web_address(text: &str) -> Result<String, String> {
         return Err(format!("\u{201c}{text}\u{201d} contains {bad:?}, which an address does not"));
     }
     Ok(text.to_owned())
+}
+
+/// A path on the site's own origin (`/api`), where the API is served beside the site.
+fn origin_path(text: &str) -> Option<String> {
+    let text = text.trim();
+    let plain = text.starts_with('/')
+        && !text.starts_with("//")
+        && text.chars().count() <= MAX_TEXT_CHARS
+        && !text.chars().any(|c| c.is_whitespace() || c.is_control() || "\"'<>\\`".contains(c));
+    plain.then(|| text.to_owned())
 }
 
 /// A CSS colour: `#rgb`, `#rrggbb`, or a name made of letters (`teal`, `rebeccapurple`).
@@ -255,12 +265,19 @@ mod tests {
     }
 
     #[test]
+    fn try_it_may_send_to_a_path_of_the_site() {
+        let config = parse("try_it = '/api/v1'", Path::new(".")).expect("a path of the site's origin");
+        assert_eq!(config.try_it, TryIt::Server("/api/v1".to_owned()));
+    }
+
+    #[test]
     fn bad_values_name_their_key() {
         for (text, key) in [
             ("titel = 'x'", "titel"),
             ("accent = 'red;x'", "accent"),
             ("accent = '#12'", "accent"),
             ("try_it = 'ftp://x'", "try_it"),
+            ("try_it = '//other.example/api'", "try_it"),
             ("[links]\nhome = 'javascript:alert(1)'", "links.home"),
             ("[links]\nsupport = 'https://x.example/\"'", "links.support"),
             ("[links]\nblog = 'https://x.example'", "blog"),

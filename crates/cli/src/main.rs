@@ -50,7 +50,7 @@ struct SiteArgs {
 
 impl From<SiteArgs> for Source {
     fn from(args: SiteArgs) -> Self {
-        Source { spec: args.spec, config: args.config, app: args.app }
+        Source { spec: args.spec, config: args.config, app: args.app, served_mock: None }
     }
 }
 

@@ -45,6 +45,13 @@ pub const MAX_EVENT_CLIENTS: usize = 64;
 /// How often the description's files are looked at.
 const POLL_INTERVAL: Duration = Duration::from_millis(300);
 
+/// A change is read once the files have kept still this long, so that an editor's or a
+/// generator's several writes make one version (and one reload), not a broken one between.
+const SETTLE_TIME: Duration = Duration::from_millis(200);
+
+/// Files that keep changing are read anyway after this long.
+const MAX_SETTLE_TIME: Duration = Duration::from_secs(3);
+
 /// The script added to the served page (never to a built site): reloads the page on `reload`,
 /// shows a banner on `error`. The `error` listener also hears the connection's own errors,
 /// which carry no data and are left to `EventSource`'s reconnection.
@@ -176,7 +183,8 @@ impl Shared {
     }
 }
 
-async fn serve_until_stopped(program: &'static str, serve: Serve) -> Result<(), ServeError> {
+async fn serve_until_stopped(program: &'static str, mut serve: Serve) -> Result<(), ServeError> {
+    serve.source.served_mock = Some(MOCK_PATH.to_owned());
     let source = serve.source.clone();
     let (version, mock) =
         tokio::task::spawn_blocking(move || make_version(program, &source)).await.map_err(join_error)??;
@@ -304,7 +312,9 @@ fn announce(program: &str, address: SocketAddr) {
     println!("{program} serving http://{address}/");
     // stdout is a pipe under a test or script, so block-buffered: the line must leave now.
     let _ = io::stdout().flush();
-    eprintln!("{program}: the mock answers at http://{address}{MOCK_PATH}/; Ctrl-C stops");
+    eprintln!(
+        "{program}: the mock answers at http://{address}{MOCK_PATH}/ (the page's try-it sends there); Ctrl-C stops"
+    );
 }
 
 /// What a file looked like: its modification time and size, or nothing when it is missing.
@@ -346,6 +356,7 @@ async fn watch_files(program: &'static str, source: Source, shared: Arc<Shared>,
         if now == seen {
             continue;
         }
+        let now = settled(&files, now).await;
         let previous = files.clone();
         let again = source.clone();
         let made = tokio::task::spawn_blocking(move || make_version(program, &again)).await;
@@ -385,6 +396,22 @@ async fn watch_files(program: &'static str, source: Source, shared: Arc<Shared>,
             })
             .collect();
     }
+}
+
+/// The files' looks once they have not changed for [`SETTLE_TIME`] (or after
+/// [`MAX_SETTLE_TIME`]), starting from `now`.
+async fn settled(files: &[PathBuf], mut now: Vec<Stamp>) -> Vec<Stamp> {
+    let started = tokio::time::Instant::now();
+    while started.elapsed() < MAX_SETTLE_TIME {
+        tokio::time::sleep(SETTLE_TIME).await;
+        let files = files.to_vec();
+        let Ok(later) = tokio::task::spawn_blocking(move || stamps(&files)).await else { break };
+        if later == now {
+            break;
+        }
+        now = later;
+    }
+    now
 }
 
 /// Counts an events client for as long as it is held.

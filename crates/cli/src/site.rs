@@ -34,6 +34,10 @@ pub struct Source {
     pub config: Option<PathBuf>,
     /// The app's files (`trunk build --release`'s `dist/`).
     pub app: PathBuf,
+    /// Where `serve` answers with the description's mock (`/mock`): the page's try-it panels
+    /// send there when the configuration says "mock", so the page, `curl` and an app under
+    /// development share one state. `None` for `build`: the site's in-browser mock.
+    pub served_mock: Option<String>,
 }
 
 /// What `playground build` is asked to do.
@@ -304,7 +308,10 @@ fn write_site(
     let site_config = json!({
         "document": DOCUMENT,
         "title": title,
-        "tryIt": config.try_it.as_str(),
+        "tryIt": match (&config.try_it, &source.served_mock) {
+            (config::TryIt::Mock, Some(served)) => served.as_str(),
+            (try_it, _) => try_it.as_str(),
+        },
         "mock": config.mock,
         "links": links,
         "logo": logo,

@@ -169,6 +169,7 @@ fn the_site_and_the_mock_follow_the_description() {
     assert_eq!(status, 200);
     assert!(index.contains("<title>Notes &lt;API&gt;</title>"), "{index}");
     assert!(index.contains("new EventSource(\"/__playground/events\")"), "{index}");
+    assert!(index.contains(r#""tryIt":"/mock""#), "the page's try-it sends to the served mock: {index}");
     assert_eq!(served.get("/app-1.js"), (200, "export default function init() {}".to_owned()));
     assert_eq!(served.get("/../openapi.yaml").0, 404);
     assert_eq!(served.get("/petstore.json").0, 404);

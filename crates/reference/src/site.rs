@@ -22,7 +22,8 @@ pub enum TryIt {
     Mock,
     /// No try-it panel: the reference and code samples only (`"none"`).
     None,
-    /// This server (`"https://…"`): the panel starts on it.
+    /// This server (`"https://…"`, or a path on the site's own origin such as `"/api"`): the
+    /// panel starts on it.
     Server(String),
 }
 
@@ -37,15 +38,15 @@ impl Serialize for TryIt {
 }
 
 impl TryIt {
-    /// `"mock"`, `"none"` or an http(s) address.
+    /// `"mock"`, `"none"`, an http(s) address or a path on the page's origin (`/api`).
     fn read(text: &str) -> Result<Self, String> {
         match text {
             "mock" => Ok(Self::Mock),
             "none" => Ok(Self::None),
-            url if is_http_url(url) => Ok(Self::Server(url.to_owned())),
-            other => {
-                Err(format!("tryIt must be \"mock\", \"none\" or an http(s) server address, not {other:?}"))
-            }
+            url if is_http_url(url) || is_origin_path(url) => Ok(Self::Server(url.to_owned())),
+            other => Err(format!(
+                "tryIt must be \"mock\", \"none\", an http(s) server address or a path such as \"/api\", not {other:?}"
+            )),
         }
     }
 }
@@ -210,6 +211,14 @@ fn is_http_url(text: &str) -> bool {
         && !text.chars().any(|c| c.is_control() || c.is_whitespace())
 }
 
+/// A path on the page's own origin (`/api`): one `/` first, then no whitespace or control
+/// characters (`//host` would name another origin).
+fn is_origin_path(text: &str) -> bool {
+    text.starts_with('/')
+        && !text.starts_with("//")
+        && !text.chars().any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+}
+
 /// An http(s) address, or one relative to the page (no scheme): never `javascript:` or `data:`.
 fn is_page_address(text: &str) -> bool {
     if text.chars().any(char::is_control) {
@@ -276,8 +285,11 @@ mod tests {
             read(r#""https://api.acme.example/v1""#),
             Ok(TryIt::Server("https://api.acme.example/v1".to_owned()))
         );
+        assert_eq!(read(r#""/mock""#), Ok(TryIt::Server("/mock".to_owned())));
         assert!(read(r#""ftp://x""#).is_err());
         assert!(read(r#""javascript:alert(1)""#).is_err());
+        assert!(read(r#""//evil.example/api""#).is_err(), "another origin, written as a path");
+        assert!(read(r#""api""#).is_err());
         assert_eq!(read("true"), Err("tryIt must be a string".to_owned()));
     }
 

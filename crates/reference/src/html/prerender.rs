@@ -60,6 +60,11 @@ const ROWS_IN_VIEW: &str =
 /// runs.
 const THEME: &str = r#"<div class="theme-toggle"><label for="theme-choice">Theme</label><select id="theme-choice"><option value="system" selected>System</option><option value="light">Light</option><option value="dark">Dark</option></select></div>"#;
 
+/// The Mock block as the app's `MockPanel` (`src/ui/mock_panel.rs`) first shows it, before the
+/// mock is started, so the header keeps its height when the app takes over; its button works
+/// once the app runs.
+const MOCK_BLOCK: &str = r#"<section class="mock-panel" aria-labelledby="mock-panel-title"><h2 id="mock-panel-title" class="mock-panel-title">Mock</h2><p class="mock-panel-note">In this browser, shared by its tabs</p><p class="mock-counts hint">This document's mock starts when a try-it panel sends to it, or here.</p><div class="mock-actions"><button type="button" class="button" disabled>Start the mock</button></div></section>"#;
+
 /// The header as the app's `Reference` writes it in site mode.
 fn header(html: &mut Html<'_>, catalog: &Catalog, site: &SiteConfig) {
     html.raw(r##"<header class="doc-header"><div class="doc-heading"><h1><a href="#" class="title-link">"##);
@@ -74,6 +79,9 @@ fn header(html: &mut Html<'_>, catalog: &Catalog, site: &SiteConfig) {
         html.element("span", r#" class="op-count""#, &count(webhooks, "webhook"));
     }
     html.anchor_link(SCHEMAS_ANCHOR, "", "Schemas").raw("</p></div>");
+    if site.mock {
+        html.raw(MOCK_BLOCK);
+    }
     html.raw(r#"<nav class="header-nav" aria-label="Project">"#);
     site_links(html, site);
     html.raw(THEME).raw("</nav></header>");
@@ -216,6 +224,17 @@ mod tests {
         assert!(!prerender(&doc, &catalog, &sneaky).contains("--accent"));
         assert_eq!(page_title(&site, &catalog), "Acme &lt;Pets&gt; reference");
         assert!(!out.contains("Petstore"));
+    }
+
+    #[test]
+    fn the_mock_block_is_in_the_header_when_the_site_shows_it() {
+        let (doc, catalog) = load(NASTY);
+        let without = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        assert!(!without.contains("mock-panel"), "{without}");
+        let with = prerender(&doc, &catalog, &SiteConfig { mock: true, ..SiteConfig::new("openapi.json") });
+        let block = with.find(r#"<section class="mock-panel""#).expect("the Mock block");
+        let header_end = with.find("</header>").expect("the header");
+        assert!(block < header_end && with[block..header_end].contains("Start the mock"), "{with}");
     }
 
     #[test]
