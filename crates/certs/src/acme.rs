@@ -213,10 +213,11 @@ impl AcmeError {
         match error {
             instant_acme::Error::Api(problem) => AcmeError {
                 step,
-                message: format!(
-                    "the CA refused (HTTP {})",
-                    problem.status.map_or("error".into(), |s| s.to_string())
-                ),
+                message: match (step, problem.status) {
+                    (AcmeStep::Validation, _) => "the CA could not validate the domain".to_owned(),
+                    (_, Some(status)) => format!("the CA refused (HTTP {status})"),
+                    (_, None) => "the CA refused".to_owned(),
+                },
                 problem: Some(AcmeProblem::from(&problem)),
             },
             other => AcmeError::new(step, other.to_string()),

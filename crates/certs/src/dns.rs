@@ -243,7 +243,14 @@ fn failure_of(error: &NetError) -> DnsFailure {
     match error {
         NetError::Timeout => DnsFailure::Timeout,
         NetError::Dns(hickory_resolver::net::DnsError::ResponseCode(code)) => {
-            DnsFailure::Server(code.to_string().to_ascii_uppercase())
+            let mnemonic = match u16::from(*code) {
+                1 => "FORMERR".to_owned(),
+                2 => "SERVFAIL".to_owned(),
+                4 => "NOTIMP".to_owned(),
+                5 => "REFUSED".to_owned(),
+                number => format!("{} (code {number})", code.to_str()),
+            };
+            DnsFailure::Server(mnemonic)
         }
         other => DnsFailure::Other(other.to_string()),
     }

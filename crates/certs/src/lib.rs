@@ -4,5 +4,7 @@
 pub mod acme;
 pub mod dns;
 mod http;
+#[cfg(feature = "pebble")]
+pub mod pebble;
 pub mod sni;
 mod x509;
