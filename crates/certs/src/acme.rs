@@ -300,6 +300,15 @@ fn check_name(name: &str) -> Result<(), AcmeError> {
     }
 }
 
+/// An account step's error, naming the CA's directory when the CA sent no problem document.
+fn account_error(directory_url: &str, error: instant_acme::Error) -> AcmeError {
+    let mut error = AcmeError::from_acme(AcmeStep::Account, error);
+    if error.problem.is_none() {
+        error.message = format!("{directory_url}: {}", error.message);
+    }
+    error
+}
+
 impl Acme {
     /// Opens the account at the CA whose directory is `directory_url`: the stored one when
     /// `stored_credentials` (the JSON this function returned before, for the same directory) is
@@ -316,7 +325,8 @@ impl Acme {
         stored_credentials: Option<&str>,
         extra_root_pem: Option<&str>,
     ) -> Result<(Acme, String), AcmeError> {
-        let http = client(extra_root_pem, true).map_err(|e| AcmeError::new(AcmeStep::Account, e))?;
+        let http = client(extra_root_pem, true)
+            .map_err(|e| AcmeError::new(AcmeStep::Account, format!("{directory_url}: {e}")))?;
         let builder = Account::builder_with_http(Box::new(Bounded(http)));
         let deadline = crate::http::REQUEST_TIMEOUT * 3;
         let open = async {
@@ -331,7 +341,7 @@ impl Acme {
                     let account = builder
                         .from_credentials(credentials)
                         .await
-                        .map_err(|e| AcmeError::from_acme(AcmeStep::Account, e))?;
+                        .map_err(|e| account_error(directory_url, e))?;
                     Ok((account, json.to_owned()))
                 }
                 None => {
@@ -348,7 +358,7 @@ impl Acme {
                     let (account, credentials) = builder
                         .create(&new, directory_url.to_owned(), None)
                         .await
-                        .map_err(|e| AcmeError::from_acme(AcmeStep::Account, e))?;
+                        .map_err(|e| account_error(directory_url, e))?;
                     let json = serde_json::to_string(&credentials)
                         .map_err(|e| AcmeError::new(AcmeStep::Account, e.to_string()))?;
                     Ok((account, json))

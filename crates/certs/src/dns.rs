@@ -44,8 +44,7 @@ pub enum DnsFailure {
 }
 
 /// A DNS question that got no usable answer: which name and type, asked of which servers, and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("DNS lookup of {record_type} records for {name} at {servers} failed: {failure}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DnsError {
     /// The name asked about.
     pub name: String,
@@ -56,6 +55,22 @@ pub struct DnsError {
     /// What went wrong.
     pub failure: DnsFailure,
 }
+
+impl fmt::Display for DnsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.name.is_empty() {
+            write!(f, "DNS at {} is unusable: {}", self.servers, self.failure)
+        } else {
+            write!(
+                f,
+                "DNS lookup of {} records for {} at {} failed: {}",
+                self.record_type, self.name, self.servers, self.failure
+            )
+        }
+    }
+}
+
+impl std::error::Error for DnsError {}
 
 impl fmt::Display for DnsFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -133,6 +148,10 @@ impl Dns {
         let mut server = NameServerConfig::udp_and_tcp(addr.ip());
         for connection in &mut server.connections {
             connection.port = addr.port();
+            // A server on loopback is asked from loopback: no socket on other interfaces.
+            if addr.ip().is_loopback() {
+                connection.bind_addr = Some(SocketAddr::new(addr.ip(), 0));
+            }
         }
         if server.connections.is_empty() {
             let mut udp = ConnectionConfig::udp();

@@ -303,3 +303,14 @@ async fn a_failed_validation_carries_pebbles_problem_detail() {
     eprintln!("{error}");
     assert!(challenges.is_empty());
 }
+
+#[tokio::test]
+async fn an_unreachable_ca_is_an_account_error_naming_it() {
+    let error = Acme::connect("https://127.0.0.1:9/dir", None, None, None).await.unwrap_err();
+    assert_eq!(error.step, AcmeStep::Account);
+    assert!(error.to_string().contains("https://127.0.0.1:9/dir"), "{error}");
+    let error = Acme::connect("http://127.0.0.1:9/dir", None, None, None).await.unwrap_err();
+    assert!(error.to_string().contains("127.0.0.1:9"), "{error}");
+    let error = Acme::connect("https://127.0.0.1:9/dir", None, Some("{not json"), None).await.unwrap_err();
+    assert!(error.to_string().contains("stored account credentials"), "{error}");
+}
