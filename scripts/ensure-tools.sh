@@ -65,10 +65,12 @@ fi
 
 if [ "$mode" = test ]; then
   # Debian packages: Chromium and its driver for the browser and end-to-end tests; openssl makes
-  # the certificate of the local HTTPS resolver in tests/e2e/domains.test.mjs.
+  # the certificate of the local HTTPS resolver in tests/e2e/domains.test.mjs; pebble (an ACME
+  # CA and its mock DNS server, pebble-challtestsrv) for the certificate tests of crates/certs.
   packages=()
   { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || packages+=(chromium chromium-driver)
   command -v openssl >/dev/null || packages+=(openssl)
+  { [ -x /usr/bin/pebble ] && [ -x /usr/bin/pebble-challtestsrv ]; } || packages+=(pebble)
   if [ ${#packages[@]} -gt 0 ]; then
     log "installing ${packages[*]} from Debian"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
