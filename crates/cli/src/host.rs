@@ -36,9 +36,21 @@ pub fn run(program: &'static str, config: &Path) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        let host = match petstore_host::Host::open(config) {
+            Ok(host) => host,
+            Err(error) => {
+                eprintln!("{program}: {error}");
+                return ExitCode::FAILURE;
+            }
+        };
         // Until petstore-certs is wired in, DNS and the certificate authority are stand-ins
-        // that say so in every verification and issuance.
-        let host = match petstore_host::start(config, Services::unwired()).await {
+        // that say so in every verification and issuance, and there is no TLS side.
+        if let Some(https) = host.config().https {
+            eprintln!(
+                "{program}: note: listen.https = {https} is not served: this build has no TLS side yet"
+            );
+        }
+        let host = match host.serve(Services::unwired()).await {
             Ok(host) => host,
             Err(error) => {
                 eprintln!("{program}: {error}");
