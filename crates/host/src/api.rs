@@ -81,6 +81,9 @@ impl From<Refusal> for ApiError {
         let (status, code) = match &refusal {
             Refusal::PlanRequired { .. } => (StatusCode::FORBIDDEN, "plan_required"),
             Refusal::NotDeployed => (StatusCode::CONFLICT, "not_deployed"),
+            Refusal::InvalidName(petstore_domains::NameError::AlreadyAttached { .. }) => {
+                (StatusCode::CONFLICT, "already_added")
+            }
             Refusal::InvalidName(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_name"),
             Refusal::NotAttached { .. } => (StatusCode::NOT_FOUND, "not_found"),
             Refusal::AlreadyAdded { .. } => (StatusCode::CONFLICT, "already_added"),

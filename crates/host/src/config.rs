@@ -338,6 +338,14 @@ plan = "pro"
     }
 
     #[test]
+    fn the_example_reads() {
+        let text = include_str!("../host.example.toml");
+        let config = HostConfig::parse(text, Path::new("/srv")).unwrap();
+        assert_eq!(config.https, Some("0.0.0.0:443".parse().unwrap()));
+        assert_eq!(config.projects[0].site, Path::new("/srv/site/petstore"));
+    }
+
+    #[test]
     fn unknown_keys_are_named() {
         let text = GOOD.replace("[listen]", "colour = \"red\"\n[listen]");
         let error = HostConfig::parse(&text, Path::new(".")).unwrap_err();

@@ -127,6 +127,9 @@ async fn one_owner_cannot_read_or_touch_anothers_project() {
     let answer = bo.post("/projects/bostore/domains", r#"{"name":"DOCS.example.com"}"#).await;
     assert_eq!(answer.status, 409, "{}", answer.text());
     assert_eq!(answer.json()["code"], "attached_elsewhere");
+    let again = ana.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
+    assert_eq!(again.status, 409, "{}", again.text());
+    assert_eq!(again.json()["code"], "already_added");
     assert_eq!(ana.get("/projects/petstore/domains").await.json()["domains"].as_array().unwrap().len(), 1);
     host.stop().await;
 }
