@@ -257,3 +257,16 @@ fn kill_9_loses_nothing_acknowledged_and_a_second_host_is_refused() {
     assert_eq!(view["lastCheck"]["ok"], false, "{view}");
     drop(host);
 }
+
+#[test]
+fn a_bad_configuration_is_refused_naming_the_file_and_the_key() {
+    let dir = tempfile::tempdir().expect("scratch");
+    let config = write_config(dir.path());
+    let text = std::fs::read_to_string(&config).expect("reads");
+    std::fs::write(&config, text.replace("[listen]", "colour = \"red\"\n[listen]")).expect("writes");
+    let error = Hosted::start(&config).err().expect("refused");
+    assert!(error.contains("host.toml"), "{error}");
+    assert!(error.contains("colour"), "{error}");
+    // Nothing was created.
+    assert!(!dir.path().join("data").exists());
+}
