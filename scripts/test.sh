@@ -44,10 +44,10 @@ fi
 stage "tools"                     scripts/ensure-tools.sh test
 stage "rustfmt --check"           cargo fmt --all --check
 stage "clippy (host)"             cargo clippy --workspace --all-targets --locked -- -D warnings
-# The native mock server (tokio, sockets), the playground CLI over it and the certificates crate
-# (sockets, ring) do not build for wasm32.
+# The native mock server (tokio, sockets), the playground CLI over it, the host and the certificates
+# crate (sockets, SQLite, ring) do not build for wasm32.
 # --features petstore-web/api-js (js-api and ApiMock),markdown-api,convert-api: lint the JS modules too (the app does not enable them).
-stage "clippy (wasm32)"           cargo clippy --workspace --exclude petstore-mock-server --exclude playground --exclude petstore-certs --all-targets --locked --target wasm32-unknown-unknown --features petstore-web/api-js,petstore-web/markdown-api,petstore-web/convert-api -- -D warnings
+stage "clippy (wasm32)"           cargo clippy --workspace --exclude petstore-mock-server --exclude playground --exclude petstore-certs --exclude petstore-host --all-targets --locked --target wasm32-unknown-unknown --features petstore-web/api-js,petstore-web/markdown-api,petstore-web/convert-api -- -D warnings
 # The try-it module without its feature `extras` (the workspace build above turns it on).
 stage "clippy (try-it module, lite)" cargo clippy -p petstore-tryit --locked --target wasm32-unknown-unknown -- -D warnings
 stage "host tests"                cargo test --workspace --locked

@@ -1,0 +1,135 @@
+//! Certificates in the background: after a verification the domain's name is queued; a task
+//! asks the [`crate::services::Issuer`] and records the outcome in one transaction (the
+//! certificate and the domain going live through the core's `CertificateIssued`, or the
+//! authority's message for troubleshooting). A timer looks again at what is pending (so a
+//! restart after `kill -9` resumes issuance) and at certificates due for renewal.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use petstore_domains::{Action, DomainState, step};
+use tokio::sync::{mpsc, watch};
+use tokio::task::{JoinHandle, JoinSet};
+
+use crate::services::Issued;
+use crate::store::StoreError;
+use crate::{Shared, lock, now};
+
+/// Renew a certificate this long before it expires (30 days).
+pub const RENEW_BEFORE_SECS: u64 = 30 * 24 * 3600;
+/// Longest one issuance may take before it counts as failed.
+const ISSUE_TIME: Duration = Duration::from_secs(10 * 60);
+
+pub(crate) fn spawn(
+    shared: Arc<Shared>,
+    mut queue: mpsc::UnboundedReceiver<String>,
+    mut stop: watch::Receiver<bool>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut timer = tokio::time::interval(Duration::from_secs(shared.config.acme.renew_check_secs));
+        let mut running = JoinSet::new();
+        loop {
+            tokio::select! {
+                _ = stop.wait_for(|s| *s) => break,
+                Some(name) = queue.recv() => begin(&shared, name, &mut running),
+                _ = timer.tick() => {
+                    match due(&shared) {
+                        Ok(names) => names.into_iter().for_each(|n| begin(&shared, n, &mut running)),
+                        Err(e) => eprintln!("playground host: cannot look for certificates to issue: {e}"),
+                    }
+                }
+                Some(_) = running.join_next(), if !running.is_empty() => {}
+            }
+        }
+        // What was not recorded yet is resumed at the next start (the domain is still
+        // verified in the database).
+        running.abort_all();
+        while running.join_next().await.is_some() {}
+    })
+}
+
+/// Names waiting for a first certificate (verified or re-verifying, no CAA in the way, no
+/// failure in the last check period), and live ones whose certificate is due for renewal.
+fn due(shared: &Shared) -> Result<Vec<String>, StoreError> {
+    let at = now();
+    let retry = shared.config.acme.renew_check_secs;
+    let mut names = Vec::new();
+    for d in shared.store.all_domains()? {
+        let waiting = d.state.issuing_since().is_some()
+            && d.blocking_caa.is_empty()
+            && d.issue_error.as_ref().is_none_or(|(_, failed)| failed.saturating_add(retry) <= at);
+        let renew = matches!(d.state, DomainState::Live { .. })
+            && shared
+                .store
+                .certificate(&d.name)?
+                .is_none_or(|c| c.not_after <= at.saturating_add(RENEW_BEFORE_SECS));
+        if waiting || renew {
+            names.push(d.name);
+        }
+    }
+    Ok(names)
+}
+
+fn begin(shared: &Arc<Shared>, name: String, running: &mut JoinSet<()>) {
+    if !lock(&shared.issuing).insert(name.clone()) {
+        return;
+    }
+    let shared = Arc::clone(shared);
+    running.spawn(async move {
+        let result = match tokio::time::timeout(ISSUE_TIME, shared.services.issuer.issue(&name)).await {
+            Ok(result) => result,
+            Err(_) => Err(format!(
+                "the certificate authority did not finish within {} minutes",
+                ISSUE_TIME.as_secs() / 60
+            )),
+        };
+        if let Err(e) = finish(&shared, &name, result).await {
+            eprintln!("playground host: cannot record the certificate of {name}: {e}");
+        }
+        lock(&shared.issuing).remove(&name);
+    });
+}
+
+/// Records what the authority gave, if the domain still wants it.
+async fn finish(shared: &Shared, name: &str, result: Result<Issued, String>) -> Result<(), StoreError> {
+    let _write = shared.write.lock().await;
+    let Some(project_name) = shared.store.domain_project(name)? else {
+        // Removed meanwhile: the certificate is not kept, nothing is served.
+        return Ok(());
+    };
+    let Some(project) = shared.store.project(&project_name)? else { return Ok(()) };
+    let mut rows = shared.store.domains_of(&project_name)?;
+    let Some(row) = rows.iter_mut().find(|r| r.name == name) else { return Ok(()) };
+    let at = now();
+    match result {
+        Ok(issued) => {
+            if row.state.issuing_since().is_some() {
+                match step(name, &row.state, Action::CertificateIssued, at) {
+                    Ok(next) => row.state = next,
+                    Err(refusal) => {
+                        eprintln!("playground host: {refusal}");
+                        return Ok(());
+                    }
+                }
+            } else if !matches!(row.state, DomainState::Live { .. }) {
+                // Added only (re-verified away?): not live, keep nothing.
+                return Ok(());
+            }
+            row.issue_error = None;
+            shared.store.write_project(
+                &project_name,
+                project.primary.as_deref(),
+                &rows,
+                Some((name, &issued, at)),
+            )?;
+            eprintln!("playground host: certificate issued for {name}");
+        }
+        Err(message) => {
+            eprintln!("playground host: the certificate of {name} was not issued: {message}");
+            let message: String = message.chars().take(2000).collect();
+            row.issue_error = Some((message, at));
+            shared.store.write_project(&project_name, project.primary.as_deref(), &rows, None)?;
+        }
+    }
+    shared.refresh()
+}

@@ -1,0 +1,277 @@
+//! `playground host`: serves each project's published site (the output of `playground build`)
+//! at its default address `{project}.{platform}` and at its custom domains, and the Domains
+//! page's JSON API on the admin host (see `API.md`).
+//!
+//! The lifecycle rules are the pure core's ([`petstore_domains`]): every change loads the
+//! project into a [`Dashboard`], applies the core's action (which goes through
+//! [`petstore_domains::step`]) and writes the project back in one SQLite transaction
+//! ([`store`]) before answering. DNS, the certificate authority and TLS are traits
+//! ([`services`]) that `petstore-certs` implements.
+//!
+//! Routing by `Host`: the admin host answers the API; a default address serves its site; a
+//! custom domain that serves (the primary, or one set to serve) serves the site over HTTPS and
+//! answers 301 to HTTPS over plain HTTP; a redirect domain answers 301 to the primary, path and
+//! query kept; any other name (added or verified only, removed, unknown) gets 404 and no
+//! certificate.
+#![deny(missing_docs)]
+
+mod api;
+pub mod config;
+mod issuance;
+pub mod password;
+mod routing;
+pub mod services;
+mod site;
+pub mod store;
+mod tls;
+
+use std::collections::{HashMap, HashSet};
+use std::io;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use petstore_domains::{Dashboard, DnsRecord, Domain, DomainRole, RecordKind, RecordSet, Settings};
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+use crate::config::HostConfig;
+use crate::routing::Routes;
+use crate::services::Services;
+use crate::store::{DomainRow, ProjectRow, Store, StoreError};
+
+pub use crate::api::API_PREFIX;
+
+/// Why the host could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The state could not be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A listener could not be bound.
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        /// The address.
+        address: SocketAddr,
+        /// What the system said.
+        source: io::Error,
+    },
+}
+
+/// Seconds since 1970.
+#[must_use]
+pub fn now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// What every request and task shares.
+pub(crate) struct Shared {
+    pub(crate) config: HostConfig,
+    pub(crate) store: Store,
+    pub(crate) services: Services,
+    pub(crate) routes: RwLock<Arc<Routes>>,
+    /// Serialises the read-modify-write of projects (each one a transaction).
+    pub(crate) write: tokio::sync::Mutex<()>,
+    /// Names whose certificate is being requested now.
+    pub(crate) issuing: Mutex<HashSet<String>>,
+    /// Certificates offered by SNI now, with their expiry.
+    pub(crate) installed: Mutex<HashMap<String, u64>>,
+    pub(crate) issue_queue: mpsc::UnboundedSender<String>,
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Shared {
+    /// The core's dashboard of a project, from its stored rows.
+    pub(crate) fn dashboard(&self, project: &ProjectRow, rows: &[DomainRow]) -> Dashboard {
+        let settings = Settings {
+            project: project.name.clone(),
+            platform_domain: self.config.platform_domain.clone(),
+            cname_target: self.config.cname_target.clone(),
+            plan: project.plan,
+            deploy_succeeded: project.site_dir.join("index.html").is_file(),
+            certificate_delay_secs: petstore_domains::machine::DEFAULT_CERTIFICATE_DELAY_SECS,
+            doh_resolver: petstore_domains::doh::DEFAULT_DOH_RESOLVER.to_owned(),
+            certificate_authority: self.config.acme.ca_identifier.clone(),
+        };
+        let mut dashboard = Dashboard::new(settings);
+        dashboard.domains =
+            rows.iter().map(|r| Domain { name: r.name.clone(), role: r.role, state: r.state }).collect();
+        dashboard.primary = project.primary.clone();
+        dashboard
+    }
+
+    /// The rows to write after the dashboard changed: its domains in order, keeping what the
+    /// old rows knew beyond the core's state (checks, CAA, issuance errors).
+    pub(crate) fn rows_after(project: &str, dashboard: &Dashboard, old: &[DomainRow]) -> Vec<DomainRow> {
+        dashboard
+            .domains
+            .iter()
+            .map(|d| {
+                let mut row = old.iter().find(|r| r.name == d.name).cloned().unwrap_or_else(|| DomainRow {
+                    name: d.name.clone(),
+                    project: project.to_owned(),
+                    role: DomainRole::default(),
+                    state: d.state,
+                    check: None,
+                    blocking_caa: Vec::new(),
+                    issue_error: None,
+                });
+                row.role = d.role;
+                row.state = d.state;
+                row
+            })
+            .collect()
+    }
+
+    /// What verification sees for `name`: the records DNS gave, plus the platform's apex
+    /// addresses as the CNAME target's own records, so an apex whose A/AAAA are exactly the
+    /// platform's addresses passes as a flattened ALIAS (the core's rule).
+    pub(crate) fn verification_view(&self, mut records: RecordSet) -> RecordSet {
+        for address in &self.config.apex_addresses {
+            let kind = if address.is_ipv4() { RecordKind::A } else { RecordKind::Aaaa };
+            records.0.push(DnsRecord::new(&self.config.cname_target, kind, &address.to_string(), 300));
+        }
+        records
+    }
+
+    /// Rebuilds the routing table and brings the offered certificates in line with the
+    /// stored state: called after every change, before it is answered.
+    pub(crate) fn refresh(&self) -> Result<(), StoreError> {
+        let routes = Routes::build(self)?;
+        *self.routes.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(routes);
+        let serving = self.store.serving_certificates()?;
+        let mut installed = lock(&self.installed);
+        for gone in
+            installed.keys().filter(|n| !serving.iter().any(|c| &c.name == *n)).cloned().collect::<Vec<_>>()
+        {
+            self.services.certificates.withdraw(&gone);
+            installed.remove(&gone);
+        }
+        for c in serving {
+            if installed.get(&c.name) != Some(&c.not_after) {
+                match self.services.certificates.install(&c.name, &c.chain_pem, &c.key_pem) {
+                    Ok(()) => {
+                        installed.insert(c.name.clone(), c.not_after);
+                    }
+                    Err(e) => eprintln!("playground host: cannot offer the certificate of {}: {e}", c.name),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn routes(&self) -> Arc<Routes> {
+        Arc::clone(&self.routes.read().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+/// A running host: its addresses, and the way to stop it.
+#[derive(Debug)]
+pub struct RunningHost {
+    /// Where plain HTTP is served.
+    pub http: SocketAddr,
+    /// Where HTTPS is served, if it is.
+    pub https: Option<SocketAddr>,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl RunningHost {
+    /// Stops listening and waits for the servers and the issuance task to end.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+/// A host whose state is open (locked, migrated, projects written from the configuration)
+/// and that serves nothing yet: the place to read what the services need from the state (the
+/// ACME account's credentials) before [`Host::serve`].
+#[derive(Debug)]
+pub struct Host {
+    config: HostConfig,
+    store: Store,
+}
+
+impl Host {
+    /// Takes the data directory's lock, brings the database up to date and writes the
+    /// configured projects.
+    ///
+    /// # Errors
+    /// Another host holds the lock, or the database is from a newer host or unusable.
+    pub fn open(config: HostConfig) -> Result<Host, HostError> {
+        let store = Store::open(&config.data_dir)?;
+        store.sync_projects(&config.projects)?;
+        Ok(Host { config, store })
+    }
+
+    /// The state (for the ACME account's credentials).
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &HostConfig {
+        &self.config
+    }
+
+    /// Binds the listeners, offers the stored certificates, starts serving and resumes
+    /// pending issuance.
+    ///
+    /// # Errors
+    /// A listener cannot be bound, or the state cannot be read.
+    pub async fn serve(self, services: Services) -> Result<RunningHost, HostError> {
+        let Host { config, store } = self;
+        let http_listener = TcpListener::bind(config.http)
+            .await
+            .map_err(|source| HostError::Listen { address: config.http, source })?;
+        let https_listener = match (config.https, &services.tls) {
+            (Some(address), Some(_)) => Some(
+                TcpListener::bind(address).await.map_err(|source| HostError::Listen { address, source })?,
+            ),
+            _ => None,
+        };
+        let (issue_queue, queue) = mpsc::unbounded_channel();
+        let shared = Arc::new(Shared {
+            config,
+            store,
+            services,
+            routes: RwLock::new(Arc::new(Routes::default())),
+            write: tokio::sync::Mutex::new(()),
+            issuing: Mutex::new(HashSet::new()),
+            installed: Mutex::new(HashMap::new()),
+            issue_queue,
+        });
+        shared.refresh()?;
+        let (stop, stopped) = watch::channel(false);
+        let http = http_listener
+            .local_addr()
+            .map_err(|source| HostError::Listen { address: shared.config.http, source })?;
+        let mut tasks = vec![routing::serve_plain(Arc::clone(&shared), http_listener, stopped.clone())];
+        let mut https = None;
+        if let (Some(listener), Some(tls)) = (https_listener, shared.services.tls.clone()) {
+            let address =
+                listener.local_addr().map_err(|source| HostError::Listen { address: http, source })?;
+            https = Some(address);
+            tasks.push(routing::serve_tls(Arc::clone(&shared), listener, tls, stopped.clone()));
+        }
+        tasks.push(issuance::spawn(shared, queue, stopped));
+        Ok(RunningHost { http, https, stop, tasks })
+    }
+}
+
+/// [`Host::open`] then [`Host::serve`].
+///
+/// # Errors
+/// The state is locked by another host or unusable, or a listener cannot be bound.
+pub async fn start(config: HostConfig, services: Services) -> Result<RunningHost, HostError> {
+    Host::open(config)?.serve(services).await
+}

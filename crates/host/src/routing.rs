@@ -1,0 +1,231 @@
+//! Who answers a request, by its `Host`: the admin host (the API and the Domains page), a
+//! project's default address, a custom domain that serves, a redirect domain, or no one.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::connect_info::Connected;
+use axum::extract::{Request, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, HOST, LOCATION};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::{Next, from_fn_with_state};
+use axum::response::{IntoResponse, Response};
+use axum::serve::IncomingStream;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::services::TlsAcceptor;
+use crate::site::{self, text};
+use crate::store::StoreError;
+use crate::tls::TlsListener;
+use crate::{Shared, api};
+
+/// Where the HTTP-01 challenge answers live.
+pub(crate) const CHALLENGE_PREFIX: &str = "/.well-known/acme-challenge/";
+
+/// What answers at one host name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// A project's site; `custom`: at a custom domain (HTTPS only; plain HTTP redirects).
+    Site { dir: PathBuf, custom: bool },
+    /// 301 to the primary (https), path and query kept.
+    Redirect { to: String },
+}
+
+/// The routing table, rebuilt after every change.
+#[derive(Debug, Default)]
+pub(crate) struct Routes {
+    pub(crate) hosts: HashMap<String, Target>,
+}
+
+impl Routes {
+    pub(crate) fn build(shared: &Shared) -> Result<Routes, StoreError> {
+        let mut hosts = HashMap::new();
+        for p in &shared.config.projects {
+            let Some(project) = shared.store.project(&p.name)? else { continue };
+            let rows = shared.store.domains_of(&p.name)?;
+            let dashboard = shared.dashboard(&project, &rows);
+            let dir = project.site_dir.clone();
+            let default = dashboard.default_address();
+            hosts.insert(default.clone(), Target::Site { dir: dir.clone(), custom: false });
+            let config = dashboard.config();
+            if config.domains.primary != default {
+                hosts.insert(config.domains.primary.clone(), Target::Site { dir: dir.clone(), custom: true });
+            }
+            for served in dashboard.also_served() {
+                hosts.insert(served, Target::Site { dir: dir.clone(), custom: true });
+            }
+            for r in config.domains.redirects {
+                hosts.insert(r.from, Target::Redirect { to: r.to });
+            }
+        }
+        Ok(Routes { hosts })
+    }
+}
+
+/// The client's address, for the sign-in rate limit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Peer(pub(crate) SocketAddr);
+
+impl Connected<IncomingStream<'_, TcpListener>> for Peer {
+    fn connect_info(stream: IncomingStream<'_, TcpListener>) -> Self {
+        Peer(*stream.remote_addr())
+    }
+}
+
+impl Connected<IncomingStream<'_, TlsListener>> for Peer {
+    fn connect_info(stream: IncomingStream<'_, TlsListener>) -> Self {
+        Peer(*stream.remote_addr())
+    }
+}
+
+/// What a handler is given: the host's state and whether the connection is HTTPS.
+#[derive(Clone)]
+pub(crate) struct App {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) secure: bool,
+}
+
+/// The request's host name: `Host` (or the URI's authority), lower-case, without port or
+/// trailing dot.
+pub(crate) fn request_host(headers: &HeaderMap, uri: &Uri) -> Option<String> {
+    let raw =
+        headers.get(HOST).and_then(|h| h.to_str().ok()).or_else(|| uri.authority().map(|a| a.as_str()))?;
+    Some(host_name(raw))
+}
+
+/// `Example.com:8080.` -> `example.com`; `[::1]:80` -> `[::1]`.
+pub(crate) fn host_name(raw: &str) -> String {
+    let raw = raw.trim();
+    let host = if raw.starts_with('[') {
+        raw.split_inclusive(']').next().unwrap_or(raw)
+    } else {
+        raw.rsplit_once(':').map_or(raw, |(h, _)| h)
+    };
+    host.trim_end_matches('.').to_ascii_lowercase()
+}
+
+fn router(app: App) -> Router {
+    Router::new()
+        .nest(api::API_PREFIX, api::router(app.clone()))
+        .fallback(admin_page)
+        .layer(from_fn_with_state(app.clone(), gate))
+        .with_state(app)
+}
+
+/// The admin host goes on to the API and the Domains page; every other host is a site.
+async fn gate(State(app): State<App>, request: Request, next: Next) -> Response {
+    let host = request_host(request.headers(), request.uri());
+    if host.as_deref() == Some(app.shared.config.admin_host.as_str()) {
+        return next.run(request).await;
+    }
+    let (parts, _) = request.into_parts();
+    site_for(&app, host.as_deref(), &parts.method, &parts.uri).await
+}
+
+async fn site_for(app: &App, host: Option<&str>, method: &Method, uri: &Uri) -> Response {
+    let path = uri.path();
+    if !app.secure
+        && let Some(token) = path.strip_prefix(CHALLENGE_PREFIX)
+    {
+        let valid = !token.is_empty()
+            && token.len() <= 256
+            && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        return match valid.then(|| app.shared.services.challenges.key_authorization(token)).flatten() {
+            Some(answer) => ([(CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"))], answer)
+                .into_response(),
+            None => text(StatusCode::NOT_FOUND, "No such challenge.\n"),
+        };
+    }
+    let routes = app.shared.routes();
+    let Some(target) = host.and_then(|h| routes.hosts.get(h)) else {
+        return text(StatusCode::NOT_FOUND, "No site is published at this address.\n");
+    };
+    let path_and_query = uri.path_and_query().map_or("/", |p| p.as_str());
+    match target {
+        Target::Site { dir, custom } if app.secure || !custom => site::serve(dir, method, path).await,
+        Target::Site { .. } => moved(&format!("https://{}{path_and_query}", host.unwrap_or_default())),
+        Target::Redirect { to } => moved(&format!("https://{to}{path_and_query}")),
+    }
+}
+
+fn moved(location: &str) -> Response {
+    let Ok(value) = HeaderValue::from_str(location) else {
+        return text(StatusCode::BAD_REQUEST, "Bad request.\n");
+    };
+    (
+        StatusCode::MOVED_PERMANENTLY,
+        [(LOCATION, value), (CACHE_CONTROL, HeaderValue::from_static("no-store"))],
+    )
+        .into_response()
+}
+
+/// The admin host outside the API: the Domains page's files, if configured.
+async fn admin_page(State(app): State<App>, method: Method, uri: Uri) -> Response {
+    match &app.shared.config.dashboard_dir {
+        Some(dir) => site::serve(dir, &method, uri.path()).await,
+        None => text(
+            StatusCode::NOT_FOUND,
+            "The Domains page is not installed on this host; its API is under /_host/api/.\n",
+        ),
+    }
+}
+
+async fn stopped(mut stop: watch::Receiver<bool>) {
+    let _ = stop.wait_for(|s| *s).await;
+}
+
+pub(crate) fn serve_plain(
+    shared: Arc<Shared>,
+    listener: TcpListener,
+    stop: watch::Receiver<bool>,
+) -> JoinHandle<()> {
+    let app = router(App { shared, secure: false });
+    tokio::spawn(async move {
+        let server = axum::serve(listener, app.into_make_service_with_connect_info::<Peer>())
+            .with_graceful_shutdown(stopped(stop));
+        if let Err(e) = server.await {
+            eprintln!("playground host: the HTTP server stopped: {e}");
+        }
+    })
+}
+
+pub(crate) fn serve_tls(
+    shared: Arc<Shared>,
+    listener: TcpListener,
+    tls: Arc<dyn TlsAcceptor>,
+    stop: watch::Receiver<bool>,
+) -> JoinHandle<()> {
+    let app = router(App { shared, secure: true });
+    tokio::spawn(async move {
+        let listener = match TlsListener::new(listener, tls) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("playground host: the HTTPS listener failed: {e}");
+                return;
+            }
+        };
+        let server = axum::serve(listener, app.into_make_service_with_connect_info::<Peer>())
+            .with_graceful_shutdown(stopped(stop));
+        if let Err(e) = server.await {
+            eprintln!("playground host: the HTTPS server stopped: {e}");
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_names() {
+        assert_eq!(host_name("Docs.Example.com:8080"), "docs.example.com");
+        assert_eq!(host_name("docs.example.com."), "docs.example.com");
+        assert_eq!(host_name("[::1]:80"), "[::1]");
+        assert_eq!(host_name("127.0.0.1"), "127.0.0.1");
+    }
+}

@@ -1,0 +1,162 @@
+//! What the host asks of the outside world, as traits: DNS ([`Verifier`]), the certificate
+//! authority ([`Issuer`]), the HTTP-01 answers it serves ([`Challenges`]), the certificates the
+//! TLS side offers by SNI ([`CertificateStore`]) and the TLS handshake itself ([`TlsAcceptor`]).
+//! `petstore-certs` implements them (hickory, instant-acme, rustls); tests use fakes.
+//!
+//! Wiring `petstore-certs` (newtypes in the CLI, or impls in that crate):
+//! - [`Verifier`] from `dns::Dns::{system, with_server}` (`dns.server` in `host.toml`);
+//!   `records(name)` and `caa(name)` with their errors as sentences.
+//! - [`Issuer`] from `acme::Acme::connect(directory_url, contact, stored, extra_root)`, the
+//!   credentials read and written with [`crate::store::Store::acme_credentials`] /
+//!   `set_acme_credentials` between [`crate::Host::open`] and [`crate::Host::serve`];
+//!   `issue(name, &challenges)` mapped to [`Issued`] (`not_after_unix`).
+//! - [`Challenges`] from `acme::Challenges::get(token)`.
+//! - [`CertificateStore`] from `sni::Certificates::{insert, remove}`.
+//! - [`TlsAcceptor`] from `tokio_rustls::TlsAcceptor::from(sni::server_config(certificates))`.
+
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use petstore_domains::RecordSet;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
+
+/// A boxed future, so the traits are object-safe.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Asks DNS about a custom domain.
+pub trait Verifier: Send + Sync + 'static {
+    /// The CNAME, A and AAAA records owned by `name`. An error is a readable sentence (a
+    /// timeout, SERVFAIL); a name that does not exist is an empty set.
+    fn records<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>>;
+    /// The CAA records that apply to `name`: those of the closest of `name` and its parents
+    /// that has any (RFC 8659); empty when none has. The host judges them with
+    /// [`petstore_domains::dns::caa_blocking`] against the configured authority.
+    fn caa<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>>;
+}
+
+/// A certificate and its key, as the authority issued them.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Issued {
+    /// The chain, leaf first, PEM.
+    pub chain_pem: String,
+    /// The private key, PEM.
+    pub key_pem: String,
+    /// When the leaf expires (seconds since 1970).
+    pub not_after: u64,
+}
+
+impl std::fmt::Debug for Issued {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Issued").field("not_after", &self.not_after).finish_non_exhaustive()
+    }
+}
+
+/// Gets certificates from the certificate authority (ACME).
+pub trait Issuer: Send + Sync + 'static {
+    /// A certificate for `name`, answering the authority's challenge meanwhile (through the
+    /// [`Challenges`] the host serves). An error is the authority's message, shown to the
+    /// owner in troubleshooting.
+    fn issue<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<Issued, String>>;
+}
+
+/// The HTTP-01 answers: `/.well-known/acme-challenge/{token}` on plain HTTP.
+pub trait Challenges: Send + Sync + 'static {
+    /// The key authorization for `token`, while a challenge is pending.
+    fn key_authorization(&self, token: &str) -> Option<String>;
+}
+
+/// The certificates the TLS side offers by SNI: only live names are installed, and a removed
+/// name is withdrawn before the removal is answered.
+pub trait CertificateStore: Send + Sync + 'static {
+    /// Offers `chain_pem`/`key_pem` for `name` from now on.
+    ///
+    /// # Errors
+    /// The PEM could not be used (the message says why).
+    fn install(&self, name: &str, chain_pem: &str, key_pem: &str) -> Result<(), String>;
+    /// Stops offering a certificate for `name`.
+    fn withdraw(&self, name: &str);
+}
+
+/// A connection after the handshake.
+pub trait Io: AsyncRead + AsyncWrite + Unpin + Send + 'static {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send + 'static> Io for T {}
+
+/// The TLS handshake of the HTTPS listener (rustls with the [`CertificateStore`]'s SNI
+/// resolver, in `petstore-certs`).
+pub trait TlsAcceptor: Send + Sync + 'static {
+    /// Completes the handshake on `stream`.
+    fn accept(&self, stream: TcpStream) -> BoxFuture<'static, io::Result<Box<dyn Io>>>;
+}
+
+/// Everything the host is given.
+#[derive(Clone)]
+pub struct Services {
+    /// DNS.
+    pub verifier: Arc<dyn Verifier>,
+    /// The certificate authority.
+    pub issuer: Arc<dyn Issuer>,
+    /// The HTTP-01 answers.
+    pub challenges: Arc<dyn Challenges>,
+    /// The certificates offered by SNI.
+    pub certificates: Arc<dyn CertificateStore>,
+    /// The HTTPS handshake; `None` serves no HTTPS listener.
+    pub tls: Option<Arc<dyn TlsAcceptor>>,
+}
+
+impl std::fmt::Debug for Services {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Services").field("tls", &self.tls.is_some()).finish_non_exhaustive()
+    }
+}
+
+/// Stand-ins for a build without `petstore-certs`: verification and issuance fail with a
+/// sentence saying so, no challenge is pending, certificates are kept nowhere.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unwired;
+
+const UNWIRED: &str = "this host has no DNS resolver or certificate authority wired in yet (petstore-certs)";
+
+impl Verifier for Unwired {
+    fn records<'a>(&'a self, _name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>> {
+        Box::pin(async { Err(UNWIRED.to_owned()) })
+    }
+    fn caa<'a>(&'a self, _name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>> {
+        Box::pin(async { Ok(RecordSet::default()) })
+    }
+}
+
+impl Issuer for Unwired {
+    fn issue<'a>(&'a self, _name: &'a str) -> BoxFuture<'a, Result<Issued, String>> {
+        Box::pin(async { Err(UNWIRED.to_owned()) })
+    }
+}
+
+impl Challenges for Unwired {
+    fn key_authorization(&self, _token: &str) -> Option<String> {
+        None
+    }
+}
+
+impl CertificateStore for Unwired {
+    fn install(&self, _name: &str, _chain_pem: &str, _key_pem: &str) -> Result<(), String> {
+        Ok(())
+    }
+    fn withdraw(&self, _name: &str) {}
+}
+
+impl Services {
+    /// The [`Unwired`] stand-ins, no HTTPS listener.
+    #[must_use]
+    pub fn unwired() -> Services {
+        Services {
+            verifier: Arc::new(Unwired),
+            issuer: Arc::new(Unwired),
+            challenges: Arc::new(Unwired),
+            certificates: Arc::new(Unwired),
+            tls: None,
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! A published site's files: the request path mapped inside the site's folder (no way out of
+//! it), `index.html` for a folder, the content type from the extension.
+
+use std::path::{Component, Path, PathBuf};
+
+use axum::http::header::{CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
+use axum::http::{HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use percent_encoding::percent_decode_str;
+
+/// Largest file served (64 MiB): a site's files are read whole.
+const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A short plain-text answer.
+pub(crate) fn text(status: StatusCode, body: &'static str) -> Response {
+    (status, [(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"))], body).into_response()
+}
+
+/// The file of `site` at the request path `path` (GET and HEAD only).
+pub(crate) async fn serve(site: &Path, method: &Method, path: &str) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        let mut response = text(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed.\n");
+        response.headers_mut().insert("allow", HeaderValue::from_static("GET, HEAD"));
+        return response;
+    }
+    let Some(relative) = relative_path(path) else {
+        return text(StatusCode::NOT_FOUND, "Not found.\n");
+    };
+    let Ok(root) = tokio::fs::canonicalize(site).await else {
+        return text(StatusCode::NOT_FOUND, "This site is not published yet.\n");
+    };
+    let mut file = root.join(&relative);
+    if tokio::fs::metadata(&file).await.is_ok_and(|m| m.is_dir()) {
+        file = file.join("index.html");
+    }
+    // Symbolic links may not lead out of the site either.
+    let Ok(real) = tokio::fs::canonicalize(&file).await else {
+        return text(StatusCode::NOT_FOUND, "Not found.\n");
+    };
+    if !real.starts_with(&root) {
+        return text(StatusCode::NOT_FOUND, "Not found.\n");
+    }
+    match tokio::fs::metadata(&real).await {
+        Ok(m) if m.is_file() && m.len() <= MAX_FILE_BYTES => {}
+        _ => return text(StatusCode::NOT_FOUND, "Not found.\n"),
+    }
+    let Ok(bytes) = tokio::fs::read(&real).await else {
+        return text(StatusCode::NOT_FOUND, "Not found.\n");
+    };
+    let mut response = if method == Method::HEAD {
+        let mut r = StatusCode::OK.into_response();
+        r.headers_mut().insert("content-length", HeaderValue::from(bytes.len()));
+        r
+    } else {
+        bytes.into_response()
+    };
+    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(content_type(&real)));
+    response.headers_mut().insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
+}
+
+/// The request path as a relative path of plain names: percent-decoded, `.` dropped; `None`
+/// for `..`, a NUL, a backslash or anything that is not valid UTF-8.
+pub(crate) fn relative_path(path: &str) -> Option<PathBuf> {
+    let decoded = percent_decode_str(path).decode_utf8().ok()?;
+    if decoded.contains(['\0', '\\']) {
+        return None;
+    }
+    let mut out = PathBuf::new();
+    for part in decoded.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return None,
+            name => {
+                let mut components = Path::new(name).components();
+                match (components.next(), components.next()) {
+                    (Some(Component::Normal(n)), None) => out.push(n),
+                    _ => return None,
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+fn content_type(path: &Path) -> &'static str {
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    match extension.as_str() {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "json" | "map" => "application/json",
+        "wasm" => "application/wasm",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "ico" => "image/x-icon",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        "xml" => "application/xml",
+        "yaml" | "yml" => "application/yaml",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "pdf" => "application/pdf",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_inside() {
+        assert_eq!(relative_path("/"), Some(PathBuf::new()));
+        assert_eq!(relative_path("/a/./b%20c.html"), Some(PathBuf::from("a/b c.html")));
+        for bad in ["/../etc/passwd", "/a/%2e%2e/b", "/a%00", "/a%5c..%5cb", "/%ff"] {
+            assert_eq!(relative_path(bad), None, "{bad}");
+        }
+        assert_eq!(content_type(Path::new("x/app.WASM")), "application/wasm");
+    }
+}
