@@ -7,7 +7,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use petstore_host::config::HostConfig;
-use petstore_host::services::Services;
 use petstore_mock_server::cli::StopSignals;
 
 /// Serves the host `config` describes until Ctrl-C or SIGTERM. Prints one line on stdout per
@@ -43,14 +42,14 @@ pub fn run(program: &'static str, config: &Path) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        // Until petstore-certs is wired in, DNS and the certificate authority are stand-ins
-        // that say so in every verification and issuance, and there is no TLS side.
-        if let Some(https) = host.config().https {
-            eprintln!(
-                "{program}: note: listen.https = {https} is not served: this build has no TLS side yet"
-            );
-        }
-        let host = match host.serve(Services::unwired()).await {
+        let services = match crate::host_services::real(program, &host).await {
+            Ok(services) => services,
+            Err(error) => {
+                eprintln!("{program}: {error}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let host = match host.serve(services).await {
             Ok(host) => host,
             Err(error) => {
                 eprintln!("{program}: {error}");

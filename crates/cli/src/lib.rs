@@ -4,13 +4,15 @@
 //! (`check`), the site's settings come from `playground.toml` (`config`), and the app's page is
 //! made the site's (`page`). `serve` serves that site and the mock on one port, and rebuilds
 //! both when the description changes (`serve`). `host` serves published sites at their
-//! addresses and custom domains (`petstore_host`). `mock` is `petstore-mock serve`'s command
+//! addresses and custom domains (`petstore_host`), with real DNS, ACME certificates and TLS
+//! (`host_services`, over `petstore_certs`). `mock` is `petstore-mock serve`'s command
 //! (`petstore_mock_server::cli`).
 #![deny(missing_docs)]
 
 pub mod check;
 pub mod config;
 pub mod host;
+pub mod host_services;
 pub mod page;
 pub mod serve;
 pub mod site;
