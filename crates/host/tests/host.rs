@@ -536,3 +536,31 @@ async fn pending_issuance_resumes_after_a_restart() {
     assert!(offered(&fakes).contains("docs.example.com"));
     host.stop().await;
 }
+
+#[tokio::test]
+async fn certificates_near_expiry_are_renewed_and_reverify_keeps_serving() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    // Ten days: inside the 30 days before expiry, so due for renewal at every look (1 s here).
+    *fakes.ca.validity.lock().unwrap() = 10 * 86_400;
+    let host = scratch.start(&fakes).await;
+    let https = host.https.unwrap();
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
+    fakes.dns.cname("docs.example.com", TARGET);
+    client.post("/projects/petstore/domains/docs.example.com/verify", "").await;
+    wait_for_state(&client, "petstore", "docs.example.com", "live").await;
+    let first = fakes.certs.offered.lock().unwrap()["docs.example.com"].clone();
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    assert!(fakes.ca.asked.lock().unwrap().len() >= 2, "renewed");
+    assert_ne!(fakes.certs.offered.lock().unwrap()["docs.example.com"], first, "the new one is offered");
+    assert_eq!(client.get("/projects/petstore/domains/docs.example.com").await.json()["state"], "live");
+
+    // Re-verify on the live primary: it keeps serving while the new certificate comes.
+    *fakes.ca.validity.lock().unwrap() = 90 * 86_400;
+    let answer = client.post("/projects/petstore/domains/docs.example.com/reverify", "").await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(send(https, "GET", "docs.example.com", "/", &[], b"").await.status, 200);
+    wait_for_state(&client, "petstore", "docs.example.com", "live").await;
+    host.stop().await;
+}
