@@ -17,6 +17,7 @@
 
 mod api;
 pub mod config;
+mod idle;
 mod issuance;
 pub mod password;
 mod routing;

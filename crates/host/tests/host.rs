@@ -570,3 +570,28 @@ async fn certificates_near_expiry_are_renewed_and_reverify_keeps_serving() {
     wait_for_state(&client, "petstore", "docs.example.com", "live").await;
     host.stop().await;
 }
+
+#[tokio::test]
+async fn quiet_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let scratch = Scratch::new("idle_timeout_secs = 1");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    for address in [host.http, host.https.unwrap()] {
+        // Nothing sent, and half a request: both closed after the idle time.
+        for start in [&b""[..], b"GET / HTTP/1.1\r\nHost: petstore.docs-host.test\r\n"] {
+            let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+            stream.write_all(start).await.unwrap();
+            let began = std::time::Instant::now();
+            let mut buffer = Vec::new();
+            let read =
+                tokio::time::timeout(std::time::Duration::from_secs(10), stream.read_to_end(&mut buffer))
+                    .await;
+            assert!(read.is_ok(), "closed by the host");
+            assert!(began.elapsed() >= std::time::Duration::from_millis(900), "{:?}", began.elapsed());
+        }
+    }
+    // A normal request still works.
+    assert_eq!(send(host.http, "GET", "petstore.docs-host.test", "/", &[], b"").await.status, 200);
+    host.stop().await;
+}
