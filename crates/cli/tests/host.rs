@@ -270,3 +270,29 @@ fn a_bad_configuration_is_refused_naming_the_file_and_the_key() {
     // Nothing was created.
     assert!(!dir.path().join("data").exists());
 }
+
+#[test]
+fn sigterm_stops_the_host_cleanly() {
+    let dir = tempfile::tempdir().expect("scratch");
+    let config = write_config(dir.path());
+    let mut host = Hosted::start(&config).expect("the host starts");
+    let cookie = sign_in(&host.address);
+    let status =
+        Command::new("kill").arg("-TERM").arg(host.child.id().to_string()).status().expect("kill runs");
+    assert!(status.success());
+    let mut exit = None;
+    for _ in 0..100 {
+        if let Some(code) = host.child.try_wait().expect("waits") {
+            exit = Some(code);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let exit = exit.expect("the host stops within 5 s of SIGTERM");
+    assert!(exit.success(), "{exit}");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(host.stderr.lock().expect("buffer").contains("SIGTERM received"));
+    // And it starts again on the same state, the session kept.
+    let again = Hosted::start(&config).expect("starts again");
+    assert_eq!(domain_names(&again.address, &cookie), Vec::<String>::new());
+}
