@@ -195,9 +195,9 @@ impl Dns {
                 RData::AAAA(ip) => (RecordKind::Aaaa, ip.0.to_string()),
                 _ => continue,
             };
-            let record = DnsRecord::new(&owner, kind, &value, record.ttl);
-            if !set.contains(&record) {
-                set.push(record);
+            // The CNAME comes back with each question, its TTL perhaps a second apart.
+            if !set.iter().any(|r: &DnsRecord| r.kind == kind && r.value == value) {
+                set.push(DnsRecord::new(&owner, kind, &value, record.ttl));
             }
         }
         Ok(RecordSet(set))
@@ -443,6 +443,16 @@ mod tests {
             error.to_string(),
             "DNS lookup of A records for docs.example.com at 127.0.0.1:8053 failed: the server answered SERVFAIL"
         );
+    }
+
+    #[tokio::test]
+    async fn the_system_resolvers_are_named() {
+        match Dns::system() {
+            Ok(dns) => assert!(dns.servers().starts_with("the system's resolvers ("), "{dns:?}"),
+            Err(error) => {
+                assert!(error.to_string().starts_with("DNS at the system's resolvers is unusable"), "{error}")
+            }
+        }
     }
 
     #[tokio::test]

@@ -21,7 +21,8 @@
 //! - `pebble` (feature `pebble`, for tests): Debian's Pebble CA and its mock DNS server on
 //!   loopback, with record setters.
 //!
-//! One crypto provider throughout: ring (no aws-lc-rs, so no cmake or C toolchain beyond cc).
+//! One crypto provider throughout: ring. aws-lc-rs (instant-acme's default) builds without cmake
+//! here but its C library took 88 s to build cold on this 2-core machine, ring 27 s.
 //!
 //! ```no_run
 //! use std::sync::Arc;
