@@ -54,10 +54,10 @@ pub async fn real(program: &str, host: &Host) -> Result<Services, ServicesError>
     };
     let extra_root = match &config.acme.extra_root {
         None => None,
-        Some(path) => Some(read_root(path).map_err(|problem| ServicesError::Root {
-            path: path.display().to_string(),
-            problem,
-        })?),
+        Some(path) => Some(
+            read_root(path)
+                .map_err(|problem| ServicesError::Root { path: path.display().to_string(), problem })?,
+        ),
     };
     let challenges = acme::Challenges::new();
     let issuer = AcmeIssuer {

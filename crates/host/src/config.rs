@@ -36,6 +36,10 @@ pub struct HostConfig {
     pub http: SocketAddr,
     /// Where to listen for HTTPS (custom domains by SNI), if anywhere.
     pub https: Option<SocketAddr>,
+    /// The port clients reach HTTPS on, for redirects (`listen.public_https_port`, when a
+    /// proxy or port forward stands in front; else the HTTPS listener's port once bound, else
+    /// 443). 443 is left out of addresses.
+    pub public_https_port: Option<u16>,
     /// The folder of the state database and its lock.
     pub data_dir: PathBuf,
     /// The Domains page's files served at `/` on the admin host, if any.
@@ -128,6 +132,7 @@ struct Raw {
 struct RawListen {
     http: String,
     https: Option<String>,
+    public_https_port: Option<u16>,
 }
 
 #[derive(Deserialize)]
@@ -263,6 +268,7 @@ impl HostConfig {
             admin_host,
             http,
             https,
+            public_https_port: raw.listen.public_https_port,
             data_dir: base.join(raw.data_dir),
             dashboard_dir: raw.dashboard_dir.map(|d| base.join(d)),
             session_ttl_secs,

@@ -238,7 +238,7 @@ impl Host {
     /// # Errors
     /// A listener cannot be bound, or the state cannot be read.
     pub async fn serve(self, services: Services) -> Result<RunningHost, HostError> {
-        let Host { config, store } = self;
+        let Host { mut config, store } = self;
         let http_listener = TcpListener::bind(config.http)
             .await
             .map_err(|source| HostError::Listen { address: config.http, source })?;
@@ -248,6 +248,11 @@ impl Host {
             ),
             _ => None,
         };
+        if let Some(listener) = &https_listener
+            && config.public_https_port.is_none()
+        {
+            config.public_https_port = listener.local_addr().ok().map(|a| a.port());
+        }
         let (issue_queue, queue) = mpsc::unbounded_channel();
         let shared = Arc::new(Shared {
             config,

@@ -52,9 +52,12 @@ impl Routes {
             let dashboard = shared.dashboard(&project, &rows);
             let dir = project.site_dir.clone();
             let default = dashboard.default_address();
-            hosts.insert(default.clone(), Target::Site { dir: dir.clone(), custom: false });
             let config = dashboard.config();
-            if config.domains.primary != default {
+            if config.domains.primary == default {
+                hosts.insert(default.clone(), Target::Site { dir: dir.clone(), custom: false });
+            } else {
+                // The default address serves until a custom domain is live, then points at it.
+                hosts.insert(default.clone(), Target::Redirect { to: config.domains.primary.clone() });
                 hosts.insert(config.domains.primary.clone(), Target::Site { dir: dir.clone(), custom: true });
             }
             for served in dashboard.also_served() {
@@ -147,10 +150,19 @@ async fn site_for(app: &App, host: Option<&str>, method: &Method, uri: &Uri) -> 
         return text(StatusCode::NOT_FOUND, "No site is published at this address.\n");
     };
     let path_and_query = uri.path_and_query().map_or("/", |p| p.as_str());
+    let port = https_port(&app.shared.config);
     match target {
         Target::Site { dir, custom } if app.secure || !custom => site::serve(dir, method, path).await,
-        Target::Site { .. } => moved(&format!("https://{}{path_and_query}", host.unwrap_or_default())),
-        Target::Redirect { to } => moved(&format!("https://{to}{path_and_query}")),
+        Target::Site { .. } => moved(&format!("https://{}{port}{path_and_query}", host.unwrap_or_default())),
+        Target::Redirect { to } => moved(&format!("https://{to}{port}{path_and_query}")),
+    }
+}
+
+/// `:PORT` for an address on the public HTTPS port, nothing for 443.
+pub(crate) fn https_port(config: &crate::config::HostConfig) -> String {
+    match config.public_https_port.unwrap_or(443) {
+        443 => String::new(),
+        port => format!(":{port}"),
     }
 }
 
