@@ -15,6 +15,7 @@
 //! certificate.
 #![deny(missing_docs)]
 
+pub mod admin;
 mod api;
 pub mod config;
 mod idle;
@@ -79,6 +80,9 @@ pub(crate) struct Shared {
     /// Certificates offered by SNI now, with their expiry.
     pub(crate) installed: Mutex<HashMap<String, u64>>,
     pub(crate) issue_queue: mpsc::UnboundedSender<String>,
+    /// The expiry of the admin host's certificate while one is offered, else 0 (plain HTTP
+    /// to the admin host then moves to HTTPS).
+    pub(crate) admin_not_after: std::sync::atomic::AtomicU64,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -263,6 +267,7 @@ impl Host {
             issuing: Mutex::new(HashSet::new()),
             installed: Mutex::new(HashMap::new()),
             issue_queue,
+            admin_not_after: std::sync::atomic::AtomicU64::new(0),
         });
         shared.refresh()?;
         let (stop, stopped) = watch::channel(false);
@@ -276,6 +281,9 @@ impl Host {
                 listener.local_addr().map_err(|source| HostError::Listen { address: http, source })?;
             https = Some(address);
             tasks.push(routing::serve_tls(Arc::clone(&shared), listener, tls, stopped.clone()));
+        }
+        if https.is_some() && admin::wants_certificate(&shared.config.admin_host) {
+            tasks.push(admin::spawn(Arc::clone(&shared), stopped.clone()));
         }
         tasks.push(issuance::spawn(shared, queue, stopped));
         Ok(RunningHost { http, https, stop, tasks })

@@ -124,7 +124,13 @@ fn router(app: App) -> Router {
 /// The admin host goes on to the API and the Domains page; every other host is a site.
 async fn gate(State(app): State<App>, request: Request, next: Next) -> Response {
     let host = request_host(request.headers(), request.uri());
-    if host.as_deref() == Some(app.shared.config.admin_host.as_str()) {
+    let challenge = !app.secure && request.uri().path().starts_with(CHALLENGE_PREFIX);
+    if host.as_deref() == Some(app.shared.config.admin_host.as_str()) && !challenge {
+        if !app.secure && app.shared.admin_not_after.load(std::sync::atomic::Ordering::SeqCst) != 0 {
+            let path_and_query = request.uri().path_and_query().map_or("/", |p| p.as_str());
+            let port = https_port(&app.shared.config);
+            return moved(&format!("https://{}{port}{path_and_query}", app.shared.config.admin_host));
+        }
         return next.run(request).await;
     }
     let (parts, _) = request.into_parts();

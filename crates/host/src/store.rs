@@ -400,6 +400,19 @@ impl Store {
         Ok(())
     }
 
+    /// Stores a certificate for `name` that is no custom domain's (the admin host's).
+    ///
+    /// # Errors
+    /// SQLite refused.
+    pub fn put_certificate(&self, name: &str, issued: &Issued, now: u64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO certificates (name, chain_pem, key_pem, not_after, issued_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(name) DO UPDATE SET chain_pem = ?2, key_pem = ?3, not_after = ?4, issued_at = ?5",
+            params![name, issued.chain_pem, issued.key_pem, as_i64(issued.not_after), as_i64(now)],
+        )?;
+        Ok(())
+    }
+
     /// The certificate stored for `name`.
     ///
     /// # Errors

@@ -74,9 +74,12 @@ async fn changes_without_the_admin_origin_are_refused() {
     let host = scratch.start(&fakes).await;
     let client = Client::sign_in(host.http, "ana@example.com").await;
     let body = br#"{"name":"docs.example.com"}"#;
-    for origin in
-        [None, Some("https://evil.example"), Some("https://admin.docs-host.test.evil.example"), Some("null")]
-    {
+    for origin in [
+        None,
+        Some("https://evil.example"),
+        Some("https://admin.docs-host.localhost.evil.example"),
+        Some("null"),
+    ] {
         let mut headers = vec![("Cookie", client.cookie.as_str())];
         if let Some(o) = origin {
             headers.push(("Origin", o));
@@ -606,5 +609,43 @@ async fn quiet_connections_are_closed() {
     }
     // A normal request still works.
     assert_eq!(send(host.http, "GET", "petstore.docs-host.test", "/", &[], b"").await.status, 200);
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn the_admin_host_gets_a_certificate_and_moves_to_https() {
+    let scratch = Scratch::with_admin("", "admin.docs-host.test");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let https = host.https.unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !offered(&fakes).contains("admin.docs-host.test") {
+        assert!(std::time::Instant::now() < deadline, "no certificate for the admin host");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // Plain HTTP moves to HTTPS, path and query kept; HTTPS answers.
+    let plain = send(host.http, "GET", "admin.docs-host.test", "/_host/api/me?x=1", &[], b"").await;
+    assert_eq!(plain.status, 301);
+    let location = format!("https://admin.docs-host.test:{}/_host/api/me?x=1", https.port());
+    assert_eq!(plain.header("location"), Some(location.as_str()));
+    let me = send(https, "GET", "admin.docs-host.test", "/_host/api/me", &[], b"").await;
+    assert_eq!(me.status, 401, "{}", me.text());
+    // The authority's HTTP-01 challenge for the admin host is still answered on plain HTTP.
+    let challenge =
+        send(host.http, "GET", "admin.docs-host.test", "/.well-known/acme-challenge/abc", &[], b"").await;
+    assert_eq!(challenge.status, 404);
+    assert!(challenge.text().contains("No such challenge"), "{}", challenge.text());
+    assert_eq!(*fakes.ca.asked.lock().unwrap(), ["admin.docs-host.test"]);
+    host.stop().await;
+
+    // After a restart the stored certificate is offered: the authority is not asked again.
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !offered(&fakes).contains("admin.docs-host.test") {
+        assert!(std::time::Instant::now() < deadline, "the stored certificate is not offered");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(fakes.ca.asked.lock().unwrap().is_empty(), "{:?}", fakes.ca.asked.lock().unwrap());
     host.stop().await;
 }

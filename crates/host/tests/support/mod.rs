@@ -19,8 +19,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
 
-pub const ADMIN: &str = "admin.docs-host.test";
-pub const ORIGIN: &str = "https://admin.docs-host.test";
+/// The admin host: a `*.localhost` name, which needs no certificate of its own (browsers keep a
+/// `Secure` cookie over plain HTTP there), so the API is reached over plain HTTP.
+pub const ADMIN: &str = "admin.docs-host.localhost";
+pub const ORIGIN: &str = "https://admin.docs-host.localhost";
 pub const TARGET: &str = "cname.docs-host.test";
 pub const PASSWORD: &str = "correct horse battery";
 
@@ -188,6 +190,11 @@ pub struct Scratch {
 
 impl Scratch {
     pub fn new(extra: &str) -> Scratch {
+        Scratch::with_admin(extra, ADMIN)
+    }
+
+    /// With another admin host.
+    pub fn with_admin(extra: &str, admin: &str) -> Scratch {
         let dir = tempfile::tempdir().unwrap();
         for site in ["petstore", "freebie", "bostore"] {
             let root = dir.path().join(site);
@@ -204,7 +211,7 @@ impl Scratch {
 platform_domain = "docs-host.test"
 cname_target = "{TARGET}"
 apex_addresses = ["192.0.2.10", "2001:db8::10"]
-admin_host = "{ADMIN}"
+admin_host = "{admin}"
 data_dir = "data"
 {extra}
 [listen]
