@@ -10,6 +10,8 @@
 
 pub mod browser;
 pub mod doh_fetch;
+pub mod host_fetch;
+pub mod host_state;
 pub mod state;
 pub mod ui;
 
@@ -17,13 +19,34 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 pub use state::{PageOptions, ResolverChoice, STORAGE_KEY};
+pub use ui::host_page::HostPage;
 pub use ui::page::DomainsPage;
 
-/// Mounts the Domains page into `root` with the default options (saved under [`STORAGE_KEY`],
-/// a tick every 5 seconds). The page stays mounted for the life of the document.
+/// Mounts the Domains page into `root`: on a host (the document has the host's
+/// `<meta name="petstore-host-api">`, see [`petstore_domains::hosted`]) the page works on the
+/// host's state through its API; anywhere else it is the demo with the simulated zone, with
+/// the default options (saved under [`STORAGE_KEY`], a tick every 5 seconds). The page stays
+/// mounted for the life of the document.
 #[wasm_bindgen(js_name = mountDomains)]
 pub fn mount_domains(root: web_sys::HtmlElement) {
-    mount_domains_with(root, PageOptions::default());
+    match host_api() {
+        Some(api) => mount_host(root, api),
+        None => mount_domains_with(root, PageOptions::default()),
+    }
+}
+
+/// The API's base path the host named in the document, if the page is on a host.
+#[must_use]
+pub fn host_api() -> Option<String> {
+    let document = web_sys::window()?.document()?;
+    let selector = format!("meta[name=\"{}\"]", petstore_domains::hosted::HOST_META);
+    let content = document.query_selector(&selector).ok()??.get_attribute("content")?;
+    petstore_domains::hosted::api_base(&content)
+}
+
+/// Mounts the host's Domains page into `root`, its API at `api` (tests mount it directly).
+pub fn mount_host(root: web_sys::HtmlElement, api: String) {
+    leptos::mount::mount_to(root, move || view! { <HostPage api=api /> }).forget();
 }
 
 /// Mounts the Domains page into `root` with `options` (tests use their own storage key).

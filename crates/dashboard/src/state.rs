@@ -74,8 +74,10 @@ pub struct DomainView {
     pub primary: bool,
     /// What it does while it serves and is not the primary.
     pub role: DomainRole,
-    /// Whether its DNS-over-HTTPS check is running.
+    /// Whether a check (or, on a host, any request about it) is running: its buttons wait.
     pub checking: bool,
+    /// What the card says while `checking`.
+    pub checking_note: &'static str,
     /// The last outcome of its actions.
     pub outcome: Option<Outcome>,
     /// The time (seconds) as of the last tick or action.
@@ -86,6 +88,8 @@ pub struct DomainView {
     pub authority: String,
     /// What to say before removing it, when removal stops traffic.
     pub removal: Option<RemovalWarning>,
+    /// On a host: the certificate authority's last error, when issuance failed.
+    pub issue_error: Option<String>,
 }
 
 /// The page's state (every field is a cheap handle). The page holds it and hands each
@@ -225,11 +229,13 @@ impl Ctx {
             primary: d.published_address() == name,
             role: d.domain(name).map_or(DomainRole::Redirect, |x| x.role),
             checking,
+            checking_note: "Asking the DNS-over-HTTPS resolver\u{2026}",
             outcome,
             now,
             certificate: d.certificate(name, now, &records),
             authority: d.settings.certificate_authority.clone(),
             removal: d.removal_warning(name),
+            issue_error: None,
         })
     }
 

@@ -5,6 +5,7 @@ pub mod add_domain;
 pub mod certificate;
 pub mod config;
 pub mod domain_card;
+pub mod host_page;
 pub mod instructions;
 pub mod page;
 pub mod parts;
