@@ -3,12 +3,14 @@
 //! `build` writes a static site (`site`): the description is read as the page reads it
 //! (`check`), the site's settings come from `playground.toml` (`config`), and the app's page is
 //! made the site's (`page`). `serve` serves that site and the mock on one port, and rebuilds
-//! both when the description changes (`serve`). `mock` is `petstore-mock serve`'s command
+//! both when the description changes (`serve`). `host` serves published sites at their
+//! addresses and custom domains (`petstore_host`). `mock` is `petstore-mock serve`'s command
 //! (`petstore_mock_server::cli`).
 #![deny(missing_docs)]
 
 pub mod check;
 pub mod config;
+pub mod host;
 pub mod page;
 pub mod serve;
 pub mod site;

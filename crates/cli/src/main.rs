@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use petstore_mock_server::cli;
 use playground::check::MAX_WARNINGS;
+use playground::host;
 use playground::serve::{self, Serve};
 use playground::site::{self, Build, Source};
 
@@ -32,6 +33,26 @@ enum Command {
     /// Serve the site `build` would write at /, and the description's mock at /mock/, until
     /// Ctrl-C or SIGTERM; both are rebuilt, and open pages reloaded, when the description changes.
     Serve(ServeArgs),
+    /// Serve published sites at their default addresses and custom domains, with the Domains
+    /// page's API, until Ctrl-C or SIGTERM (`host hash-password` makes an owner's password hash).
+    Host(HostArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct HostArgs {
+    #[command(subcommand)]
+    command: Option<HostCommand>,
+    /// The host's configuration (host.toml).
+    #[arg(long, value_name = "FILE", required = true)]
+    config: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum HostCommand {
+    /// Read a password on standard input and print its argon2 hash, for an owner's
+    /// password_hash in host.toml.
+    HashPassword,
 }
 
 /// What a site is made of, for `build` and `serve`.
@@ -82,6 +103,14 @@ fn main() -> ExitCode {
         Command::Serve(args) => {
             serve::run(PROGRAM, Serve { source: args.site.into(), host: args.host, port: args.port })
         }
+        Command::Host(args) => match (args.command, args.config) {
+            (Some(HostCommand::HashPassword), _) => host::hash_password(PROGRAM),
+            (None, Some(config)) => host::run(PROGRAM, &config),
+            (None, None) => {
+                eprintln!("{PROGRAM}: host needs --config FILE");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 

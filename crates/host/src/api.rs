@@ -527,6 +527,18 @@ fn changing(shared: &Shared, headers: &HeaderMap, project: &str) -> Result<Proje
     owned_project(shared, &owner, project)
 }
 
+/// The project as stored now, once the write lock is held (another change may have set its
+/// primary since it was first read).
+fn reload(shared: &Shared, project: &ProjectRow) -> Result<ProjectRow, ApiError> {
+    shared.store.project(&project.name)?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("You have no project named {}.", project.name),
+        )
+    })
+}
+
 /// Writes the dashboard's domains back, then refreshes routes and certificates: the answer
 /// goes out only after both.
 fn commit(
@@ -577,6 +589,7 @@ async fn add_domain(
         ));
     }
     let _write = shared.write.lock().await;
+    let project = reload(shared, &project)?;
     if let Ok(name) = normalize_host(&input.name, &to_ascii)
         && let Some(other) = shared.store.domain_project(&name)?
         && other != project.name
@@ -632,6 +645,7 @@ async fn check_dns(
     let records = ask(&name, shared.services.verifier.records(&name)).await;
     let caa = ask(&name, shared.services.verifier.caa(&name)).await;
     let _write = shared.write.lock().await;
+    let project = reload(&shared, &project)?;
     let rows = shared.store.domains_of(&project.name)?;
     let name = attached(&rows, &name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
@@ -696,6 +710,7 @@ async fn remove_domain(
     let shared = &app.shared;
     let project = changing(shared, &headers, &project_name)?;
     let _write = shared.write.lock().await;
+    let project = reload(shared, &project)?;
     let rows = shared.store.domains_of(&project.name)?;
     let name = attached(&rows, &name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
@@ -716,6 +731,7 @@ async fn set_primary(
     let project = changing(shared, &headers, &project_name)?;
     plan_allows(&project)?;
     let _write = shared.write.lock().await;
+    let project = reload(shared, &project)?;
     let rows = shared.store.domains_of(&project.name)?;
     let name = attached(&rows, &name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
@@ -743,6 +759,7 @@ async fn set_role(
     plan_allows(&project)?;
     let input: SetRole = json_body(&headers, body)?;
     let _write = shared.write.lock().await;
+    let project = reload(shared, &project)?;
     let rows = shared.store.domains_of(&project.name)?;
     let name = attached(&rows, &name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
@@ -790,6 +807,7 @@ async fn put_config(
         lower(&mut r.to);
     }
     let _write = shared.write.lock().await;
+    let project = reload(shared, &project)?;
     let rows = shared.store.domains_of(&project.name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
     let attached_names = dashboard.attached_names();

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use petstore_domains::{Action, DomainState, step};
 use tokio::sync::{mpsc, watch};
-use tokio::task::JoinHandle;
+use tokio::task::{JoinHandle, JoinSet};
 
 use crate::services::Issued;
 use crate::store::StoreError;
@@ -27,18 +27,24 @@ pub(crate) fn spawn(
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut timer = tokio::time::interval(Duration::from_secs(shared.config.acme.renew_check_secs));
+        let mut running = JoinSet::new();
         loop {
             tokio::select! {
-                _ = stop.wait_for(|s| *s) => return,
-                Some(name) = queue.recv() => begin(&shared, name),
+                _ = stop.wait_for(|s| *s) => break,
+                Some(name) = queue.recv() => begin(&shared, name, &mut running),
                 _ = timer.tick() => {
                     match due(&shared) {
-                        Ok(names) => names.into_iter().for_each(|n| begin(&shared, n)),
+                        Ok(names) => names.into_iter().for_each(|n| begin(&shared, n, &mut running)),
                         Err(e) => eprintln!("playground host: cannot look for certificates to issue: {e}"),
                     }
                 }
+                Some(_) = running.join_next(), if !running.is_empty() => {}
             }
         }
+        // What was not recorded yet is resumed at the next start (the domain is still
+        // verified in the database).
+        running.abort_all();
+        while running.join_next().await.is_some() {}
     })
 }
 
@@ -64,12 +70,12 @@ fn due(shared: &Shared) -> Result<Vec<String>, StoreError> {
     Ok(names)
 }
 
-fn begin(shared: &Arc<Shared>, name: String) {
+fn begin(shared: &Arc<Shared>, name: String, running: &mut JoinSet<()>) {
     if !lock(&shared.issuing).insert(name.clone()) {
         return;
     }
     let shared = Arc::clone(shared);
-    tokio::spawn(async move {
+    running.spawn(async move {
         let result = match tokio::time::timeout(ISSUE_TIME, shared.services.issuer.issue(&name)).await {
             Ok(result) => result,
             Err(_) => Err(format!(

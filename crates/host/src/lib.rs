@@ -190,45 +190,88 @@ impl RunningHost {
     }
 }
 
-/// Opens the state, binds the listeners and starts serving, and resumes pending issuance.
+/// A host whose state is open (locked, migrated, projects written from the configuration)
+/// and that serves nothing yet: the place to read what the services need from the state (the
+/// ACME account's credentials) before [`Host::serve`].
+#[derive(Debug)]
+pub struct Host {
+    config: HostConfig,
+    store: Store,
+}
+
+impl Host {
+    /// Takes the data directory's lock, brings the database up to date and writes the
+    /// configured projects.
+    ///
+    /// # Errors
+    /// Another host holds the lock, or the database is from a newer host or unusable.
+    pub fn open(config: HostConfig) -> Result<Host, HostError> {
+        let store = Store::open(&config.data_dir)?;
+        store.sync_projects(&config.projects)?;
+        Ok(Host { config, store })
+    }
+
+    /// The state (for the ACME account's credentials).
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &HostConfig {
+        &self.config
+    }
+
+    /// Binds the listeners, offers the stored certificates, starts serving and resumes
+    /// pending issuance.
+    ///
+    /// # Errors
+    /// A listener cannot be bound, or the state cannot be read.
+    pub async fn serve(self, services: Services) -> Result<RunningHost, HostError> {
+        let Host { config, store } = self;
+        let http_listener = TcpListener::bind(config.http)
+            .await
+            .map_err(|source| HostError::Listen { address: config.http, source })?;
+        let https_listener = match (config.https, &services.tls) {
+            (Some(address), Some(_)) => Some(
+                TcpListener::bind(address).await.map_err(|source| HostError::Listen { address, source })?,
+            ),
+            _ => None,
+        };
+        let (issue_queue, queue) = mpsc::unbounded_channel();
+        let shared = Arc::new(Shared {
+            config,
+            store,
+            services,
+            routes: RwLock::new(Arc::new(Routes::default())),
+            write: tokio::sync::Mutex::new(()),
+            issuing: Mutex::new(HashSet::new()),
+            installed: Mutex::new(HashMap::new()),
+            issue_queue,
+        });
+        shared.refresh()?;
+        let (stop, stopped) = watch::channel(false);
+        let http = http_listener
+            .local_addr()
+            .map_err(|source| HostError::Listen { address: shared.config.http, source })?;
+        let mut tasks = vec![routing::serve_plain(Arc::clone(&shared), http_listener, stopped.clone())];
+        let mut https = None;
+        if let (Some(listener), Some(tls)) = (https_listener, shared.services.tls.clone()) {
+            let address =
+                listener.local_addr().map_err(|source| HostError::Listen { address: http, source })?;
+            https = Some(address);
+            tasks.push(routing::serve_tls(Arc::clone(&shared), listener, tls, stopped.clone()));
+        }
+        tasks.push(issuance::spawn(shared, queue, stopped));
+        Ok(RunningHost { http, https, stop, tasks })
+    }
+}
+
+/// [`Host::open`] then [`Host::serve`].
 ///
 /// # Errors
 /// The state is locked by another host or unusable, or a listener cannot be bound.
 pub async fn start(config: HostConfig, services: Services) -> Result<RunningHost, HostError> {
-    let store = Store::open(&config.data_dir)?;
-    store.sync_projects(&config.projects)?;
-    let http_listener = TcpListener::bind(config.http)
-        .await
-        .map_err(|source| HostError::Listen { address: config.http, source })?;
-    let https_listener = match (config.https, &services.tls) {
-        (Some(address), Some(_)) => {
-            Some(TcpListener::bind(address).await.map_err(|source| HostError::Listen { address, source })?)
-        }
-        _ => None,
-    };
-    let (issue_queue, queue) = mpsc::unbounded_channel();
-    let shared = Arc::new(Shared {
-        config,
-        store,
-        services,
-        routes: RwLock::new(Arc::new(Routes::default())),
-        write: tokio::sync::Mutex::new(()),
-        issuing: Mutex::new(HashSet::new()),
-        installed: Mutex::new(HashMap::new()),
-        issue_queue,
-    });
-    shared.refresh()?;
-    let (stop, stopped) = watch::channel(false);
-    let http = http_listener
-        .local_addr()
-        .map_err(|source| HostError::Listen { address: shared.config.http, source })?;
-    let mut tasks = vec![routing::serve_plain(Arc::clone(&shared), http_listener, stopped.clone())];
-    let mut https = None;
-    if let (Some(listener), Some(tls)) = (https_listener, shared.services.tls.clone()) {
-        let address = listener.local_addr().map_err(|source| HostError::Listen { address: http, source })?;
-        https = Some(address);
-        tasks.push(routing::serve_tls(Arc::clone(&shared), listener, tls, stopped.clone()));
-    }
-    tasks.push(issuance::spawn(shared, queue, stopped));
-    Ok(RunningHost { http, https, stop, tasks })
+    Host::open(config)?.serve(services).await
 }

@@ -1,0 +1,535 @@
+//! The host over real HTTP on 127.0.0.1, with fakes of DNS, the certificate authority and the
+//! TLS handshake: sign-in, sessions, CSRF, owners, plans, the domain lifecycle, routing by
+//! `Host`, bad input, the state's lock.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use petstore_domains::RecordKind;
+use petstore_host::store::StoreError;
+use petstore_host::{HostError, start};
+use support::*;
+
+#[tokio::test]
+async fn sign_in_sets_a_strict_cookie_and_refuses_a_wrong_password() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let good = format!(r#"{{"email":"Ana@Example.com","password":"{PASSWORD}"}}"#);
+    let answer = api(host.http, "POST", "/session", &[("Origin", ORIGIN)], good.as_bytes()).await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let cookie = answer.header("set-cookie").unwrap();
+    for flag in ["HttpOnly", "Secure", "SameSite=Strict", "Path=/"] {
+        assert!(cookie.contains(flag), "{flag} in {cookie}");
+    }
+    let token = answer.cookie();
+    assert_eq!(token.len(), "host_session=".len() + 64, "{token}");
+    let me = api(host.http, "GET", "/me", &[("Cookie", &token)], b"").await;
+    assert_eq!(me.json()["email"], "ana@example.com");
+    assert_eq!(me.json()["projects"], serde_json::json!(["petstore", "freebie"]));
+
+    let bad = br#"{"email":"ana@example.com","password":"wrong"}"#;
+    let answer = api(host.http, "POST", "/session", &[("Origin", ORIGIN)], bad).await;
+    assert_eq!(answer.status, 401);
+    assert_eq!(answer.json()["code"], "bad_credentials");
+    assert!(answer.header("set-cookie").is_none());
+    let unknown = br#"{"email":"eve@example.com","password":"x"}"#;
+    assert_eq!(api(host.http, "POST", "/session", &[("Origin", ORIGIN)], unknown).await.status, 401);
+
+    // Signing out ends the session on the host, not only in the browser.
+    let out = api(host.http, "DELETE", "/session", &[("Cookie", &token), ("Origin", ORIGIN)], b"").await;
+    assert_eq!(out.status, 204);
+    assert!(out.header("set-cookie").unwrap().contains("Max-Age=0"));
+    assert_eq!(api(host.http, "GET", "/me", &[("Cookie", &token)], b"").await.status, 401);
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn failed_sign_ins_are_rate_limited_per_account_and_per_address() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let bad = br#"{"email":"ana@example.com","password":"wrong"}"#;
+    for _ in 0..5 {
+        assert_eq!(api(host.http, "POST", "/session", &[("Origin", ORIGIN)], bad).await.status, 401);
+    }
+    let answer = api(host.http, "POST", "/session", &[("Origin", ORIGIN)], bad).await;
+    assert_eq!(answer.status, 429, "{}", answer.text());
+    assert_eq!(answer.json()["code"], "too_many_attempts");
+    let wait: u64 = answer.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    // Even the right password waits: the limit is checked before the password.
+    let good = format!(r#"{{"email":"ana@example.com","password":"{PASSWORD}"}}"#);
+    assert_eq!(api(host.http, "POST", "/session", &[("Origin", ORIGIN)], good.as_bytes()).await.status, 429);
+    // The same address trying another account is limited too (5 failures from 127.0.0.1).
+    let other = format!(r#"{{"email":"bo@example.com","password":"{PASSWORD}"}}"#);
+    assert_eq!(api(host.http, "POST", "/session", &[("Origin", ORIGIN)], other.as_bytes()).await.status, 429);
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn changes_without_the_admin_origin_are_refused() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    let body = br#"{"name":"docs.example.com"}"#;
+    for origin in
+        [None, Some("https://evil.example"), Some("https://admin.docs-host.test.evil.example"), Some("null")]
+    {
+        let mut headers = vec![("Cookie", client.cookie.as_str())];
+        if let Some(o) = origin {
+            headers.push(("Origin", o));
+        }
+        let answer = api(host.http, "POST", "/projects/petstore/domains", &headers, body).await;
+        assert_eq!(answer.status, 403, "{origin:?}: {}", answer.text());
+        assert_eq!(answer.json()["code"], "csrf_refused");
+    }
+    // Sign-in too (login CSRF).
+    let good = format!(r#"{{"email":"ana@example.com","password":"{PASSWORD}"}}"#);
+    assert_eq!(api(host.http, "POST", "/session", &[], good.as_bytes()).await.status, 403);
+    // Reads need no Origin.
+    assert_eq!(api(host.http, "GET", "/projects", &[("Cookie", &client.cookie)], b"").await.status, 200);
+    // Nothing was added.
+    assert_eq!(client.get("/projects/petstore/domains").await.json()["domains"], serde_json::json!([]));
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn one_owner_cannot_read_or_touch_anothers_project() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let ana = Client::sign_in(host.http, "ana@example.com").await;
+    let bo = Client::sign_in(host.http, "bo@example.com").await;
+    assert_eq!(ana.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await.status, 201);
+    let projects = bo.get("/projects").await.json();
+    assert_eq!(projects.as_array().unwrap().len(), 1);
+    assert_eq!(projects[0]["name"], "bostore");
+    for (method, path, body) in [
+        ("GET", "/projects/petstore/domains", None),
+        ("GET", "/projects/petstore/domains/docs.example.com", None),
+        ("GET", "/projects/petstore/config", None),
+        ("POST", "/projects/petstore/domains", Some(r#"{"name":"b.example.com"}"#)),
+        ("POST", "/projects/petstore/domains/docs.example.com/verify", None),
+        ("DELETE", "/projects/petstore/domains/docs.example.com", None),
+        (
+            "PUT",
+            "/projects/petstore/config",
+            Some(r#"{"domains":{"primary":"docs.example.com","redirects":[]}}"#),
+        ),
+    ] {
+        let answer = bo.call(method, path, body).await;
+        assert_eq!(answer.status, 404, "{method} {path}: {}", answer.text());
+        assert_eq!(answer.json()["code"], "not_found");
+    }
+    // A name attached to one project cannot be attached to another.
+    let answer = bo.post("/projects/bostore/domains", r#"{"name":"DOCS.example.com"}"#).await;
+    assert_eq!(answer.status, 409, "{}", answer.text());
+    assert_eq!(answer.json()["code"], "attached_elsewhere");
+    assert_eq!(ana.get("/projects/petstore/domains").await.json()["domains"].as_array().unwrap().len(), 1);
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn an_expired_session_is_401() {
+    let scratch = Scratch::new("session_ttl_secs = 1");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    assert_eq!(client.get("/me").await.status, 200);
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    let answer = client.get("/me").await;
+    assert_eq!(answer.status, 401);
+    assert_eq!(answer.json()["code"], "session_expired");
+    let answer = client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
+    assert_eq!(answer.status, 401);
+    // No cookie at all, or a made-up one.
+    assert_eq!(api(host.http, "GET", "/projects", &[], b"").await.json()["code"], "unauthenticated");
+    let forged = format!("host_session={}", "ab".repeat(32));
+    assert_eq!(api(host.http, "GET", "/projects", &[("Cookie", &forged)], b"").await.status, 401);
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn the_free_plan_gets_no_custom_domain() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    let answer = client.post("/projects/freebie/domains", r#"{"name":"docs.example.org"}"#).await;
+    assert_eq!(answer.status, 403, "{}", answer.text());
+    assert_eq!(answer.json()["code"], "plan_required");
+    assert!(answer.json()["message"].as_str().unwrap().contains("Free plan"), "{}", answer.text());
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn add_verify_issue_live_then_redirect_and_remove() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let https = host.https.unwrap();
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+
+    // Added: the CNAME to create, nothing served, no certificate.
+    let answer = client.post("/projects/petstore/domains", r#"{"name":"Docs.Example.com."}"#).await;
+    assert_eq!(answer.status, 201, "{}", answer.text());
+    let domain = &answer.json()["project"]["domains"][0];
+    assert_eq!(domain["name"], "docs.example.com");
+    assert_eq!(domain["state"], "added");
+    assert_eq!(domain["instruction"]["kind"], "Cname");
+    assert_eq!(domain["instruction"]["name"], "docs");
+    assert_eq!(domain["instruction"]["value"], TARGET);
+    assert_eq!(send(host.http, "GET", "docs.example.com", "/", &[], b"").await.status, 404);
+    assert_eq!(send(https, "GET", "docs.example.com", "/", &[], b"").await.status, 404);
+
+    // Verify before the record exists: refused with the cause, kept for troubleshooting.
+    let answer = client.post("/projects/petstore/domains/docs.example.com/verify", "").await;
+    assert_eq!(answer.status, 422, "{}", answer.text());
+    assert_eq!(answer.json()["code"], "verification_failed");
+    let view = client.get("/projects/petstore/domains").await.json();
+    let lines = view["troubleshooting"][0]["appliesTo"].to_string();
+    assert!(lines.contains("No CNAME record was found"), "{lines}");
+
+    // The record, then Verify: verified, the certificate issued in the background, live.
+    fakes.dns.cname("docs.example.com", "cname.docs-host.test.");
+    let answer = client.post("/projects/petstore/domains/docs.example.com/verify", "").await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let view = wait_for_state(&client, "petstore", "docs.example.com", "live").await;
+    assert_eq!(view["certificate"]["status"], "issued");
+    assert!(view["certificate"]["notAfter"].as_u64().is_some());
+    assert!(offered(&fakes).contains("docs.example.com"));
+
+    // The primary: HTTPS serves the site, plain HTTP moves to HTTPS with path and query.
+    let site = send(https, "GET", "docs.example.com", "/", &[], b"").await;
+    assert_eq!((site.status, site.text().as_str()), (200, "<h1>petstore</h1>"));
+    let plain = send(host.http, "GET", "docs.example.com", "/guide/?q=1&x=%20", &[], b"").await;
+    assert_eq!(plain.status, 301);
+    assert_eq!(plain.header("location"), Some("https://docs.example.com/guide/?q=1&x=%20"));
+
+    // A second domain, live, redirects to the primary with path and query.
+    assert_eq!(client.post("/projects/petstore/domains", r#"{"name":"old.example.com"}"#).await.status, 201);
+    // Added only: nothing served yet.
+    assert_eq!(send(https, "GET", "old.example.com", "/", &[], b"").await.status, 404);
+    fakes.dns.cname("old.example.com", TARGET);
+    assert_eq!(client.post("/projects/petstore/domains/old.example.com/verify", "").await.status, 200);
+    wait_for_state(&client, "petstore", "old.example.com", "live").await;
+    for address in [host.http, https] {
+        let answer = send(address, "GET", "old.example.com", "/pets?page=2", &[], b"").await;
+        assert_eq!(answer.status, 301);
+        assert_eq!(answer.header("location"), Some("https://docs.example.com/pets?page=2"));
+    }
+    let config = client.get("/projects/petstore/config").await.json();
+    assert_eq!(
+        config,
+        serde_json::json!({"domains": {"primary": "docs.example.com", "redirects": [
+            {"from": "old.example.com", "to": "docs.example.com", "status": 301}
+        ]}})
+    );
+
+    // Make the second the primary: the roles swap.
+    let answer = client.post("/projects/petstore/domains/old.example.com/primary", "").await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let moved = send(https, "GET", "docs.example.com", "/a?b", &[], b"").await;
+    assert_eq!(moved.header("location"), Some("https://old.example.com/a?b"));
+
+    // Remove stops it at once: nothing served, no certificate offered.
+    let answer = client.call("DELETE", "/projects/petstore/domains/old.example.com", None).await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert!(answer.json()["message"].as_str().unwrap().contains("no longer serves"), "{}", answer.text());
+    assert_eq!(send(https, "GET", "old.example.com", "/", &[], b"").await.status, 404);
+    assert_eq!(send(host.http, "GET", "old.example.com", "/", &[], b"").await.status, 404);
+    assert!(!offered(&fakes).contains("old.example.com"));
+    // The remaining domain is the primary again.
+    assert_eq!(send(https, "GET", "docs.example.com", "/", &[], b"").await.status, 200);
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn redirects_and_roles_are_set_through_the_configuration() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let https = host.https.unwrap();
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    for name in ["a.example.com", "b.example.com"] {
+        client.post("/projects/petstore/domains", &format!(r#"{{"name":"{name}"}}"#)).await;
+        fakes.dns.cname(name, TARGET);
+        client.post(&format!("/projects/petstore/domains/{name}/verify"), "").await;
+        wait_for_state(&client, "petstore", name, "live").await;
+    }
+    // b serves the project itself instead of redirecting.
+    let body = r#"{"domains":{"primary":"a.example.com","redirects":[]}}"#;
+    let answer = client.call("PUT", "/projects/petstore/config", Some(body)).await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(send(https, "GET", "b.example.com", "/", &[], b"").await.status, 200);
+    // And back to a redirect, by its role.
+    let answer = client
+        .call("PUT", "/projects/petstore/domains/b.example.com/role", Some(r#"{"role":"redirect"}"#))
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(send(https, "GET", "b.example.com", "/", &[], b"").await.status, 301);
+    // A loop, a stranger, a wrong status: refused by the core's rules.
+    for body in [
+        r#"{"domains":{"primary":"a.example.com","redirects":[{"from":"a.example.com","to":"a.example.com","status":301}]}}"#,
+        r#"{"domains":{"primary":"a.example.com","redirects":[{"from":"x.example.com","to":"a.example.com","status":301}]}}"#,
+        r#"{"domains":{"primary":"a.example.com","redirects":[{"from":"b.example.com","to":"a.example.com","status":302}]}}"#,
+        r#"{"domains":{"primary":"nowhere.example.com","redirects":[]}}"#,
+    ] {
+        let answer = client.call("PUT", "/projects/petstore/config", Some(body)).await;
+        assert_eq!(answer.status, 422, "{body}: {}", answer.text());
+        assert_eq!(answer.json()["code"], "invalid_config");
+    }
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn an_apex_verifies_with_the_platform_addresses() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    let answer = client.post("/projects/petstore/domains", r#"{"name":"example.net"}"#).await;
+    assert_eq!(answer.json()["project"]["domains"][0]["instruction"]["kind"], "AliasOrAname");
+    fakes.dns.add("example.net", RecordKind::A, "198.51.100.7");
+    let answer = client.post("/projects/petstore/domains/example.net/verify", "").await;
+    assert_eq!(answer.status, 422, "{}", answer.text());
+    fakes.dns.records.lock().unwrap().clear();
+    fakes.dns.add("example.net", RecordKind::A, "192.0.2.10");
+    fakes.dns.add("example.net", RecordKind::Aaaa, "2001:db8::10");
+    let answer = client.post("/projects/petstore/domains/example.net/verify", "").await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn caa_and_authority_errors_reach_troubleshooting() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
+    fakes.dns.cname("docs.example.com", TARGET);
+    fakes.dns.add("example.com", RecordKind::Caa, "0 issue \"other-ca.example\"");
+    assert_eq!(client.post("/projects/petstore/domains/docs.example.com/verify", "").await.status, 200);
+    let view = client.get("/projects/petstore/domains/docs.example.com").await.json();
+    assert_eq!(view["state"], "verified");
+    assert_eq!(view["certificate"]["status"], "blocked_by_caa");
+    let project = client.get("/projects/petstore/domains").await.json();
+    assert!(
+        project["troubleshooting"][1]["appliesTo"].to_string().contains("CAA records forbid letsencrypt.org")
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(fakes.ca.asked.lock().unwrap().is_empty(), "no request while CAA forbids it");
+
+    // The CAA record fixed, the authority fails: its message is kept and shown.
+    fakes.dns.records.lock().unwrap().retain(|r| r.kind != RecordKind::Caa);
+    *fakes.ca.fail.lock().unwrap() =
+        Some("urn:ietf:params:acme:error:rateLimited: too many certificates".to_owned());
+    assert_eq!(client.post("/projects/petstore/domains/docs.example.com/reverify", "").await.status, 200);
+    let mut view = serde_json::Value::Null;
+    for _ in 0..100 {
+        view = client.get("/projects/petstore/domains/docs.example.com").await.json();
+        if !view["issueError"].is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(view["issueError"]["message"].as_str().unwrap().contains("rateLimited"), "{view}");
+    let project = client.get("/projects/petstore/domains").await.json();
+    assert!(project["troubleshooting"][1]["appliesTo"].to_string().contains("rateLimited"));
+    assert_eq!(send(host.https.unwrap(), "GET", "docs.example.com", "/", &[], b"").await.status, 404);
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn default_addresses_serve_their_sites_and_nothing_else() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    fakes.challenges.0.lock().unwrap().insert("tok_EN-1".to_owned(), "tok_EN-1.thumb".to_owned());
+    let host = scratch.start(&fakes).await;
+    let at = |host_name: &'static str, path: &'static str| send(host.http, "GET", host_name, path, &[], b"");
+    let index = at("petstore.docs-host.test", "/").await;
+    assert_eq!((index.status, index.text().as_str()), (200, "<h1>petstore</h1>"));
+    assert_eq!(index.header("content-type"), Some("text/html; charset=utf-8"));
+    assert_eq!(at("PETSTORE.docs-host.test:8080", "/guide/").await.text(), "guide");
+    assert_eq!(at("petstore.docs-host.test", "/guide").await.text(), "guide");
+    assert_eq!(at("bostore.docs-host.test", "/").await.text(), "<h1>bostore</h1>");
+    assert_eq!(
+        at("petstore.docs-host.test", "/app.js").await.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert_eq!(
+        at("petstore.docs-host.test", "/app.wasm").await.header("content-type"),
+        Some("application/wasm")
+    );
+    for path in
+        ["/../secret.txt", "/%2e%2e/secret.txt", "/guide/../../secret.txt", "/..%2fsecret.txt", "/missing"]
+    {
+        let answer = at("petstore.docs-host.test", path).await;
+        assert_eq!(answer.status, 404, "{path}");
+        assert!(!answer.text().contains("outside"), "{path}");
+    }
+    assert_eq!(at("unknown.docs-host.test", "/").await.status, 404);
+    assert_eq!(at("elsewhere.example", "/").await.status, 404);
+    // The API is not reachable from a site's address.
+    assert_eq!(at("petstore.docs-host.test", "/_host/api/projects").await.status, 404);
+    // HTTP-01 answers, on plain HTTP only.
+    let challenge = at("docs.example.com", "/.well-known/acme-challenge/tok_EN-1").await;
+    assert_eq!((challenge.status, challenge.text().as_str()), (200, "tok_EN-1.thumb"));
+    assert_eq!(at("docs.example.com", "/.well-known/acme-challenge/nope").await.status, 404);
+    let over_tls = send(
+        host.https.unwrap(),
+        "GET",
+        "docs.example.com",
+        "/.well-known/acme-challenge/tok_EN-1",
+        &[],
+        b"",
+    )
+    .await;
+    assert_eq!(over_tls.status, 404);
+    // Sites are read-only.
+    assert_eq!(send(host.http, "POST", "petstore.docs-host.test", "/", &[], b"x").await.status, 405);
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn bad_input_to_every_route_gets_a_json_error() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
+    let big = format!(r#"{{"name":"{}"}}"#, "a".repeat(20_000));
+    // Routes that read a body: every bad body is a 4xx JSON error.
+    let with_body: [(&str, &str); 4] = [
+        ("POST", "/session"),
+        ("POST", "/projects/petstore/domains"),
+        ("PUT", "/projects/petstore/domains/docs.example.com/role"),
+        ("PUT", "/projects/petstore/config"),
+    ];
+    // Routes that read none: a body is ignored, and never costs a 5xx.
+    let without_body: [(&str, &str); 8] = [
+        ("GET", "/me"),
+        ("GET", "/projects"),
+        ("GET", "/projects/petstore/domains"),
+        ("GET", "/projects/petstore/domains/docs.example.com"),
+        ("DELETE", "/projects/petstore/domains/nothere.example.com"),
+        ("POST", "/projects/petstore/domains/docs.example.com/verify"),
+        ("POST", "/projects/petstore/domains/docs.example.com/primary"),
+        ("DELETE", "/session"),
+    ];
+    let bodies: [(&str, &[u8], &str); 6] = [
+        ("malformed", b"{not json", "application/json"),
+        ("oversize", big.as_bytes(), "application/json"),
+        ("wrong type", br#"{"name":"x"}"#, "text/plain"),
+        (
+            "unknown field",
+            br#"{"name":"x.example.com","admin":true,"role":"serve","email":"a","password":"b"}"#,
+            "application/json",
+        ),
+        ("wrong shape", br#"[1,2,3]"#, "application/json"),
+        ("binary", b"\xff\xfe\x00\x01", "application/json"),
+    ];
+    for (strict, routes) in [(true, &with_body[..]), (false, &without_body[..])] {
+        for (method, path) in routes {
+            for (what, body, content_type) in bodies {
+                let headers =
+                    [("Cookie", client.cookie.as_str()), ("Origin", ORIGIN), ("Content-Type", content_type)];
+                let answer = api(host.http, method, path, &headers, body).await;
+                let context = format!("{method} {path} {what}: {} {}", answer.status, answer.text());
+                assert!(answer.status < 500, "{context}");
+                if strict {
+                    assert!((400..500).contains(&answer.status), "{context}");
+                }
+                if answer.status >= 400 {
+                    let json = answer.json();
+                    assert!(json["code"].is_string() && json["message"].is_string(), "{context}");
+                }
+            }
+        }
+    }
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    // Bad names, each refused with the part at fault.
+    for name in [
+        "",
+        "https://docs.example.com",
+        "docs.example.com/x",
+        "192.0.2.1",
+        "localhost",
+        "co.uk",
+        "petstore.docs-host.test",
+        "a..b.com",
+        &format!("{}.com", "a".repeat(64)),
+        "bad_name.example.com",
+    ] {
+        let answer =
+            client.post("/projects/petstore/domains", &serde_json::json!({"name": name}).to_string()).await;
+        assert_eq!(answer.status, 422, "{name}: {}", answer.text());
+        assert_eq!(answer.json()["code"], "invalid_name", "{name}");
+    }
+    // Unknown routes and methods.
+    assert_eq!(client.get("/nope").await.json()["code"], "not_found");
+    assert_eq!(client.call("PATCH", "/projects", Some("{}")).await.json()["code"], "method_not_allowed");
+    // Odd path segments.
+    for path in [
+        "/projects/%ff/domains",
+        "/projects/x%00y/domains",
+        &format!("/projects/{}/domains", "p".repeat(5000)),
+    ] {
+        let answer = client.get(path).await;
+        assert!((400..500).contains(&answer.status), "{path}: {}", answer.status);
+    }
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn a_second_host_on_the_same_data_dir_is_refused() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let error = start(scratch.config(), fakes.services()).await.unwrap_err();
+    assert!(matches!(error, HostError::Store(StoreError::Locked { .. })), "{error}");
+    assert!(error.to_string().contains("another playground host is using the data directory"), "{error}");
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn a_database_from_a_newer_host_is_refused() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    scratch.start(&fakes).await.stop().await;
+    let db = petstore_host::store::database_path(&path_of(&scratch, "data"));
+    let conn = rusqlite_version_bump(&db);
+    drop(conn);
+    let error = start(scratch.config(), fakes.services()).await.unwrap_err();
+    assert!(error.to_string().contains("newer playground host"), "{error}");
+}
+
+fn rusqlite_version_bump(db: &std::path::Path) -> rusqlite::Connection {
+    // As a newer host would have left it.
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.pragma_update(None, "user_version", petstore_host::store::schema_version() + 1).unwrap();
+    conn
+}
+
+#[tokio::test]
+async fn pending_issuance_resumes_after_a_restart() {
+    let scratch = Scratch::new("");
+    // The authority never answers in the first run.
+    let held = Fakes::new(true);
+    let host = scratch.start(&held).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
+    held.dns.cname("docs.example.com", TARGET);
+    assert_eq!(client.post("/projects/petstore/domains/docs.example.com/verify", "").await.status, 200);
+    host.stop().await;
+
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client { address: host.http, cookie: client.cookie };
+    wait_for_state(&client, "petstore", "docs.example.com", "live").await;
+    assert!(offered(&fakes).contains("docs.example.com"));
+    host.stop().await;
+}
