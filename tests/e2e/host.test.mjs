@@ -23,7 +23,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { ARTIFACTS, DIST, launch } from "./harness.mjs";
+import { chromium } from "playwright-core";
+import { ARTIFACTS, CHROMIUM_ARGS, DIST } from "./harness.mjs";
 
 const run = promisify(execFile);
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -226,7 +227,12 @@ plan = "free"
   const child = start(PLAYGROUND, ["host", "--config", join(work, "host.toml")], { log: join(work, "host.log") });
   await until("playground host listening", () => /listening on http:\/\//.test(child.output));
   host = { http, https, admin: `http://${ADMIN}:${http}`, child };
-  browser = await launch();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    // *.localhost is the loopback address already; the rule keeps it to 127.0.0.1, where the
+    // host listens.
+    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP *.${PLATFORM} 127.0.0.1`],
+  });
 });
 
 after(async () => {
@@ -281,7 +287,7 @@ test("on the host the page signs the owner in and works on the host's domains, f
     const session = cookies.find((c) => c.name === "host_session");
     assert.ok(session?.httpOnly && session.secure && session.sameSite === "Strict", JSON.stringify(cookies));
     await id(page, "published-address").filter({ hasText: `library.${PLATFORM}` }).waitFor();
-    assert.deepEqual(await id(page, "project-select").locator("option").allTextContents(), ["library (pro plan)", "sandbox (free plan)"]);
+    assert.deepEqual(await id(page, "project-select").locator("option").allTextContents(), ["library (Pro plan)", "sandbox (Free plan)"]);
     await id(page, "no-domains").waitFor();
 
     // The name check answers at once, before the host is asked.
@@ -359,6 +365,53 @@ test("on the host the page signs the owner in and works on the host's domains, f
     const me = await page.evaluate(async () => (await fetch("/_host/api/me")).status);
     assert.equal(me, 401);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the page on the host in light and dark, desktop and phone (screenshots in artifacts/)", async () => {
+  const shots = "shots.example.test";
+  for (const colorScheme of ["light", "dark"]) {
+    for (const [label, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+      const context = await browser.newContext({ colorScheme, viewport });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${host.admin}/domains.html`);
+        await id(page, "sign-in-form").waitFor();
+        await page.screenshot({ path: join(ARTIFACTS, `host-sign-in-${label}-${colorScheme}.png`), fullPage: true });
+        await id(page, "sign-in-email").fill(OWNER);
+        await id(page, "sign-in-password").fill(PASSWORD);
+        await id(page, "sign-in-button").click();
+        await id(page, "account").waitFor();
+        await id(page, "published-address").waitFor();
+        if ((await card(page, shots).count()) === 0) {
+          await id(page, "add-input").fill(shots);
+          await id(page, "add-button").click();
+        }
+        await card(page, shots).waitFor();
+        await card(page, shots).locator("[data-testid=verify]").click();
+        await card(page, shots).locator("[data-testid=domain-result-text]").waitFor();
+        // Nothing overflows the page sideways.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `${label} ${colorScheme}: ${overflow}px wider than the window`);
+        await page.screenshot({ path: join(ARTIFACTS, `host-${label}-${colorScheme}.png`), fullPage: true });
+      } finally {
+        await context.close();
+      }
+    }
+  }
+  // Leaves the project as it found it.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`${host.admin}/domains.html`);
+    await id(page, "sign-in-email").fill(OWNER);
+    await id(page, "sign-in-password").fill(PASSWORD);
+    await id(page, "sign-in-button").click();
+    await card(page, shots).locator("[data-testid=remove]").click();
+    await card(page, shots).locator("[data-testid=remove-confirm-button]").click();
+    await id(page, "no-domains").waitFor();
   } finally {
     await context.close();
   }

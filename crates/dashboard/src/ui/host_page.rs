@@ -168,9 +168,17 @@ fn ProjectChoice(ctx: HostCtx) -> impl IntoView {
                     }
                 >
                     <For each=move || ctx.projects.get() key=|p| p.name.clone() let:project>
-                        <option value=project.name.clone()>
-                            {format!("{} ({} plan)", project.name, project.plan.as_str())}
-                        </option>
+                        {
+                            let name = project.name.clone();
+                            view! {
+                                <option
+                                    value=project.name.clone()
+                                    selected=move || ctx.selected.with(|s| s.as_deref() == Some(name.as_str()))
+                                >
+                                    {format!("{} ({} plan)", project.name, project.plan.as_str())}
+                                </option>
+                            }
+                        }
                     </For>
                 </select>
             </label>
