@@ -16,6 +16,7 @@ import assert from "node:assert/strict";
 import { execFile, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
@@ -42,6 +43,7 @@ const OWNER = "ana@example.com";
 const PASSWORD = "correct horse battery staple";
 const DOMAIN = "docs.example.test";
 const CA = "pebble.letsencrypt.org";
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 let work;
 let browser;
@@ -260,6 +262,16 @@ async function openHostPage() {
   return { page, context, problems };
 }
 
+/** axe-core finds no serious or critical violation on `page`. */
+async function axeClean(page, where) {
+  await page.addScriptTag({ path: AXE });
+  const results = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ["violations"] }));
+  const bad = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  assert.deepEqual(bad, [], `axe violations (${where})`);
+}
+
 /** Whether the host has a real DNS resolver and certificate authority wired in. */
 const unwired = (text) => /no DNS resolver or certificate authority wired in/.test(text);
 
@@ -269,6 +281,11 @@ test("on the host the page signs the owner in and works on the host's domains, f
     // The host named its API in the page: no demo, no simulated zone, no settings.
     assert.equal(await page.locator("meta[name=petstore-host-api]").getAttribute("content"), "/_host/api");
     assert.equal(await id(page, "domains-page").getAttribute("data-mode"), "host");
+    // The host's module only: the demo's (simulated zone, settings, DNS-over-HTTPS) is not loaded.
+    const modules = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname));
+    assert.ok(modules.includes("/dashboard-host/petstore_dashboard_bg.wasm"), modules.join(" "));
+    assert.ok(!modules.some((p) => p.startsWith("/dashboard/")), modules.join(" "));
+    assert.equal(await page.locator("[data-testid=back-to-reference]").count(), 0);
     await id(page, "sign-in-form").waitFor();
     for (const absent of ["demo-label", "zone", "settings"]) assert.equal(await id(page, absent).count(), 0, `no ${absent}`);
 
@@ -380,6 +397,7 @@ test("the page on the host in light and dark, desktop and phone (screenshots in 
         await page.goto(`${host.admin}/domains.html`);
         await id(page, "sign-in-form").waitFor();
         await page.screenshot({ path: join(ARTIFACTS, `host-sign-in-${label}-${colorScheme}.png`), fullPage: true });
+        await axeClean(page, `sign-in ${label} ${colorScheme}`);
         await id(page, "sign-in-email").fill(OWNER);
         await id(page, "sign-in-password").fill(PASSWORD);
         await id(page, "sign-in-button").click();
@@ -396,6 +414,7 @@ test("the page on the host in light and dark, desktop and phone (screenshots in 
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(overflow <= 0, `${label} ${colorScheme}: ${overflow}px wider than the window`);
         await page.screenshot({ path: join(ARTIFACTS, `host-${label}-${colorScheme}.png`), fullPage: true });
+        await axeClean(page, `${label} ${colorScheme}`);
       } finally {
         await context.close();
       }

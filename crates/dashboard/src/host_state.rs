@@ -12,8 +12,8 @@ use serde_json::json;
 
 use crate::browser;
 use crate::host_fetch::{Failure, Method, call};
-use crate::state::DomainView;
 use crate::ui::add_domain::AddRequest;
+use crate::view::DomainView;
 
 /// Where the owner is.
 #[derive(Debug, Clone, PartialEq, Eq)]

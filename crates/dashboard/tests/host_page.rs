@@ -3,7 +3,7 @@
 //! requests (method, path, body, credentials) and how it shows the host's answers. The real
 //! host is driven by tests/e2e/host.test.mjs.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "host"))]
 
 use petstore_dashboard::mount_host;
 use wasm_bindgen::{JsCast, JsValue};

@@ -21,6 +21,9 @@ use crate::troubleshooting::{Symptom, Trouble};
 /// path on the host (such as `/_host/api`).
 pub const HOST_META: &str = "petstore-host-api";
 
+/// Where the host's API is unless the page is told otherwise.
+pub const DEFAULT_API: &str = "/_host/api";
+
 /// How often the page asks again while a certificate is pending, in seconds.
 pub const POLL_EVERY_SECS: u64 = 2;
 

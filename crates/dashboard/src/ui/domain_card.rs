@@ -8,7 +8,7 @@ use petstore_domains::{DomainRole, DomainState, Outcome, RemovalWarning};
 
 use super::certificate::certificate_view;
 use super::instructions::instruction_table;
-use crate::state::DomainView;
+use crate::view::DomainView;
 
 /// How far along the three steps a state is (0 when not attached).
 fn steps_reached(state: DomainState) -> usize {
