@@ -196,17 +196,19 @@ async fn admin_page(State(app): State<App>, method: Method, uri: Uri) -> Respons
 /// path ([`api::API_PREFIX`]). A static copy of the page lacks it and runs as the demo.
 pub(crate) const HOST_META: &str = "petstore-host-api";
 
-/// `html` with `<meta name="petstore-host-api" content="/_host/api">` right after `<head>` (or
-/// first, when there is no `<head>`).
+/// `html` with `<meta name="petstore-host-api" content="/_host/api">` right after the `<head>`
+/// tag, or after `<html>` or the doctype when a (minified) page has no `<head>` tag, or first.
 fn with_host_meta(html: &[u8]) -> Vec<u8> {
     let meta = format!("<meta name=\"{HOST_META}\" content=\"{}\">", api::API_PREFIX);
     let lower = html.to_ascii_lowercase();
-    let at = lower
-        .windows(5)
-        .position(|w| w == b"<head")
-        .filter(|&i| matches!(lower.get(i + 5), Some(b'>' | b' ' | b'\t' | b'\n' | b'\r')))
-        .and_then(|i| lower[i..].iter().position(|&b| b == b'>').map(|j| i + j + 1))
-        .unwrap_or(0);
+    let after = |tag: &[u8]| {
+        lower
+            .windows(tag.len())
+            .position(|w| w == tag)
+            .filter(|&i| matches!(lower.get(i + tag.len()), Some(b'>' | b' ' | b'\t' | b'\n' | b'\r')))
+            .and_then(|i| lower[i..].iter().position(|&b| b == b'>').map(|j| i + j + 1))
+    };
+    let at = after(b"<head").or_else(|| after(b"<html")).or_else(|| after(b"<!doctype")).unwrap_or(0);
     let mut out = Vec::with_capacity(html.len() + meta.len());
     out.extend_from_slice(&html[..at]);
     out.extend_from_slice(meta.as_bytes());
@@ -266,6 +268,11 @@ mod tests {
         let page = |html: &str| String::from_utf8(with_host_meta(html.as_bytes())).unwrap();
         assert_eq!(page("<html><head><title>x</title>"), format!("<html><head>{meta}<title>x</title>"));
         assert_eq!(page("<HEAD lang=en>x"), format!("<HEAD lang=en>{meta}x"));
+        assert_eq!(
+            page("<!DOCTYPE html><html lang=en><title>x"),
+            format!("<!DOCTYPE html><html lang=en>{meta}<title>x")
+        );
+        assert_eq!(page("<!doctype html><title>x"), format!("<!doctype html>{meta}<title>x"));
         assert_eq!(page("<header>no head</header>"), format!("{meta}<header>no head</header>"));
         assert_eq!(page(""), meta);
     }
