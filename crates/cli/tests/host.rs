@@ -199,55 +199,100 @@ fn kill_9_loses_nothing_acknowledged_and_a_second_host_is_refused() {
         api(&host.address, "POST", "/projects/petstore/domains/keep.example.com/verify", Some(&cookie), "");
     assert_eq!((status, json["code"].as_str()), (502, Some("dns_failed")), "{json}");
 
-    // Changes keep coming while the host is killed.
-    let acknowledged = Arc::new(Mutex::new(Vec::new()));
-    let stop = Arc::new(AtomicBool::new(false));
-    let writer = {
-        let (address, cookie, acknowledged, stop) =
-            (host.address.clone(), cookie.clone(), Arc::clone(&acknowledged), Arc::clone(&stop));
-        std::thread::spawn(move || {
-            for i in 0..500 {
-                if stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let name = format!("d{i}.example.com");
-                let (status, _, _) = api(
-                    &address,
-                    "POST",
-                    "/projects/petstore/domains",
-                    Some(&cookie),
-                    &format!(r#"{{"name":"{name}"}}"#),
-                );
-                match status {
-                    201 => acknowledged.lock().expect("list").push(name),
-                    0 => break,
-                    other => panic!("{name}: {other}"),
-                }
-            }
-        })
-    };
-    std::thread::sleep(Duration::from_millis(400));
-    let stderr = Arc::clone(&host.stderr);
-    host.kill();
-    stop.store(true, Ordering::SeqCst);
-    writer.join().expect("the writer ends");
-    let acknowledged = acknowledged.lock().expect("list").clone();
-    assert!(
-        !acknowledged.is_empty(),
-        "some changes went through before the kill; stderr: {}",
-        stderr.lock().expect("buffer")
-    );
+    // Changes keep coming while the host is killed, at a different moment each round.
+    let mut host = host;
+    let mut acknowledged: Vec<String> = Vec::new();
+    for (round, pause_ms) in [150_u64, 320, 470, 610].into_iter().enumerate() {
+        let acked = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let writers: Vec<_> = (0..2)
+            .map(|w| {
+                let (address, cookie, acked, stop) =
+                    (host.address.clone(), cookie.clone(), Arc::clone(&acked), Arc::clone(&stop));
+                std::thread::spawn(move || {
+                    for i in 0..400 {
+                        if stop.load(Ordering::SeqCst) {
+                            break;
+                        }
+                        let name = format!("r{round}w{w}n{i}.example.com");
+                        let body = format!(r#"{{"name":"{name}"}}"#);
+                        let (status, _, json) =
+                            api(&address, "POST", "/projects/petstore/domains", Some(&cookie), &body);
+                        match status {
+                            201 => acked.lock().expect("list").push(name),
+                            0 => break,
+                            other => panic!("{name}: {other} {json}"),
+                        }
+                    }
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(pause_ms));
+        let stderr = Arc::clone(&host.stderr);
+        host.kill();
+        stop.store(true, Ordering::SeqCst);
+        for writer in writers {
+            writer.join().expect("the writer ends");
+        }
+        let acked = acked.lock().expect("list").clone();
+        assert!(
+            !acked.is_empty(),
+            "round {round}: nothing went through; stderr: {}",
+            stderr.lock().expect("buffer")
+        );
+        acknowledged.extend(acked);
 
-    let host = Hosted::start(&config).expect("the host starts again after kill -9");
-    // The session was acknowledged too: the same cookie still works.
-    let names = domain_names(&host.address, &cookie);
-    assert_eq!(names.first().map(String::as_str), Some("keep.example.com"));
-    assert!(!names.contains(&"gone.example.com".to_owned()), "{names:?}");
-    for name in &acknowledged {
-        assert!(names.contains(name), "{name} was acknowledged before kill -9 but is missing: {names:?}");
+        host = Hosted::start(&config).expect("the host starts again after kill -9");
+        // The session was acknowledged too: the same cookie still works.
+        let names = domain_names(&host.address, &cookie);
+        assert_eq!(names.first().map(String::as_str), Some("keep.example.com"));
+        assert!(!names.contains(&"gone.example.com".to_owned()), "{names:?}");
+        for name in &acknowledged {
+            assert!(names.contains(name), "{name} was acknowledged before kill -9 but is missing");
+        }
     }
+    eprintln!("4 kills, {} acknowledged adds, none lost", acknowledged.len());
     let (_, _, view) =
         api(&host.address, "GET", "/projects/petstore/domains/keep.example.com", Some(&cookie), "");
     assert_eq!(view["lastCheck"]["ok"], false, "{view}");
     drop(host);
+}
+
+#[test]
+fn a_bad_configuration_is_refused_naming_the_file_and_the_key() {
+    let dir = tempfile::tempdir().expect("scratch");
+    let config = write_config(dir.path());
+    let text = std::fs::read_to_string(&config).expect("reads");
+    std::fs::write(&config, text.replace("[listen]", "colour = \"red\"\n[listen]")).expect("writes");
+    let error = Hosted::start(&config).err().expect("refused");
+    assert!(error.contains("host.toml"), "{error}");
+    assert!(error.contains("colour"), "{error}");
+    // Nothing was created.
+    assert!(!dir.path().join("data").exists());
+}
+
+#[test]
+fn sigterm_stops_the_host_cleanly() {
+    let dir = tempfile::tempdir().expect("scratch");
+    let config = write_config(dir.path());
+    let mut host = Hosted::start(&config).expect("the host starts");
+    let cookie = sign_in(&host.address);
+    let status =
+        Command::new("kill").arg("-TERM").arg(host.child.id().to_string()).status().expect("kill runs");
+    assert!(status.success());
+    let mut exit = None;
+    for _ in 0..100 {
+        if let Some(code) = host.child.try_wait().expect("waits") {
+            exit = Some(code);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let exit = exit.expect("the host stops within 5 s of SIGTERM");
+    assert!(exit.success(), "{exit}");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(host.stderr.lock().expect("buffer").contains("SIGTERM received"));
+    // And it starts again on the same state, the session kept.
+    let again = Hosted::start(&config).expect("starts again");
+    assert_eq!(domain_names(&again.address, &cookie), Vec::<String>::new());
 }

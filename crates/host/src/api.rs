@@ -81,6 +81,9 @@ impl From<Refusal> for ApiError {
         let (status, code) = match &refusal {
             Refusal::PlanRequired { .. } => (StatusCode::FORBIDDEN, "plan_required"),
             Refusal::NotDeployed => (StatusCode::CONFLICT, "not_deployed"),
+            Refusal::InvalidName(petstore_domains::NameError::AlreadyAttached { .. }) => {
+                (StatusCode::CONFLICT, "already_added")
+            }
             Refusal::InvalidName(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_name"),
             Refusal::NotAttached { .. } => (StatusCode::NOT_FOUND, "not_found"),
             Refusal::AlreadyAdded { .. } => (StatusCode::CONFLICT, "already_added"),
@@ -288,18 +291,18 @@ async fn sign_in(
         error.retry_after = Some(wait);
         return Err(error);
     }
-    let hash = shared
-        .config
-        .owners
-        .iter()
-        .find(|o| o.email == email)
-        .map_or_else(|| dummy_hash().to_owned(), |o| o.password_hash.clone());
-    let known = shared.config.owners.iter().any(|o| o.email == email);
+    let hash = shared.config.owners.iter().find(|o| o.email == email).map(|o| o.password_hash.clone());
     let password = input.password;
-    let matches = tokio::task::spawn_blocking(move || password::verify_password(&password, &hash))
-        .await
-        .unwrap_or(false)
-        && known;
+    // An unknown email costs the same hashing as a known one, so timing does not tell them apart.
+    let matches = tokio::task::spawn_blocking(move || match hash {
+        Some(hash) => password::verify_password(&password, &hash),
+        None => {
+            let _ = password::verify_password(&password, dummy_hash());
+            false
+        }
+    })
+    .await
+    .unwrap_or(false);
     shared.store.record_attempt(&email, &ip, at, matches)?;
     if !matches {
         return Err(ApiError::new(

@@ -14,6 +14,8 @@ use serde::Deserialize;
 pub const DEFAULT_SESSION_TTL_SECS: u64 = 12 * 3600;
 /// Default time between two looks at certificates due for renewal or issuance (10 minutes).
 pub const DEFAULT_RENEW_CHECK_SECS: u64 = 600;
+/// Default time a connection may stay without moving a byte (one minute).
+pub const DEFAULT_IDLE_TIMEOUT_SECS: u64 = 60;
 /// Largest `host.toml` read (1 MiB).
 pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
@@ -40,6 +42,8 @@ pub struct HostConfig {
     pub dashboard_dir: Option<PathBuf>,
     /// How long a session lasts, in seconds.
     pub session_ttl_secs: u64,
+    /// A connection that moves no byte for this long is closed.
+    pub idle_timeout: std::time::Duration,
     /// The certificate authority.
     pub acme: AcmeConfig,
     /// The DNS server verification asks; `None`: the system's resolvers.
@@ -108,6 +112,7 @@ struct Raw {
     data_dir: String,
     dashboard_dir: Option<String>,
     session_ttl_secs: Option<u64>,
+    idle_timeout_secs: Option<u64>,
     listen: RawListen,
     acme: RawAcme,
     #[serde(default)]
@@ -261,6 +266,9 @@ impl HostConfig {
             data_dir: base.join(raw.data_dir),
             dashboard_dir: raw.dashboard_dir.map(|d| base.join(d)),
             session_ttl_secs,
+            idle_timeout: std::time::Duration::from_secs(
+                raw.idle_timeout_secs.unwrap_or(DEFAULT_IDLE_TIMEOUT_SECS).max(1),
+            ),
             acme: AcmeConfig {
                 directory_url: acme.directory_url,
                 contact: acme.contact,
@@ -335,6 +343,14 @@ plan = "pro"
         assert_eq!(config.owners[0].email, "ana@example.com");
         assert_eq!(config.projects[0].plan, Plan::Pro);
         assert_eq!(config.default_address("petstore"), "petstore.docs-host.test");
+    }
+
+    #[test]
+    fn the_example_reads() {
+        let text = include_str!("../host.example.toml");
+        let config = HostConfig::parse(text, Path::new("/srv")).unwrap();
+        assert_eq!(config.https, Some("0.0.0.0:443".parse().unwrap()));
+        assert_eq!(config.projects[0].site, Path::new("/srv/site/petstore"));
     }
 
     #[test]

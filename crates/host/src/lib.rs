@@ -17,6 +17,7 @@
 
 mod api;
 pub mod config;
+mod idle;
 mod issuance;
 pub mod password;
 mod routing;
@@ -169,6 +170,9 @@ impl Shared {
     }
 }
 
+/// How long open requests may run on after [`RunningHost::stop`].
+pub const DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// A running host: its addresses, and the way to stop it.
 #[derive(Debug)]
 pub struct RunningHost {
@@ -181,11 +185,16 @@ pub struct RunningHost {
 }
 
 impl RunningHost {
-    /// Stops listening and waits for the servers and the issuance task to end.
+    /// Stops listening, lets open requests finish (at most [`DRAIN_TIME`], then their
+    /// connections are closed) and ends the issuance task. Nothing is lost by the cut: every
+    /// answered change is already committed.
     pub async fn stop(self) {
         let _ = self.stop.send(true);
-        for task in self.tasks {
-            let _ = task.await;
+        let deadline = tokio::time::Instant::now() + DRAIN_TIME;
+        for mut task in self.tasks {
+            if tokio::time::timeout_at(deadline, &mut task).await.is_err() {
+                task.abort();
+            }
         }
     }
 }

@@ -18,6 +18,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::idle::IdleListener;
 use crate::services::TlsAcceptor;
 use crate::site::{self, text};
 use crate::store::StoreError;
@@ -71,8 +72,8 @@ impl Routes {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Peer(pub(crate) SocketAddr);
 
-impl Connected<IncomingStream<'_, TcpListener>> for Peer {
-    fn connect_info(stream: IncomingStream<'_, TcpListener>) -> Self {
+impl Connected<IncomingStream<'_, IdleListener>> for Peer {
+    fn connect_info(stream: IncomingStream<'_, IdleListener>) -> Self {
         Peer(*stream.remote_addr())
     }
 }
@@ -225,7 +226,9 @@ pub(crate) fn serve_plain(
     listener: TcpListener,
     stop: watch::Receiver<bool>,
 ) -> JoinHandle<()> {
+    let limit = shared.config.idle_timeout;
     let app = router(App { shared, secure: false });
+    let listener = IdleListener { inner: listener, limit };
     tokio::spawn(async move {
         let server = axum::serve(listener, app.into_make_service_with_connect_info::<Peer>())
             .with_graceful_shutdown(stopped(stop));
@@ -241,9 +244,10 @@ pub(crate) fn serve_tls(
     tls: Arc<dyn TlsAcceptor>,
     stop: watch::Receiver<bool>,
 ) -> JoinHandle<()> {
+    let limit = shared.config.idle_timeout;
     let app = router(App { shared, secure: true });
     tokio::spawn(async move {
-        let listener = match TlsListener::new(listener, tls) {
+        let listener = match TlsListener::new(listener, tls, limit) {
             Ok(l) => l,
             Err(e) => {
                 eprintln!("playground host: the HTTPS listener failed: {e}");

@@ -2,6 +2,17 @@
 //! authority ([`Issuer`]), the HTTP-01 answers it serves ([`Challenges`]), the certificates the
 //! TLS side offers by SNI ([`CertificateStore`]) and the TLS handshake itself ([`TlsAcceptor`]).
 //! `petstore-certs` implements them (hickory, instant-acme, rustls); tests use fakes.
+//!
+//! Wiring `petstore-certs` (newtypes in the CLI, or impls in that crate):
+//! - [`Verifier`] from `dns::Dns::{system, with_server}` (`dns.server` in `host.toml`);
+//!   `records(name)` and `caa(name)` with their errors as sentences.
+//! - [`Issuer`] from `acme::Acme::connect(directory_url, contact, stored, extra_root)`, the
+//!   credentials read and written with [`crate::store::Store::acme_credentials`] /
+//!   `set_acme_credentials` between [`crate::Host::open`] and [`crate::Host::serve`];
+//!   `issue(name, &challenges)` mapped to [`Issued`] (`not_after_unix`).
+//! - [`Challenges`] from `acme::Challenges::get(token)`.
+//! - [`CertificateStore`] from `sni::Certificates::{insert, remove}`.
+//! - [`TlsAcceptor`] from `tokio_rustls::TlsAcceptor::from(sni::server_config(certificates))`.
 
 use std::future::Future;
 use std::io;

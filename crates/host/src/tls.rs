@@ -11,6 +11,7 @@ use axum::serve::Listener;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
+use crate::idle::Idle;
 use crate::services::{Io, TlsAcceptor};
 
 /// Longest a handshake may take.
@@ -18,13 +19,17 @@ const HANDSHAKE_TIME: Duration = Duration::from_secs(10);
 
 /// Accepted and handshaken connections.
 pub(crate) struct TlsListener {
-    ready: mpsc::Receiver<(Box<dyn Io>, SocketAddr)>,
+    ready: mpsc::Receiver<(Idle<Box<dyn Io>>, SocketAddr)>,
     local: SocketAddr,
     _accepting: tokio::task::JoinHandle<()>,
 }
 
 impl TlsListener {
-    pub(crate) fn new(listener: TcpListener, acceptor: Arc<dyn TlsAcceptor>) -> io::Result<TlsListener> {
+    pub(crate) fn new(
+        listener: TcpListener,
+        acceptor: Arc<dyn TlsAcceptor>,
+        limit: Duration,
+    ) -> io::Result<TlsListener> {
         let local = listener.local_addr()?;
         let (sender, ready) = mpsc::channel(64);
         let accepting = tokio::spawn(async move {
@@ -41,7 +46,7 @@ impl TlsListener {
                 let sender = sender.clone();
                 tokio::spawn(async move {
                     if let Ok(Ok(io)) = tokio::time::timeout(HANDSHAKE_TIME, acceptor.accept(stream)).await {
-                        let _ = sender.send((io, peer)).await;
+                        let _ = sender.send((Idle::new(io, limit), peer)).await;
                     }
                 });
             }
@@ -57,7 +62,7 @@ impl Drop for TlsListener {
 }
 
 impl Listener for TlsListener {
-    type Io = Box<dyn Io>;
+    type Io = Idle<Box<dyn Io>>;
     type Addr = SocketAddr;
 
     async fn accept(&mut self) -> (Self::Io, Self::Addr) {

@@ -127,18 +127,21 @@ async fn one_owner_cannot_read_or_touch_anothers_project() {
     let answer = bo.post("/projects/bostore/domains", r#"{"name":"DOCS.example.com"}"#).await;
     assert_eq!(answer.status, 409, "{}", answer.text());
     assert_eq!(answer.json()["code"], "attached_elsewhere");
+    let again = ana.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
+    assert_eq!(again.status, 409, "{}", again.text());
+    assert_eq!(again.json()["code"], "already_added");
     assert_eq!(ana.get("/projects/petstore/domains").await.json()["domains"].as_array().unwrap().len(), 1);
     host.stop().await;
 }
 
 #[tokio::test]
 async fn an_expired_session_is_401() {
-    let scratch = Scratch::new("session_ttl_secs = 1");
+    let scratch = Scratch::new("session_ttl_secs = 2");
     let fakes = Fakes::new(false);
     let host = scratch.start(&fakes).await;
     let client = Client::sign_in(host.http, "ana@example.com").await;
     assert_eq!(client.get("/me").await.status, 200);
-    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(3100)).await;
     let answer = client.get("/me").await;
     assert_eq!(answer.status, 401);
     assert_eq!(answer.json()["code"], "session_expired");
@@ -531,5 +534,64 @@ async fn pending_issuance_resumes_after_a_restart() {
     let client = Client { address: host.http, cookie: client.cookie };
     wait_for_state(&client, "petstore", "docs.example.com", "live").await;
     assert!(offered(&fakes).contains("docs.example.com"));
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn certificates_near_expiry_are_renewed_and_reverify_keeps_serving() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    // Ten days: inside the 30 days before expiry, so due for renewal at every look (1 s here).
+    *fakes.ca.validity.lock().unwrap() = 10 * 86_400;
+    let host = scratch.start(&fakes).await;
+    let https = host.https.unwrap();
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
+    fakes.dns.cname("docs.example.com", TARGET);
+    client.post("/projects/petstore/domains/docs.example.com/verify", "").await;
+    wait_for_state(&client, "petstore", "docs.example.com", "live").await;
+    let first = fakes.certs.offered.lock().unwrap()["docs.example.com"].clone();
+    let mut renewed = false;
+    for _ in 0..200 {
+        if fakes.certs.offered.lock().unwrap()["docs.example.com"] != first {
+            renewed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(renewed, "renewed, and the new certificate offered");
+    assert_eq!(client.get("/projects/petstore/domains/docs.example.com").await.json()["state"], "live");
+
+    // Re-verify on the live primary: it keeps serving while the new certificate comes.
+    *fakes.ca.validity.lock().unwrap() = 90 * 86_400;
+    let answer = client.post("/projects/petstore/domains/docs.example.com/reverify", "").await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(send(https, "GET", "docs.example.com", "/", &[], b"").await.status, 200);
+    wait_for_state(&client, "petstore", "docs.example.com", "live").await;
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn quiet_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let scratch = Scratch::new("idle_timeout_secs = 1");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    for address in [host.http, host.https.unwrap()] {
+        // Nothing sent, and half a request: both closed after the idle time.
+        for start in [&b""[..], b"GET / HTTP/1.1\r\nHost: petstore.docs-host.test\r\n"] {
+            let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+            stream.write_all(start).await.unwrap();
+            let began = std::time::Instant::now();
+            let mut buffer = Vec::new();
+            let read =
+                tokio::time::timeout(std::time::Duration::from_secs(10), stream.read_to_end(&mut buffer))
+                    .await;
+            assert!(read.is_ok(), "closed by the host");
+            assert!(began.elapsed() >= std::time::Duration::from_millis(900), "{:?}", began.elapsed());
+        }
+    }
+    // A normal request still works.
+    assert_eq!(send(host.http, "GET", "petstore.docs-host.test", "/", &[], b"").await.status, 200);
     host.stop().await;
 }

@@ -78,11 +78,19 @@ pub struct FakeCa {
     pub gate: Semaphore,
     pub held: bool,
     pub asked: Mutex<Vec<String>>,
+    /// How long the certificates issued last (seconds).
+    pub validity: Mutex<u64>,
 }
 
 impl FakeCa {
     pub fn new(held: bool) -> FakeCa {
-        FakeCa { fail: Mutex::new(None), gate: Semaphore::new(0), held, asked: Mutex::new(Vec::new()) }
+        FakeCa {
+            fail: Mutex::new(None),
+            gate: Semaphore::new(0),
+            held,
+            asked: Mutex::new(Vec::new()),
+            validity: Mutex::new(90 * 86_400),
+        }
     }
 }
 
@@ -97,9 +105,9 @@ impl Issuer for FakeCa {
                 return Err(e);
             }
             Ok(Issued {
-                chain_pem: format!("CHAIN {name}"),
+                chain_pem: format!("CHAIN {name} {}", self.asked.lock().unwrap().len()),
                 key_pem: format!("KEY {name}"),
-                not_after: petstore_host::now() + 90 * 86_400,
+                not_after: petstore_host::now() + *self.validity.lock().unwrap(),
             })
         })
     }
