@@ -8,7 +8,10 @@
 #                                              renderer the reference loads after its first paint
 #   OUT_ROOT/convert/petstore_convert.js       petstore-web, feature convert-api: the Swagger 2.0
 #                                              to OpenAPI 3.0 converter, loaded when a document needs it
-#   OUT_ROOT/dashboard/petstore_dashboard.js   petstore-dashboard: Project settings > Domains
+#   OUT_ROOT/dashboard/petstore_dashboard.js   petstore-dashboard, feature demo: Project settings >
+#                                              Domains, the static demo with the simulated zone
+#   OUT_ROOT/dashboard-host/petstore_dashboard.js  feature host: the same page served by
+#                                              `playground host`, on the host's API
 #   OUT_ROOT/tryit/petstore_tryit.js           petstore-tryit: the try-it panel and code samples,
 #                                              loaded when the reader opens an operation
 #   OUT_ROOT/tryit-extras/petstore_tryit.js    the same with the feature extras (Authorization,
@@ -24,10 +27,11 @@ OUT_ROOT="${1:-${TRUNK_STAGING_DIR:?run by trunk, or pass the output directory}}
 PROFILE="${TRUNK_PROFILE:-release}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
-# build_module PACKAGE FEATURES NAME DIR [STACK_BYTES]
+# build_module PACKAGE FEATURES NAME DIR [STACK_BYTES] [MORE CARGO ARGUMENTS...]
 build_module() {
   local package="$1" features="$2" name="$3" out="$OUT_ROOT/$4" stack="${5:-}"
-  local args=(-p "$package" --lib --crate-type cdylib --target wasm32-unknown-unknown --locked)
+  shift "$(( $# < 5 ? $# : 5 ))"
+  local args=(-p "$package" --lib --crate-type cdylib --target wasm32-unknown-unknown --locked "$@")
   [ -n "$features" ] && args+=(--features "$features")
   [ "$PROFILE" = release ] && args+=(--release)
   local rustc=()
@@ -76,6 +80,9 @@ cp "$petstore_out/petstore.json" "$OUT_ROOT/petstore.json"
 # tests/e2e/documents.test.mjs).
 build_module petstore-web markdown-api petstore_markdown markdown 131072
 build_module petstore-web convert-api petstore_convert convert
-build_module petstore-dashboard "" petstore_dashboard dashboard
+# One module per mode of the Domains page: domains.html loads the host's when the host named its
+# API in the page (<meta name="petstore-host-api">), the demo's otherwise.
+build_module petstore-dashboard demo petstore_dashboard dashboard "" --no-default-features
+build_module petstore-dashboard host petstore_dashboard dashboard-host "" --no-default-features
 build_module petstore-tryit "" petstore_tryit tryit
 build_module petstore-tryit extras petstore_tryit tryit-extras

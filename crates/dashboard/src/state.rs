@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use petstore_domains::{
-    CertificateStatus, Dashboard, DnsInstruction, DnsRecord, DomainRole, DomainState, Event, Outcome,
-    RecordKind, RecordSet, RemovalWarning, Settings, doh,
+    Dashboard, DnsRecord, DomainRole, DomainState, Event, Outcome, RecordKind, RecordSet, Settings, doh,
 };
 
 use crate::browser;
+pub use crate::view::DomainView;
 
 /// The localStorage key of the saved dashboard (`Dashboard::to_json`).
 pub const STORAGE_KEY: &str = "petstore-playground/domains/v1";
@@ -61,31 +61,6 @@ impl ResolverChoice {
     pub fn parse(text: &str) -> ResolverChoice {
         if text == "doh" { ResolverChoice::Doh } else { ResolverChoice::Simulated }
     }
-}
-
-/// What one domain's card shows, read from the page's state.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DomainView {
-    /// Its lifecycle state (`None` once removed).
-    pub state: DomainState,
-    /// The DNS record it asks for, while attached.
-    pub instruction: Option<DnsInstruction>,
-    /// Whether the project is published at it.
-    pub primary: bool,
-    /// What it does while it serves and is not the primary.
-    pub role: DomainRole,
-    /// Whether its DNS-over-HTTPS check is running.
-    pub checking: bool,
-    /// The last outcome of its actions.
-    pub outcome: Option<Outcome>,
-    /// The time (seconds) as of the last tick or action.
-    pub now: u64,
-    /// Where its certificate stands.
-    pub certificate: CertificateStatus,
-    /// The certificate authority CAA records must allow.
-    pub authority: String,
-    /// What to say before removing it, when removal stops traffic.
-    pub removal: Option<RemovalWarning>,
 }
 
 /// The page's state (every field is a cheap handle). The page holds it and hands each
@@ -225,11 +200,13 @@ impl Ctx {
             primary: d.published_address() == name,
             role: d.domain(name).map_or(DomainRole::Redirect, |x| x.role),
             checking,
+            checking_note: "Asking the DNS-over-HTTPS resolver\u{2026}",
             outcome,
             now,
             certificate: d.certificate(name, now, &records),
             authority: d.settings.certificate_authority.clone(),
             removal: d.removal_warning(name),
+            issue_error: None,
         })
     }
 

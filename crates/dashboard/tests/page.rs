@@ -1,7 +1,7 @@
 //! Browser tests of the Domains page (wasm-bindgen-test in headless Chromium): mount it into a
 //! fresh element with its own storage key, act as the owner would, and read what it shows.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "demo"))]
 
 use std::time::Duration;
 

@@ -10,6 +10,7 @@
 mod dashboard;
 pub mod dns;
 pub mod doh;
+pub mod hosted;
 pub mod machine;
 pub mod name;
 mod outcome;

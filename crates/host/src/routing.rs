@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::connect_info::Connected;
 use axum::extract::{Request, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, HOST, LOCATION};
+use axum::http::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, HOST, LOCATION};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
@@ -183,15 +183,56 @@ fn moved(location: &str) -> Response {
         .into_response()
 }
 
-/// The admin host outside the API: the Domains page's files, if configured.
+/// The admin host outside the API: the Domains page's files, if configured. Its HTML pages
+/// get [`HOST_META`] naming the API, which is how the page knows it is on a host.
 async fn admin_page(State(app): State<App>, method: Method, uri: Uri) -> Response {
-    match &app.shared.config.dashboard_dir {
-        Some(dir) => site::serve(dir, &method, uri.path()).await,
-        None => text(
+    let Some(dir) = &app.shared.config.dashboard_dir else {
+        return text(
             StatusCode::NOT_FOUND,
             "The Domains page is not installed on this host; its API is under /_host/api/.\n",
-        ),
+        );
+    };
+    let response = site::serve(dir, &method, uri.path()).await;
+    let html = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if !html || method != Method::GET || response.status() != StatusCode::OK {
+        return response;
     }
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return text(StatusCode::INTERNAL_SERVER_ERROR, "The page could not be read.\n");
+    };
+    let page = with_host_meta(&bytes);
+    parts.headers.remove(CONTENT_LENGTH);
+    parts.headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Response::from_parts(parts, axum::body::Body::from(page))
+}
+
+/// The `<meta>` element the host adds to the Domains page's HTML: its `content` is the API's
+/// path ([`api::API_PREFIX`]). A static copy of the page lacks it and runs as the demo.
+pub(crate) const HOST_META: &str = "petstore-host-api";
+
+/// `html` with `<meta name="petstore-host-api" content="/_host/api">` right after the `<head>`
+/// tag, or after `<html>` or the doctype when a (minified) page has no `<head>` tag, or first.
+fn with_host_meta(html: &[u8]) -> Vec<u8> {
+    let meta = format!("<meta name=\"{HOST_META}\" content=\"{}\">", api::API_PREFIX);
+    let lower = html.to_ascii_lowercase();
+    let after = |tag: &[u8]| {
+        lower
+            .windows(tag.len())
+            .position(|w| w == tag)
+            .filter(|&i| matches!(lower.get(i + tag.len()), Some(b'>' | b' ' | b'\t' | b'\n' | b'\r')))
+            .and_then(|i| lower[i..].iter().position(|&b| b == b'>').map(|j| i + j + 1))
+    };
+    let at = after(b"<head").or_else(|| after(b"<html")).or_else(|| after(b"<!doctype")).unwrap_or(0);
+    let mut out = Vec::with_capacity(html.len() + meta.len());
+    out.extend_from_slice(&html[..at]);
+    out.extend_from_slice(meta.as_bytes());
+    out.extend_from_slice(&html[at..]);
+    out
 }
 
 async fn stopped(mut stop: watch::Receiver<bool>) {
@@ -242,6 +283,21 @@ pub(crate) fn serve_tls(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_page_learns_where_the_api_is() {
+        let meta = r#"<meta name="petstore-host-api" content="/_host/api">"#;
+        let page = |html: &str| String::from_utf8(with_host_meta(html.as_bytes())).unwrap();
+        assert_eq!(page("<html><head><title>x</title>"), format!("<html><head>{meta}<title>x</title>"));
+        assert_eq!(page("<HEAD lang=en>x"), format!("<HEAD lang=en>{meta}x"));
+        assert_eq!(
+            page("<!DOCTYPE html><html lang=en><title>x"),
+            format!("<!DOCTYPE html><html lang=en>{meta}<title>x")
+        );
+        assert_eq!(page("<!doctype html><title>x"), format!("<!doctype html>{meta}<title>x"));
+        assert_eq!(page("<header>no head</header>"), format!("{meta}<header>no head</header>"));
+        assert_eq!(page(""), meta);
+    }
 
     #[test]
     fn host_names() {

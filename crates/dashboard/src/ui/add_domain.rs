@@ -4,22 +4,49 @@ use leptos::prelude::*;
 
 use super::parts::{FormResult, ResultLines};
 
+/// One submission of the form: the name typed, and where its result goes. The demo answers
+/// at once; on a host the answer comes later, from the host.
+#[derive(Debug, Clone, Copy)]
+pub struct AddRequest {
+    /// What was typed.
+    pub input: RwSignal<String>,
+    /// The lines under the form.
+    pub result: RwSignal<FormResult>,
+}
+
+impl AddRequest {
+    /// The name as typed.
+    #[must_use]
+    pub fn name(&self) -> String {
+        self.input.get_untracked()
+    }
+
+    /// Shows the result; a success clears the input.
+    pub fn finish(&self, outcome: Result<String, String>) {
+        if outcome.is_ok() {
+            self.input.set(String::new());
+        }
+        self.result.set(Some(outcome));
+    }
+}
+
 /// The Add domain form.
 #[component]
 pub fn AddDomain(
-    /// Adds the typed name: what to say, or why not.
+    /// Adds the typed name, then calls [`AddRequest::finish`] with what to say or why not.
     #[prop(into)]
-    on_add: Callback<String, Result<String, String>>,
+    on_add: Callback<AddRequest>,
+    /// Whether an add is on its way (the button waits).
+    #[prop(optional, into)]
+    busy: Signal<bool>,
 ) -> impl IntoView {
     let input = RwSignal::new(String::new());
     let result = RwSignal::new(FormResult::None);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let outcome = on_add.run(input.get_untracked());
-        if outcome.is_ok() {
-            input.set(String::new());
+        if !busy.get_untracked() {
+            on_add.run(AddRequest { input, result });
         }
-        result.set(Some(outcome));
     };
     view! {
         <section class="section" aria-labelledby="add-title">
@@ -40,7 +67,7 @@ pub fn AddDomain(
                         on:input=move |ev| input.set(event_target_value(&ev))
                     />
                 </label>
-                <button type="submit" class="button button-primary" data-testid="add-button">
+                <button type="submit" class="button button-primary" data-testid="add-button" disabled=move || busy.get()>
                     "Add domain"
                 </button>
             </form>

@@ -8,7 +8,7 @@ use petstore_domains::{DomainRole, DomainState, Outcome, RemovalWarning};
 
 use super::certificate::certificate_view;
 use super::instructions::instruction_table;
-use crate::state::DomainView;
+use crate::view::DomainView;
 
 /// How far along the three steps a state is (0 when not attached).
 fn steps_reached(state: DomainState) -> usize {
@@ -115,6 +115,7 @@ pub fn DomainCard(
     let outcome = Memo::new(move |_| domain.with(|d| d.outcome.clone()));
     let certificate =
         move || domain.with(|d| certificate_view(d.certificate.clone(), d.now, d.authority.clone()));
+    let issue_error = Memo::new(move |_| domain.with(|d| d.issue_error.clone()));
 
     view! {
         <article class="domain" data-testid="domain" data-domain=name.get_value() data-state=move || card.label()>
@@ -127,6 +128,7 @@ pub fn DomainCard(
                 <RemoveConfirm
                     name=name.get_value()
                     warning=warning
+                    busy=card.checking
                     on_keep_as_redirect=move |target: String| {
                         confirming.set(false);
                         actions.on_keep_as_redirect.run(target);
@@ -136,12 +138,17 @@ pub fn DomainCard(
                 />
             </Show>
             <p class="muted" role="status" data-testid="checking">
-                {move || card.checking.get().then_some("Asking the DNS-over-HTTPS resolver…")}
+                {move || domain.with(|d| d.checking.then_some(d.checking_note))}
             </p>
             <OutcomeView outcome=outcome />
             <section class="certificate" aria-label="SSL certificate">
                 <h4>"SSL certificate"</h4>
                 {certificate}
+                {move || issue_error.get().map(|message| view! {
+                    <p class="warning" data-testid="certificate-error">
+                        {format!("The certificate authority did not issue it: {}. Use Re-verify to try again.", message.trim_end_matches('.'))}
+                    </p>
+                })}
             </section>
         </article>
     }
@@ -259,6 +266,7 @@ fn CardActions(card: Card, actions: Actions, confirming: RwSignal<bool>) -> impl
                     type="button"
                     class="button"
                     data-testid="make-primary"
+                    disabled=move || checking.get()
                     on:click=move |_| actions.on_make_primary.run(())
                 >
                     "Make primary"
@@ -269,6 +277,7 @@ fn CardActions(card: Card, actions: Actions, confirming: RwSignal<bool>) -> impl
                     type="button"
                     class="button"
                     data-testid="role-toggle"
+                    disabled=move || checking.get()
                     on:click=move |_| actions.on_role.run(match role.get() {
                         DomainRole::Redirect => DomainRole::Serve,
                         DomainRole::Serve => DomainRole::Redirect,
@@ -299,6 +308,7 @@ fn CardActions(card: Card, actions: Actions, confirming: RwSignal<bool>) -> impl
 fn RemoveConfirm(
     name: String,
     #[prop(into)] warning: Signal<Option<RemovalWarning>>,
+    #[prop(into)] busy: Signal<bool>,
     #[prop(into)] on_keep_as_redirect: Callback<String>,
     #[prop(into)] on_remove: Callback<()>,
     #[prop(into)] on_cancel: Callback<()>,
@@ -320,6 +330,7 @@ fn RemoveConfirm(
                     type="button"
                     class="button"
                     data-testid="remove-redirect"
+                    disabled=move || busy.get()
                     on:click=move |_| on_keep_as_redirect.run(target.clone())
                 >
                     {text}
@@ -336,6 +347,7 @@ fn RemoveConfirm(
                     type="button"
                     class="button button-danger"
                     data-testid="remove-confirm-button"
+                    disabled=move || busy.get()
                     on:click=move |_| on_remove.run(())
                 >
                     {format!("Remove {name} now")}

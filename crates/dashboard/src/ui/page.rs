@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use petstore_domains::{Dashboard, DnsRecord, DomainRole, Settings};
 
-use super::add_domain::AddDomain;
+use super::add_domain::{AddDomain, AddRequest};
 use super::config::ConfigView;
 use super::domain_card::DomainCard;
 use super::settings::SettingsForm;
@@ -57,8 +57,14 @@ pub fn DomainsPage(
     let is_default = move || ctx.dash.with(|d| d.published_address() == d.default_address());
 
     view! {
-        <div class="domains-page" data-testid="domains-page">
+        <div class="domains-page" data-testid="domains-page" data-mode="demo">
             <h1>"Domains"</h1>
+            <p class="demo-label" data-testid="demo-label">
+                <strong>"Demo: "</strong>
+                "simulated DNS zone, nothing is served. The DNS records, checks and certificates below live in this browser only; a host run with "
+                <code>"playground host"</code>
+                " serves this page with the real ones."
+            </p>
             <p class="lead">
                 "Publish the project at your own domain: add it, create the DNS record shown at your DNS provider, verify it, and the SSL certificate follows automatically."
             </p>
@@ -88,7 +94,7 @@ pub fn DomainsPage(
                 on_change=move |settings: Settings| ctx.update_settings(settings)
                 on_resolver=move |choice: ResolverChoice| ctx.set_resolver(choice)
             />
-            <AddDomain on_add=move |input: String| ctx.add(&input) />
+            <AddDomain on_add=move |request: AddRequest| request.finish(ctx.add(&request.name())) />
             <section class="section" aria-labelledby="domains-title">
                 <h2 id="domains-title">"Your domains"</h2>
                 <p role="status" class="ok" data-testid="announcement">{move || ctx.announcement.get()}</p>
