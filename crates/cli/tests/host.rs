@@ -1,6 +1,9 @@
 //! `playground host` run as a user runs it: `host hash-password` makes the owner's hash, the
 //! host serves and answers the API, a second host on the same state is refused, and `kill -9`
-//! in the middle of changes loses none that was acknowledged.
+//! in the middle of changes loses none that was acknowledged. With Debian's Pebble (the ACME
+//! test CA) and pebble-challtestsrv (DNS) on 127.0.0.1: the whole walk from a domain added to
+//! its site served over HTTPS, a redirect, a CAA record that forbids the CA, removal, and
+//! `kill -9` during issuance.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -13,8 +16,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_playground");
-const ADMIN: &str = "admin.docs-host.test";
-const ORIGIN: &str = "https://admin.docs-host.test";
+// A `*.localhost` admin host needs no certificate of its own: the API stays on plain HTTP.
+const ADMIN: &str = "admin.docs-host.localhost";
+const ORIGIN: &str = "https://admin.docs-host.localhost";
 const PASSWORD: &str = "tr0ub4dor&3";
 
 fn hash_password() -> String {
@@ -32,6 +36,12 @@ fn hash_password() -> String {
     hash
 }
 
+/// A UDP port nothing listens on (bound, then let go): a DNS server there fails at once.
+fn closed_udp_port() -> u16 {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("binds");
+    socket.local_addr().expect("an address").port()
+}
+
 fn write_config(dir: &Path) -> std::path::PathBuf {
     let site = dir.join("site");
     std::fs::create_dir_all(&site).expect("site folder");
@@ -43,6 +53,8 @@ admin_host = "{ADMIN}"
 data_dir = "data"
 [listen]
 http = "127.0.0.1:0"
+[dns]
+server = "127.0.0.1:{}"
 [acme]
 directory_url = "https://127.0.0.1:14000/dir"
 contact = "mailto:ops@example.com"
@@ -56,6 +68,7 @@ site = "site"
 owner = "ana@example.com"
 plan = "pro"
 "#,
+        closed_udp_port(),
         hash_password()
     );
     let path = dir.join("host.toml");
@@ -67,11 +80,18 @@ plan = "pro"
 struct Hosted {
     child: Child,
     address: String,
+    /// The HTTPS listener's address, when it has one.
+    https: Option<String>,
     stderr: Arc<Mutex<String>>,
 }
 
 impl Hosted {
     fn start(config: &Path) -> Result<Hosted, String> {
+        Hosted::start_with(config, false)
+    }
+
+    /// Starts the host; `https`: wait for its HTTPS listener's line too.
+    fn start_with(config: &Path, https: bool) -> Result<Hosted, String> {
         let mut child = Command::new(BINARY)
             .args(["host", "--config"])
             .arg(config)
@@ -92,12 +112,17 @@ impl Hosted {
         let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
         let mut line = String::new();
         let _ = stdout.read_line(&mut line);
+        let mut second = String::new();
+        if https {
+            let _ = stdout.read_line(&mut second);
+        }
+        let https = second.trim().strip_prefix("playground listening on https://").map(str::to_owned);
         std::thread::spawn(move || {
             let mut rest = String::new();
             let _ = stdout.read_to_string(&mut rest);
         });
         match line.trim().strip_prefix("playground listening on http://") {
-            Some(address) => Ok(Hosted { child, address: address.to_owned(), stderr }),
+            Some(address) => Ok(Hosted { child, address: address.to_owned(), https, stderr }),
             None => {
                 let status = child.wait().expect("waits");
                 std::thread::sleep(Duration::from_millis(100));
@@ -194,7 +219,7 @@ fn kill_9_loses_nothing_acknowledged_and_a_second_host_is_refused() {
     let (status, _, json) =
         api(&host.address, "DELETE", "/projects/petstore/domains/gone.example.com", Some(&cookie), "");
     assert_eq!(status, 200, "{json}");
-    // Verify with no resolver wired: the failed check is kept too.
+    // Verify against a DNS server that is not there: the failed check is kept too.
     let (status, _, json) =
         api(&host.address, "POST", "/projects/petstore/domains/keep.example.com/verify", Some(&cookie), "");
     assert_eq!((status, json["code"].as_str()), (502, Some("dns_failed")), "{json}");
@@ -295,4 +320,172 @@ fn sigterm_stops_the_host_cleanly() {
     // And it starts again on the same state, the session kept.
     let again = Hosted::start(&config).expect("starts again");
     assert_eq!(domain_names(&again.address, &cookie), Vec::<String>::new());
+}
+
+/// `GET path` over HTTPS to `address` with SNI `name`, trusting only `root_pem`: the status
+/// and body, or why the handshake failed.
+fn https_get(address: &str, name: &str, path: &str, root_pem: &str) -> Result<(u16, String, String), String> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, ServerName};
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(root_pem.as_bytes()) {
+        roots.add(cert.map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    }
+    let config =
+        rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+    let server = ServerName::try_from(name.to_owned()).map_err(|e| e.to_string())?;
+    let connection = rustls::ClientConnection::new(Arc::new(config), server).map_err(|e| e.to_string())?;
+    let socket = TcpStream::connect(address).map_err(|e| e.to_string())?;
+    socket.set_read_timeout(Some(Duration::from_secs(20))).map_err(|e| e.to_string())?;
+    let mut tls = rustls::StreamOwned::new(connection, socket);
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {name}\r\nConnection: close\r\n\r\n");
+    tls.write_all(request.as_bytes()).map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    match tls.read_to_end(&mut raw) {
+        Ok(_) => {}
+        // A server that closes without close_notify: what arrived is the answer.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && !raw.is_empty() => {}
+        Err(e) => return Err(e.to_string()),
+    }
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").ok_or_else(|| format!("no answer: {raw:?}"))?;
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    Ok((status, head.to_owned(), body.to_owned()))
+}
+
+/// Polls the domain until `check` holds of its view, for up to a minute.
+fn wait_for(address: &str, cookie: &str, name: &str, what: &str, check: impl Fn(&Value) -> bool) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, _, view) =
+            api(address, "GET", &format!("/projects/petstore/domains/{name}"), Some(cookie), "");
+        if check(&view) {
+            return view;
+        }
+        assert!(std::time::Instant::now() < deadline, "{name} never became {what}: {view}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn state(view: &Value) -> &str {
+    view["state"].as_str().or_else(|| view["domain"]["state"].as_str()).unwrap_or_default()
+}
+
+#[test]
+fn with_a_real_ca_and_dns_a_domain_goes_from_added_to_served_over_https_and_back() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    // The host's plain HTTP port, where Pebble's validation connects (HTTP-01).
+    let http_port = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+        probe.local_addr().expect("an address").port()
+    };
+    let pebble = runtime.block_on(petstore_certs::pebble::Pebble::start(http_port)).expect("Pebble starts");
+    let target = "cname.docs-host.test";
+    let localhost = std::net::Ipv4Addr::LOCALHOST;
+    runtime.block_on(pebble.set_a(target, localhost)).expect("A of the target");
+    for name in ["docs.example.test", "old.example.test", "slow.example.test"] {
+        runtime.block_on(pebble.set_cname(name, target)).expect("CNAME");
+    }
+    // CAA at the parent (a name with a CNAME has no records of its own): found by climbing.
+    runtime.block_on(pebble.set_caa("blocked.test", &[("issue", "letsencrypt.org")])).expect("CAA");
+    runtime.block_on(pebble.set_cname("docs.blocked.test", target)).expect("CNAME");
+
+    let dir = tempfile::tempdir().expect("scratch");
+    let config = write_config(dir.path());
+    std::fs::write(dir.path().join("pebble.pem"), pebble.listener_root_pem()).expect("the CA's root");
+    let text = std::fs::read_to_string(&config).expect("reads");
+    let text = text
+        .replacen(
+            "[listen]\nhttp = \"127.0.0.1:0\"",
+            &format!("[listen]\nhttp = \"127.0.0.1:{http_port}\"\nhttps = \"127.0.0.1:0\""),
+            1,
+        )
+        .replacen("[dns]\nserver = ", &format!("[dns]\nserver = \"{}\"\n# was ", pebble.dns_addr()), 1)
+        .replace(
+            "directory_url = \"https://127.0.0.1:14000/dir\"",
+            &format!(
+                "directory_url = \"{}\"\nextra_root = \"pebble.pem\"\nrenew_check_secs = 1",
+                pebble.directory_url()
+            ),
+        )
+        .replace("ca_identifier = \"letsencrypt.org\"", "ca_identifier = \"pebble.letsencrypt.org\"");
+    std::fs::write(&config, text).expect("host.toml");
+
+    let host = Hosted::start_with(&config, true).expect("the host starts");
+    let https = host.https.clone().expect("an HTTPS listener");
+    let cookie = sign_in(&host.address);
+    let add = |address: &str, name: &str| {
+        let (status, _, json) = api(
+            address,
+            "POST",
+            "/projects/petstore/domains",
+            Some(&cookie),
+            &format!(r#"{{"name":"{name}"}}"#),
+        );
+        assert_eq!(status, 201, "{name}: {json}");
+    };
+    let verify = |address: &str, name: &str| {
+        let (status, _, json) =
+            api(address, "POST", &format!("/projects/petstore/domains/{name}/verify"), Some(&cookie), "");
+        assert_eq!(status, 200, "{name}: {json}");
+    };
+
+    // Added only: no certificate, nothing served.
+    add(&host.address, "docs.example.test");
+    assert!(https_get(&https, "docs.example.test", "/", pebble.issuing_root_pem()).is_err());
+    // Verify (real DNS: the CNAME) and the certificate from Pebble: live, served over HTTPS.
+    verify(&host.address, "docs.example.test");
+    let view = wait_for(&host.address, &cookie, "docs.example.test", "live", |v| state(v) == "live");
+    assert_eq!(view["certificate"]["status"], "issued", "{view}");
+    let (status, _, body) =
+        https_get(&https, "docs.example.test", "/", pebble.issuing_root_pem()).expect("the site over HTTPS");
+    assert_eq!((status, body.as_str()), (200, "<h1>petstore</h1>"));
+
+    // A second domain, live, answers 301 to the primary, path and query kept.
+    add(&host.address, "old.example.test");
+    verify(&host.address, "old.example.test");
+    wait_for(&host.address, &cookie, "old.example.test", "live", |v| state(v) == "live");
+    let (status, head, _) =
+        https_get(&https, "old.example.test", "/pets?page=2", pebble.issuing_root_pem()).expect("HTTPS");
+    assert_eq!(status, 301, "{head}");
+    let port = https.rsplit(':').next().expect("a port");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains(&format!("location: https://docs.example.test:{port}/pets?page=2")),
+        "{head}"
+    );
+
+    // CAA that allows another authority only: verified, but no certificate, and why.
+    add(&host.address, "docs.blocked.test");
+    verify(&host.address, "docs.blocked.test");
+    let view = wait_for(&host.address, &cookie, "docs.blocked.test", "blocked by CAA", |v| {
+        v["certificate"]["status"] == "blocked_by_caa"
+    });
+    assert!(view.to_string().contains("letsencrypt.org"), "the record is named: {view}");
+
+    // Remove stops the domain at once: no certificate offered, nothing served.
+    let (status, _, json) =
+        api(&host.address, "DELETE", "/projects/petstore/domains/old.example.test", Some(&cookie), "");
+    assert_eq!(status, 200, "{json}");
+    assert!(https_get(&https, "old.example.test", "/", pebble.issuing_root_pem()).is_err());
+
+    // kill -9 right after a verify is acknowledged, while the certificate is being asked
+    // for: the verification stands, and the next start gets the certificate.
+    add(&host.address, "slow.example.test");
+    verify(&host.address, "slow.example.test");
+    host.kill();
+    let host = Hosted::start_with(&config, true).expect("the host starts again after kill -9");
+    let https = host.https.clone().expect("an HTTPS listener");
+    let view = wait_for(&host.address, &cookie, "slow.example.test", "live", |v| state(v) == "live");
+    assert_eq!(view["certificate"]["status"], "issued", "{view}");
+    let (status, _, _) = https_get(&https, "slow.example.test", "/", pebble.issuing_root_pem())
+        .expect("HTTPS after the restart");
+    assert_eq!(status, 200);
+    // And the first domain's certificate, stored before the kill, is offered again.
+    assert!(https_get(&https, "docs.example.test", "/", pebble.issuing_root_pem()).is_ok());
+    drop(host);
 }
