@@ -8,8 +8,8 @@ use std::sync::{Arc, RwLock};
 
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use rustls::server::{ClientHello, ResolvesServerCert};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::server::{ClientHello, ParsedCertificate, ResolvesServerCert};
 use rustls::sign::CertifiedKey;
 
 /// The largest PEM accepted for a chain or a key: real chains are a few KB.
@@ -30,6 +30,9 @@ pub enum CertError {
     /// The key does not belong to the chain's first certificate.
     #[error("the private key does not match the certificate: {0}")]
     Mismatch(String),
+    /// The certificate does not name the host it was given for.
+    #[error("the certificate is not valid for {0}")]
+    WrongName(String),
     /// The certificate's validity dates cannot be read.
     #[error("the certificate's validity dates cannot be read")]
     Validity,
@@ -108,10 +111,17 @@ impl Certificates {
     /// `name`, replacing any certificate it had; handshakes from then on get it.
     ///
     /// # Errors
-    /// The chain or key cannot be read, or they do not belong together; the map is unchanged.
+    /// The chain or key cannot be read, they do not belong together, or the certificate does not
+    /// name `name`; the map is unchanged.
     pub fn insert(&self, name: &str, chain_pem: &str, key_pem: &str) -> Result<(), CertError> {
         let certified = Arc::new(certified_key(chain_pem, key_pem)?);
-        self.write().insert(key(name), certified);
+        let name = key(name);
+        let wrong = || CertError::WrongName(name.clone());
+        let server_name = ServerName::try_from(name.as_str()).map_err(|_| wrong())?;
+        let leaf = certified.end_entity_cert().map_err(|_| wrong())?;
+        let parsed = ParsedCertificate::try_from(leaf).map_err(|e| CertError::Chain(e.to_string()))?;
+        rustls::client::verify_server_name(&parsed, &server_name).map_err(|_| wrong())?;
+        self.write().insert(name, certified);
         Ok(())
     }
 
@@ -211,6 +221,14 @@ mod tests {
         let huge = "A".repeat(MAX_PEM_LEN + 1);
         assert_eq!(certificates.insert("a.test", &huge, &key), Err(CertError::TooLarge));
         assert_eq!(certificates.insert("a.test", &chain, &huge), Err(CertError::TooLarge));
+        assert_eq!(
+            certificates.insert("b.test", &chain, &key),
+            Err(CertError::WrongName("b.test".to_owned()))
+        );
+        assert_eq!(
+            certificates.insert("not a name", &chain, &key),
+            Err(CertError::WrongName("not a name".to_owned()))
+        );
         let broken = chain.replace("MII", "M!I");
         assert!(certificates.insert("a.test", &broken, &key).is_err());
         assert!(certificates.names().is_empty());

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use petstore_certs::acme::{Acme, AcmeStep, Challenges, renew_due};
 use petstore_certs::dns::{CaaVerdict, Dns, DnsFailure, caa_allows};
 use petstore_certs::pebble::Pebble;
-use petstore_certs::sni::{Certificates, server_config};
+use petstore_certs::sni::{CertError, Certificates, server_config};
 use petstore_domains::{DnsRecord, RecordKind, instructions, verify};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
@@ -140,6 +140,8 @@ async fn issues_a_certificate_and_serves_it_by_sni_until_removed() {
 
     let certificates = Arc::new(Certificates::new());
     certificates.insert(NAME, &issued.chain_pem, &issued.key_pem).unwrap();
+    let refused = certificates.insert("other.example.com", &issued.chain_pem, &issued.key_pem);
+    assert_eq!(refused, Err(CertError::WrongName("other.example.com".to_owned())));
     let addr = tls_server(certificates.clone()).await;
     let leaf = handshake(addr, NAME, pebble.issuing_root_pem()).await.unwrap_or_else(|e| panic!("{e}"));
     let issued_leaf = CertificateDer::pem_slice_iter(issued.chain_pem.as_bytes()).next().unwrap().unwrap();
