@@ -18,7 +18,7 @@ use tokio::net::TcpStream;
 use tokio::sync::Mutex;
 
 /// Longest the start waits for the certificate authority's account (directory, new account).
-const ACCOUNT_TIME: Duration = Duration::from_secs(30);
+const ACCOUNT_TIME: Duration = Duration::from_secs(10);
 
 /// The most a PEM file named in `host.toml` may hold.
 const MAX_ROOT_BYTES: u64 = 256 * 1024;
