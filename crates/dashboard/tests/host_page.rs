@@ -259,3 +259,52 @@ async fn signed_in_the_cards_follow_the_hosts_answers() {
     wait_for(&root, "[data-testid=sign-in-status]", "Your session has expired").await;
     assert!(root.query_selector("[data-testid=domain]").unwrap().is_none());
 }
+
+/// Waits `millis` milliseconds.
+async fn sleep(millis: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, millis)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_pending_certificate_is_asked_for_again_until_it_is_issued() {
+    install_fake();
+    answer(
+        "GET /api/me",
+        &[(200, serde_json::json!({"email": "ana@example.com", "projects": ["petstore"]}))],
+    );
+    answer("GET /api/projects", &[(200, serde_json::json!([summaries()[0].clone()]))]);
+    let pending =
+        domain("docs.example.com", "verified", serde_json::json!({"status": "issuing", "expectedAt": 260}));
+    let live = domain(
+        "docs.example.com",
+        "live",
+        serde_json::json!({"status": "issued", "at": 300, "notAfter": 9000}),
+    );
+    answer(
+        "GET /api/projects/petstore/domains",
+        &[(200, project("petstore", "pro", vec![pending])), (200, project("petstore", "pro", vec![live]))],
+    );
+    let root = mount();
+    let card = wait_for(&root, "[data-domain=\"docs.example.com\"]", "").await;
+    assert_eq!(card.get_attribute("data-state").unwrap(), "verified");
+    assert!(
+        root.query_selector("[data-testid=project-select]").unwrap().is_none(),
+        "one project: no selector"
+    );
+    // One poll (every 2 s) later the host says it is live.
+    sleep(2600).await;
+    let card = find(&root, "[data-domain=\"docs.example.com\"]");
+    assert_eq!(card.get_attribute("data-state").unwrap(), "live");
+    assert_eq!(find(&card, "[data-testid=certificate]").get_attribute("data-status").unwrap(), "issued");
+    wait_for(&root, "[data-testid=published-address]", "docs.example.com").await;
+    // Nothing pending: no more requests.
+    let asked = keys().iter().filter(|k| k.as_str() == "GET /api/projects/petstore/domains").count();
+    sleep(2600).await;
+    assert_eq!(keys().iter().filter(|k| k.as_str() == "GET /api/projects/petstore/domains").count(), asked);
+}
