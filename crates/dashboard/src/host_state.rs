@@ -116,7 +116,11 @@ impl HostCtx {
                 self.session.set(Session::SignedIn(me.email));
                 self.load_projects().await;
             }
-            Err(failure) if failure.sign_in => self.session.set(Session::SignedOut(None)),
+            // Not signed in is the usual start; an expired session is worth saying.
+            Err(failure) if failure.sign_in => {
+                let expired = failure.code.as_deref() == Some("session_expired");
+                self.session.set(Session::SignedOut(expired.then_some(failure.message)));
+            }
             Err(failure) => self.session.set(Session::SignedOut(Some(failure.message))),
         }
     }

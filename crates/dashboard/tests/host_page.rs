@@ -308,3 +308,22 @@ async fn a_pending_certificate_is_asked_for_again_until_it_is_issued() {
     sleep(2600).await;
     assert_eq!(keys().iter().filter(|k| k.as_str() == "GET /api/projects/petstore/domains").count(), asked);
 }
+
+#[wasm_bindgen_test]
+async fn an_expired_session_at_start_is_said_and_a_host_that_is_down_is_named() {
+    install_fake();
+    answer("GET /api/me", &[error("session_expired", "Your session has expired; sign in again.", 401)]);
+    answer("POST /api/session", &[(502, serde_json::json!("Bad Gateway"))]);
+    let root = mount();
+    wait_for(&root, "[data-testid=sign-in-status]", "Your session has expired; sign in again.").await;
+    type_into(&root, "[data-testid=sign-in-email]", "ana@example.com").await;
+    type_into(&root, "[data-testid=sign-in-password]", "secret").await;
+    click(&root, "[data-testid=sign-in-button]").await;
+    // Not the host's JSON (a proxy's answer): what the status means, never the raw body.
+    let error = wait_for(&root, "[data-testid=sign-in-error]", "HTTP 502").await;
+    assert!(!error.text_content().unwrap().contains("Bad Gateway"));
+    assert!(
+        find(&root, "[data-testid=sign-in-button]").get_attribute("disabled").is_none(),
+        "the form is usable again"
+    );
+}
