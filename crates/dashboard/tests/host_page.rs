@@ -313,7 +313,13 @@ async fn a_pending_certificate_is_asked_for_again_until_it_is_issued() {
 async fn an_expired_session_at_start_is_said_and_a_host_that_is_down_is_named() {
     install_fake();
     answer("GET /api/me", &[error("session_expired", "Your session has expired; sign in again.", 401)]);
-    answer("POST /api/session", &[(502, serde_json::json!("Bad Gateway"))]);
+    answer(
+        "POST /api/session",
+        &[
+            (502, serde_json::json!("Bad Gateway")),
+            (200, serde_json::json!({"email": "ana@example.com", "expiresAt": 9})),
+        ],
+    );
     let root = mount();
     wait_for(&root, "[data-testid=sign-in-status]", "Your session has expired; sign in again.").await;
     type_into(&root, "[data-testid=sign-in-email]", "ana@example.com").await;
@@ -326,4 +332,9 @@ async fn an_expired_session_at_start_is_said_and_a_host_that_is_down_is_named() 
         find(&root, "[data-testid=sign-in-button]").get_attribute("disabled").is_none(),
         "the form is usable again"
     );
+
+    // The password is right but the cookie was not kept (a Secure cookie on a plain-HTTP page):
+    // /me still says 401, and the page says why rather than looping back to the form.
+    click(&root, "[data-testid=sign-in-button]").await;
+    wait_for(&root, "[data-testid=sign-in-error]", "did not keep the session").await;
 }
