@@ -43,12 +43,16 @@ const OWNER = "ana@example.com";
 const PASSWORD = "correct horse battery staple";
 const DOMAIN = "docs.example.test";
 const CA = "pebble.letsencrypt.org";
+/** An admin host that is not localhost, reached over plain HTTP (the browser keeps no Secure
+ * cookie there). */
+const PLAIN_ADMIN = "admin.docs-host.test";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 let work;
 let browser;
 let host;
 let pebble;
+let plain;
 const children = [];
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -194,15 +198,14 @@ before(async () => {
   // CNAME target's, 127.0.0.1.
   await pebble.dns("/add-a", { host: CNAME_TARGET, addresses: ["127.0.0.1"] });
 
-  const config = `
+  const config = (admin, data, listen) => `
 platform_domain = "${PLATFORM}"
 cname_target = "${CNAME_TARGET}"
-admin_host = "${ADMIN}"
-data_dir = "data"
+admin_host = "${admin}"
+data_dir = "${data}"
 dashboard_dir = ${JSON.stringify(DIST)}
 [listen]
-http = "127.0.0.1:${http}"
-https = "127.0.0.1:${https}"
+${listen}
 [acme]
 directory_url = "${pebble.directoryUrl}"
 contact = "mailto:ops@example.com"
@@ -225,15 +228,21 @@ site = "site"
 owner = "${OWNER}"
 plan = "free"
 `;
-  await writeFile(join(work, "host.toml"), config);
+  await writeFile(join(work, "host.toml"), config(ADMIN, "data", `http = "127.0.0.1:${http}"\nhttps = "127.0.0.1:${https}"`));
   const child = start(PLAYGROUND, ["host", "--config", join(work, "host.toml")], { log: join(work, "host.log") });
   await until("playground host listening", () => /listening on http:\/\//.test(child.output));
   host = { http, https, admin: `http://${ADMIN}:${http}`, child };
+  // A second host on its own state whose admin host is not localhost.
+  const plainPort = await freePort();
+  await writeFile(join(work, "plain.toml"), config(PLAIN_ADMIN, "data-plain", `http = "127.0.0.1:${plainPort}"`));
+  const second = start(PLAYGROUND, ["host", "--config", join(work, "plain.toml")], { log: join(work, "plain.log") });
+  await until("the second playground host listening", () => /listening on http:\/\//.test(second.output));
+  plain = `http://${PLAIN_ADMIN}:${plainPort}`;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     // *.localhost is the loopback address already; the rule keeps it to 127.0.0.1, where the
     // host listens.
-    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP *.${PLATFORM} 127.0.0.1`],
+    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP *.${PLATFORM} 127.0.0.1, MAP ${PLAIN_ADMIN} 127.0.0.1`],
   });
 });
 
@@ -427,6 +436,24 @@ test("the page on the host in light and dark, desktop and phone (screenshots in 
     await card(page, shots).locator("[data-testid=remove]").click();
     await card(page, shots).locator("[data-testid=remove-confirm-button]").click();
     await id(page, "no-domains").waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test("an admin page over plain HTTP that is not localhost: the page says the browser did not keep the session", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`${plain}/domains.html`);
+    await id(page, "sign-in-form").waitFor();
+    await id(page, "sign-in-email").fill(OWNER);
+    await id(page, "sign-in-password").fill(PASSWORD);
+    await id(page, "sign-in-button").click();
+    await id(page, "sign-in-error").filter({ hasText: "did not keep the session" }).waitFor();
+    assert.match(await id(page, "sign-in-error").textContent(), /https:\/\//);
+    assert.equal(await id(page, "account").count(), 0);
+    assert.deepEqual((await context.cookies(plain)).filter((c) => c.name === "host_session"), []);
   } finally {
     await context.close();
   }

@@ -21,13 +21,15 @@ pub struct Failure {
     pub message: String,
     /// The HTTP status, if the host answered.
     pub status: Option<u16>,
+    /// The host's error code (such as `session_expired`), if it sent its error JSON.
+    pub code: Option<String>,
     /// Whether the owner must sign in (again): the session is missing or expired.
     pub sign_in: bool,
 }
 
 impl Failure {
     fn unanswered(message: String) -> Failure {
-        Failure { message, status: None, sign_in: false }
+        Failure { message, status: None, code: None, sign_in: false }
     }
 }
 
@@ -81,12 +83,14 @@ pub async fn call<T: DeserializeOwned>(
             message: error_text(answer.status, &answer.body, answer.retry_after.as_deref()),
             status: Some(answer.status),
             sign_in: needs_sign_in(answer.status, code.as_deref()),
+            code,
         });
     }
     let text = if answer.body.trim().is_empty() { "null" } else { answer.body.as_str() };
     serde_json::from_str(text).map_err(|e| Failure {
         message: format!("The host's answer could not be read ({e}); reload the page."),
         status: Some(answer.status),
+        code: None,
         sign_in: false,
     })
 }

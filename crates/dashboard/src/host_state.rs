@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use leptos::prelude::*;
-use petstore_domains::hosted::{Changed, Me, ProjectSummary, ProjectView, Route, SignedIn};
+use petstore_domains::hosted::{Changed, Me, ProjectSummary, ProjectView, Route, SESSION_NOT_KEPT, SignedIn};
 use petstore_domains::{CertificateStatus, DomainRole, DomainState, Event, Outcome};
 use serde_json::json;
 
@@ -116,7 +116,11 @@ impl HostCtx {
                 self.session.set(Session::SignedIn(me.email));
                 self.load_projects().await;
             }
-            Err(failure) if failure.sign_in => self.session.set(Session::SignedOut(None)),
+            // Not signed in is the usual start; an expired session is worth saying.
+            Err(failure) if failure.sign_in => {
+                let expired = failure.code.as_deref() == Some("session_expired");
+                self.session.set(Session::SignedOut(expired.then_some(failure.message)));
+            }
             Err(failure) => self.session.set(Session::SignedOut(Some(failure.message))),
         }
     }
@@ -129,6 +133,10 @@ impl HostCtx {
         let body = json!({"email": email, "password": password});
         let signed: SignedIn =
             call(Method::Post, &self.path(Route::Session), Some(&body)).await.map_err(|f| f.message)?;
+        // Whether the browser kept the cookie (it keeps a Secure one only over HTTPS).
+        if let Err(failure) = call::<Me>(Method::Get, &self.path(Route::Me), None).await {
+            return Err(if failure.sign_in { SESSION_NOT_KEPT.to_owned() } else { failure.message });
+        }
         self.session.set(Session::SignedIn(signed.email));
         self.load_projects().await;
         Ok(())

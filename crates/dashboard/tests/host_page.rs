@@ -259,3 +259,82 @@ async fn signed_in_the_cards_follow_the_hosts_answers() {
     wait_for(&root, "[data-testid=sign-in-status]", "Your session has expired").await;
     assert!(root.query_selector("[data-testid=domain]").unwrap().is_none());
 }
+
+/// Waits `millis` milliseconds.
+async fn sleep(millis: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, millis)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_pending_certificate_is_asked_for_again_until_it_is_issued() {
+    install_fake();
+    answer(
+        "GET /api/me",
+        &[(200, serde_json::json!({"email": "ana@example.com", "projects": ["petstore"]}))],
+    );
+    answer("GET /api/projects", &[(200, serde_json::json!([summaries()[0].clone()]))]);
+    let pending =
+        domain("docs.example.com", "verified", serde_json::json!({"status": "issuing", "expectedAt": 260}));
+    let live = domain(
+        "docs.example.com",
+        "live",
+        serde_json::json!({"status": "issued", "at": 300, "notAfter": 9000}),
+    );
+    answer(
+        "GET /api/projects/petstore/domains",
+        &[(200, project("petstore", "pro", vec![pending])), (200, project("petstore", "pro", vec![live]))],
+    );
+    let root = mount();
+    let card = wait_for(&root, "[data-domain=\"docs.example.com\"]", "").await;
+    assert_eq!(card.get_attribute("data-state").unwrap(), "verified");
+    assert!(
+        root.query_selector("[data-testid=project-select]").unwrap().is_none(),
+        "one project: no selector"
+    );
+    // One poll (every 2 s) later the host says it is live.
+    sleep(2600).await;
+    let card = find(&root, "[data-domain=\"docs.example.com\"]");
+    assert_eq!(card.get_attribute("data-state").unwrap(), "live");
+    assert_eq!(find(&card, "[data-testid=certificate]").get_attribute("data-status").unwrap(), "issued");
+    wait_for(&root, "[data-testid=published-address]", "docs.example.com").await;
+    // Nothing pending: no more requests.
+    let asked = keys().iter().filter(|k| k.as_str() == "GET /api/projects/petstore/domains").count();
+    sleep(2600).await;
+    assert_eq!(keys().iter().filter(|k| k.as_str() == "GET /api/projects/petstore/domains").count(), asked);
+}
+
+#[wasm_bindgen_test]
+async fn an_expired_session_at_start_is_said_and_a_host_that_is_down_is_named() {
+    install_fake();
+    answer("GET /api/me", &[error("session_expired", "Your session has expired; sign in again.", 401)]);
+    answer(
+        "POST /api/session",
+        &[
+            (502, serde_json::json!("Bad Gateway")),
+            (200, serde_json::json!({"email": "ana@example.com", "expiresAt": 9})),
+        ],
+    );
+    let root = mount();
+    wait_for(&root, "[data-testid=sign-in-status]", "Your session has expired; sign in again.").await;
+    type_into(&root, "[data-testid=sign-in-email]", "ana@example.com").await;
+    type_into(&root, "[data-testid=sign-in-password]", "secret").await;
+    click(&root, "[data-testid=sign-in-button]").await;
+    // Not the host's JSON (a proxy's answer): what the status means, never the raw body.
+    let error = wait_for(&root, "[data-testid=sign-in-error]", "HTTP 502").await;
+    assert!(!error.text_content().unwrap().contains("Bad Gateway"));
+    assert!(
+        find(&root, "[data-testid=sign-in-button]").get_attribute("disabled").is_none(),
+        "the form is usable again"
+    );
+
+    // The password is right but the cookie was not kept (a Secure cookie on a plain-HTTP page):
+    // /me still says 401, and the page says why rather than looping back to the form.
+    click(&root, "[data-testid=sign-in-button]").await;
+    wait_for(&root, "[data-testid=sign-in-error]", "did not keep the session").await;
+}

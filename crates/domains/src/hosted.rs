@@ -150,6 +150,11 @@ pub fn error_text(status: u16, body: &str, retry_after: Option<&str>) -> String 
     text
 }
 
+/// What to say when the host took the password but the browser did not keep the session: the
+/// session cookie is `Secure`, and browsers keep such a cookie only for a page opened over
+/// HTTPS (or on localhost).
+pub const SESSION_NOT_KEPT: &str = "The host accepted the password, but this browser did not keep the session: the host's session cookie is Secure, and browsers keep it only for a page opened over HTTPS (or on localhost). Open this page at its https:// address.";
+
 /// The sentence for a request that got no answer at all.
 #[must_use]
 pub fn unreachable_text(detail: &str) -> String {
