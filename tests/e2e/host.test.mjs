@@ -5,8 +5,12 @@
 // the DNS the host asks. The walk: the page knows it is on a host, a wrong password is refused,
 // sign-in, a Pro project's domain added with its CNAME shown, the record set, Verify, the
 // certificate issued by Pebble and the domain live (and served over HTTPS with its SNI),
-// Remove, a Free project's add refused with the plan message, sign-out. Every process started
-// here is stopped in `after`.
+// Remove, a Free project's add refused with the plan message, sign-out; screenshots and axe-core
+// in light and dark, desktop and phone; an admin page over plain HTTP that is not localhost (the
+// browser keeps no Secure cookie there, and the page says so); too many wrong passwords. While
+// the host runs with the stand-ins of crates/host (services::Unwired), the verify-to-live part
+// is reported as skipped (a diagnostic line) and the rest runs. Every process started here is
+// stopped in `after`.
 //
 // The admin host is admin.docs.localhost: Chromium resolves every *.localhost name to the
 // loopback address and treats it as a secure context, so the host's Secure session cookie is
