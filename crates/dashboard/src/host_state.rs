@@ -6,7 +6,9 @@
 use std::collections::{HashMap, HashSet};
 
 use leptos::prelude::*;
-use petstore_domains::hosted::{Changed, Me, ProjectSummary, ProjectView, Route, SESSION_NOT_KEPT, SignedIn};
+use petstore_domains::hosted::{
+    Changed, HostedCertificate, Me, ProjectSummary, ProjectView, Route, SESSION_NOT_KEPT, SignedIn,
+};
 use petstore_domains::{CertificateStatus, DomainRole, DomainState, Event, Outcome};
 use serde_json::json;
 
@@ -196,6 +198,7 @@ impl HostCtx {
             Ok(view) => {
                 self.now.set(browser::now_secs());
                 self.load_error.set(None);
+                self.note_issued(&view);
                 self.project.set(Some(view));
             }
             Err(failure) => {
@@ -203,6 +206,28 @@ impl HostCtx {
                     self.load_error.set(Some(message));
                 }
             }
+        }
+    }
+
+    /// Says so on the cards of domains whose certificate was issued since the last answer.
+    fn note_issued(&self, view: &ProjectView) {
+        let issued: Vec<String> = self.project.with_untracked(|before| {
+            let Some(before) = before.as_ref().filter(|b| b.project == view.project) else {
+                return Vec::new();
+            };
+            view.domains
+                .iter()
+                .filter(|d| matches!(d.certificate, HostedCertificate::Issued { .. }))
+                .filter(|d| {
+                    before
+                        .domain(&d.name)
+                        .is_some_and(|b| !matches!(b.certificate, HostedCertificate::Issued { .. }))
+                })
+                .map(|d| d.name.clone())
+                .collect()
+        });
+        for name in issued {
+            self.set_outcome(&name, Outcome::done(&Event::CertificateIssued { name: name.clone() }));
         }
     }
 
@@ -404,7 +429,11 @@ impl HostCtx {
                 certificate: domain.map_or(CertificateStatus::NotRequested, |d| d.certificate.status()),
                 authority: project.map(|p| p.certificate_authority.clone()).unwrap_or_default(),
                 removal: domain.and_then(|d| d.removal()),
-                issue_error: domain.and_then(|d| d.issue_error.as_ref()).map(|e| e.message.clone()),
+                // An error from before an issued certificate is history.
+                issue_error: domain
+                    .filter(|d| !matches!(d.certificate, HostedCertificate::Issued { .. }))
+                    .and_then(|d| d.issue_error.as_ref())
+                    .map(|e| e.message.clone()),
             }
         })
     }

@@ -302,6 +302,7 @@ async fn a_pending_certificate_is_asked_for_again_until_it_is_issued() {
     let card = find(&root, "[data-domain=\"docs.example.com\"]");
     assert_eq!(card.get_attribute("data-state").unwrap(), "live");
     assert_eq!(find(&card, "[data-testid=certificate]").get_attribute("data-status").unwrap(), "issued");
+    wait_for(&card, "[data-testid=domain-result-text]", "certificate").await;
     wait_for(&root, "[data-testid=published-address]", "docs.example.com").await;
     // Nothing pending: no more requests.
     let asked = keys().iter().filter(|k| k.as_str() == "GET /api/projects/petstore/domains").count();

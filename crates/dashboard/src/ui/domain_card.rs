@@ -143,12 +143,16 @@ pub fn DomainCard(
             <OutcomeView outcome=outcome />
             <section class="certificate" aria-label="SSL certificate">
                 <h4>"SSL certificate"</h4>
-                {certificate}
-                {move || issue_error.get().map(|message| view! {
-                    <p class="warning" data-testid="certificate-error">
-                        {format!("The certificate authority did not issue it: {}. Use Re-verify to try again.", message.trim_end_matches('.'))}
-                    </p>
-                })}
+                // The authority's error, when issuance failed, replaces "being issued".
+                {move || match issue_error.get() {
+                    Some(message) => view! {
+                        <p class="warning" data-testid="certificate" data-status="failed">
+                            {format!("The certificate authority did not issue it: {}. Use Re-verify to try again.", message.trim_end_matches('.'))}
+                        </p>
+                    }
+                    .into_any(),
+                    None => certificate().into_any(),
+                }}
             </section>
         </article>
     }
