@@ -22,8 +22,17 @@ pub const MARKER: &str = ".playground-site";
 pub const DOCUMENT: &str = "openapi.json";
 
 /// The app's files a site leaves out: the Petstore's own document, its mock module and the
-/// page that demonstrates that module (the mock of any description, `api-mock/`, stays).
-pub const PETSTORE_ONLY: [&str; 3] = ["petstore.json", "mock", "mock-example.html"];
+/// page that demonstrates that module (the mock of any description, `api-mock/`, stays), and
+/// the Domains page with its modules (a docs host serves that page, not the site).
+pub const PETSTORE_ONLY: [&str; 7] = [
+    "petstore.json",
+    "mock",
+    "mock-example.html",
+    "domains.html",
+    "domains.css",
+    "dashboard",
+    "dashboard-host",
+];
 
 /// What a site is made of (what `build` and `serve` share).
 #[derive(Debug, Clone)]

@@ -61,7 +61,8 @@ fn a_description_becomes_a_site() {
     ] {
         assert!(out.join(file).is_file(), "{file} is in the site");
     }
-    for left_out in ["petstore.json", "mock", "mock-example.html", ".stage"] {
+    for left_out in ["petstore.json", "mock", "mock-example.html", "domains.html", "dashboard-host", ".stage"]
+    {
         assert!(!out.join(left_out).exists(), "{left_out} is not in the site");
     }
     let document: Value =

@@ -15,6 +15,7 @@ pub fn fake_app(root: &Path) -> PathBuf {
     let app = root.join("app");
     fs::create_dir_all(app.join("mock")).expect("creates the app folder");
     fs::create_dir_all(app.join("api-mock")).expect("creates the app folder");
+    fs::create_dir_all(app.join("dashboard-host")).expect("creates the app folder");
     fs::create_dir_all(app.join(".stage")).expect("creates the app folder");
     fs::write(
         app.join("index.html"),
@@ -37,6 +38,8 @@ pub fn fake_app(root: &Path) -> PathBuf {
         ("mock-example.html", "<p>the Petstore's mock</p>"),
         ("mock/petstore_mock.js", "// the Petstore's mock"),
         ("api-mock/petstore_api_mock.js", "// the mock of any description"),
+        ("domains.html", "<p>Project settings</p>"),
+        ("dashboard-host/petstore_dashboard.js", "// the Domains page on a host"),
     ] {
         fs::write(app.join(name), text).expect("writes an app file");
     }
