@@ -64,7 +64,15 @@ pub async fn real(program: &str, host: &Host) -> Result<Services, ServicesError>
         directory_url: config.acme.directory_url.clone(),
         contact: config.acme.contact.clone(),
         extra_root,
-        stored: host.store().acme_credentials(&config.acme.directory_url).ok().flatten(),
+        stored: match host.store().acme_credentials(&config.acme.directory_url) {
+            Ok(stored) => stored,
+            Err(e) => {
+                eprintln!(
+                    "{program}: warning: the stored ACME account cannot be read ({e}); a new one is opened"
+                );
+                None
+            }
+        },
         account: Mutex::new(None),
         challenges: challenges.clone(),
     };
@@ -172,8 +180,8 @@ impl Issuer for AcmeIssuer {
                 // Made after the start: used until the host stops, made again at the next start.
                 eprintln!("playground host: opened an ACME account at {}", self.directory_url);
             }
-            let account = self.account.lock().await;
-            let Some(acme) = account.as_ref() else {
+            // A clone of the account, so that issuances for several names run side by side.
+            let Some(acme) = self.account.lock().await.clone() else {
                 return Err("the certificate authority's account is not open".to_owned());
             };
             let issued = acme.issue(name, &self.challenges).await.map_err(|e| e.to_string())?;
