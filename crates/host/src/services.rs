@@ -1,9 +1,10 @@
 //! What the host asks of the outside world, as traits: DNS ([`Verifier`]), the certificate
 //! authority ([`Issuer`]), the HTTP-01 answers it serves ([`Challenges`]), the certificates the
 //! TLS side offers by SNI ([`CertificateStore`]) and the TLS handshake itself ([`TlsAcceptor`]).
-//! `petstore-certs` implements them (hickory, instant-acme, rustls); tests use fakes.
+//! `petstore-certs` implements them (hickory, instant-acme, rustls), wired in
+//! `crates/cli/src/host_services.rs`; tests use fakes.
 //!
-//! Wiring `petstore-certs` (newtypes in the CLI, or impls in that crate):
+//! How they map:
 //! - [`Verifier`] from `dns::Dns::{system, with_server}` (`dns.server` in `host.toml`);
 //!   `records(name)` and `caa(name)` with their errors as sentences.
 //! - [`Issuer`] from `acme::Acme::connect(directory_url, contact, stored, extra_root)`, the
@@ -109,54 +110,5 @@ pub struct Services {
 impl std::fmt::Debug for Services {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Services").field("tls", &self.tls.is_some()).finish_non_exhaustive()
-    }
-}
-
-/// Stand-ins for a build without `petstore-certs`: verification and issuance fail with a
-/// sentence saying so, no challenge is pending, certificates are kept nowhere.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Unwired;
-
-const UNWIRED: &str = "this host has no DNS resolver or certificate authority wired in yet (petstore-certs)";
-
-impl Verifier for Unwired {
-    fn records<'a>(&'a self, _name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>> {
-        Box::pin(async { Err(UNWIRED.to_owned()) })
-    }
-    fn caa<'a>(&'a self, _name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>> {
-        Box::pin(async { Ok(RecordSet::default()) })
-    }
-}
-
-impl Issuer for Unwired {
-    fn issue<'a>(&'a self, _name: &'a str) -> BoxFuture<'a, Result<Issued, String>> {
-        Box::pin(async { Err(UNWIRED.to_owned()) })
-    }
-}
-
-impl Challenges for Unwired {
-    fn key_authorization(&self, _token: &str) -> Option<String> {
-        None
-    }
-}
-
-impl CertificateStore for Unwired {
-    fn install(&self, _name: &str, _chain_pem: &str, _key_pem: &str) -> Result<(), String> {
-        Ok(())
-    }
-    fn withdraw(&self, _name: &str) {}
-}
-
-impl Services {
-    /// The [`Unwired`] stand-ins, no HTTPS listener.
-    #[must_use]
-    pub fn unwired() -> Services {
-        Services {
-            verifier: Arc::new(Unwired),
-            issuer: Arc::new(Unwired),
-            challenges: Arc::new(Unwired),
-            certificates: Arc::new(Unwired),
-            tls: None,
-        }
     }
 }
