@@ -14,31 +14,34 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
-use axum::http::header::{CONTENT_TYPE, COOKIE, ORIGIN, RETRY_AFTER, SET_COOKIE};
+use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::IntoResponse;
 use axum::routing::{get, post, put};
 use petstore_domains::dns::caa_blocking;
-use petstore_domains::machine::propagation_note;
 use petstore_domains::{
-    CertificateStatus, Dashboard, DomainConfig, DomainRole, DomainState, Event, RecordSet, Refusal,
-    instructions, normalize_host, validate_config,
+    Dashboard, DomainConfig, DomainRole, DomainState, Event, Refusal, normalize_host, validate_config,
 };
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+mod access;
+mod answer;
+mod view;
+
+pub use self::access::SESSION_COOKIE;
+use self::access::{check_origin, owned_project, owner, plan_allows, session_token};
+pub(crate) use self::answer::ApiError;
+pub use self::answer::MAX_BODY;
+use self::answer::{ApiResult, json_body, json_response, path_params};
+use self::view::{domain_view, project_view};
 use crate::password::{self, MAX_PASSWORD_LEN};
-use crate::routing::{App, Peer, host_name};
-use crate::store::{Check, DomainRow, ProjectRow, StoreError};
+use crate::request::{App, Peer};
+use crate::store::{Check, DomainRow, ProjectRow};
 use crate::{Shared, now};
 
 /// Where the API lives on the admin host.
 pub const API_PREFIX: &str = "/_host/api";
-/// The session cookie's name.
-pub const SESSION_COOKIE: &str = "host_session";
-/// Largest request body (16 KiB).
-pub const MAX_BODY: usize = 16 * 1024;
 /// Failed sign-ins allowed per account and per client address in [`RATE_WINDOW_SECS`].
 pub const MAX_FAILED_SIGN_INS: u64 = 5;
 /// The rate limit's window (one minute).
@@ -49,71 +52,6 @@ const MAX_NAME_INPUT: usize = 300;
 const MAX_REDIRECTS: usize = 100;
 /// Longest a DNS question may take.
 const DNS_TIME: Duration = Duration::from_secs(15);
-
-/// An error answer.
-#[derive(Debug)]
-pub(crate) struct ApiError {
-    status: StatusCode,
-    code: &'static str,
-    message: String,
-    retry_after: Option<u64>,
-}
-
-impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into(), retry_after: None }
-    }
-}
-
-impl From<StoreError> for ApiError {
-    fn from(error: StoreError) -> ApiError {
-        eprintln!("playground host: {error}");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "The host could not read or write its state; nothing was changed. Try again.",
-        )
-    }
-}
-
-impl From<Refusal> for ApiError {
-    fn from(refusal: Refusal) -> ApiError {
-        let (status, code) = match &refusal {
-            Refusal::PlanRequired { .. } => (StatusCode::FORBIDDEN, "plan_required"),
-            Refusal::NotDeployed => (StatusCode::CONFLICT, "not_deployed"),
-            Refusal::InvalidName(petstore_domains::NameError::AlreadyAttached { .. }) => {
-                (StatusCode::CONFLICT, "already_added")
-            }
-            Refusal::InvalidName(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_name"),
-            Refusal::NotAttached { .. } => (StatusCode::NOT_FOUND, "not_found"),
-            Refusal::AlreadyAdded { .. } => (StatusCode::CONFLICT, "already_added"),
-            Refusal::AlreadyVerified { .. } => (StatusCode::CONFLICT, "already_verified"),
-            Refusal::AlreadyLive { .. } => (StatusCode::CONFLICT, "already_live"),
-            Refusal::VerificationFailed { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "verification_failed"),
-            Refusal::NotVerified { .. } => (StatusCode::CONFLICT, "not_verified"),
-            Refusal::NotLive { .. } => (StatusCode::CONFLICT, "not_live"),
-        };
-        ApiError::new(status, code, refusal.to_string())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = json!({"code": self.code, "message": self.message, "status": self.status.as_u16()});
-        let mut response = (self.status, json_response(&body)).into_response();
-        if let Some(secs) = self.retry_after {
-            response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(secs));
-        }
-        response
-    }
-}
-
-fn json_response(value: &Value) -> Response {
-    let body = serde_json::to_vec(value).unwrap_or_default();
-    ([(CONTENT_TYPE, HeaderValue::from_static("application/json"))], body).into_response()
-}
-
-type ApiResult = Result<Response, ApiError>;
 
 pub(crate) fn router(_app: App) -> Router<App> {
     Router::new()
@@ -140,112 +78,7 @@ pub(crate) fn router(_app: App) -> Router<App> {
         .layer(DefaultBodyLimit::max(MAX_BODY))
 }
 
-fn json_body<T: DeserializeOwned>(
-    headers: &HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<T, ApiError> {
-    let body = body.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
-                format!("The body is over {MAX_BODY} bytes."),
-            )
-        } else {
-            ApiError::new(StatusCode::BAD_REQUEST, "bad_request", "The body could not be read.")
-        }
-    })?;
-    let json = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
-        v.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
-    });
-    if !json {
-        return Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            "Send the body as JSON, with Content-Type: application/json.",
-        ));
-    }
-    serde_json::from_slice(&body).map_err(|e| {
-        if e.is_data() {
-            ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "validation_failed",
-                format!("The body does not fit: {e}."),
-            )
-        } else {
-            ApiError::new(StatusCode::BAD_REQUEST, "malformed_json", format!("The body is not JSON: {e}."))
-        }
-    })
-}
-
-fn path_params<T>(path: Result<Path<T>, PathRejection>) -> Result<T, ApiError> {
-    path.map(|Path(p)| p).map_err(|e| {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("The path is not valid: {e}."))
-    })
-}
-
 /// The `Origin` header must name the admin host (http or https, any port).
-fn check_origin(shared: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
-    let origin = headers.get(ORIGIN).and_then(|o| o.to_str().ok()).unwrap_or("");
-    let host = origin.strip_prefix("https://").or_else(|| origin.strip_prefix("http://"));
-    match host {
-        Some(h) if !h.contains('/') && host_name(h) == shared.config.admin_host => Ok(()),
-        _ => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "csrf_refused",
-            "This change must come from the Domains page: the request's Origin header is missing or names another site.",
-        )),
-    }
-}
-
-fn session_token(headers: &HeaderMap) -> Option<String> {
-    headers.get_all(COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(
-        |pair| {
-            let (name, value) = pair.trim().split_once('=')?;
-            (name == SESSION_COOKIE && value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()))
-                .then(|| value.to_owned())
-        },
-    )
-}
-
-/// The signed-in owner, or 401.
-fn owner(shared: &Shared, headers: &HeaderMap) -> Result<String, ApiError> {
-    let unauthenticated = || ApiError::new(StatusCode::UNAUTHORIZED, "unauthenticated", "Sign in first.");
-    let token = session_token(headers).ok_or_else(unauthenticated)?;
-    let hash = password::token_hash(&token);
-    let (owner, expires_at) = shared.store.session(&hash)?.ok_or_else(unauthenticated)?;
-    if expires_at <= now() {
-        shared.store.delete_session(&hash)?;
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "session_expired",
-            "Your session has expired; sign in again.",
-        ));
-    }
-    Ok(owner)
-}
-
-/// The project `name` if `owner` owns it; 404 otherwise (another's project is not revealed).
-fn owned_project(shared: &Shared, owner: &str, name: &str) -> Result<ProjectRow, ApiError> {
-    let not_found =
-        || ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("You have no project named {name}."));
-    if name.len() > 63 || shared.config.project(name).is_none() {
-        return Err(not_found());
-    }
-    match shared.store.project(name)? {
-        Some(p) if p.owner == owner => Ok(p),
-        _ => Err(not_found()),
-    }
-}
-
-fn plan_allows(project: &ProjectRow) -> Result<(), ApiError> {
-    if project.plan.allows_custom_domains() {
-        Ok(())
-    } else {
-        Err(Refusal::PlanRequired { plan: project.plan }.into())
-    }
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SignIn {
@@ -367,119 +200,6 @@ async fn projects(State(app): State<App>, headers: HeaderMap) -> ApiResult {
         }));
     }
     Ok(json_response(&Value::Array(list)))
-}
-
-fn certificate_view(
-    shared: &Shared,
-    dashboard: &Dashboard,
-    row: &DomainRow,
-    at: u64,
-) -> Result<Value, StoreError> {
-    let caa = RecordSet(row.blocking_caa.clone());
-    Ok(match dashboard.certificate(&row.name, at, &caa) {
-        CertificateStatus::NotRequested => json!({"status": "not_requested"}),
-        CertificateStatus::Issuing { expected_at } => json!({"status": "issuing", "expectedAt": expected_at}),
-        CertificateStatus::BlockedByCaa { records } => {
-            json!({"status": "blocked_by_caa", "records": records})
-        }
-        CertificateStatus::Overdue { verified_at, blocking_caa, steps } => json!({
-            "status": "overdue", "verifiedAt": verified_at, "blockingCaa": blocking_caa, "steps": steps,
-        }),
-        CertificateStatus::Issued { at } => {
-            let not_after = shared.store.certificate(&row.name)?.map(|c| c.not_after);
-            json!({"status": "issued", "at": at, "notAfter": not_after})
-        }
-    })
-}
-
-fn domain_view(
-    shared: &Shared,
-    dashboard: &Dashboard,
-    row: &DomainRow,
-    at: u64,
-) -> Result<Value, StoreError> {
-    let (added_at, verified_at, live_at) = match row.state {
-        DomainState::None => (None, None, None),
-        DomainState::Added { added_at } => (Some(added_at), None, None),
-        DomainState::Verified { added_at, verified_at } => (Some(added_at), Some(verified_at), None),
-        DomainState::Reverifying { added_at, verified_at, live_at }
-        | DomainState::Live { added_at, verified_at, live_at } => {
-            (Some(added_at), Some(verified_at), Some(live_at))
-        }
-    };
-    let published = dashboard.published_address();
-    Ok(json!({
-        "name": row.name,
-        "state": row.state.label(),
-        "serves": row.state.serves(),
-        "addedAt": added_at,
-        "verifiedAt": verified_at,
-        "liveAt": live_at,
-        "role": row.role,
-        "primary": row.state.serves() && published == row.name,
-        "instruction": instructions(&row.name, &shared.config.cname_target),
-        "propagationNote": matches!(row.state, DomainState::Added { .. }).then(|| propagation_note(added_at.unwrap_or(at), at)),
-        "lastCheck": row.check.as_ref().map(|c| json!({"ok": c.ok, "message": c.message, "at": c.at})),
-        "certificate": certificate_view(shared, dashboard, row, at)?,
-        "issueError": row.issue_error.as_ref().map(|(m, t)| json!({"message": m, "at": t})),
-        "removalWarning": dashboard.removal_warning(&row.name).map(|w| json!({"message": w.message, "redirectTo": w.redirect_to})),
-    }))
-}
-
-fn project_view(shared: &Shared, project: &ProjectRow) -> Result<Value, StoreError> {
-    let rows = shared.store.domains_of(&project.name)?;
-    let dashboard = shared.dashboard(project, &rows);
-    let at = now();
-    let domains =
-        rows.iter().map(|r| domain_view(shared, &dashboard, r, at)).collect::<Result<Vec<_>, _>>()?;
-    let troubleshooting: Vec<Value> = dashboard
-        .troubleshooting(at)
-        .into_iter()
-        .map(|t| {
-            let mut applies = t.applies_to;
-            // What really happened: failed checks, the authority's errors, CAA.
-            for r in &rows {
-                match t.symptom {
-                    petstore_domains::Symptom::VerificationFails => {
-                        if let Some(c) = r.check.as_ref().filter(|c| !c.ok) {
-                            applies.push(format!("{}: {}", r.name, c.message));
-                        }
-                    }
-                    petstore_domains::Symptom::NoCertificate => {
-                        if let Some((m, _)) = &r.issue_error {
-                            applies.push(format!("{}: the certificate authority answered: {m}", r.name));
-                        }
-                        if !r.blocking_caa.is_empty() {
-                            let list: Vec<String> = r.blocking_caa.iter().map(ToString::to_string).collect();
-                            applies.push(format!(
-                                "{}: CAA records forbid {}: {}",
-                                r.name,
-                                shared.config.acme.ca_identifier,
-                                list.join("; ")
-                            ));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            json!({"symptom": t.symptom.key(), "title": t.symptom.title(), "answer": t.answer, "appliesTo": applies})
-        })
-        .collect();
-    Ok(json!({
-        "project": project.name,
-        "plan": project.plan,
-        "customDomains": project.plan.allows_custom_domains(),
-        "deployed": dashboard.settings.deploy_succeeded,
-        "defaultAddress": dashboard.default_address(),
-        "publishedAddress": dashboard.published_address(),
-        "cnameTarget": shared.config.cname_target,
-        "apexAddresses": shared.config.apex_addresses,
-        "certificateAuthority": shared.config.acme.ca_identifier,
-        "domains": domains,
-        "alsoServed": dashboard.also_served(),
-        "config": dashboard.config(),
-        "troubleshooting": troubleshooting,
-    }))
 }
 
 async fn list_domains(

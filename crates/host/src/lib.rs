@@ -21,6 +21,7 @@ pub mod config;
 mod idle;
 mod issuance;
 pub mod password;
+mod request;
 mod routing;
 pub mod services;
 mod site;

@@ -2,23 +2,21 @@
 //! project's default address, a custom domain that serves, a redirect domain, or no one.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::connect_info::Connected;
 use axum::extract::{Request, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, HOST, LOCATION};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::http::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, LOCATION};
+use axum::http::{HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
-use axum::serve::IncomingStream;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::idle::IdleListener;
+use crate::request::{App, Peer, request_host};
 use crate::services::TlsAcceptor;
 use crate::site::{self, text};
 use crate::store::StoreError;
@@ -69,48 +67,6 @@ impl Routes {
         }
         Ok(Routes { hosts })
     }
-}
-
-/// The client's address, for the sign-in rate limit.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Peer(pub(crate) SocketAddr);
-
-impl Connected<IncomingStream<'_, IdleListener>> for Peer {
-    fn connect_info(stream: IncomingStream<'_, IdleListener>) -> Self {
-        Peer(*stream.remote_addr())
-    }
-}
-
-impl Connected<IncomingStream<'_, TlsListener>> for Peer {
-    fn connect_info(stream: IncomingStream<'_, TlsListener>) -> Self {
-        Peer(*stream.remote_addr())
-    }
-}
-
-/// What a handler is given: the host's state and whether the connection is HTTPS.
-#[derive(Clone)]
-pub(crate) struct App {
-    pub(crate) shared: Arc<Shared>,
-    pub(crate) secure: bool,
-}
-
-/// The request's host name: `Host` (or the URI's authority), lower-case, without port or
-/// trailing dot.
-pub(crate) fn request_host(headers: &HeaderMap, uri: &Uri) -> Option<String> {
-    let raw =
-        headers.get(HOST).and_then(|h| h.to_str().ok()).or_else(|| uri.authority().map(|a| a.as_str()))?;
-    Some(host_name(raw))
-}
-
-/// `Example.com:8080.` -> `example.com`; `[::1]:80` -> `[::1]`.
-pub(crate) fn host_name(raw: &str) -> String {
-    let raw = raw.trim();
-    let host = if raw.starts_with('[') {
-        raw.split_inclusive(']').next().unwrap_or(raw)
-    } else {
-        raw.rsplit_once(':').map_or(raw, |(h, _)| h)
-    };
-    host.trim_end_matches('.').to_ascii_lowercase()
 }
 
 fn router(app: App) -> Router {
@@ -283,6 +239,7 @@ pub(crate) fn serve_tls(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::host_name;
 
     #[test]
     fn the_page_learns_where_the_api_is() {

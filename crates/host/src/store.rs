@@ -15,67 +15,14 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::config::ProjectConfig;
 use crate::services::Issued;
 
-/// The schema, one entry per version: `MIGRATIONS[i]` takes version `i` to `i + 1`.
-pub const MIGRATIONS: &[&str] = &[r"
-CREATE TABLE projects (
-    name TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    plan TEXT NOT NULL,
-    site_dir TEXT NOT NULL,
-    -- the chosen primary domain (the first live one when NULL)
-    primary_domain TEXT
-);
-CREATE TABLE domains (
-    name TEXT PRIMARY KEY,                 -- one project per name, across the host
-    project TEXT NOT NULL REFERENCES projects(name),
-    position INTEGER NOT NULL,             -- the order they were added
-    state TEXT NOT NULL CHECK (state IN ('added', 'verified', 'reverifying', 'live')),
-    -- what a live domain that is not the primary does: 'redirect' (301) or 'serve'
-    role TEXT NOT NULL CHECK (role IN ('redirect', 'serve')),
-    added_at INTEGER NOT NULL,
-    verified_at INTEGER,
-    live_at INTEGER,
-    check_ok INTEGER,                      -- the last (re-)verification: passed?
-    check_message TEXT,                    -- its sentence
-    checked_at INTEGER,
-    blocking_caa TEXT NOT NULL DEFAULT '[]', -- JSON: CAA records that forbid the CA
-    issue_error TEXT,                      -- the CA's message of the last failed issuance
-    issue_failed_at INTEGER
-);
-CREATE INDEX domains_by_project ON domains(project, position);
-CREATE TABLE certificates (
-    name TEXT PRIMARY KEY,
-    chain_pem TEXT NOT NULL,
-    key_pem TEXT NOT NULL,
-    not_after INTEGER NOT NULL,
-    issued_at INTEGER NOT NULL
-);
-CREATE TABLE sessions (
-    token_hash TEXT PRIMARY KEY,           -- SHA-256 of the cookie's token
-    owner TEXT NOT NULL,
-    expires_at INTEGER NOT NULL
-);
-CREATE TABLE sign_in_attempts (
-    id INTEGER PRIMARY KEY,
-    email TEXT NOT NULL,
-    ip TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    ok INTEGER NOT NULL
-);
-CREATE INDEX attempts_by_email ON sign_in_attempts(email, at);
-CREATE INDEX attempts_by_ip ON sign_in_attempts(ip, at);
-CREATE TABLE acme_accounts (
-    directory_url TEXT PRIMARY KEY,
-    credentials TEXT NOT NULL,
-    created_at INTEGER NOT NULL
-);
-"];
+mod columns;
+mod schema;
 
-/// The schema version this host writes.
-#[must_use]
-pub fn schema_version() -> u32 {
-    u32::try_from(MIGRATIONS.len()).unwrap_or(u32::MAX)
-}
+use self::columns::{
+    as_i64, as_u64, parse_plan, plan_text, read_certificate, read_domain, role_text, state_columns,
+};
+use self::schema::migrate;
+pub use self::schema::{MIGRATIONS, schema_version};
 
 /// Why the state could not be opened or changed.
 #[derive(Debug, thiserror::Error)]
@@ -193,14 +140,6 @@ pub struct Store {
 #[must_use]
 pub fn database_path(data_dir: &Path) -> PathBuf {
     data_dir.join("host.sqlite3")
-}
-
-fn as_i64(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-fn as_u64(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
 }
 
 impl Store {
@@ -556,111 +495,6 @@ impl Store {
         )?;
         Ok(())
     }
-}
-
-fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
-    let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let known = schema_version();
-    if found > known {
-        return Err(StoreError::TooNew { path: path.to_owned(), found, known });
-    }
-    for (version, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        conn.execute_batch(&format!(
-            "BEGIN IMMEDIATE; {sql}; PRAGMA user_version = {}; COMMIT;",
-            version + 1
-        ))?;
-    }
-    Ok(())
-}
-
-fn read_certificate(r: &rusqlite::Row<'_>) -> rusqlite::Result<CertificateRow> {
-    Ok(CertificateRow {
-        name: r.get(0)?,
-        chain_pem: r.get(1)?,
-        key_pem: r.get(2)?,
-        not_after: as_u64(r.get(3)?),
-    })
-}
-
-type DomainResult = Result<DomainRow, StoreError>;
-
-fn read_domain(r: &rusqlite::Row<'_>) -> rusqlite::Result<DomainResult> {
-    let name: String = r.get(0)?;
-    let project: String = r.get(1)?;
-    let role: String = r.get(2)?;
-    let state: String = r.get(3)?;
-    let added_at = as_u64(r.get(4)?);
-    let verified_at = r.get::<_, Option<i64>>(5)?.map(as_u64);
-    let live_at = r.get::<_, Option<i64>>(6)?.map(as_u64);
-    let check_ok: Option<bool> = r.get(7)?;
-    let check_message: Option<String> = r.get(8)?;
-    let checked_at = r.get::<_, Option<i64>>(9)?.map(as_u64);
-    let caa: String = r.get(10)?;
-    let issue_error: Option<String> = r.get(11)?;
-    let issue_failed_at = r.get::<_, Option<i64>>(12)?.map(as_u64);
-    Ok((|| {
-        let bad = |what: &str| StoreError::Corrupt(format!("the domain {name}: {what}"));
-        let state = match (state.as_str(), verified_at, live_at) {
-            ("added", _, _) => DomainState::Added { added_at },
-            ("verified", Some(verified_at), _) => DomainState::Verified { added_at, verified_at },
-            ("reverifying", Some(verified_at), Some(live_at)) => {
-                DomainState::Reverifying { added_at, verified_at, live_at }
-            }
-            ("live", Some(verified_at), Some(live_at)) => {
-                DomainState::Live { added_at, verified_at, live_at }
-            }
-            _ => return Err(bad(&format!("state {state} without its times"))),
-        };
-        let role = match role.as_str() {
-            "redirect" => DomainRole::Redirect,
-            "serve" => DomainRole::Serve,
-            other => return Err(bad(&format!("role {other}"))),
-        };
-        let check = match (check_ok, check_message, checked_at) {
-            (Some(ok), Some(message), Some(at)) => Some(Check { ok, message, at }),
-            _ => None,
-        };
-        let blocking_caa: Vec<DnsRecord> = serde_json::from_str(&caa).map_err(|e| bad(&e.to_string()))?;
-        let issue_error = issue_error.map(|m| (m, issue_failed_at.unwrap_or(0)));
-        Ok(DomainRow { name: name.clone(), project, role, state, check, blocking_caa, issue_error })
-    })())
-}
-
-fn state_columns(state: &DomainState) -> (&'static str, u64, Option<u64>, Option<u64>) {
-    match *state {
-        DomainState::None => ("added", 0, None, None),
-        DomainState::Added { added_at } => ("added", added_at, None, None),
-        DomainState::Verified { added_at, verified_at } => ("verified", added_at, Some(verified_at), None),
-        DomainState::Reverifying { added_at, verified_at, live_at } => {
-            ("reverifying", added_at, Some(verified_at), Some(live_at))
-        }
-        DomainState::Live { added_at, verified_at, live_at } => {
-            ("live", added_at, Some(verified_at), Some(live_at))
-        }
-    }
-}
-
-fn role_text(role: DomainRole) -> &'static str {
-    match role {
-        DomainRole::Redirect => "redirect",
-        DomainRole::Serve => "serve",
-    }
-}
-
-fn plan_text(plan: Plan) -> &'static str {
-    match plan {
-        Plan::Free => "free",
-        Plan::Pro => "pro",
-        Plan::Business => "business",
-        Plan::Enterprise => "enterprise",
-    }
-}
-
-fn parse_plan(text: &str) -> Result<Plan, StoreError> {
-    Plan::ALL
-        .into_iter()
-        .find(|p| plan_text(*p) == text)
-        .ok_or_else(|| StoreError::Corrupt(format!("a project has the plan {text}")))
 }
 
 #[cfg(test)]

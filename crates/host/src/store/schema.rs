@@ -1,0 +1,84 @@
+//! The schema, versioned with `PRAGMA user_version`, and bringing a database up to date.
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::StoreError;
+
+/// The schema, one entry per version: `MIGRATIONS[i]` takes version `i` to `i + 1`.
+pub const MIGRATIONS: &[&str] = &[r"
+CREATE TABLE projects (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    site_dir TEXT NOT NULL,
+    -- the chosen primary domain (the first live one when NULL)
+    primary_domain TEXT
+);
+CREATE TABLE domains (
+    name TEXT PRIMARY KEY,                 -- one project per name, across the host
+    project TEXT NOT NULL REFERENCES projects(name),
+    position INTEGER NOT NULL,             -- the order they were added
+    state TEXT NOT NULL CHECK (state IN ('added', 'verified', 'reverifying', 'live')),
+    -- what a live domain that is not the primary does: 'redirect' (301) or 'serve'
+    role TEXT NOT NULL CHECK (role IN ('redirect', 'serve')),
+    added_at INTEGER NOT NULL,
+    verified_at INTEGER,
+    live_at INTEGER,
+    check_ok INTEGER,                      -- the last (re-)verification: passed?
+    check_message TEXT,                    -- its sentence
+    checked_at INTEGER,
+    blocking_caa TEXT NOT NULL DEFAULT '[]', -- JSON: CAA records that forbid the CA
+    issue_error TEXT,                      -- the CA's message of the last failed issuance
+    issue_failed_at INTEGER
+);
+CREATE INDEX domains_by_project ON domains(project, position);
+CREATE TABLE certificates (
+    name TEXT PRIMARY KEY,
+    chain_pem TEXT NOT NULL,
+    key_pem TEXT NOT NULL,
+    not_after INTEGER NOT NULL,
+    issued_at INTEGER NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,           -- SHA-256 of the cookie's token
+    owner TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+);
+CREATE TABLE sign_in_attempts (
+    id INTEGER PRIMARY KEY,
+    email TEXT NOT NULL,
+    ip TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    ok INTEGER NOT NULL
+);
+CREATE INDEX attempts_by_email ON sign_in_attempts(email, at);
+CREATE INDEX attempts_by_ip ON sign_in_attempts(ip, at);
+CREATE TABLE acme_accounts (
+    directory_url TEXT PRIMARY KEY,
+    credentials TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+"];
+
+/// The schema version this host writes.
+#[must_use]
+pub fn schema_version() -> u32 {
+    u32::try_from(MIGRATIONS.len()).unwrap_or(u32::MAX)
+}
+
+pub(super) fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let known = schema_version();
+    if found > known {
+        return Err(StoreError::TooNew { path: path.to_owned(), found, known });
+    }
+    for (version, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        conn.execute_batch(&format!(
+            "BEGIN IMMEDIATE; {sql}; PRAGMA user_version = {}; COMMIT;",
+            version + 1
+        ))?;
+    }
+    Ok(())
+}
