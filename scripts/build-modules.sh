@@ -16,20 +16,27 @@
 #                                              loaded when the reader opens an operation
 #   OUT_ROOT/tryit-extras/petstore_tryit.js    the same with the feature extras (Authorization,
 #                                              form and file bodies), for operations that need them
-# and OUT_ROOT/petstore.json, the Petstore document the reference shows.
+# and OUT_ROOT/petstore.json, the Petstore document the reference shows. Named on the command line
+# (build-modules.sh OUT_ROOT DIR...), only those are built; one more is built only when named:
+#   OUT_ROOT/package/mock.js                   petstore-web, features api-js and convert-api: the
+#                                              npm package's module (ApiMock, PetstoreMock and
+#                                              DocumentBundle), for scripts/package.sh
 # They are kept out of the reference's wasm so its first download stays small. Trunk runs this
 # as a post_build hook (Trunk.toml), so `trunk build` and `trunk serve` both leave them in dist/.
-# Usage: build-modules.sh [OUT_ROOT]
+# Usage: build-modules.sh [OUT_ROOT [DIR...]]
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 OUT_ROOT="${1:-${TRUNK_STAGING_DIR:?run by trunk, or pass the output directory}}"
+ONLY=("${@:2}")
 PROFILE="${TRUNK_PROFILE:-release}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
 # build_module PACKAGE FEATURES NAME DIR [STACK_BYTES] [MORE CARGO ARGUMENTS...]
 build_module() {
   local package="$1" features="$2" name="$3" out="$OUT_ROOT/$4" stack="${5:-}"
+  if [ "${#ONLY[@]}" -gt 0 ] && [[ " ${ONLY[*]} " != *" $4 "* ]]; then return; fi
+  if [ "${#ONLY[@]}" -eq 0 ] && [ "$4" = package ]; then return; fi
   shift "$(( $# < 5 ? $# : 5 ))"
   local args=(-p "$package" --lib --crate-type cdylib --target wasm32-unknown-unknown --locked "$@")
   [ -n "$features" ] && args+=(--features "$features")
@@ -61,6 +68,8 @@ trap 'rm -f "$messages"' EXIT
 
 build_module petstore-web js-api petstore_mock mock
 build_module petstore-web api-js petstore_api_mock api-mock
+build_module petstore-web api-js,convert-api mock package
+[ "${#ONLY[@]}" -gt 0 ] && exit 0
 
 # The Petstore document the reference shows (src/document.rs, BUILTIN_PATH), beside the app
 # rather than inside its WebAssembly: the compact JSON the petstore crate's build script makes of

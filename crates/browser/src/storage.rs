@@ -27,6 +27,10 @@ pub enum StorageError {
     /// The storage cannot be used at all (disabled storage, a sandboxed frame, no window).
     #[error("the browser's storage cannot be used ({0})")]
     Unavailable(String),
+    /// A store of the caller's own (an `ApiMock`'s `storage` option, such as a file) refused,
+    /// in its own words.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// This origin's `localStorage`, shared by every tab of the origin.

@@ -10,7 +10,7 @@ use petstore_api_mock::{ApiMock, MockOptions as ApiOptions};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::js_mock::{JsMock, JsRequestInit};
+use crate::js_mock::{JsMock, JsRequestInit, storage_option};
 use crate::persistent::{MockOptions, PersistentMock};
 
 /// The largest description `new ApiMock` reads (64 MiB of JSON).
@@ -22,6 +22,13 @@ const TS_API_OPTIONS: &'static str = r#"
 export interface ApiMockOptions {
   /** The localStorage key to save under (default "api-mock/v1/" + the document's title and version); `null` keeps the state in memory only. */
   storageKey?: string | null;
+  /**
+   * A store of your own instead of localStorage (`sessionStorage`, or in Node the package's file store):
+   * what it holds under `storageKey` is restored (the mock refuses to open on a value it cannot read,
+   * rather than replace it), and every change is written to it before it is answered; a change it
+   * refuses (`setItem` throws) is undone and answered 503 with the code "state_not_saved".
+   */
+  storage?: ApiMockStorage;
   /** Check parameters and bodies against the document (default true). */
   validate?: boolean;
   /** Answer 401 when the credentials an operation's security asks for are missing, or not among `credentials` (default true). */
@@ -36,6 +43,11 @@ export interface ApiMockOptions {
   failure?: {rate: number, status?: number, network?: boolean};
   /** The same delay and failure options per operationId. */
   operations?: Record<string, {delay?: {min: number, max: number}, failure?: {rate: number, status?: number, network?: boolean}}>;
+}
+/** Where a mock keeps its state: `localStorage`, `sessionStorage`, or any object with these two methods. */
+export interface ApiMockStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
 }
 /** A resource the mock stores, as `resources()` lists them. */
 export interface ApiMockResource {
@@ -72,15 +84,28 @@ impl JsApiMock {
     ) -> Result<JsApiMock, JsValue> {
         let type_error = |message: String| JsValue::from(js_sys::TypeError::new(&message));
         let bytes = description_bytes(&description).map_err(type_error)?;
-        let mut options =
-            read_options(options.map_or(JsValue::UNDEFINED, JsValue::from)).map_err(type_error)?;
+        let given = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let storage = storage_option(&given).map_err(type_error)?;
+        let mut options = read_options(given).map_err(type_error)?;
         let api = ApiMock::from_json(&bytes)
             .map_err(|e| type_error(format!("ApiMock cannot mock this description: {e}")))?
             .with_options(options.mock);
-        let key = options.storage_key.take().unwrap_or_else(|| Some(format!("api-mock/v1/{}", api.api())));
+        let default_key = format!("api-mock/v1/{}", api.api());
+        let key = options.storage_key.take().unwrap_or_else(|| Some(default_key.clone()));
         let template = api.clone();
         let initial: Rc<dyn Fn(bool) -> ApiMock> = Rc::new(move |_| template.clone());
-        let (mock, _) = PersistentMock::open_of(initial, &MockOptions { seed: false, storage_key: key });
+        let mock = match storage {
+            Some(storage) => {
+                let shown = storage.name.as_ref().map(|name| format!(" ({name})")).unwrap_or_default();
+                PersistentMock::with_own_store_of(initial, storage, key.unwrap_or(default_key), false)
+                    .map_err(|e| {
+                        JsValue::from(js_sys::Error::new(&format!(
+                            "ApiMock cannot open its storage{shown}: {e}"
+                        )))
+                    })?
+            }
+            None => PersistentMock::open_of(initial, &MockOptions { seed: false, storage_key: key }).0,
+        };
         Ok(Self { inner: JsMock::new(mock, "/things") })
     }
 
@@ -239,6 +264,7 @@ fn read_options(options: JsValue) -> Result<Options, String> {
     };
     if let Some(fields) = value.as_object_mut() {
         fields.remove("storageKey");
+        fields.remove("storage");
     }
     let mock: ApiOptions = serde_json::from_value(value).map_err(|e| format!("ApiMock options: {e}."))?;
     mock.check().map_err(|e| format!("ApiMock options: {e}."))?;

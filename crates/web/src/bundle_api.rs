@@ -38,7 +38,7 @@ pub struct DocumentBundle {
 
 #[wasm_bindgen]
 impl DocumentBundle {
-    /// The bundle of the description at `address` (an absolute http(s) URL) whose root file
+    /// The bundle of the description at `address` (an absolute http(s) or `file:` URL) whose root file
     /// reads as `json`.
     ///
     /// # Errors
@@ -90,14 +90,23 @@ impl DocumentBundle {
 }
 
 /// A reference's file part joined to the URL of the file it stands in, as the browser joins
-/// URLs; only http(s) addresses are fetched.
+/// URLs; only http(s) addresses are fetched, and `file:` ones from a description read from
+/// files (in Node, by the npm package), never from one read over the network.
 fn join(base: &str, reference: &str) -> Result<String, String> {
     let url = web_sys::Url::new_with_base(reference, base).map_err(|_| "is not a URL".to_owned())?;
+    let from_files = base.starts_with("file:");
     match url.protocol().as_str() {
         "http:" | "https:" => {
             // The fragment is the bundler's; the file is the address without it.
             url.set_hash("");
             Ok(url.href())
+        }
+        "file:" if from_files => {
+            url.set_hash("");
+            Ok(url.href())
+        }
+        "file:" => {
+            Err("is a file: address, which a description read over the network cannot name".to_owned())
         }
         other => Err(format!("is a {other} address, which a page cannot read")),
     }

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 pub use crate::js_mock::JsRequestInit;
-use crate::js_mock::{JsMock, message_of};
+use crate::js_mock::{JsMock, message_of, storage_option};
 use crate::persistent::{MockOptions, PersistentMock};
 
 /// The `localStorage` key when the options name none.
@@ -24,6 +24,8 @@ export interface PetstoreMockOptions {
   seed?: boolean;
   /** The localStorage key to save under (default "petstore-mock/v1"); `null` keeps the state in memory only. */
   storageKey?: string | null;
+  /** A store of your own instead of localStorage, as for `ApiMock` (see `ApiMockOptions.storage`). */
+  storage?: {getItem(key: string): string | null; setItem(key: string, value: string): void};
   /** Check parameters and bodies against the document (default true); the business rules hold either way. */
   validate?: boolean;
   /** A delay before every answer of fetch, in milliseconds. */
@@ -80,7 +82,21 @@ impl JsPetstoreMock {
             let mock = if seed { petstore::Mock::seeded() } else { petstore::Mock::new() };
             mock.with_options(behaviour.clone())
         };
-        let (mock, _) = PersistentMock::open_of(Rc::new(initial), &options);
+        let storage = storage_option(&given).map_err(|e| JsValue::from(js_sys::TypeError::new(&e)))?;
+        let mock = match storage {
+            Some(storage) => {
+                let key = options.storage_key.clone().unwrap_or_else(|| DEFAULT_STORAGE_KEY.to_owned());
+                let shown = storage.name.as_ref().map(|name| format!(" ({name})")).unwrap_or_default();
+                PersistentMock::with_own_store_of(Rc::new(initial), storage, key, options.seed).map_err(
+                    |e| {
+                        JsValue::from(js_sys::Error::new(&format!(
+                            "PetstoreMock cannot open its storage{shown}: {e}"
+                        )))
+                    },
+                )?
+            }
+            None => PersistentMock::open_of(Rc::new(initial), &options).0,
+        };
         Ok(Self { inner: JsMock::new(mock, "/pets") })
     }
 
@@ -237,6 +253,7 @@ fn read_behaviour(options: &JsValue) -> Result<petstore_api_mock::MockOptions, J
     if let Some(fields) = value.as_object_mut() {
         fields.remove("seed");
         fields.remove("storageKey");
+        fields.remove("storage");
         for own in ["security", "credentials"] {
             if fields.contains_key(own) {
                 return Err(error(format!("{own} is not an option of the Petstore, which has no security")));

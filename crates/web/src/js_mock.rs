@@ -15,6 +15,7 @@ use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
 use crate::intercept::{Prefix, is_null_body_status, reason_phrase};
 use crate::persistent::PersistentMock;
+use crate::store::js::JsStorage;
 
 #[wasm_bindgen]
 extern "C" {
@@ -206,6 +207,18 @@ fn install_xhr<M: StatefulMock + 'static>(
     Ok(install_xhr_js(&target.into_js_value().unchecked_into(), &mock_fetch.into_js_value().unchecked_into()))
 }
 
+/// The `storage` option of either class: `None` when not given (or `null`).
+pub(crate) fn storage_option(options: &JsValue) -> Result<Option<JsStorage>, String> {
+    if !options.is_object() {
+        return Ok(None);
+    }
+    let storage = Reflect::get(options, &"storage".into()).unwrap_or(JsValue::UNDEFINED);
+    if storage.is_undefined() || storage.is_null() {
+        return Ok(None);
+    }
+    JsStorage::new(&storage).map(Some)
+}
+
 /// The message of a conversion error (a JavaScript `Error` underneath).
 pub(crate) fn message_of(error: serde_wasm_bindgen::Error) -> String {
     let error = JsValue::from(error);
@@ -217,8 +230,16 @@ pub(crate) fn message_of(error: serde_wasm_bindgen::Error) -> String {
 
 /// The mock's target when `fetch(input)` goes to a URL under the prefix.
 fn intercepted(prefix: &Prefix, input: &JsValue) -> Option<String> {
+    let location = scope_location();
+    let url = absolute_url(input, &location)?;
+    prefix.target(&url, &location.origin)
+}
+
+/// `input`'s URL made absolute: a `Request`'s own, or a string or `URL` resolved against the
+/// scope's location; `None` for anything else, or what does not read as a URL.
+fn absolute_url(input: &JsValue, location: &ScopeLocation) -> Option<String> {
     let text = if let Some(request) = input.dyn_ref::<web_sys::Request>() {
-        request.url()
+        return Some(request.url());
     } else if let Some(text) = input.as_string() {
         text
     } else if input.is_object() {
@@ -226,13 +247,23 @@ fn intercepted(prefix: &Prefix, input: &JsValue) -> Option<String> {
     } else {
         return None;
     };
-    let Scope { location } = serde_wasm_bindgen::from_value(js_sys::global().into()).ok()?;
-    let url = web_sys::Url::new_with_base(&text, &location.href).ok()?.href();
-    prefix.target(&url, &location.origin)
+    web_sys::Url::new_with_base(&text, &location.href).ok().map(|url| url.href())
 }
 
-/// What [`intercepted`] reads of the global scope (a window or a worker): relative URLs
-/// resolve against its location.
+/// Where relative URLs resolve where there is no page (Node): `fetch("/api/pets")` is
+/// `http://localhost/api/pets`, so a path prefix takes it.
+const NO_PAGE_ORIGIN: &str = "http://localhost";
+
+/// The global scope's location (a window's or a worker's), or [`NO_PAGE_ORIGIN`] in Node.
+fn scope_location() -> ScopeLocation {
+    serde_wasm_bindgen::from_value::<Scope>(js_sys::global().into()).map_or_else(
+        |_| ScopeLocation { href: format!("{NO_PAGE_ORIGIN}/"), origin: NO_PAGE_ORIGIN.to_owned() },
+        |scope| scope.location,
+    )
+}
+
+/// What [`scope_location`] reads of the global scope: relative URLs resolve against its
+/// location.
 #[derive(Deserialize)]
 struct Scope {
     location: ScopeLocation,
@@ -262,10 +293,14 @@ fn respond<M: StatefulMock + 'static>(
 
 /// The browser's own `Request` constructor reads every form `fetch` accepts (strings, URLs,
 /// `Request`s, header objects, pairs and `Headers`, string and binary bodies) and throws where
-/// `fetch` would reject.
+/// `fetch` would reject. A relative URL is resolved first (Node's constructor takes none).
 fn new_request(input: &JsValue, init: &JsValue) -> Result<web_sys::Request, JsValue> {
     let constructor: Function = Reflect::get(&js_sys::global(), &"Request".into())?.dyn_into()?;
-    let request = Reflect::construct(&constructor, &Array::of2(input, init))?;
+    let input = match absolute_url(input, &scope_location()) {
+        Some(url) if input.dyn_ref::<web_sys::Request>().is_none() => JsValue::from(url),
+        _ => input.clone(),
+    };
+    let request = Reflect::construct(&constructor, &Array::of2(&input, init))?;
     request.dyn_into().map_err(|_| js_sys::TypeError::new("Request did not construct a Request.").into())
 }
 

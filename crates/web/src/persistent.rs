@@ -140,6 +140,9 @@ struct State<M> {
     start_notice: Option<Notice>,
     not_saved: Option<String>,
     overwritten: bool,
+    /// A change the store refuses is undone and answered 503 rather than kept in memory
+    /// ([`PersistentMock::with_own_store_of`]).
+    refuse_unsaved: bool,
 }
 
 struct Saving {
@@ -156,6 +159,20 @@ impl<M: StatefulMock + 'static> fmt::Debug for PersistentMock<M> {
             .field("generation", &state.saving.as_ref().map(|s| s.local.generation))
             .field("revision", &state.mock.revision())
             .finish_non_exhaustive()
+    }
+}
+
+/// The answer to a change the store refused (see [`PersistentMock::with_own_store_of`]): `503`
+/// with the Error object, code `state_not_saved`.
+fn not_saved_response(reason: &str) -> Response {
+    let body = serde_json::json!({
+        "code": "state_not_saved",
+        "message": format!("The change was not made: the mock's state could not be saved ({reason})."),
+    });
+    Response {
+        status: 503,
+        headers: vec![("Content-Type".to_owned(), "application/json".to_owned())],
+        body: serde_json::to_vec(&body).unwrap_or_default(),
     }
 }
 
@@ -214,8 +231,37 @@ impl<M: StatefulMock + 'static> PersistentMock<M> {
         key: impl Into<String>,
         seed: bool,
     ) -> (Self, Option<Notice>) {
-        let (state, notice) = State::open(initial, Box::new(store), key.into(), seed);
-        (Self::from_state(state), notice)
+        let fallback = Rc::clone(&initial);
+        match State::open(initial, Box::new(store), key.into(), seed, false) {
+            Ok((state, notice)) => (Self::from_state(state), notice),
+            // Only a strict open fails; this one starts in memory as for a store that cannot
+            // be used.
+            Err(reason) => {
+                let notice = Notice::StorageUnavailable { reason };
+                let mut state = State::new(fallback(seed), seed, None);
+                state.start_notice = Some(notice.clone());
+                (Self::from_state(state), Some(notice))
+            }
+        }
+    }
+
+    /// A mock saved under `key` of a store the caller relies on (a file, say): as
+    /// [`PersistentMock::with_store_of`], except that what cannot be read is not replaced (the
+    /// mock does not open), and a change the store refuses is undone and answered `503` saying
+    /// why, rather than kept in memory with [`Notice::NotSaved`]: every answered change is in
+    /// the store.
+    ///
+    /// # Errors
+    /// A sentence saying why the store, or what it holds, cannot be read.
+    pub fn with_own_store_of(
+        initial: Rc<dyn Fn(bool) -> M>,
+        store: impl KeyValueStore + 'static,
+        key: impl Into<String>,
+        seed: bool,
+    ) -> Result<Self, String> {
+        let (mut state, _) = State::open(initial, Box::new(store), key.into(), seed, true)?;
+        state.refuse_unsaved = true;
+        Ok(Self::from_state(state))
     }
 
     /// Opens the mock in the browser: saved in `localStorage` under `options.storage_key` and
@@ -281,28 +327,33 @@ impl<M: StatefulMock + 'static> PersistentMock<M> {
 
     /// Answers one request, on the latest stored state, and saves when it changed the state.
     pub fn handle(&self, request: &Request) -> Response {
-        self.change(|mock| {
+        let (response, refused) = self.change(|mock| {
             let before = mock.revision();
             let response = mock.handle(request);
             let changed = mock.revision() != before;
             (response, changed)
-        })
+        });
+        refused.map_or(response, |reason| not_saved_response(&reason))
     }
 
     /// Answers one request as [`PersistentMock::handle`] does, with the delay or network failure
     /// the mock's options ask for.
     pub fn handle_timed(&self, request: &Request) -> Handled {
-        self.change(|mock| {
+        let (mut handled, refused) = self.change(|mock| {
             let before = mock.revision();
             let handled = mock.handle_timed(request);
             let changed = mock.revision() != before;
             (handled, changed)
-        })
+        });
+        if let Some(reason) = refused {
+            handled.response = not_saved_response(&reason);
+        }
+        handled
     }
 
     /// Replaces the state with the initial data (`seed`: the demo data, else empty) and saves.
     pub fn reset(&self, seed: bool) {
-        self.change(|mock| {
+        let _ = self.change(|mock| {
             mock.reset(seed);
             ((), true)
         });
@@ -323,6 +374,7 @@ impl<M: StatefulMock + 'static> PersistentMock<M> {
             Ok(()) => (Ok(()), true),
             Err(error) => (Err(error), false),
         })
+        .0
     }
 
     /// The whole state as versioned JSON, after taking in other tabs' writes.
@@ -396,21 +448,24 @@ impl<M: StatefulMock + 'static> PersistentMock<M> {
     }
 
     /// Syncs, runs `f` on the mock, saves when `f` says it changed the state, then tells the
-    /// subscribers (outside the borrow, so they may read the mock).
-    fn change<T>(&self, f: impl FnOnce(&mut M) -> (T, bool)) -> T {
-        let (value, notify) = {
+    /// subscribers (outside the borrow, so they may read the mock). With
+    /// [`PersistentMock::with_own_store_of`], a change the store refused is undone and the
+    /// second value says why.
+    fn change<T>(&self, f: impl FnOnce(&mut M) -> (T, bool)) -> (T, Option<String>) {
+        let (value, notify, refused) = {
             let mut state = self.inner.state.borrow_mut();
             let adopted = state.sync();
             let (value, changed) = f(&mut state.mock);
-            if changed {
-                state.save();
+            let refused = if changed { state.save().err().filter(|_| state.refuse_unsaved) } else { None };
+            if refused.is_some() {
+                state.undo_unsaved();
             }
-            (value, adopted || changed)
+            (value, adopted || (changed && refused.is_none()), refused)
         };
         if notify {
             self.notify();
         }
-        value
+        (value, refused)
     }
 
     fn notify(&self) {
@@ -424,22 +479,34 @@ impl<M: StatefulMock + 'static> PersistentMock<M> {
 
 impl<M: StatefulMock> State<M> {
     fn new(mock: M, seed: bool, saving: Option<Saving>) -> Self {
-        Self { mock, seed, saving, start_notice: None, not_saved: None, overwritten: false }
+        Self {
+            mock,
+            seed,
+            saving,
+            start_notice: None,
+            not_saved: None,
+            overwritten: false,
+            refuse_unsaved: false,
+        }
     }
 
+    /// Opens the state saved under `key`. `strict`: a store or a saved value that cannot be
+    /// read is an error (the reason) rather than a fresh start; only then is there an error.
     fn open(
         initial: Initial<M>,
         store: Box<dyn KeyValueStore>,
         key: String,
         seed: bool,
-    ) -> (Self, Option<Notice>) {
+        strict: bool,
+    ) -> Result<(Self, Option<Notice>), String> {
         let stored = match store.get(&key) {
             Ok(stored) => stored,
+            Err(error) if strict => return Err(error.to_string()),
             Err(error) => {
                 let notice = Notice::StorageUnavailable { reason: error.to_string() };
                 let mut state = Self::new(initial(seed), seed, None);
                 state.start_notice = Some(notice.clone());
-                return (state, Some(notice));
+                return Ok((state, Some(notice)));
             }
         };
         let mut local = Local::default();
@@ -457,15 +524,18 @@ impl<M: StatefulMock> State<M> {
             }
             Start::Unreadable { reason } => (initial(seed), Some(reason)),
         };
+        if let Some(reason) = refused.as_ref().filter(|_| strict) {
+            return Err(reason.clone());
+        }
         local.seen = stored;
         let mut state = Self::new(mock, seed, Some(Saving { store, key, local }));
         let notice = refused.map(|reason| Notice::StartedFresh { reason });
         if notice.is_some() {
             // Replace the unreadable value so the next start is clean and other tabs follow.
-            state.save();
+            let _ = state.save();
         }
         state.start_notice.clone_from(&notice);
-        (state, notice)
+        Ok((state, notice))
     }
 
     /// Takes another tab's write, if any; returns whether the state changed.
@@ -497,9 +567,23 @@ impl<M: StatefulMock> State<M> {
         true
     }
 
-    /// Writes the state under the next generation; on failure keeps it in memory and says so.
-    fn save(&mut self) {
+    /// Puts back the state the store holds (the change just made could not be saved), or the
+    /// initial data when it holds none that can be read.
+    fn undo_unsaved(&mut self) {
         let Some(saving) = &mut self.saving else { return };
+        saving.local.unsaved = false;
+        self.not_saved = None;
+        let stored = saving.local.seen.as_deref().and_then(|text| sync::Saved::decode(text).ok());
+        let restored = stored.is_some_and(|saved| self.mock.restore(saved.snapshot).is_ok());
+        if !restored {
+            self.mock.reset(self.seed);
+        }
+    }
+
+    /// Writes the state under the next generation; on failure keeps it in memory and says so
+    /// (the error is the store's sentence).
+    fn save(&mut self) -> Result<(), String> {
+        let Some(saving) = &mut self.saving else { return Ok(()) };
         let generation = sync::next_generation(&saving.local);
         let snapshot = self.mock.snapshot();
         let text = Saved { generation, snapshot: &snapshot }.encode_own();
@@ -507,10 +591,12 @@ impl<M: StatefulMock> State<M> {
             Ok(()) => {
                 saving.local = Local { generation, seen: Some(text), wrote_seen: true, unsaved: false };
                 self.not_saved = None;
+                Ok(())
             }
             Err(error) => {
                 saving.local.unsaved = true;
                 self.not_saved = Some(error.to_string());
+                Err(error.to_string())
             }
         }
     }

@@ -142,3 +142,71 @@ impl KeyValueStore for WatchedStorage {
         last_key == key && self.storage.get_js(key).ok().flatten().is_some_and(|now| now == *last)
     }
 }
+
+/// A store of the caller's own, given to `new ApiMock(.., {storage})` or `new PetstoreMock({storage})`:
+/// any object with `getItem(key)` and `setItem(key, value)` as `localStorage` has them (the npm
+/// package's file store in Node, `sessionStorage`). What they throw is said in their own words.
+#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
+pub mod js {
+    use wasm_bindgen::prelude::*;
+
+    use super::{KeyValueStore, StorageError};
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// `{getItem(key), setItem(key, value)}`.
+        #[derive(Debug, Clone)]
+        pub type StorageLike;
+        #[wasm_bindgen(method, catch, js_name = getItem)]
+        fn get_item(this: &StorageLike, key: &str) -> Result<JsValue, JsValue>;
+        #[wasm_bindgen(method, catch, js_name = setItem)]
+        fn set_item(this: &StorageLike, key: &str, value: &str) -> Result<(), JsValue>;
+    }
+
+    /// The `storage` option: a checked [`StorageLike`].
+    #[derive(Debug, Clone)]
+    pub struct JsStorage {
+        storage: StorageLike,
+        /// The storage's `name` (a file store names its file), for messages.
+        pub name: Option<String>,
+    }
+
+    impl JsStorage {
+        /// `value` when it has `getItem` and `setItem` functions.
+        ///
+        /// # Errors
+        /// A sentence naming what is missing.
+        pub fn new(value: &JsValue) -> Result<Self, String> {
+            let has = |name: &str| js_sys::Reflect::get(value, &name.into()).is_ok_and(|f| f.is_function());
+            if !value.is_object() || !has("getItem") || !has("setItem") {
+                return Err(
+                    "The storage option must have getItem(key) and setItem(key, value), as localStorage has."
+                        .to_owned(),
+                );
+            }
+            let name = js_sys::Reflect::get(value, &"name".into()).ok().and_then(|n| n.as_string());
+            Ok(Self { storage: value.clone().unchecked_into(), name })
+        }
+    }
+
+    impl KeyValueStore for JsStorage {
+        fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
+            let value = self
+                .storage
+                .get_item(key)
+                .map_err(|e| StorageError::Refused(petstore_browser::message_of(&e)))?;
+            if value.is_null() || value.is_undefined() {
+                return Ok(None);
+            }
+            value.as_string().map(Some).ok_or_else(|| {
+                StorageError::Refused("the storage's getItem gave something other than a string".to_owned())
+            })
+        }
+
+        fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
+            self.storage
+                .set_item(key, value)
+                .map_err(|e| StorageError::Refused(petstore_browser::message_of(&e)))
+        }
+    }
+}

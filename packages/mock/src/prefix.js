@@ -1,0 +1,60 @@
+// Which URLs a handler under a prefix answers, and the path the mock then sees: the rule of the
+// module's installFetch (crates/web/src/intercept.rs), for the MSW and Playwright helpers.
+
+/**
+ * `(url) => target | null` for `prefix`: a path (`"/api"`: that path on any origin, or on
+ * `origin` when one is given) or an absolute http(s) URL. `/api` takes `/api`, `/api/pets` and
+ * `/api?x=1` (the mock sees `/`, `/pets`, `/?x=1`), not `/apiary`.
+ */
+export function prefixMatcher(prefix, origin) {
+  if (typeof prefix !== "string") throw new TypeError("The prefix is a string: a path such as \"/api\" or an absolute URL.");
+  const text = prefix.trim().replace(/\/+$/, "");
+  const absolute = /^https?:\/\//i.test(text);
+  if ((!absolute && !text.startsWith("/") && text !== "") || text.startsWith("//")) {
+    throw new TypeError(
+      `The prefix ${JSON.stringify(prefix)} is not usable: give a path starting with "/" (such as "/api") or an absolute http(s) URL.`,
+    );
+  }
+  const base = absolute ? new URL(text).href.replace(/\/+$/, "") : text;
+  return (url) => {
+    let parsed;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return null;
+    }
+    let rest;
+    if (absolute) {
+      const href = parsed.href.split("#")[0];
+      if (!href.startsWith(base)) return null;
+      rest = href.slice(base.length);
+    } else {
+      if (origin && parsed.origin !== origin) return null;
+      const path = parsed.pathname + parsed.search;
+      if (!path.startsWith(base)) return null;
+      rest = path.slice(base.length);
+    }
+    if (rest === "") return "/";
+    if (rest.startsWith("/")) return rest;
+    if (rest.startsWith("?")) return `/${rest}`;
+    return null;
+  };
+}
+
+/**
+ * The mock's `Response` to a Fetch API `request` whose mock path is `target`, or `null` when
+ * the mock's options injected a network failure.
+ */
+export async function answer(mock, request, target) {
+  const init = { method: request.method, headers: request.headers, signal: request.signal };
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const body = new Uint8Array(await request.arrayBuffer());
+    if (body.length) init.body = body;
+  }
+  try {
+    return await mock.fetch(target, init);
+  } catch (error) {
+    if (request.signal && request.signal.aborted) throw error;
+    return null;
+  }
+}
