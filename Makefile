@@ -67,6 +67,12 @@ bench-site:
 bench-mock:
 	bench/mock/run.sh
 
+## bench-package: the npm package's Node round trip (create, read, list, delete through global fetch) against
+## MSW in Node (msw/node, hand-written handlers) and json-server, one run (writes bench/PACKAGE.md)
+.PHONY: bench-package
+bench-package:
+	bench/package/run.sh
+
 ## bench-mock-any: `petstore-mock serve --spec` against 24 public API descriptions: Schemathesis (every
 ## phase and check) per document and req/s vs Prism (about 25 min; writes target/bench-mock-any/)
 bench-mock-any:
