@@ -40,6 +40,12 @@ build:
 	scripts/ensure-tools.sh build
 	trunk build --release --offline
 
+## package: the npm package of the mocks (packages/mock): target/package/petstore-playground-mock-VERSION.tgz,
+## from `npm pack`; prints its size and the gzip size of its .wasm
+.PHONY: package
+package:
+	scripts/package.sh
+
 ## tools: only install the tools
 tools:
 	scripts/ensure-tools.sh test

