@@ -314,3 +314,54 @@ fn notices_cross_to_the_page_with_their_kind_and_sentence() {
         assert_eq!(shown.is_problem(), problem, "{notice:?}");
     }
 }
+
+/// A Petstore mock on a store the caller relies on (`with_own_store_of`).
+fn own_store(store: &MemoryStore) -> Result<PersistentMock, String> {
+    let initial = |seed: bool| if seed { Mock::seeded() } else { Mock::new() };
+    PersistentMock::with_own_store_of(Rc::new(initial), store.clone(), KEY, true)
+}
+
+#[test]
+fn an_own_store_that_refuses_a_write_gets_the_change_undone_and_a_503() {
+    let store = MemoryStore::new();
+    let mock = own_store(&store).unwrap();
+    create_pet(&mock, "Saved");
+    let saved = store.get(KEY).unwrap();
+
+    store.set_quota(Some(10));
+    let refused = mock.handle(&Request::new("POST", "/pets").json(&json!({"name": "Lost", "categoryId": 1})));
+    assert_eq!(refused.status, 503);
+    let body = refused.json().unwrap();
+    assert_eq!(body["code"], "state_not_saved");
+    let message = body["message"].as_str().unwrap();
+    assert!(message.starts_with("The change was not made: the mock's state could not be saved (") && message.contains("full"), "{message}");
+    assert!(!pet_names(&mock).contains(&"Lost".to_owned()), "the change is undone");
+    assert_eq!(store.get(KEY).unwrap(), saved);
+    assert_eq!(mock.notices(), vec![], "nothing is kept unsaved, so nothing to say");
+
+    // The timed path (fetch) answers the same; the next change that fits is made.
+    let timed = mock.handle_timed(&Request::new("DELETE", "/pets/1"));
+    assert_eq!(timed.response.status, 503);
+    assert_eq!(mock.handle(&Request::new("GET", "/pets/1")).status, 200);
+    store.set_quota(None);
+    create_pet(&mock, "Later");
+    let names = pet_names(&own_store(&store).unwrap());
+    assert!(names.contains(&"Saved".to_owned()) && names.contains(&"Later".to_owned()), "{names:?}");
+    assert!(!names.contains(&"Lost".to_owned()), "{names:?}");
+}
+
+#[test]
+fn an_own_store_holding_what_cannot_be_read_is_refused_not_replaced() {
+    let store = MemoryStore::new();
+    store.set(KEY, "not a saved mock").unwrap();
+    let error = own_store(&store).unwrap_err();
+    assert!(error.contains("not a saved Petstore mock"), "{error}");
+    assert_eq!(store.get(KEY).unwrap().as_deref(), Some("not a saved mock"), "left as it was");
+
+    // Empty: the initial data, saved at the first change.
+    let empty = MemoryStore::new();
+    let mock = own_store(&empty).unwrap();
+    assert_eq!(empty.get(KEY).unwrap(), None);
+    create_pet(&mock, "First");
+    assert!(empty.get(KEY).unwrap().is_some());
+}
