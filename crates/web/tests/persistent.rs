@@ -334,7 +334,11 @@ fn an_own_store_that_refuses_a_write_gets_the_change_undone_and_a_503() {
     let body = refused.json().unwrap();
     assert_eq!(body["code"], "state_not_saved");
     let message = body["message"].as_str().unwrap();
-    assert!(message.starts_with("The change was not made: the mock's state could not be saved (") && message.contains("full"), "{message}");
+    assert!(
+        message.starts_with("The change was not made: the mock's state could not be saved (")
+            && message.contains("full"),
+        "{message}"
+    );
     assert!(!pet_names(&mock).contains(&"Lost".to_owned()), "the change is undone");
     assert_eq!(store.get(KEY).unwrap(), saved);
     assert_eq!(mock.notices(), vec![], "nothing is kept unsaved, so nothing to say");
