@@ -23,6 +23,9 @@ cd "$work"
 npm install --prefer-offline --no-audit --no-fund --loglevel=error "$tarball"
 test ! -e node_modules/petstore-playground-mock/node_modules || { echo "the package brought dependencies of its own" >&2; exit 1; }
 
+# MSW's service worker script, for the page that uses setupWorker (vite.test.mjs).
+npx msw init app/public --no-save >/dev/null
+
 echo "package check: tsc on the declarations"
 npx tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --lib es2022,dom types-check.ts
 

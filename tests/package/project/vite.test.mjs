@@ -1,6 +1,7 @@
 // A Vite app that imports the package, built with no configuration beyond the import, served by
 // `vite preview` and opened in Chromium: the .wasm is emitted as an asset and found. The same app
-// under Vite's dev server too (its dependency pre-bundling must not lose the .wasm).
+// under Vite's dev server too (its dependency pre-bundling must not lose the .wasm), and a page
+// that uses MSW's service worker with the mock's handlers.
 import assert from "node:assert/strict";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -55,6 +56,21 @@ test("the same app under vite's dev server", async () => {
   try {
     const { problems, result } = await run(browser, server.resolvedUrls.local[0]);
     assert.deepEqual(JSON.parse(result), { created: 201, viaXhr: 201, refused: 422, titles: ["Plant tomatoes", "Water them"] }, result);
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test("MSW in the page (setupWorker, its service worker) with the mock's handlers beside the page's own", async () => {
+  // tests/package/run.sh put MSW's worker script in app/public (npx msw init).
+  const server = await createServer({ root, logLevel: "warn", server: { host: "127.0.0.1", port: 0 } });
+  await server.listen();
+  const browser = await launch();
+  try {
+    const { problems, result } = await run(browser, new URL("msw.html", server.resolvedUrls.local[0]).href);
+    assert.deepEqual(JSON.parse(result), { created: 201, refused: 422, titles: ["Through the worker"], health: { ok: true }, other: 200 }, result);
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();
