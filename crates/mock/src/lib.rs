@@ -41,7 +41,6 @@ mod crud;
 mod embed;
 mod failure;
 mod form_fields;
-pub mod generate;
 mod notice;
 mod options;
 mod params;
@@ -54,6 +53,9 @@ mod stateful;
 mod store;
 mod text_values;
 mod xml_body;
+
+/// Data generated from a schema (the crate `petstore-generate`), kept at its old path.
+pub use petstore_generate as generate;
 
 use std::sync::Arc;
 

@@ -19,6 +19,7 @@ mod example;
 mod links;
 mod overview;
 mod parts;
+mod reach;
 mod security;
 mod tree;
 
@@ -154,6 +155,9 @@ pub struct BodyView {
     pub schema: SchemaNode,
     /// The example to prefill: the document's, or one generated from the schema.
     pub example: Value,
+    /// Whether [`BodyView::example`] is the document's own (`false`: generated here).
+    #[serde(default)]
+    pub documented: bool,
     /// What a generated example leaves out (a string shortened, ...), in sentences.
     pub example_notes: Vec<String>,
     /// Every media type of the body (document order), the one above among them.
@@ -277,6 +281,11 @@ pub struct OperationView {
     /// The requests the API may send back (`callbacks`), in document order.
     #[serde(skip)]
     pub callbacks: Vec<CallbackView>,
+    /// What the request's schemas (parameters and body) reach through `$ref`s, as a small
+    /// document (its version and those targets at their pointers): the try-it module generates
+    /// and checks values with it, without the whole document.
+    #[serde(default)]
+    pub schema_document: Value,
 }
 
 /// One callback of an operation: the requests the API sends to the address `expression`
@@ -446,6 +455,13 @@ impl OperationView {
 
         let flag = |v: &Value, key: &str| v.get(key).and_then(Value::as_bool).unwrap_or(false);
         let deprecated = flag(op, "deprecated");
+        let schema_document = reach::schema_document(
+            doc,
+            parameters
+                .iter()
+                .map(|p| &p.schema_json)
+                .chain(request_body.iter().flat_map(|b| b.media_types.iter().map(|m| &m.schema))),
+        );
         Ok(OperationView {
             method,
             path: path.to_owned(),
@@ -468,6 +484,7 @@ impl OperationView {
             problems,
             webhook: kind == Kind::Webhook,
             callbacks,
+            schema_document,
         })
     }
 }

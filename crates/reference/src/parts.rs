@@ -23,11 +23,11 @@ pub(super) fn body(doc: &Value, b: &Value) -> Result<Option<BodyView>, String> {
     let (media_type, media) = pick_media(b.get("content"));
     let Some(media) = media else { return Ok(None) };
     let schema_value = media.get("schema").cloned().unwrap_or(Value::Null);
-    let (example, example_notes) = match media_examples(doc, media).into_iter().next() {
-        Some((_, value)) => (value, Vec::new()),
+    let (example, example_notes, documented) = match media_examples(doc, media).into_iter().next() {
+        Some((_, value)) => (value, Vec::new(), true),
         None => {
             let generated = generate_example(doc, &schema_value);
-            (generated.value, generated.notes)
+            (generated.value, generated.notes, false)
         }
     };
     // Every media type the body may be sent as, with its schema (the top `$ref` followed).
@@ -50,6 +50,7 @@ pub(super) fn body(doc: &Value, b: &Value) -> Result<Option<BodyView>, String> {
         schema: schema_node(doc, &schema_value),
         example,
         example_notes,
+        documented,
     }))
 }
 

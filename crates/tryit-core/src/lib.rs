@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod auth;
+pub mod prefill;
 pub mod request;
 pub mod samples;
 

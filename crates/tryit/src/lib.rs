@@ -95,8 +95,11 @@ pub fn mount_try_it(
         "offered" => MockOffer::Offered,
         _ => MockOffer::None,
     };
-    let view: OperationView = serde_json::from_str(view_json)
+    let mut view: OperationView = serde_json::from_str(view_json)
         .map_err(|e| JsValue::from_str(&format!("The operation could not be read: {e}.")))?;
+    // Values that fit their schemas, from the mock's generator, where the document has none
+    // that fit: the first Send passes the description's own checks.
+    petstore_tryit_core::prefill::prefill(&mut view);
     let view = Arc::new(view);
     let mock = lend_mock.map(MockLink::new);
     let (vault, history) = page::shared(document_key);

@@ -90,7 +90,7 @@ fn documents() -> Vec<(String, Value)> {
             .unwrap_or_else(|e| panic!("{} converts: {e}", path.display()));
         out.push((path.display().to_string(), converted.document));
     }
-    let public = files(&root.join("tests/fixtures/public"));
+    let public = files(&root.join("../mock/tests/fixtures/public"));
     assert!(public.len() >= 3, "the committed public documents are there");
     out.extend(public.into_iter().map(|p| (p.display().to_string(), read(&p))));
     if let Some(list) = std::env::var_os("PETSTORE_GENERATE_LIST") {

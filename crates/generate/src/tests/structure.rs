@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::{SEEDS, exact_values, one};
-use crate::generate::generate;
+use crate::generate;
 use petstore_openapi::schema::Direction;
 
 /// A document with a polymorphic `Pet` (oneOf + discriminator), an inherited `Lion`, a user

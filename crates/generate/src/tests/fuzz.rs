@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use crate::generate::generate;
+use crate::generate;
 use petstore_openapi::schema::Direction;
 
 const KEYWORDS: [&str; 34] = [

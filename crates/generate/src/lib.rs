@@ -8,6 +8,8 @@
 //! limits. Every value is checked against the schema with `petstore_validate` ([`check`])
 //! before it is called exact.
 
+#![deny(missing_docs)]
+
 mod check;
 mod object;
 mod pattern;
@@ -78,7 +80,7 @@ pub fn generate(doc: &Value, schema: &Value, seed: u64, direction: Direction) ->
 
 /// `value` without the properties `direction` leaves out, wherever `schema` declares them: a
 /// stored item's `writeOnly` fields (a password) are not in the answers that show it.
-pub(crate) fn prune(doc: &Value, schema: &Value, value: &mut Value, direction: Direction) {
+pub fn prune(doc: &Value, schema: &Value, value: &mut Value, direction: Direction) {
     let mut run = Run::new(doc, 0, direction);
     run.prune(value, &Shape::of(doc, schema), 0);
 }

@@ -1,0 +1,132 @@
+//! The first try works: the request a try-it panel starts with (its body and parameters, filled
+//! by `prefill`) passes the description's own checks, sent as it is to the mock of the
+//! description (whose validation is the in-browser mock's).
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
+
+use petstore_api_mock::ApiMock;
+use petstore_openapi::Catalog;
+use petstore_reference::OperationView;
+use petstore_tryit_core::prefill::prefill;
+use petstore_tryit_core::request;
+use serde_json::{Value, json};
+
+/// Each operation's prefilled request sent to the mock: the operations tried, and the refused
+/// ones with the mock's answer. Bodies that are not JSON are left out (the form's fields fill
+/// them), as are operations whose view cannot be built.
+fn first_try(doc: &Value) -> (usize, Vec<String>) {
+    let text = serde_json::to_vec(doc).unwrap();
+    let mut mock = ApiMock::from_json(&text).unwrap();
+    let catalog = Catalog::from_value(doc).unwrap();
+    let (mut tried, mut refused) = (0, Vec::new());
+    for operation in catalog.operations() {
+        let Ok(mut view) = OperationView::build(doc, operation.method, &operation.path) else { continue };
+        if view.request_body.as_ref().is_some_and(|b| !b.media_type.contains("json")) {
+            continue;
+        }
+        prefill(&mut view);
+        let request = request::example(&view, "");
+        let answer = mock.handle(&request);
+        tried += 1;
+        if matches!(answer.status, 400 | 415 | 422) {
+            refused.push(format!(
+                "{} {} -> {} {}",
+                request.method,
+                request.target,
+                answer.status,
+                String::from_utf8_lossy(&answer.body)
+            ));
+        }
+    }
+    (tried, refused)
+}
+
+fn read(path: &str) -> Value {
+    let text = std::fs::read_to_string(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn a_fastapi_description_passes_its_own_checks_on_the_first_try() {
+    let doc = read("tests/fixtures/fastapi/books.json");
+    let (tried, refused) = first_try(&doc);
+    assert!(tried >= 4, "{tried}");
+    assert_eq!(refused, Vec::<String>::new());
+
+    // The create's body: the ISBN fits its pattern, the year its integer bounds.
+    let catalog = Catalog::from_value(&doc).unwrap();
+    let create = catalog.operations().find(|o| o.method.as_str() == "POST" && o.path == "/books").unwrap();
+    let mut view = OperationView::build(&doc, create.method, &create.path).unwrap();
+    prefill(&mut view);
+    let body = &view.request_body.as_ref().unwrap().example;
+    let isbn = body["isbn"].as_str().unwrap();
+    assert!(isbn.len() == 13 && isbn.starts_with("97") && isbn.chars().all(|c| c.is_ascii_digit()), "{body}");
+    assert!(body.get("id").is_none(), "no id in a BookIn: {body}");
+}
+
+#[test]
+fn the_petstore_and_the_public_descriptions_pass_their_own_checks_on_the_first_try() {
+    let petstore: Value = serde_json::from_str(petstore::document::PETSTORE_JSON).unwrap();
+    let (tried, refused) = first_try(&petstore);
+    assert!(tried > 10, "{tried}");
+    assert_eq!(refused, Vec::<String>::new());
+
+    let dir = format!("{}/../mock/tests/fixtures/public", env!("CARGO_MANIFEST_DIR"));
+    let (mut all, mut failed) = (0, Vec::new());
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (tried, refused) = first_try(&doc);
+        all += tried;
+        failed.extend(refused.into_iter().map(|r| format!("{}: {r}", path.display())));
+    }
+    assert!(all > 20, "{all}");
+    assert_eq!(failed, Vec::<String>::new(), "{} of {all} refused", failed.len());
+}
+
+#[test]
+fn a_documented_example_that_fits_is_kept_and_one_that_does_not_is_replaced_and_said() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": {"title": "T", "version": "1"},
+        "paths": {"/things": {"post": {
+            "requestBody": {"content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Thing"},
+                "example": {"code": "lower", "id": 3}
+            }}},
+            "responses": {"201": {"description": "ok"}}
+        }, "get": {
+            "parameters": [{"name": "size", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 10}, "example": 12}],
+            "responses": {"200": {"description": "ok"}}
+        }}},
+        "components": {"schemas": {"Thing": {
+            "type": "object",
+            "required": ["code"],
+            "properties": {"id": {"type": "integer", "readOnly": true}, "code": {"type": "string", "pattern": "^[A-Z]{3}$"}}
+        }}}
+    });
+    let catalog = Catalog::from_value(&doc).unwrap();
+    let views: Vec<OperationView> = catalog
+        .operations()
+        .map(|o| {
+            let mut view = OperationView::build(&doc, o.method, &o.path).unwrap();
+            prefill(&mut view);
+            view
+        })
+        .collect();
+    let post = views.iter().find(|v| v.method.as_str() == "POST").unwrap();
+    let body = post.request_body.as_ref().unwrap();
+    let code = body.example["code"].as_str().unwrap();
+    assert!(code.len() == 3 && code.chars().all(|c| c.is_ascii_uppercase()), "{}", body.example);
+    assert!(body.example.get("id").is_none(), "readOnly left out: {}", body.example);
+    assert_eq!(body.example_notes.len(), 1, "{:?}", body.example_notes);
+    assert!(
+        body.example_notes[0].starts_with("The document's example does not fit its schema ("),
+        "{:?}",
+        body.example_notes
+    );
+    let get = views.iter().find(|v| v.method.as_str() == "GET").unwrap();
+    assert_eq!(get.parameters[0].example, Some(json!(12)), "a documented example that fits is kept");
+}
