@@ -20,12 +20,21 @@ const OPEN_EXTRA: u32 = 4;
 const TIERS: [&[(char, char)]; 3] =
     [&[('0', '9'), ('A', 'Z'), ('a', 'z')], &[('!', '/'), (':', '@'), ('[', '`'), ('{', '~')], &[(' ', ' ')]];
 
+/// The pattern's tree: read with Unicode (any character for `.`, ranges beyond ASCII), else,
+/// for what needs one of the Unicode tables this build leaves out (`\w`, `\d`, `\s`, case
+/// folding), in ASCII mode, which is what ECMA-262 means by `\d` and `\w` anyway; `None` when
+/// neither reads it (`\p{..}`).
+fn parse(pattern: &str) -> Option<Hir> {
+    regex_syntax::ParserBuilder::new().build().parse(pattern).ok().or_else(|| {
+        regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(pattern).ok()
+    })
+}
+
 impl Run<'_> {
     /// A string matching `pattern` and every one of `more`, `min..=max` characters long.
     pub(super) fn patterned(&mut self, pattern: &str, more: &[&str], min: usize, max: usize) -> String {
         let cleaned = without_lookaround(pattern);
-        let parsed = petstore_validate::ecma_to_regex(&cleaned)
-            .and_then(|r| regex_syntax::ParserBuilder::new().build().parse(&r.text).ok());
+        let parsed = petstore_validate::ecma_to_regex(&cleaned).and_then(|r| parse(&r.text));
         let hir = match parsed {
             Some(hir) => hir,
             None => {
