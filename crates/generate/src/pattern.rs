@@ -25,9 +25,11 @@ const TIERS: [&[(char, char)]; 3] =
 /// folding), in ASCII mode, which is what ECMA-262 means by `\d` and `\w` anyway; `None` when
 /// neither reads it (`\p{..}`).
 fn parse(pattern: &str) -> Option<Hir> {
-    regex_syntax::ParserBuilder::new().build().parse(pattern).ok().or_else(|| {
-        regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(pattern).ok()
-    })
+    regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(pattern)
+        .ok()
+        .or_else(|| regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(pattern).ok())
 }
 
 impl Run<'_> {

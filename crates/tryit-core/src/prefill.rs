@@ -53,3 +53,36 @@ pub fn prefill(view: &mut OperationView) {
     body.example = generated.value;
     body.documented = false;
 }
+
+/// For an item path whose last segment is a parameter (`/books/{book_id}`), the collection
+/// path before it (`/books`) and the parameter's name: the in-browser mock is asked for that
+/// collection, and the parameter starts on an id it holds ([`held_id`]).
+#[must_use]
+pub fn item_collection(view: &OperationView) -> Option<(String, String)> {
+    let (collection, last) = view.path.trim_end_matches('/').rsplit_once('/')?;
+    let name = last.strip_prefix('{')?.strip_suffix('}')?;
+    if collection.is_empty() || !view.parameters.iter().any(|p| p.location == "path" && p.name == name) {
+        return None;
+    }
+    Some((collection.to_owned(), name.to_owned()))
+}
+
+/// The id a listed collection holds for the path parameter `param`: of its last item (the
+/// last created, in the mock's order), the property named like the parameter, else `id`. The
+/// list is the answer's array, or the first array of a wrapper (`{"data": [...]}`).
+#[must_use]
+pub fn held_id(listed: &serde_json::Value, param: &str) -> Option<String> {
+    use serde_json::Value;
+    let items = match listed {
+        Value::Array(items) => items,
+        Value::Object(fields) => fields.values().find_map(Value::as_array)?,
+        _ => return None,
+    };
+    let last = items.last()?;
+    let id = last.get(param).or_else(|| last.get("id"))?;
+    match id {
+        Value::String(text) if !text.is_empty() => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}

@@ -130,3 +130,34 @@ fn a_documented_example_that_fits_is_kept_and_one_that_does_not_is_replaced_and_
     let get = views.iter().find(|v| v.method.as_str() == "GET").unwrap();
     assert_eq!(get.parameters[0].example, Some(json!(12)), "a documented example that fits is kept");
 }
+
+#[test]
+fn an_item_path_starts_on_an_id_the_mock_holds() {
+    use petstore_tryit_core::prefill::{held_id, item_collection};
+    let doc = read("tests/fixtures/fastapi/books.json");
+    let catalog = Catalog::from_value(&doc).unwrap();
+    let views: Vec<OperationView> =
+        catalog.operations().map(|o| OperationView::build(&doc, o.method, &o.path).unwrap()).collect();
+    let read_book =
+        views.iter().find(|v| v.method.as_str() == "GET" && v.path == "/books/{book_id}").unwrap();
+    assert_eq!(item_collection(read_book), Some(("/books".to_owned(), "book_id".to_owned())));
+    let list = views.iter().find(|v| v.method.as_str() == "GET" && v.path == "/books").unwrap();
+    assert_eq!(item_collection(list), None);
+
+    // Against the mock: after two creates, the last one's id.
+    let mut mock = ApiMock::from_json(&serde_json::to_vec(&doc).unwrap()).unwrap();
+    for title in ["First", "Second"] {
+        let body = json!({"title": title, "isbn": "9780000000001"});
+        let created = mock.handle(&petstore_http::Request::new("POST", "/books").json(&body));
+        assert_eq!(created.status, 201, "{}", String::from_utf8_lossy(&created.body));
+    }
+    let listed = mock.handle(&petstore_http::Request::new("GET", "/books")).json().unwrap();
+    let id = held_id(&listed, "book_id").unwrap();
+    let read = mock.handle(&petstore_http::Request::new("GET", format!("/books/{id}")));
+    assert_eq!(read.status, 200);
+    assert_eq!(read.json().unwrap()["title"], "Second");
+
+    assert_eq!(held_id(&json!({"data": [{"petId": 4}], "total": 1}), "petId"), Some("4".to_owned()));
+    assert_eq!(held_id(&json!([]), "id"), None);
+    assert_eq!(held_id(&json!([{"name": "no id"}]), "id"), None);
+}

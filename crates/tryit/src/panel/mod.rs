@@ -76,15 +76,54 @@ pub fn TryIt(
 }
 
 /// A mock that starts on demand (a large document's) starts once it is the target, the
-/// remembered one included, so it is ready by the time Send is pressed.
+/// remembered one included, so it is ready by the time Send is pressed; an item path's id then
+/// starts on one the mock holds ([`start_on_held_id`]).
 fn prepare_mock(form: TryItForm, mock: StoredValue<Option<MockLink>, LocalStorage>) {
     // `try_`: the effect's first run is a task of its own, which may come after the panel was
     // closed.
     Effect::new(move |_| {
         if form.target.try_get() == Some(Target::Mock) {
-            mock.try_with_value(|link| link.as_ref().map(MockLink::prepare));
+            mock.try_with_value(|link| {
+                if let Some(link) = link {
+                    link.prepare();
+                    start_on_held_id(form, link);
+                }
+            });
         }
     });
+}
+
+/// For an item path (`/books/{book_id}`) whose id the reader has not typed: the id of the
+/// last item the mock lists for its collection (the last created), so that reading back works
+/// on the first try. Nothing changes when the mock is not ready, lists nothing, or the id was
+/// typed.
+fn start_on_held_id(form: TryItForm, link: &MockLink) {
+    use petstore_tryit_core::prefill::{held_id, item_collection};
+    let Some(view) = form.view.try_get_value() else { return };
+    let Some((collection, name)) = item_collection(&view) else { return };
+    let initial = form::initial_params(&view);
+    let params = form.params.get_untracked();
+    let typed = params.iter().find(|p| p.is_for("path", &name)).is_some_and(|p| !initial.contains(p));
+    if typed {
+        return;
+    }
+    let mut path = collection;
+    for param in params.iter().filter(|p| p.location == "path" && !p.text.is_empty()) {
+        let encoded = String::from(js_sys::encode_uri_component(&param.text));
+        path = path.replace(&format!("{{{}}}", param.name), &encoded);
+    }
+    if path.contains('{') {
+        return;
+    }
+    let Ok(answer) = link.answer(&Request::new("GET", path)) else { return };
+    let held = (answer.status == 200).then(|| answer.json()).flatten().and_then(|list| held_id(&list, &name));
+    if let Some(id) = held {
+        form.params.update(|params| {
+            if let Some(param) = params.iter_mut().find(|p| p.is_for("path", &name)) {
+                param.text = id;
+            }
+        });
+    }
 }
 
 /// What the operation itself takes: its credentials (with the feature `extras`), its
