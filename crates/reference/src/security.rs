@@ -49,8 +49,9 @@ fn scheme_in_words(scheme: &Value) -> String {
             } else {
                 name.to_owned()
             };
+            // No brackets: the operation's page writes the whole in brackets after the name.
             match scheme.get("bearerFormat").and_then(Value::as_str) {
-                Some(format) => format!("HTTP {name} ({format})"),
+                Some(format) => format!("HTTP {name}, {format}"),
                 None => format!("HTTP {name}"),
             }
         }
@@ -69,11 +70,24 @@ fn scheme_in_words(scheme: &Value) -> String {
                     other => other,
                 })
                 .collect();
-            if flows.is_empty() { "OAuth 2".to_owned() } else { format!("OAuth 2 ({})", flows.join(", ")) }
+            match flows.len() {
+                0 => "OAuth 2".to_owned(),
+                1 => format!("OAuth 2, {} flow", flows[0]),
+                _ => format!("OAuth 2, {} flows", and_list(&flows)),
+            }
         }
         "openIdConnect" => "OpenID Connect".to_owned(),
         "mutualTLS" => "mutual TLS".to_owned(),
         other if !other.is_empty() => other.to_owned(),
         _ => "a scheme of no known type".to_owned(),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
