@@ -185,6 +185,7 @@ fn integers_and_their_bounds_print_as_integers() {
                      "default": 1970.0, "enum": [1970.0, 2000], "examples": [1980.0]},
             "count": {"type": ["integer", "null"], "exclusiveMinimum": 0.0},
             "fixed": {"type": "integer", "const": 3.0},
+            "other": {"type": "integer", "not": {"type": "integer", "const": 4.0}},
             "ratio": {"type": "number", "minimum": 0.5, "maximum": 2.0}}}),
         json!({}),
     );
@@ -193,6 +194,7 @@ fn integers_and_their_bounds_print_as_integers() {
     assert_eq!(year.enumeration, [json!(1970), json!(2000)]);
     assert_eq!(prop(&node, "count").constraints, ["> 0"]);
     assert_eq!(prop(&node, "fixed").constraints, ["always 3"]);
+    assert_eq!(prop(&node, "other").constraints, ["not = 4"]);
     // A number keeps the document's form.
     assert_eq!(prop(&node, "ratio").constraints, ["0.5 to 2.0"]);
     assert!(!tree_html(&node).contains(".0 "));

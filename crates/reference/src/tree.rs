@@ -219,7 +219,10 @@ fn summary(schema: &Value) -> String {
         return r.rsplit('/').next().unwrap_or(r).to_owned();
     }
     if let Some(value) = schema.get("const") {
-        return format!("= {value}");
+        return format!(
+            "= {}",
+            shown(value, petstore_openapi::schema::is_integer(schema), MAX_EXAMPLE_CHARS)
+        );
     }
     if let Some(required) = schema.get("required").and_then(Value::as_array).filter(|r| !r.is_empty()) {
         let names: Vec<&str> = required.iter().filter_map(Value::as_str).collect();
