@@ -91,3 +91,25 @@ fn and_list(items: &[&str]) -> String {
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_scheme_in_words_has_no_brackets_of_its_own() {
+        let password = json!({"type": "oauth2", "flows": {"password": {"tokenUrl": "/t", "scopes": {}}}});
+        assert_eq!(scheme_in_words(&password), "OAuth 2, password flow");
+        let two = json!({"type": "oauth2", "flows": {"authorizationCode": {}, "clientCredentials": {}}});
+        assert_eq!(scheme_in_words(&two), "OAuth 2, authorization code and client credentials flows");
+        let three =
+            json!({"type": "oauth2", "flows": {"implicit": {}, "password": {}, "clientCredentials": {}}});
+        assert_eq!(scheme_in_words(&three), "OAuth 2, implicit, password and client credentials flows");
+        let bearer = json!({"type": "http", "scheme": "Bearer", "bearerFormat": "JWT"});
+        assert_eq!(scheme_in_words(&bearer), "HTTP bearer, JWT");
+        for scheme in [password, two, three, bearer] {
+            assert!(!scheme_in_words(&scheme).contains(['(', ')']));
+        }
+    }
+}
