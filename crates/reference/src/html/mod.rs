@@ -24,9 +24,10 @@ pub use schema::schema_tree;
 /// The attribute on a description still shown as plain text: its text is the Markdown source.
 pub const MARKDOWN_SOURCE: &str = "data-markdown";
 
-/// The markup of [`Html::separator`]: `.visually-hidden` takes it out of the layout, and
-/// `.word-space` keeps its space from collapsing at the start of its (hidden) line.
-pub const SEPARATOR: &str = r#"<span class="visually-hidden word-space"> </span>"#;
+/// The markup of [`Html::separator`]: `.word-space` (`font-size: 0`) makes its space take no
+/// width, so the line looks as it did, while the text (and `innerText`, unlike a visually
+/// hidden element, which it reads as a line of its own) has a plain space between two words.
+pub const SEPARATOR: &str = r#"<span class="word-space"> </span>"#;
 
 /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for HTML text and attribute values.
 #[must_use]
