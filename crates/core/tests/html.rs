@@ -62,7 +62,10 @@ fn an_operation_shows_its_parameters_body_responses_and_badges() {
     assert!(!pending);
     assert!(out.starts_with(r#"<header class="detail-header"><span class="method method-post">POST</span><code class="path">/pets</code>"#), "{out}");
     assert!(out.contains(r#"<section class="request-body" data-testid="request-body"><h3>Request body <span class="media-type">application/json</span> <span class="required">required</span></h3>"#));
-    assert!(out.contains(r#"<li class="schema-prop" data-testid="schema-prop" data-name="name"><code class="prop-name">name</code><span class="required" data-testid="required">required</span>"#));
+    let sep = html::SEPARATOR;
+    assert!(out.contains(&format!(
+        r#"<li class="schema-prop" data-testid="schema-prop" data-name="name">{sep}<code class="prop-name">name</code>{sep}<span class="required" data-testid="required">required</span>{sep}"#
+    )));
     assert!(
         out.contains(r#"<span class="schema-limit" data-testid="schema-limit">1 to 100 characters</span>"#)
     );
@@ -106,7 +109,20 @@ fn deprecation_stability_and_security_are_written() {
         "{out}"
     );
     assert!(out.contains(" and <span class=\"security-scheme\"><code>oauth</code> ("), "{out}");
-    assert!(out.contains(", scopes read)</span>"), "{out}");
+    assert!(out.contains("<code>oauth</code> (OAuth 2, implicit flow; scopes read)</span>"), "{out}");
+    // One pair of brackets per label.
+    for label in out.split(r#"<span class="security-scheme">"#).skip(1) {
+        let label = &label[..label.find("</span>").unwrap()];
+        let mut depth = 0;
+        for c in label.chars() {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            assert!(depth <= 1, "nested brackets in {label}");
+        }
+    }
     assert!(out.contains("It can also be called without credentials."));
 }
 

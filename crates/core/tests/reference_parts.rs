@@ -85,8 +85,8 @@ fn security_requirements_and_external_docs_are_in_the_view() {
     assert_eq!(
         put.security,
         [
-            vec![uses("jwt", "HTTP bearer (JWT)", &[]), uses("key", "API key in the header X-API-Key", &[])],
-            vec![uses("oauth", "OAuth 2 (authorization code)", &["read"])],
+            vec![uses("jwt", "HTTP bearer, JWT", &[]), uses("key", "API key in the header X-API-Key", &[])],
+            vec![uses("oauth", "OAuth 2, authorization code flow", &["read"])],
             vec![]
         ]
     );

@@ -49,12 +49,35 @@ pub fn allowed_values(schema: &Value) -> Option<Vec<Value>> {
     schema.get("enum").and_then(Value::as_array).cloned()
 }
 
+/// Whether the schema allows integers and no other numbers (`type: "integer"`, or a list
+/// naming `integer` and not `number`): its bounds, `multipleOf`, `default` and values are then
+/// whole numbers, whichever way the document writes them (`1450` or `1450.0`).
+#[must_use]
+pub fn is_integer(schema: &Value) -> bool {
+    let (types, _) = types(schema);
+    types.contains(&"integer") && !types.contains(&"number")
+}
+
+/// `value` as an integer when it is a whole number that fits one (`1450.0` reads `1450`), else
+/// `value` itself: for the numbers of an [`is_integer`] schema.
+#[must_use]
+pub fn whole(value: &Value) -> Value {
+    match value.as_f64() {
+        // Within ±2^53 every whole f64 is exact, and the cast cannot saturate.
+        Some(f) if value.is_f64() && f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 => {
+            Value::from(f as i64)
+        }
+        _ => value.clone(),
+    }
+}
+
 /// A bound of a number: the value as the document writes it, and whether it is exclusive.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bound {
     /// The bound.
     pub value: f64,
-    /// The number as written (`5`, `0.5`), for messages.
+    /// The number as written (`5`, `0.5`), for messages; whole for an [`is_integer`] schema
+    /// (`1450.0` reads `1450`).
     pub written: String,
     /// `>` or `<` rather than `≥` or `≤`.
     pub exclusive: bool,
@@ -74,9 +97,11 @@ pub fn upper_bound(schema: &Value) -> Option<Bound> {
 }
 
 fn bound(schema: &Value, inclusive: &str, exclusive: &str, tighter: fn(f64, f64) -> bool) -> Option<Bound> {
+    let integer = is_integer(schema);
     let number = |key: &str| {
         let value = schema.get(key)?;
-        Some((value.as_f64()?, value.to_string()))
+        let written = if integer { whole(value) } else { value.clone() };
+        Some((value.as_f64()?, written.to_string()))
     };
     let flagged = schema.get(exclusive).and_then(Value::as_bool).unwrap_or(false);
     let plain = number(inclusive).map(|(value, written)| Bound { value, written, exclusive: flagged });
@@ -123,4 +148,27 @@ pub enum Direction {
     /// Sent by the server: `writeOnly` properties are neither required nor generated.
     #[default]
     Response,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_integer_schemas_numbers_are_whole() {
+        assert!(is_integer(&json!({"type": ["integer", "null"]})));
+        assert!(!is_integer(&json!({"type": ["integer", "number"]})));
+        assert!(!is_integer(&json!({"type": "number"})));
+        assert_eq!(whole(&json!(1450.0)), json!(1450));
+        assert_eq!(whole(&json!(-3.0)), json!(-3));
+        assert_eq!(whole(&json!(0.5)), json!(0.5));
+        assert_eq!(whole(&json!(1e300)), json!(1e300), "too large for an integer: kept");
+        assert_eq!(whole(&json!("1.0")), json!("1.0"));
+        let year = json!({"type": "integer", "minimum": 1450.0, "exclusiveMaximum": 2100.0});
+        assert_eq!(lower_bound(&year).map(|b| b.written), Some("1450".to_owned()));
+        assert_eq!(upper_bound(&year).map(|b| (b.written, b.exclusive)), Some(("2100".to_owned(), true)));
+        let ratio = json!({"type": "number", "minimum": 1.0});
+        assert_eq!(lower_bound(&ratio).map(|b| b.written), Some("1.0".to_owned()));
+    }
 }

@@ -81,22 +81,25 @@ pub struct SchemaNode {
     /// The component's name when the `$ref` was `#/components/schemas/<name>`: the Schemas
     /// section shows it at `#schema/<name>`.
     pub component: Option<String>,
-    /// `object`, `array`, `string`, `integer`, `number`, `boolean`, `oneOf`, `anyOf`,
+    /// `object`, `array`, `string`, `integer`, `number`, `boolean`, `null`, `oneOf`, `anyOf`,
     /// `allOf` or `any`.
     pub kind: String,
     /// `format`, e.g. `int64`, `date-time`.
     pub format: Option<String>,
     /// `description` (Markdown).
     pub description: Option<String>,
-    /// `enum` values.
+    /// `enum` values (whole numbers for an `integer` schema).
     pub enumeration: Vec<Value>,
-    /// Limits in words: "1 to 100 characters", "≥ 1", "pattern \S", "default 20".
+    /// Limits in words: "1 to 100 characters", "≥ 1", "pattern \S", "default 20",
+    /// "always \"fast\"", "examples: \"Rex\", \"Tom\"", "base64, image/png",
+    /// "discriminator: petType: cat → Cat".
     pub constraints: Vec<String>,
-    /// `nullable: true`.
+    /// It allows `null`: `nullable: true` (3.0), a `type` list with `"null"`, or a `oneOf` or
+    /// `anyOf` of one schema and `{"type": "null"}` (read as that schema, allowing null).
     pub nullable: bool,
     /// Object fields in document order.
     pub properties: Vec<Property>,
-    /// `additionalProperties: false`.
+    /// `additionalProperties: false` or `unevaluatedProperties: false`.
     pub closed: bool,
     /// Array items.
     pub items: Option<Box<SchemaNode>>,
@@ -104,6 +107,20 @@ pub struct SchemaNode {
     pub variants: Vec<SchemaNode>,
     /// The schema refers back to one of its ancestors (or the tree is too deep): not expanded.
     pub truncated: bool,
+    /// Schemas shown under this one, each with its label: a tuple's items by position
+    /// (`prefixItems`: "item 1", ...; "other items" for `items` beside them), `if`, `then` and
+    /// `else`, and "other properties" (`additionalProperties`, `unevaluatedProperties`).
+    #[serde(default)]
+    pub parts: Vec<SchemaPart>,
+}
+
+/// A schema shown under another with a label of its own ([`SchemaNode::parts`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SchemaPart {
+    /// "item 1", "other items", "if", "then", "else", "other properties".
+    pub label: String,
+    /// The schema.
+    pub schema: SchemaNode,
 }
 
 /// One field of an object schema.
@@ -209,8 +226,9 @@ pub enum CodeSamples {
 pub struct SecurityUse {
     /// The scheme's name in `components.securitySchemes`.
     pub name: String,
-    /// What it is, in words: "API key in the header X-API-Key", "HTTP bearer (JWT)", "OAuth 2",
-    /// ...; "not described" when the document has no such scheme.
+    /// What it is, in words, without brackets (the page writes it in brackets after the name):
+    /// "API key in the header X-API-Key", "HTTP bearer, JWT", "OAuth 2, password flow", ...;
+    /// "not described" when the document has no such scheme.
     pub kind: String,
     /// The OAuth 2 or OpenID Connect scopes (or roles) the operation needs.
     pub scopes: Vec<String>,

@@ -49,8 +49,9 @@ fn scheme_in_words(scheme: &Value) -> String {
             } else {
                 name.to_owned()
             };
+            // No brackets: the operation's page writes the whole in brackets after the name.
             match scheme.get("bearerFormat").and_then(Value::as_str) {
-                Some(format) => format!("HTTP {name} ({format})"),
+                Some(format) => format!("HTTP {name}, {format}"),
                 None => format!("HTTP {name}"),
             }
         }
@@ -69,11 +70,46 @@ fn scheme_in_words(scheme: &Value) -> String {
                     other => other,
                 })
                 .collect();
-            if flows.is_empty() { "OAuth 2".to_owned() } else { format!("OAuth 2 ({})", flows.join(", ")) }
+            match flows.len() {
+                0 => "OAuth 2".to_owned(),
+                1 => format!("OAuth 2, {} flow", flows[0]),
+                _ => format!("OAuth 2, {} flows", and_list(&flows)),
+            }
         }
         "openIdConnect" => "OpenID Connect".to_owned(),
         "mutualTLS" => "mutual TLS".to_owned(),
         other if !other.is_empty() => other.to_owned(),
         _ => "a scheme of no known type".to_owned(),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_scheme_in_words_has_no_brackets_of_its_own() {
+        let password = json!({"type": "oauth2", "flows": {"password": {"tokenUrl": "/t", "scopes": {}}}});
+        assert_eq!(scheme_in_words(&password), "OAuth 2, password flow");
+        let two = json!({"type": "oauth2", "flows": {"authorizationCode": {}, "clientCredentials": {}}});
+        assert_eq!(scheme_in_words(&two), "OAuth 2, authorization code and client credentials flows");
+        let three =
+            json!({"type": "oauth2", "flows": {"implicit": {}, "password": {}, "clientCredentials": {}}});
+        assert_eq!(scheme_in_words(&three), "OAuth 2, implicit, password and client credentials flows");
+        let bearer = json!({"type": "http", "scheme": "Bearer", "bearerFormat": "JWT"});
+        assert_eq!(scheme_in_words(&bearer), "HTTP bearer, JWT");
+        for scheme in [password, two, three, bearer] {
+            assert!(!scheme_in_words(&scheme).contains(['(', ')']));
+        }
     }
 }

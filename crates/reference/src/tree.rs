@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{MAX_DEPTH, MAX_NODES, Property, SchemaNode, follow};
+use super::{MAX_DEPTH, MAX_NODES, Property, SchemaNode, SchemaPart, follow};
 
 /// The schema at `value` as a display tree, at most [`MAX_DEPTH`] levels and [`MAX_NODES`]
 /// nodes deep; a schema that refers back to one of its ancestors is not expanded again.
@@ -55,13 +55,30 @@ impl Tree<'_> {
             return node;
         };
         let get = |k: &str| obj.get(k);
+        let expand = depth < MAX_DEPTH && self.nodes <= MAX_NODES;
+        // `Optional[T]`: a `oneOf` or `anyOf` of one schema and `{"type": "null"}` reads as
+        // that schema, allowing null, on one line rather than as a list of two.
+        if expand && let Some(only) = ["oneOf", "anyOf"].into_iter().find_map(|key| nullable_one(get(key)?)) {
+            let mut node = self.node(only, depth + 1);
+            node.nullable = true;
+            if let Some(description) = get("description").and_then(Value::as_str) {
+                node.description = Some(description.to_owned());
+            }
+            node.constraints.extend(constraints(value, obj));
+            return node;
+        }
         node.description = get("description").and_then(Value::as_str).map(str::to_owned);
         node.format = get("format").and_then(Value::as_str).map(str::to_owned);
         let (types, nullable) = petstore_openapi::schema::types(value);
+        let integer = petstore_openapi::schema::is_integer(value);
         node.nullable = nullable;
-        node.enumeration = petstore_openapi::schema::allowed_values(value).unwrap_or_default();
+        node.enumeration = get("enum")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|v| if integer { petstore_openapi::schema::whole(v) } else { v.clone() })
+            .collect();
         node.constraints = constraints(value, obj);
-        let expand = depth < MAX_DEPTH && self.nodes <= MAX_NODES;
         for key in ["oneOf", "anyOf", "allOf"] {
             if let Some(list) = get(key).and_then(Value::as_array) {
                 node.kind = key.to_owned();
@@ -74,12 +91,19 @@ impl Tree<'_> {
             }
         }
         node.kind = match types.as_slice() {
-            [] => petstore_openapi::schema::primary_type(value).unwrap_or("any").to_owned(),
+            [] if is_null(value) => {
+                node.nullable = false;
+                "null".to_owned()
+            }
+            [] => petstore_openapi::schema::primary_type(value)
+                .or_else(|| values_type(value))
+                .unwrap_or("any")
+                .to_owned(),
             [one] => (*one).to_owned(),
             many => many.join(" or "),
         };
         if !expand {
-            node.truncated = obj.contains_key("properties") || obj.contains_key("items");
+            node.truncated = NESTED.iter().any(|k| get(k).is_some_and(|v| v.is_object() || v.is_array()));
             return node;
         }
         let required: Vec<&str> = get("required")
@@ -100,11 +124,83 @@ impl Tree<'_> {
         }
         node.closed =
             [get("additionalProperties"), get("unevaluatedProperties")].contains(&Some(&Value::Bool(false)));
+        let tuple = get("prefixItems").and_then(Value::as_array);
+        for (i, item) in tuple.into_iter().flatten().enumerate() {
+            self.part(&mut node, format!("item {}", i + 1), item, depth);
+        }
         if let Some(items) = get("items").filter(|i| i.is_object()) {
-            node.items = Some(Box::new(self.node(items, depth + 1)));
+            if tuple.is_some() {
+                // Beside `prefixItems`, `items` is the schema of the items after the tuple's.
+                self.part(&mut node, "other items".to_owned(), items, depth);
+            } else {
+                node.items = Some(Box::new(self.node(items, depth + 1)));
+            }
+        }
+        for key in ["if", "then", "else"] {
+            if let Some(schema) = get(key) {
+                self.part(&mut node, key.to_owned(), schema, depth);
+            }
+        }
+        for key in ["additionalProperties", "unevaluatedProperties"] {
+            // `true` and `{}` allow anything, as leaving the keyword out does; `false` closes.
+            if let Some(schema) = get(key).filter(|s| s.as_object().is_some_and(|o| !o.is_empty())) {
+                self.part(&mut node, "other properties".to_owned(), schema, depth);
+            }
         }
         node
     }
+
+    /// Adds `schema` to `node`'s parts under `label` (one level down, within the caps as a
+    /// property is).
+    fn part(&mut self, node: &mut SchemaNode, label: String, schema: &Value, depth: usize) {
+        node.parts.push(SchemaPart { label, schema: self.node(schema, depth + 1) });
+    }
+}
+
+/// The keywords whose schemas a tree shows under the schema's own line.
+const NESTED: [&str; 8] = [
+    "properties",
+    "items",
+    "prefixItems",
+    "if",
+    "then",
+    "else",
+    "additionalProperties",
+    "unevaluatedProperties",
+];
+
+/// The JSON type of every value a schema with no `type` allows by `const` or `enum`, when they
+/// share one (`{"const": "x"}` is a string).
+fn values_type(schema: &Value) -> Option<&'static str> {
+    let of = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let values = petstore_openapi::schema::allowed_values(schema)?;
+    let first = of(values.first()?);
+    values.iter().all(|v| of(v) == first).then_some(first)
+}
+
+/// Whether `schema` allows `null` only: `{"type": "null"}`, `{"type": ["null"]}`,
+/// `{"const": null}` or `{"enum": [null]}`.
+fn is_null(schema: &Value) -> bool {
+    let (types, nullable) = petstore_openapi::schema::types(schema);
+    (types.is_empty() && nullable && schema.get("type").is_some())
+        || schema.get("const") == Some(&Value::Null)
+        || schema.get("enum").and_then(Value::as_array).is_some_and(|e| e.len() == 1 && e[0].is_null())
+}
+
+/// The one schema of a `oneOf` or `anyOf` list besides its `null` ones, when it has both.
+fn nullable_one(list: &Value) -> Option<&Value> {
+    let list = list.as_array()?;
+    let mut others = list.iter().filter(|v| !is_null(v));
+    let only = others.next()?;
+    (others.next().is_none() && list.len() > 1).then_some(only)
 }
 
 /// The name `reference` gives in `#/components/schemas/<name>` (escapes undone), when it
@@ -123,7 +219,10 @@ fn summary(schema: &Value) -> String {
         return r.rsplit('/').next().unwrap_or(r).to_owned();
     }
     if let Some(value) = schema.get("const") {
-        return format!("= {value}");
+        return format!(
+            "= {}",
+            shown(value, petstore_openapi::schema::is_integer(schema), MAX_EXAMPLE_CHARS)
+        );
     }
     if let Some(required) = schema.get("required").and_then(Value::as_array).filter(|r| !r.is_empty()) {
         let names: Vec<&str> = required.iter().filter_map(Value::as_str).collect();
@@ -143,7 +242,22 @@ fn summary(schema: &Value) -> String {
     }
 }
 
+/// At most this many of a schema's `examples` are shown, each in at most
+/// [`MAX_EXAMPLE_CHARS`] characters.
+const MAX_EXAMPLES: usize = 5;
+const MAX_EXAMPLE_CHARS: usize = 60;
+
+/// `value` as JSON on one line, whole numbers for an `integer` schema, cut at `max` characters.
+fn shown(value: &Value, integer: bool, max: usize) -> String {
+    let text = if integer { petstore_openapi::schema::whole(value) } else { value.clone() }.to_string();
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
 fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
+    let integer = petstore_openapi::schema::is_integer(schema);
     let num = |k: &str| obj.get(k).filter(|v| v.is_number()).map(Value::to_string);
     let mut out = Vec::new();
     match (num("minLength"), num("maxLength")) {
@@ -183,16 +297,46 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
     if let Some(p) = obj.get("pattern").and_then(Value::as_str) {
         out.push(format!("pattern {p}"));
     }
-    if let Some(m) = num("multipleOf") {
-        out.push(format!("multiple of {m}"));
+    if let Some(m) = obj.get("multipleOf").filter(|v| v.is_number()) {
+        out.push(format!("multiple of {}", shown(m, integer, MAX_EXAMPLE_CHARS)));
     }
     if let Some(d) = obj.get("default") {
-        out.push(format!("default {d}"));
+        out.push(format!("default {}", shown(d, integer, MAX_EXAMPLE_CHARS)));
     }
-    // JSON Schema 2020-12 (OpenAPI 3.1 and later), shown as constraints in words.
-    if let Some(prefix) = obj.get("prefixItems").and_then(Value::as_array) {
-        let items: Vec<String> = prefix.iter().map(summary).collect();
-        out.push(format!("first items: {}", items.join(", ")));
+    // JSON Schema 2020-12 (OpenAPI 3.1 and later), shown as constraints in words; the
+    // keywords holding schemas of their own (`prefixItems`, `if`, ...) are the tree's parts.
+    if let Some(value) = obj.get("const") {
+        out.push(format!("always {}", shown(value, integer, MAX_EXAMPLE_CHARS)));
+    }
+    if let Some(examples) = obj.get("examples").and_then(Value::as_array).filter(|e| !e.is_empty()) {
+        let mut values: Vec<String> =
+            examples.iter().take(MAX_EXAMPLES).map(|e| shown(e, integer, MAX_EXAMPLE_CHARS)).collect();
+        if examples.len() > MAX_EXAMPLES {
+            values.push(format!("{} more", examples.len() - MAX_EXAMPLES));
+        }
+        let lead = if examples.len() == 1 { "example" } else { "examples" };
+        out.push(format!("{lead}: {}", values.join(", ")));
+    }
+    if let Some(discriminator) = obj.get("discriminator") {
+        let property = discriminator.get("propertyName").and_then(Value::as_str).unwrap_or_default();
+        let mapping: Vec<String> = discriminator
+            .get("mapping")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(value, target)| {
+                // A schema name, or a reference whose last segment names it.
+                let target = target.as_str().unwrap_or_default();
+                let name = component_schema(target)
+                    .unwrap_or_else(|| target.rsplit('/').next().unwrap_or(target).to_owned());
+                format!("{value} → {name}")
+            })
+            .collect();
+        match (property.is_empty(), mapping.is_empty()) {
+            (true, _) => {}
+            (false, true) => out.push(format!("discriminator: {property}")),
+            (false, false) => out.push(format!("discriminator: {property}: {}", mapping.join(", "))),
+        }
     }
     if let Some(contains) = obj.get("contains") {
         let count = match (num("minContains"), num("maxContains")) {
@@ -203,19 +347,24 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
         };
         out.push(format!("contains {}{count}", summary(contains)));
     }
-    if let Some(condition) = obj.get("if") {
-        let mut rule = format!("if {}", summary(condition));
-        if let Some(then) = obj.get("then") {
-            rule.push_str(&format!(" then {}", summary(then)));
-        }
-        if let Some(otherwise) = obj.get("else") {
-            rule.push_str(&format!(" else {}", summary(otherwise)));
-        }
-        out.push(rule);
+    // Names required without a schema here (`then: {required: [...]}`, an `allOf` part).
+    let properties = obj.get("properties").and_then(Value::as_object);
+    let required: Vec<&str> = obj
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|name| !properties.is_some_and(|p| p.contains_key(*name)))
+        .collect();
+    if !required.is_empty() {
+        out.push(format!("{} required", required.join(", ")));
     }
     for (name, needs) in obj.get("dependentRequired").and_then(Value::as_object).into_iter().flatten() {
         let needs: Vec<&str> = needs.as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        out.push(format!("with {name}, also {}", needs.join(", ")));
+        if !needs.is_empty() {
+            out.push(format!("if {name} is present: {} required", needs.join(", ")));
+        }
     }
     for (name, schema) in obj.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
         out.push(format!("with {name}: {}", summary(schema)));
@@ -225,26 +374,20 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
             out.push(format!("properties matching {pattern}: {}", summary(schema)));
         }
     }
-    for key in ["additionalProperties", "unevaluatedProperties"] {
-        match obj.get(key) {
-            Some(Value::Object(schema)) if !schema.is_empty() => {
-                out.push(format!("other properties: {}", summary(&Value::Object(schema.clone()))));
-            }
-            // `false` closes the object: the tree says so ("no other fields").
-            _ => {}
-        }
-    }
-    if obj.get("unevaluatedItems") == Some(&Value::Bool(false)) {
+    // `additionalProperties` and `unevaluatedProperties`: `false` closes the object (the tree
+    // says "no other properties"), a schema is a part of the tree.
+    if obj.get("unevaluatedItems") == Some(&Value::Bool(false))
+        || (obj.contains_key("prefixItems") && obj.get("items") == Some(&Value::Bool(false)))
+    {
         out.push("no other items".into());
     }
     if let Some(not) = obj.get("not") {
         out.push(format!("not {}", summary(not)));
     }
-    if let Some(media) = obj.get("contentMediaType").and_then(Value::as_str) {
-        out.push(format!("content {media}"));
-    }
-    if let Some(encoding) = obj.get("contentEncoding").and_then(Value::as_str) {
-        out.push(format!("encoded {encoding}"));
+    let content: Vec<&str> =
+        ["contentEncoding", "contentMediaType"].iter().filter_map(|k| obj.get(*k)?.as_str()).collect();
+    if !content.is_empty() {
+        out.push(content.join(", "));
     }
     if obj.get("writeOnly") == Some(&Value::Bool(true)) {
         out.push("write only".into());

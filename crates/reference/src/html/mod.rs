@@ -24,6 +24,11 @@ pub use schema::schema_tree;
 /// The attribute on a description still shown as plain text: its text is the Markdown source.
 pub const MARKDOWN_SOURCE: &str = "data-markdown";
 
+/// The markup of [`Html::separator`]: `.word-space` (`font-size: 0`) makes its space take no
+/// width, so the line looks as it did, while the text (and `innerText`, unlike a visually
+/// hidden element, which it reads as a line of its own) has a plain space between two words.
+pub const SEPARATOR: &str = r#"<span class="word-space"> </span>"#;
+
 /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for HTML text and attribute values.
 #[must_use]
 pub fn escape(text: &str) -> String {
@@ -115,6 +120,13 @@ impl<'a> Html<'a> {
                     .raw("</div>")
             }
         }
+    }
+
+    /// A space only the page's text has (copied text, a screen reader, `textContent`): it
+    /// keeps two words that sit side by side, each in its own element spaced by CSS margins,
+    /// from running together, without changing how they look.
+    fn separator(&mut self) -> &mut Self {
+        self.raw(SEPARATOR)
     }
 
     /// A link to a page of the reference (`#anchor`).

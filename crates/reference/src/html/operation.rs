@@ -127,7 +127,7 @@ fn response(html: &mut Html<'_>, response: &ResponseView) {
     if !response.headers.is_empty() {
         html.raw(r#"<h4>Headers</h4><ul class="param-list">"#);
         for (name, description, schema) in &response.headers {
-            html.raw(r#"<li class="param">"#).element("code", r#" class="prop-name""#, name);
+            html.raw(r#"<li class="param">"#).element("code", r#" class="prop-name""#, name).separator();
             schema_tree(html, schema);
             if let Some(description) = description {
                 html.markdown(description);
@@ -170,7 +170,7 @@ fn security(html: &mut Html<'_>, alternatives: &[Vec<SecurityUse>]) {
                 .raw(" (")
                 .text(&scheme.kind);
             if !scheme.scopes.is_empty() {
-                html.raw(", scopes ").text(&scheme.scopes.join(", "));
+                html.raw("; scopes ").text(&scheme.scopes.join(", "));
             }
             html.raw(")</span>");
         }

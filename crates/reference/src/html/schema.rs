@@ -57,13 +57,15 @@ fn shows_items(items: &SchemaNode) -> bool {
         || !items.variants.is_empty()
 }
 
-/// Writes the tree of `node`; fields, items and variants nest.
+/// Writes the tree of `node`; fields, items, parts and variants nest. Each part of a line (the
+/// type, each limit, a field's name and its marks) is its own element spaced by CSS, with a
+/// [`Html::separator`] between them so the text reads as separate words.
 pub fn schema_tree(html: &mut Html<'_>, node: &SchemaNode) {
     html.raw(r#"<div class="schema" data-testid="schema"><span class="schema-type">"#);
     label(html, node);
     html.raw("</span>");
     if !node.enumeration.is_empty() {
-        html.raw(r#"<span class="schema-enum" data-testid="schema-enum">one of "#);
+        html.separator().raw(r#"<span class="schema-enum" data-testid="schema-enum">one of "#);
         for value in &node.enumeration {
             let text = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
             html.element("code", "", &text).raw(" ");
@@ -71,26 +73,27 @@ pub fn schema_tree(html: &mut Html<'_>, node: &SchemaNode) {
         html.raw("</span>");
     }
     for constraint in &node.constraints {
-        html.element("span", r#" class="schema-limit" data-testid="schema-limit""#, constraint);
+        html.separator().element("span", r#" class="schema-limit" data-testid="schema-limit""#, constraint);
     }
     if node.closed {
-        html.raw(r#"<span class="schema-limit">no other fields</span>"#);
+        html.separator().raw(r#"<span class="schema-limit">no other properties</span>"#);
     }
     if node.truncated {
-        html.raw(r#"<span class="schema-limit">(shown above)</span>"#);
+        html.separator().raw(r#"<span class="schema-limit">(shown above)</span>"#);
     }
     if let Some(description) = &node.description {
-        html.markdown(description);
+        html.separator().markdown(description);
     }
     if !node.properties.is_empty() {
         html.raw(r#"<ul class="schema-props">"#);
         for p in &node.properties {
             html.raw(r#"<li class="schema-prop" data-testid="schema-prop""#)
                 .attr("data-name", &p.name)
-                .raw(">");
-            html.element("code", r#" class="prop-name""#, &p.name);
+                .raw(">")
+                .separator();
+            html.element("code", r#" class="prop-name""#, &p.name).separator();
             if p.required {
-                html.raw(r#"<span class="required" data-testid="required">required</span>"#);
+                html.raw(r#"<span class="required" data-testid="required">required</span>"#).separator();
             }
             if p.read_only {
                 html.raw(r#"<span class="read-only">read-only</span> "#);
@@ -104,12 +107,26 @@ pub fn schema_tree(html: &mut Html<'_>, node: &SchemaNode) {
     if let ("array", Some(items)) = (&node.kind[..], &node.items)
         && shows_items(items)
     {
+        html.separator();
         schema_tree(html, items);
+    }
+    if !node.parts.is_empty() {
+        html.raw(r#"<ul class="schema-props">"#);
+        for part in &node.parts {
+            html.raw(r#"<li class="schema-prop schema-part" data-testid="schema-part""#)
+                .attr("data-label", &part.label)
+                .raw(">")
+                .separator();
+            html.element("span", r#" class="prop-name""#, &part.label).separator();
+            schema_tree(html, &part.schema);
+            html.raw("</li>");
+        }
+        html.raw("</ul>");
     }
     if !node.variants.is_empty() {
         html.raw(r#"<ol class="schema-variants">"#);
         for variant in &node.variants {
-            html.raw("<li>");
+            html.raw("<li>").separator();
             schema_tree(html, variant);
             html.raw("</li>");
         }
