@@ -250,6 +250,34 @@ impl Run<'_> {
             self.pick(&["PT", "JP", "KE", "CA", "NL", "CL"]).to_owned()
         } else if key.contains("currency") {
             self.pick(&["EUR", "USD", "JPY", "KES"]).to_owned()
+        } else if key == "title" || key == "headline" || key == "subject" {
+            format!("The {} {}", capitalized(self.word()), capitalized(self.word()))
+        } else if key == "street"
+            || key.contains("address1")
+            || key == "addressline"
+            || key == "streetaddress"
+        {
+            format!("{} {} Street", 1 + self.rng.below(200), capitalized(self.word()))
+        } else if key.contains("postcode")
+            || key.contains("postalcode")
+            || key.contains("zipcode")
+            || key == "zip"
+        {
+            format!("{:05}", 10_000 + self.rng.below(89_999))
+        } else if key == "company"
+            || key.contains("companyname")
+            || key == "organization"
+            || key == "organisation"
+        {
+            format!("{} {}", capitalized(self.word()), self.pick(&["Ltd", "Inc", "GmbH", "Labs"]))
+        } else if key == "language" || key == "locale" || key == "lang" {
+            self.pick(&["en", "pt", "ja", "sw", "fr", "nl"]).to_owned()
+        } else if key == "timezone" || key == "tz" {
+            self.pick(&["Europe/Lisbon", "Asia/Tokyo", "Africa/Nairobi", "America/Toronto"]).to_owned()
+        } else if key == "color" || key == "colour" {
+            format!("#{:06x}", self.rng.below(0x0100_0000))
+        } else if key == "slug" {
+            format!("{}-{}", self.word(), self.word())
         } else if key.contains("description") || key == "summary" || key == "comment" || key == "message" {
             format!("A {} {} by the {}.", self.word(), self.word(), self.word())
         } else if key == "id" || ends("id") || key == "uid" {
@@ -329,6 +357,12 @@ impl Run<'_> {
             }
         }
     }
+}
+
+/// `word` with its first letter upper case.
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 /// Whether a `format` constrains strings (numeric formats are for numbers).

@@ -261,6 +261,31 @@ fn plausible_values_by_property_name() {
 }
 
 #[test]
+fn more_values_look_like_data_by_name() {
+    let schema = json!({"type": "object", "properties": {
+        "title": {"type": "string"}, "zip": {"type": "string"}, "color": {"type": "string"},
+        "street": {"type": "string"}, "locale": {"type": "string"}, "slug": {"type": "string", "maxLength": 5}}});
+    for seed in SEEDS {
+        let g = generate(&json!({}), &schema, seed, Direction::Request);
+        assert!(g.exact, "{g:?}");
+        let v = &g.value;
+        assert!(
+            v["title"].as_str().is_some_and(|t| t.starts_with("The ") && t.split(' ').count() == 3),
+            "{v}"
+        );
+        assert!(
+            v["zip"].as_str().is_some_and(|z| z.len() == 5 && z.chars().all(|c| c.is_ascii_digit())),
+            "{v}"
+        );
+        assert!(v["color"].as_str().is_some_and(|c| c.len() == 7 && c.starts_with('#')), "{v}");
+        assert!(v["street"].as_str().is_some_and(|s| s.ends_with(" Street")), "{v}");
+        assert!(v["locale"].as_str().is_some_and(|l| l.len() == 2), "{v}");
+        // A name's value that does not fit the schema's lengths gives way to one that does.
+        assert!(v["slug"].as_str().is_some_and(|s| s.chars().count() <= 5), "{v}");
+    }
+}
+
+#[test]
 fn lengths_count_characters() {
     for s in strings(&json!({"type": "string", "minLength": 3, "maxLength": 3})) {
         assert_eq!(s.chars().count(), 3, "{s}");
