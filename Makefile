@@ -93,9 +93,17 @@ bench-generate:
 
 ## corpus: the release build against the public API descriptions of corpus/manifest.json, pinned
 ## in npm and PyPI packages (builds dist/ only when missing or with FORCE_BUILD=1; not part of
-## test; writes docs/compatibility.md and corpus/results.json)
+## test; writes docs/compatibility.md and corpus/results.json), then the first try of every
+## operation (corpus/first-try.mjs: the prefilled request against the document's mock)
 corpus:
 	scripts/ensure-tools.sh test
 	if [[ ! -f dist/index.html || "$${FORCE_BUILD:-0}" == 1 ]]; then trunk build --release --offline; fi
 	node corpus/fetch.mjs
 	node corpus/run.mjs
+	node corpus/first-try.mjs
+
+## corpus-first-try: only the first try of make corpus (fetches the documents; about 7 minutes)
+.PHONY: corpus-first-try
+corpus-first-try:
+	node corpus/fetch.mjs
+	node corpus/first-try.mjs

@@ -24,6 +24,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DOCUMENTS, ROOT, loadManifest, parseDocument } from "./fetch.mjs";
+import { FIRST_TRY, firstTrySection, withSection } from "./first-try.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS = join(HERE, "results.json");
@@ -322,7 +323,9 @@ function writeReport(run) {
     "",
   ];
   mkdirSync(dirname(REPORT), { recursive: true });
-  writeFileSync(REPORT, lines.join("\n"));
+  // The first try's section (corpus/first-try.mjs), kept from its last run.
+  const firstTry = existsSync(FIRST_TRY) ? firstTrySection(JSON.parse(readFileSync(FIRST_TRY, "utf8"))) : null;
+  writeFileSync(REPORT, firstTry ? withSection(lines.join("\n"), firstTry) : lines.join("\n"));
 }
 
 async function main() {
