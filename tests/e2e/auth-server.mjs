@@ -1,5 +1,6 @@
 // A real API with real authentication for the try-it console's end-to-end tests: an OAuth 2
-// authorization server (PKCE code, implicit, client credentials, password, refresh), bearer,
+// authorization server (PKCE code, implicit, client credentials, password, refresh; and a
+// token endpoint as FastAPI makes one, the password grant without a client), bearer,
 // Basic, API-key (header, query, cookie) and combined security, uploads (multipart, form,
 // text, binary), answers of several kinds (text, PNG, attachment, 10 MB JSON), a redirect to
 // another origin, and versioned servers. It answers CORS for a page served from another
@@ -11,7 +12,8 @@
 //   api.log2     // the same for the second ("away") server, plus hasAuthorization, hasApiKey
 //   await api.close();
 //
-// fixtures/auth-api.json describes it; authApiDocument(origin) fills the origin in.
+// fixtures/auth-api.json describes it; authApiDocument(origin) fills the origin in, and
+// fastapiAuthDocument(origin) is the same with FastAPI's OAuth2PasswordBearer as `oauth`.
 import { createServer } from "node:http";
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { deflateSync } from "node:zlib";
@@ -112,6 +114,19 @@ export function authApiDocument(origin, { absoluteUrls = false } = {}) {
       }
     }
   }
+  return doc;
+}
+
+/**
+ * authApiDocument(origin) whose `oauth` scheme is what FastAPI's `OAuth2PasswordBearer`
+ * documents: the password flow alone, at /fastapi/token (relative, as FastAPI writes it).
+ */
+export function fastapiAuthDocument(origin) {
+  const doc = authApiDocument(origin);
+  doc.components.securitySchemes.oauth = {
+    type: "oauth2",
+    flows: { password: { tokenUrl: "/fastapi/token", scopes: { "read:pets": "Read pets" } } },
+  };
   return doc;
 }
 
@@ -284,6 +299,7 @@ function formObject(params) {
 const ROUTES = {
   "/oauth/authorize": ["GET", authorize],
   "/oauth/token": ["POST", token],
+  "/fastapi/token": ["POST", fastapiToken],
   "/.well-known/openid-configuration": ["GET", discovery],
   "/bearer/whoami": ["GET", bearerWhoami],
   "/basic/whoami": ["GET", basicWhoami],
@@ -337,6 +353,34 @@ function parseScopes(value, fallback) {
   const unknown = scopes.filter((s) => !KNOWN_SCOPES.includes(s));
   if (unknown.length) return { error: "invalid_scope", error_description: `unknown scope: ${unknown.join(" ")}` };
   return { scopes };
+}
+
+/**
+ * A token endpoint as FastAPI's `OAuth2PasswordRequestForm` makes one: the password grant with
+ * no client (`client_id` and `client_secret` are optional and not checked; `grant_type`, when
+ * given, must be "password"), 422 with FastAPI's `detail` list for a missing field, 400
+ * `{"detail": "Incorrect username or password"}` for wrong ones, and `token_type: "bearer"`
+ * without `expires_in`. Its tokens are the API's bearer tokens.
+ */
+function fastapiToken({ req, res, body, state }) {
+  const { type } = parseMediaType(req.headers["content-type"]);
+  const form = new URLSearchParams(type === "application/x-www-form-urlencoded" ? body.toString("utf8") : "");
+  const problems = [];
+  for (const name of ["username", "password"]) {
+    if (!form.has(name)) problems.push({ type: "missing", loc: ["body", name], msg: "Field required", input: null });
+  }
+  const grantType = form.get("grant_type");
+  if (grantType !== null && grantType !== "password") {
+    problems.push({ type: "string_pattern_mismatch", loc: ["body", "grant_type"], msg: "String should match pattern '^password$'", input: grantType });
+  }
+  if (problems.length) return json(res, 422, { detail: problems });
+  if (!(safeEqual(form.get("username"), CREDENTIALS.user) && safeEqual(form.get("password"), CREDENTIALS.password))) {
+    return json(res, 400, { detail: "Incorrect username or password" });
+  }
+  const scoped = parseScopes(form.get("scope"), DEFAULT_SCOPES);
+  if (scoped.error) return json(res, 400, { detail: scoped.error_description });
+  const accessToken = issueAccessToken(state, { sub: form.get("username"), scopes: scoped.scopes, client_id: form.get("client_id") });
+  json(res, 200, { access_token: accessToken, token_type: "bearer" });
 }
 
 function isHttpUrl(value) {

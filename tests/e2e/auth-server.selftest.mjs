@@ -210,6 +210,32 @@ describe("other grants", () => {
     assert.equal((await jsonOf(missing)).error, "invalid_request");
   });
 
+  test("FastAPI's token endpoint: the password grant without a client; 422 with detail, 400 for a wrong password", async () => {
+    const post = (params) => fetch(url("/fastapi/token"), {
+      method: "POST",
+      headers: { Origin: PAGE, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(params).toString(),
+    });
+    const res = await post({ grant_type: "password", username: "alice", password: "wonderland" });
+    assert.equal(res.status, 200);
+    const body = await jsonOf(res);
+    assert.deepEqual(Object.keys(body).sort(), ["access_token", "token_type"]);
+    assert.equal(body.token_type, "bearer");
+    assert.deepEqual((await whoami(body.access_token)).body, { sub: "alice", scopes: ["read:pets"], via: "bearer" });
+    // No grant_type (FastAPI's form allows it), a scope, and a client it does not check.
+    const scoped = await jsonOf(await post({ username: "alice", password: "wonderland", scope: "write:pets", client_id: "anyone" }));
+    assert.deepEqual((await whoami(scoped.access_token)).body.scopes, ["write:pets"]);
+    const wrong = await post({ username: "alice", password: "nope" });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(await jsonOf(wrong), { detail: "Incorrect username or password" });
+    const missing = await post({ grant_type: "client_credentials", username: "alice" });
+    assert.equal(missing.status, 422);
+    assert.deepEqual((await jsonOf(missing)).detail.map((d) => [d.type, d.loc.join(".")]), [
+      ["missing", "body.password"],
+      ["string_pattern_mismatch", "body.grant_type"],
+    ]);
+  });
+
   test("refresh_token: rotated on use, can narrow but not widen the scope", async () => {
     const first = await jsonOf(await tokenRequest({ grant_type: "password", username: "alice", password: "wonderland", client_id: "playground", scope: "read:pets write:pets" }));
     const wider = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: "playground", scope: "read:pets openid" });

@@ -1,7 +1,8 @@
 // The try-it panel against a real API with real authentication (tests/e2e/auth-server.mjs, on
 // another 127.0.0.1 port, so every request is cross-origin): API keys in a header, the query
 // and a cookie, HTTP basic and bearer, a combination, OAuth 2 (client credentials, the
-// authorization code flow with PKCE through the page's oauth2-redirect.html, implicit),
+// authorization code flow with PKCE through the page's oauth2-redirect.html, implicit, the
+// password flow, with no client ID against a token endpoint as FastAPI makes one),
 // OpenID Connect discovery, Remember and Forget, server variables, placeholders in the code
 // samples, and credentials that never follow a redirect to another origin.
 import { after, before, test } from "node:test";
@@ -9,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ARTIFACTS, launch, openPage, serveStatic } from "./harness.mjs";
-import { CREDENTIALS, authApiDocument, makePng, startAuthServer } from "./auth-server.mjs";
+import { CREDENTIALS, authApiDocument, fastapiAuthDocument, makePng, startAuthServer } from "./auth-server.mjs";
 
 let api;
 let site;
@@ -403,6 +404,37 @@ test("OAuth 2 password flow: the user's name and password get a token; a wrong p
     const answer = await send(page);
     assert.equal(await answer.getAttribute("data-status"), "200");
     assert.equal((await answerJson(answer)).sub, "alice");
+  } finally {
+    await context.close();
+  }
+});
+
+test("OAuth 2 password flow without a client ID (FastAPI's OAuth2PasswordRequestForm): the token is fetched and the request carries it", async () => {
+  extra["/fastapi-auth.json"] = { type: "application/json", body: JSON.stringify(fastapiAuthDocument(api.origin)) };
+  const { page, context } = await open("bearerWhoami", undefined, "fastapi-auth.json");
+  try {
+    const oauth = card(page, "oauth");
+    // The password flow is the scheme's only one; the client ID stays empty.
+    assert.equal(await input(page, "oauth", "client-id").inputValue(), "");
+    await input(page, "oauth", "username").fill(CREDENTIALS.user);
+    await input(page, "oauth", "password").fill(CREDENTIALS.password);
+    await oauth.locator("[data-testid=auth-get-token]").click();
+    await oauth.locator("[data-testid=auth-message]", { hasText: "Token received." }).waitFor();
+    const tokenRequest = lastRequest("/fastapi/token");
+    const form = new URLSearchParams(tokenRequest.body.toString());
+    assert.equal(form.get("grant_type"), "password");
+    assert.equal(form.get("username"), CREDENTIALS.user);
+    assert.equal(form.get("password"), CREDENTIALS.password);
+    assert.equal(form.has("client_id"), false, "no client ID is sent");
+    assert.equal(form.has("client_secret"), false);
+    assert.equal(tokenRequest.headers.authorization, undefined, "no client authentication");
+    const answer = await send(page);
+    assert.equal(await answer.getAttribute("data-status"), "200");
+    // A token the server issued (the static one's subject is another), sent as a bearer.
+    assert.deepEqual(await answerJson(answer), { sub: "alice", scopes: ["read:pets"], via: "bearer" });
+    const sent = lastRequest("/bearer/whoami").headers.authorization;
+    assert.match(sent, /^Bearer [A-Za-z0-9\-._~+/]+=*$/);
+    assert.notEqual(sent, `Bearer ${CREDENTIALS.staticToken}`);
   } finally {
     await context.close();
   }

@@ -315,6 +315,7 @@ pub(crate) fn injected(spec: &Spec, op: &Operation, status: Option<u16>, seed: u
                 code: "injected_failure",
                 message: format!("A failure injected into {} by the mock's options.", op.id),
                 headers: Vec::new(),
+                problems: Vec::new(),
             };
             failure::render(spec, Some(op), &failure, seed)
         }

@@ -5,10 +5,12 @@
 //! `conflict`) plus `unauthorized` and `storage_full`. The body is the Error object
 //! `{code, message, status}`, unless the operation documents another shape for that status: then
 //! the answer has the document's shape, with the message in its message-like fields, so that a
-//! client written against the document can read it.
+//! client written against the document can read it; a shape that lists problems (FastAPI's
+//! `detail`) gets one entry per problem ([`super::problems`]).
 
 use serde_json::{Value, json};
 
+use super::problems::{MAX_PROBLEMS, Problem};
 use super::spec::{Operation, Spec};
 use petstore_http::Response;
 use petstore_openapi::schema::Direction;
@@ -24,11 +26,30 @@ pub struct Failure {
     pub message: String,
     /// Extra headers: `Allow` for 405, `WWW-Authenticate` for 401.
     pub headers: Vec<(String, String)>,
+    /// Each problem of a refused request, where they are known (the first is the one the
+    /// message names), at most [`MAX_PROBLEMS`]: for error shapes that list them.
+    pub problems: Vec<Problem>,
 }
 
 impl Failure {
     fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into(), headers: Vec::new() }
+        Self { status, code, message: message.into(), headers: Vec::new(), problems: Vec::new() }
+    }
+
+    /// The failure with these problems too (kept to [`MAX_PROBLEMS`]).
+    #[must_use]
+    pub(crate) fn with_problems(mut self, problems: impl IntoIterator<Item = Problem>) -> Self {
+        let room = MAX_PROBLEMS.saturating_sub(self.problems.len());
+        self.problems.extend(problems.into_iter().take(room));
+        self
+    }
+
+    /// The failure as one problem at `loc`, of pydantic's `kind`, in the failure's words.
+    #[must_use]
+    pub(crate) fn at(self, loc: &[&str], kind: &'static str, input: Option<Value>) -> Self {
+        let loc = loc.iter().map(|part| Value::from(*part)).collect();
+        let problem = Problem { loc, kind, message: self.message.clone(), input };
+        self.with_problems([problem])
     }
 
     pub(crate) fn parameter(message: String) -> Self {
@@ -151,8 +172,13 @@ pub(crate) fn render(spec: &Spec, op: Option<&Operation>, failure: &Failure, see
         .and_then(Value::as_object)
         .and_then(|c| c.keys().find(|m| petstore_http::form::is_json(m) && !m.contains('*')))
         .map_or("application/json", String::as_str);
-    let body = match schema {
-        Some(schema)
+    // A shape that lists problems (FastAPI's `detail`) for a refused request: one entry each.
+    let listed = schema
+        .filter(|s| matches!(failure.status, 400 | 422) && super::problems::lists_problems(spec, s))
+        .and_then(|s| super::problems::listed(spec, s, failure));
+    let body = match (listed, schema) {
+        (Some(listed), _) => listed,
+        (None, Some(schema))
             if spec.validator().direction(Direction::Response).check(schema, &error, "").is_err() =>
         {
             shaped(spec, schema, failure, seed).unwrap_or(error)

@@ -45,6 +45,7 @@ mod notice;
 mod options;
 mod params;
 mod patch;
+mod problems;
 mod resources;
 mod routes;
 mod security;
@@ -68,6 +69,7 @@ pub use self::options::{Delay, FailureOptions, MockOptions, OperationOptions};
 pub use self::params::MAX_REQUEST_BODY;
 pub use self::params::Params;
 use self::params::Raw;
+pub use self::problems::{MAX_PROBLEMS, Problem};
 use self::resources::Resource;
 use self::spec::{Operation, Spec};
 pub use self::stateful::{SnapshotError, StatefulMock};
@@ -445,7 +447,19 @@ impl ApiMock {
         }
         let check = self.options.validate;
         let raw = Raw { path: path_params, query: &query_pairs, request };
-        let params = params::read_params(spec, op, &raw, check)?;
+        let params = params::read_params(spec, op, &raw, check).map_err(|failure| {
+            // The body's problems are listed too (FastAPI's `detail` lists them all); the
+            // refusal stays the parameter's.
+            match (&op.body, oversized) {
+                (Some(body), None) => {
+                    match params::read_body(spec, op, body, request, check, self.body_limit) {
+                        Err(more) => failure.with_problems(more.problems),
+                        Ok(_) => failure,
+                    }
+                }
+                _ => failure,
+            }
+        })?;
         let body = match (&op.body, oversized) {
             (Some(_), Some(unread)) => return Err(Failure::too_large(unread, self.body_limit)),
             (Some(body), None) => params::read_body(spec, op, body, request, check, self.body_limit)?,

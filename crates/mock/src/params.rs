@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::failure::Failure;
 use super::form_fields::{add_empty_members, form_object};
+use super::problems::{self, MAX_PROBLEMS, Problem};
 use super::spec::{Body, Location, Operation, Param, Spec};
 use super::text_values::{property_schema, scalar};
 use petstore_http::Request;
@@ -46,7 +47,8 @@ impl Raw<'_> {
 }
 
 /// Reads and checks every parameter; with `check` off, values are read but not checked, and
-/// missing required ones are let through.
+/// missing required ones are let through. A refusal names the first parameter that is wrong
+/// and lists the problems of all.
 pub(crate) fn read_params(
     spec: &Spec,
     op: &Operation,
@@ -57,9 +59,19 @@ pub(crate) fn read_params(
     let cookies =
         if op.params.iter().any(|p| p.location == Location::Cookie) { raw.cookies() } else { Vec::new() };
     let mut out = Params::new();
+    // The first refusal's message, and every parameter's problem.
+    let mut refused: Option<String> = None;
+    let mut found: Vec<Problem> = Vec::new();
+    let mut refuse = |message: String, problem: Problem| {
+        refused.get_or_insert(message);
+        if found.len() < MAX_PROBLEMS {
+            found.push(problem);
+        }
+    };
     for param in &op.params {
         let schema = resolve(&spec.doc, &param.schema).unwrap_or(&param.schema);
         let label = format!("{} {}", param.location.label(), param.name);
+        let loc = [Value::from(problems::place(param.location)), Value::from(param.name.as_str())];
         let value = match param.location {
             Location::Path => raw.path.iter().find(|(k, _)| *k == param.name).map(|(_, v)| {
                 let text = strip_path_style(param, schema, v);
@@ -86,24 +98,62 @@ pub(crate) fn read_params(
         };
         let Some(value) = value else {
             if param.required && check {
-                return Err(Failure::parameter(format!("{label} is required.")));
+                let message = format!("{label} is required.");
+                let problem =
+                    Problem { loc: loc.to_vec(), kind: "missing", message: message.clone(), input: None };
+                refuse(message, problem);
             }
             continue;
         };
-        let value = value.map_err(|e| Failure::parameter(format!("{label} {e}")))?;
+        let value = match value {
+            Ok(value) => value,
+            Err(e) => {
+                let message = format!("{label} {e}");
+                let kind = problems::unreadable(spec, &param.schema, &e);
+                let input = raw_text(param, raw).map(Value::String);
+                refuse(message.clone(), Problem { loc: loc.to_vec(), kind, message, input });
+                continue;
+            }
+        };
         if check {
-            let checked = match (validator.check(&param.schema, &value, &param.name), essence(param, &value))
+            let mut wrong = validator.problems(&param.schema, &value, &param.name, 1);
+            if !wrong.is_empty()
+                && let Some(essence) = essence(param, &value)
+                && validator.check(&param.schema, &essence, &param.name).is_ok()
             {
-                (Err(e), Some(essence)) => {
-                    validator.check(&param.schema, &essence, &param.name).map_err(|_| e)
+                wrong.clear();
+            }
+            if !wrong.is_empty() {
+                let label = param.location.label();
+                let mut listed = problems::from_validator(wrong, &loc, &value);
+                for problem in &mut listed {
+                    problem.message = format!("{label} {}", problem.message);
                 }
-                (checked, _) => checked,
-            };
-            checked.map_err(|e| Failure::parameter(format!("{} {e}", param.location.label())))?;
+                let first = listed[0].message.clone();
+                for problem in listed {
+                    refuse(first.clone(), problem);
+                }
+                continue;
+            }
         }
         out.insert(param.name.clone(), value);
     }
-    Ok(out)
+    match refused {
+        Some(message) => Err(Failure::parameter(message).with_problems(found)),
+        None => Ok(out),
+    }
+}
+
+/// A parameter's text as sent, for a refusal's `input` (the query's first value).
+fn raw_text(param: &Param, raw: &Raw<'_>) -> Option<String> {
+    let find =
+        |pairs: &[(String, String)]| pairs.iter().find(|(k, _)| *k == param.name).map(|(_, v)| v.clone());
+    match param.location {
+        Location::Path => find(raw.path),
+        Location::Query => find(raw.query),
+        Location::Header => raw.request.header_value(&param.name).map(str::to_owned),
+        Location::Cookie => None,
+    }
 }
 
 /// A `Content-Type` header parameter's media type without its parameters, lower case:
@@ -267,7 +317,8 @@ pub(crate) fn read_body(
             return Err(Failure::malformed(format!(
                 "The request body is empty; this operation needs a body ({}).",
                 types.join(", ")
-            )));
+            ))
+            .at(&["body"], "missing", None));
         }
         return Ok(None);
     }
@@ -289,10 +340,11 @@ pub(crate) fn read_body(
     };
     let sent_type = sent.unwrap_or(media.as_str());
     let value = if petstore_http::form::is_json(media) || petstore_http::form::is_json(sent_type) {
-        Some(
-            serde_json::from_slice::<Value>(bytes)
-                .map_err(|e| Failure::malformed(format!("The body is not valid JSON: {e}.")))?,
-        )
+        Some(serde_json::from_slice::<Value>(bytes).map_err(|e| {
+            let message = format!("The body is not valid JSON: {e}.");
+            let problem = problems::json_invalid(bytes, &e, message.clone());
+            Failure::malformed(message).with_problems([problem])
+        })?)
     } else if media.starts_with("application/x-www-form-urlencoded") {
         let pairs: Vec<(String, String)> = form_urlencoded::parse(bytes).into_owned().collect();
         let mut form =
@@ -325,10 +377,12 @@ pub(crate) fn read_body(
     };
     if check && let (Some(value), Some(schema)) = (&value, schema) {
         // A file in a form stands as its file name: its schema is a (binary) string.
-        spec.validator()
-            .direction(Direction::Request)
-            .check(schema, value, "")
-            .map_err(|e| Failure::validation(op, e))?;
+        let wrong = spec.validator().direction(Direction::Request).problems(schema, value, "", MAX_PROBLEMS);
+        if let Some(first) = wrong.first() {
+            let message = first.message.clone();
+            let listed = problems::from_validator(wrong, &[Value::from("body")], value);
+            return Err(Failure::validation(op, message).with_problems(listed));
+        }
     }
     Ok(value)
 }

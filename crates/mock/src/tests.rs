@@ -422,3 +422,4 @@ fn swagger_2_documents_are_converted_and_mocked() {
 }
 
 mod conformance;
+mod fastapi;

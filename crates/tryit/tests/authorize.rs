@@ -116,10 +116,6 @@ async fn the_oauth_inputs_follow_the_flow_chosen() {
     assert!(scope("read"));
     assert!(!scope("write"));
 
-    panel.click("[data-scheme=oauth] [data-testid=auth-get-token]");
-    tick().await;
-    assert_eq!(panel.text("[data-scheme=oauth] [data-testid=auth-message]"), "Enter the client ID first.");
-
     panel.fill(&card("client-id"), "app");
     panel.check("[data-scheme=oauth] [data-testid=auth-scope][data-scope=write]", true);
     panel.fill(&card("flow"), "1");
@@ -131,6 +127,13 @@ async fn the_oauth_inputs_follow_the_flow_chosen() {
     tick().await;
     assert!(hidden(&panel, &card("client-secret")), "an implicit client has no secret");
     assert!(hidden(&panel, &card("username")));
+    // A sign-in in a window names its client (the password and client-credentials flows go
+    // without one).
+    panel.fill(&card("client-id"), "");
+    panel.click("[data-scheme=oauth] [data-testid=auth-get-token]");
+    tick().await;
+    assert_eq!(panel.text("[data-scheme=oauth] [data-testid=auth-message]"), "Enter the client ID first.");
+    panel.fill(&card("client-id"), "app");
 
     let (vault, _) = page::shared("tryit-test/authorize/oauth");
     let client = vault.clients.get_untracked().get("oauth").cloned().unwrap();

@@ -4,7 +4,7 @@
 
 use serde_json::{Number, Value};
 
-use super::{Validator, Walk, child, describe, format, is_integral, same, usize_of};
+use super::{Fail, Found, Step, Validator, Walk, child, describe, format, is_integral, same, usize_of};
 
 /// Checks a scalar `value` against the keywords of `schema` that concern it alone: `enum` and
 /// `const`, the integer formats, bounds and `multipleOf` of numbers, and the lengths and
@@ -24,13 +24,13 @@ pub fn check_scalar(
     match value {
         // Shown as JSON writes it: no second float formatter where this runs.
         Value::Number(n) => {
-            check_number(schema, n, &petstore_openapi::schema::types(schema).0, name, &n.to_string())
+            Ok(check_number(schema, n, &petstore_openapi::schema::types(schema).0, name, &n.to_string())?)
         }
         Value::String(text) => {
             check_length(schema, text, name)?;
             match schema.get("pattern").and_then(Value::as_str) {
                 Some(pattern) if matches(pattern, text) == Some(false) => {
-                    Err(pattern_error(pattern, text, name))
+                    Err(pattern_error(pattern, text, name).into())
                 }
                 _ => Ok(()),
             }
@@ -40,42 +40,60 @@ pub fn check_scalar(
 }
 
 /// `enum` and `const`.
-pub(super) fn check_listed(schema: &Value, value: &Value, name: &str) -> Result<(), String> {
+pub(super) fn check_listed(schema: &Value, value: &Value, name: &str) -> Result<(), Fail> {
     if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
         && !allowed.iter().any(|a| same(a, value))
     {
         let list: Vec<String> =
             allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
-        return Err(format!("{name} must be one of {}; got {}.", list.join(", "), describe(value)));
+        return Err(Fail::new(
+            "enum",
+            format!("{name} must be one of {}; got {}.", list.join(", "), describe(value)),
+        ));
     }
     if let Some(only) = schema.get("const")
         && !same(only, value)
     {
-        return Err(format!("{name} must be {}; got {}.", describe(only), describe(value)));
+        return Err(Fail::new(
+            "const",
+            format!("{name} must be {}; got {}.", describe(only), describe(value)),
+        ));
     }
     Ok(())
 }
 
+/// A part's problems as those of its object's `field`.
+fn at(field: &str) -> impl Fn(Fail) -> Fail + '_ {
+    move |f| f.under(&Step::Field(field.to_owned()))
+}
+
 /// `minLength` and `maxLength`, in characters.
-fn check_length(schema: &Value, text: &str, name: &str) -> Result<(), String> {
+fn check_length(schema: &Value, text: &str, name: &str) -> Result<(), Fail> {
     let len = text.chars().count();
     if let Some(min) = usize_of(schema, "minLength").filter(|&m| len < m) {
         let unit = if min == 1 { "character" } else { "characters" };
-        return Err(format!("{name} must be at least {min} {unit} long; it has {len}."));
+        return Err(Fail::new(
+            "minLength",
+            format!("{name} must be at least {min} {unit} long; it has {len}."),
+        ));
     }
     if let Some(max) = usize_of(schema, "maxLength").filter(|&m| len > m) {
-        return Err(format!("{name} must be at most {max} characters long; it has {len}."));
+        return Err(Fail::new(
+            "maxLength",
+            format!("{name} must be at most {max} characters long; it has {len}."),
+        ));
     }
     Ok(())
 }
 
 /// The message for `text` that `pattern` does not match.
-fn pattern_error(pattern: &str, text: &str, name: &str) -> String {
-    if pattern == r"\S" {
+fn pattern_error(pattern: &str, text: &str, name: &str) -> Fail {
+    let message = if pattern == r"\S" {
         format!("{name} must contain a character other than a space.")
     } else {
         format!("{name} must match the pattern {pattern}; got {}.", describe(&Value::from(text)))
-    }
+    };
+    Fail::new("pattern", message)
 }
 
 /// 2^63, the first integer past int64.
@@ -98,16 +116,19 @@ pub(super) fn check_number(
     types: &[&str],
     name: &str,
     shown: &str,
-) -> Result<(), String> {
+) -> Result<(), Fail> {
     let format = schema.get("format").and_then(Value::as_str);
     if types.contains(&"integer") && matches!(format, Some("int32" | "int64")) && is_integral(n) {
         match n.as_i64() {
             Some(i) if format == Some("int32") && i32::try_from(i).is_err() => {
-                return Err(format!("{name} must be a 32-bit integer; got {i}."));
+                return Err(Fail::new("format", format!("{name} must be a 32-bit integer; got {i}.")));
             }
             Some(_) => {}
             None if n.is_u64() => {
-                return Err(format!("{name} must be a 64-bit integer (at most {}); got {n}.", i64::MAX));
+                return Err(Fail::new(
+                    "format",
+                    format!("{name} must be a 64-bit integer (at most {}); got {n}.", i64::MAX),
+                ));
             }
             // `39245.0` is an integer to JSON Schema; in range, a program reads it as one.
             None => {
@@ -122,7 +143,10 @@ pub(super) fn check_number(
                 };
                 if !fits {
                     let bits = if format == Some("int32") { 32 } else { 64 };
-                    return Err(format!("{name} must be a {bits}-bit integer; got {n}."));
+                    return Err(Fail::new(
+                        "format",
+                        format!("{name} must be a {bits}-bit integer; got {n}."),
+                    ));
                 }
             }
         }
@@ -131,19 +155,21 @@ pub(super) fn check_number(
     if let Some(bound) = petstore_openapi::schema::lower_bound(schema)
         && (x < bound.value || (bound.exclusive && x <= bound.value))
     {
-        let rel = if bound.exclusive { "greater than" } else { "at least" };
-        return Err(format!("{name} must be {rel} {}; got {shown}.", bound.written));
+        let (rel, keyword) =
+            if bound.exclusive { ("greater than", "exclusiveMinimum") } else { ("at least", "minimum") };
+        return Err(Fail::new(keyword, format!("{name} must be {rel} {}; got {shown}.", bound.written)));
     }
     if let Some(bound) = petstore_openapi::schema::upper_bound(schema)
         && (x > bound.value || (bound.exclusive && x >= bound.value))
     {
-        let rel = if bound.exclusive { "less than" } else { "at most" };
-        return Err(format!("{name} must be {rel} {}; got {shown}.", bound.written));
+        let (rel, keyword) =
+            if bound.exclusive { ("less than", "exclusiveMaximum") } else { ("at most", "maximum") };
+        return Err(Fail::new(keyword, format!("{name} must be {rel} {}; got {shown}.", bound.written)));
     }
     if let Some(Value::Number(step)) = schema.get("multipleOf")
         && !is_multiple(n, step)
     {
-        return Err(format!("{name} must be a multiple of {step}; got {shown}."));
+        return Err(Fail::new("multipleOf", format!("{name} must be a multiple of {step}; got {shown}.")));
     }
     Ok(())
 }
@@ -177,7 +203,7 @@ impl Validator<'_> {
         text: &str,
         name: &str,
         walk: &mut Walk,
-    ) -> Result<(), String> {
+    ) -> Result<(), Fail> {
         check_length(schema, text, name)?;
         // A pattern that cannot be read (it does not compile, or an approximation of it
         // misses) is not enforced.
@@ -189,7 +215,8 @@ impl Validator<'_> {
             }
         }
         if let Some(f) = schema.get("format").and_then(Value::as_str) {
-            walk.lax |= !format::check(f, text, name, self.formats)?;
+            walk.lax |= !format::check(f, text, name, self.formats)
+                .map_err(|message| Fail::new("format", message))?;
         }
         Ok(())
     }
@@ -201,17 +228,26 @@ impl Validator<'_> {
         name: &str,
         path: &str,
         walk: &mut Walk,
-    ) -> Result<(), String> {
+    ) -> Result<(), Fail> {
         if let Some(min) = usize_of(schema, "minItems").filter(|&m| items.len() < m) {
-            return Err(format!("{name} must have at least {min} items; it has {}.", items.len()));
+            return Err(Fail::new(
+                "minItems",
+                format!("{name} must have at least {min} items; it has {}.", items.len()),
+            ));
         }
         if let Some(max) = usize_of(schema, "maxItems").filter(|&m| items.len() > m) {
-            return Err(format!("{name} must have at most {max} items; it has {}.", items.len()));
+            return Err(Fail::new(
+                "maxItems",
+                format!("{name} must have at most {max} items; it has {}.", items.len()),
+            ));
         }
         if schema.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
             for (i, item) in items.iter().enumerate() {
                 if items[..i].iter().any(|earlier| same(earlier, item)) {
-                    return Err(format!("{name} must not repeat {}.", describe(item)));
+                    return Err(Fail::new(
+                        "uniqueItems",
+                        format!("{name} must not repeat {}.", describe(item)),
+                    ));
                 }
             }
         }
@@ -232,13 +268,19 @@ impl Validator<'_> {
                 walk.lax |= count != sure;
                 if count < min {
                     let unit = if min == 1 { "item" } else { "items" };
-                    return Err(format!(
-                        "{name} must contain at least {min} {unit} of the required shape; it has {count}."
+                    return Err(Fail::new(
+                        "contains",
+                        format!(
+                            "{name} must contain at least {min} {unit} of the required shape; it has {count}."
+                        ),
                     ));
                 }
                 if let Some(max) = max.filter(|&m| sure > m) {
-                    return Err(format!(
-                        "{name} must contain at most {max} items of the required shape; it has {sure}."
+                    return Err(Fail::new(
+                        "contains",
+                        format!(
+                            "{name} must contain at most {max} items of the required shape; it has {sure}."
+                        ),
                     ));
                 }
             }
@@ -251,14 +293,19 @@ impl Validator<'_> {
                 (_, rest) => (&[], rest),
             };
         if rest == Some(&Value::Bool(false)) && items.len() > prefix.len() {
-            return Err(format!("{name} must have at most {} items; it has {}.", prefix.len(), items.len()));
+            return Err(Fail::new(
+                "maxItems",
+                format!("{name} must have at most {} items; it has {}.", prefix.len(), items.len()),
+            ));
         }
+        let mut found = Found::default();
         for (i, item) in items.iter().enumerate() {
             if let Some(s) = prefix.get(i).or(rest) {
-                self.check_at(s, item, &format!("{base}[{i}]"), s, walk)?;
+                let checked = self.check_at(s, item, &format!("{base}[{i}]"), s, walk);
+                found.keep(checked.map_err(|f| f.under(&Step::Item(i))), walk.go_on, walk.limit)?;
             }
         }
-        Ok(())
+        found.done()
     }
 
     /// Whether an object's `field` is evaluated by `schema` whichever of its branches pass:
@@ -318,13 +365,16 @@ impl Validator<'_> {
         path: &str,
         root: &Value,
         walk: &mut Walk,
-    ) -> Result<(), String> {
+    ) -> Result<(), Fail> {
         let Value::Object(map) = value else { return Ok(()) };
+        let (go_on, limit) = (walk.go_on, walk.limit);
+        let mut found = Found::default();
         for field in
             schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
         {
             if !map.contains_key(field) && !self.exempt(schema, root, field) {
-                return Err(format!("{} is required.", child(path, field)));
+                let missing = Fail::new("required", format!("{} is required.", child(path, field)));
+                found.keep(Err(at(field)(missing)), go_on, limit)?;
             }
         }
         for (trigger, needs) in
@@ -335,18 +385,19 @@ impl Validator<'_> {
             }
             for need in needs.as_array().into_iter().flatten().filter_map(Value::as_str) {
                 if !map.contains_key(need) {
-                    return Err(format!(
-                        "{} is required when {} is given.",
-                        child(path, need),
-                        child(path, trigger)
-                    ));
+                    let missing = Fail::new(
+                        "dependentRequired",
+                        format!("{} is required when {} is given.", child(path, need), child(path, trigger)),
+                    );
+                    found.keep(Err(at(need)(missing)), go_on, limit)?;
                 }
             }
         }
         if let Some(names) = schema.get("propertyNames") {
             for key in map.keys() {
                 let label = format!("field name {}", child(path, key));
-                self.check_at(names, &Value::String(key.clone()), &label, names, walk)?;
+                let checked = self.check_at(names, &Value::String(key.clone()), &label, names, walk);
+                found.keep(checked.map_err(at(key)), go_on, limit)?;
             }
         }
         let properties = schema.get("properties").and_then(Value::as_object);
@@ -356,13 +407,15 @@ impl Validator<'_> {
             let mut covered = false;
             if let Some(s) = properties.and_then(|p| p.get(field)) {
                 covered = true;
-                self.check_at(s, v, &child(path, field), s, walk)?;
+                let checked = self.check_at(s, v, &child(path, field), s, walk);
+                found.keep(checked.map_err(at(field)), go_on, limit)?;
             }
             for (pattern, s) in patterned.into_iter().flatten() {
                 match self.patterns.matches(pattern, field) {
                     Some(true) => {
                         covered = true;
-                        self.check_at(s, v, &child(path, field), s, walk)?;
+                        let checked = self.check_at(s, v, &child(path, field), s, walk);
+                        found.keep(checked.map_err(at(field)), go_on, limit)?;
                     }
                     Some(false) => {}
                     // A pattern that cannot be read may match: the field is neither checked
@@ -381,21 +434,26 @@ impl Validator<'_> {
                     let known: Vec<&str> =
                         properties.into_iter().flatten().map(|(k, _)| k.as_str()).collect();
                     let place = if path.is_empty() { "the body" } else { path };
-                    return Err(format!(
-                        "{} is not a field of {place}; the fields are {}.",
-                        child(path, field),
-                        known.join(", ")
-                    ));
+                    let unknown = Fail::new(
+                        "additionalProperties",
+                        format!(
+                            "{} is not a field of {place}; the fields are {}.",
+                            child(path, field),
+                            known.join(", ")
+                        ),
+                    );
+                    found.keep(Err(at(field)(unknown)), go_on, limit)?;
                 }
                 Some(s @ (Value::Object(_) | Value::Bool(_))) => {
-                    self.check_at(s, v, &child(path, field), s, walk)?;
+                    let checked = self.check_at(s, v, &child(path, field), s, walk);
+                    found.keep(checked.map_err(at(field)), go_on, limit)?;
                 }
                 _ => {}
             }
         }
         for (trigger, s) in schema.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
             if map.contains_key(trigger) {
-                self.check_at(s, value, path, root, walk)?;
+                found.keep(self.check_at(s, value, path, root, walk), go_on, limit)?;
             }
         }
         // `unevaluatedProperties` is not enforced, but a field that is surely evaluated needs
@@ -407,18 +465,24 @@ impl Validator<'_> {
                     Some(true) => {}
                     Some(false) if self.strict && *rule == Value::Bool(false) => {
                         let place = if path.is_empty() { "the body" } else { path };
-                        return Err(format!("{} is not a field of {place}.", child(path, field)));
+                        let unknown = Fail::new(
+                            "unevaluatedProperties",
+                            format!("{} is not a field of {place}.", child(path, field)),
+                        );
+                        found.keep(Err(at(field)(unknown)), go_on, limit)?;
                     }
                     _ => walk.lax = true,
                 }
             }
         }
         if let Some(min) = usize_of(schema, "minProperties").filter(|&m| map.len() < m) {
-            return Err(format!("{name} must have at least {min} fields."));
+            let few = Fail::new("minProperties", format!("{name} must have at least {min} fields."));
+            found.keep(Err(few), go_on, limit)?;
         }
         if let Some(max) = usize_of(schema, "maxProperties").filter(|&m| map.len() > m) {
-            return Err(format!("{name} must have at most {max} fields."));
+            let many = Fail::new("maxProperties", format!("{name} must have at most {max} fields."));
+            found.keep(Err(many), go_on, limit)?;
         }
-        Ok(())
+        found.done()
     }
 }

@@ -34,6 +34,7 @@
 mod format;
 mod keywords;
 mod pattern;
+mod problem;
 mod values;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -48,6 +49,8 @@ use serde_json::Value;
 pub use keywords::check_scalar;
 pub use pattern::{MAX_COUNT, Pattern, Patterns, Translation, compile_patterns, ecma_to_regex};
 use petstore_openapi::schema::Direction;
+use problem::{Fail, Found};
+pub use problem::{Problem, Step};
 pub use values::same;
 use values::{KNOWN_TYPES, UNENFORCED, child, describe, has_type, is_integral, type_error, usize_of};
 
@@ -134,6 +137,11 @@ struct Walk {
     /// not enforce (loose formats, discriminators) are counted as passing, as most validators
     /// count them.
     ambiguous: bool,
+    /// The check goes on past a part of an object or a list that fails, to find every
+    /// problem ([`Validator::problems`]); never inside a combinator's branch.
+    go_on: bool,
+    /// The most problems gathered.
+    limit: usize,
 }
 
 impl Walk {
@@ -146,6 +154,8 @@ impl Walk {
             active: Vec::new(),
             lax: false,
             ambiguous: false,
+            go_on: false,
+            limit: 1,
         }
     }
 }
@@ -188,7 +198,21 @@ impl<'a> Validator<'a> {
     /// # Errors
     /// What the value breaks first, in words naming it.
     pub fn check(&self, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
-        self.check_at(schema, value, path, schema, &mut Walk::new(MAX_STEPS))
+        Ok(self.check_at(schema, value, path, schema, &mut Walk::new(MAX_STEPS))?)
+    }
+
+    /// What `value` breaks of `schema`, each problem with where it is and its keyword; empty
+    /// when the value is valid. The check goes on past a field or an item that fails, so every
+    /// part's problem is listed (one per part: the first it breaks), up to `limit` (at least
+    /// one); the first is the one [`Validator::check`] reports. A combinator's branches are
+    /// checked to their first problem: a value that matches no `anyOf` branch has the first
+    /// branch's.
+    #[must_use]
+    pub fn problems(&self, schema: &Value, value: &Value, path: &str, limit: usize) -> Vec<Problem> {
+        let mut walk = Walk::new(MAX_STEPS);
+        walk.limit = limit.max(1);
+        walk.go_on = walk.limit > 1;
+        self.check_at(schema, value, path, schema, &mut walk).err().map_or_else(Vec::new, Fail::into_problems)
     }
 
     /// Whether `value` satisfies `schema`, telling a sure pass from one that leans on a keyword
@@ -286,30 +310,33 @@ impl<'a> Validator<'a> {
         path: &str,
         root: &Value,
         walk: &mut Walk,
-    ) -> Result<(), String> {
+    ) -> Result<(), Fail> {
         let name = if path.is_empty() { "The body" } else { path };
         walk.steps += 1;
         if walk.steps > walk.max_steps {
             walk.capped = true;
-            return Err(format!(
-                "{name} is too complex to check; the checker stops after {} steps.",
-                walk.max_steps
+            return Err(Fail::new(
+                "schema",
+                format!("{name} is too complex to check; the checker stops after {} steps.", walk.max_steps),
             ));
         }
         if walk.depth >= MAX_DEPTH {
             walk.capped = true;
-            return Err(format!(
-                "{name} is nested too deep to check; the checker stops at {MAX_DEPTH} levels."
+            return Err(Fail::new(
+                "schema",
+                format!("{name} is nested too deep to check; the checker stops at {MAX_DEPTH} levels."),
             ));
         }
-        let (schema, target) =
-            self.resolve_schema(schema).map_err(|e| format!("The document is broken: {e}."))?;
+        let (schema, target) = self
+            .resolve_schema(schema)
+            .map_err(|e| Fail::new("schema", format!("The document is broken: {e}.")))?;
         let visit =
             target.map(|(t, reference)| ((std::ptr::from_ref(t), std::ptr::from_ref(value)), reference));
         if let Some((key, reference)) = &visit {
             if walk.active.contains(key) {
-                return Err(format!(
-                    "The document is broken: the schema {reference} contains itself without end."
+                return Err(Fail::new(
+                    "schema",
+                    format!("The document is broken: the schema {reference} contains itself without end."),
                 ));
             }
             walk.active.push(*key);
@@ -333,10 +360,10 @@ impl<'a> Validator<'a> {
         name: &str,
         root: &Value,
         walk: &mut Walk,
-    ) -> Result<(), String> {
+    ) -> Result<(), Fail> {
         match schema {
             Value::Object(_) => {}
-            Value::Bool(false) => return Err(format!("{name} is not allowed here.")),
+            Value::Bool(false) => return Err(Fail::new("false", format!("{name} is not allowed here."))),
             _ => return Ok(()),
         }
         let (types, _) = petstore_openapi::schema::types(schema);
@@ -359,13 +386,13 @@ impl<'a> Validator<'a> {
                 return Ok(());
             }
             if typed && !null_named && !nullable {
-                return Err(format!("{name} must not be null."));
+                return Err(Fail::of_type(expected(&types), format!("{name} must not be null.")));
             }
         }
         self.check_combinators(schema, value, path, name, root, walk)?;
         keywords::check_listed(schema, value, name)?;
         if typed && !value.is_null() && !types.iter().any(|t| has_type(t, value)) {
-            return Err(type_error(&types, null_named, value, name));
+            return Err(Fail::of_type(expected(&types), type_error(&types, null_named, value, name)));
         }
         match value {
             Value::Number(n) => keywords::check_number(schema, n, &types, name, &keywords::shown(n)),
@@ -384,7 +411,7 @@ impl<'a> Validator<'a> {
         name: &str,
         root: &Value,
         walk: &mut Walk,
-    ) -> Result<(), String> {
+    ) -> Result<(), Fail> {
         let list = |key: &str| schema.get(key).and_then(Value::as_array);
         if let Some(all) = list("allOf") {
             all.iter().try_for_each(|s| self.check_at(s, value, path, root, walk))?;
@@ -405,7 +432,9 @@ impl<'a> Validator<'a> {
                 }
             }
             if !matched {
-                return Err(first.unwrap_or_else(|| format!("{name} matches none of the allowed shapes.")));
+                return Err(first.unwrap_or_else(|| {
+                    Fail::new("anyOf", format!("{name} matches none of the allowed shapes."))
+                }));
             }
         }
         if let Some(one) = list("oneOf") {
@@ -421,16 +450,21 @@ impl<'a> Validator<'a> {
             // A branch that passed only thanks to a keyword not enforced may really fail:
             // only passes that are sure can make too many.
             if sure + unsure == 0 || sure > 1 {
-                return Err(format!(
-                    "{name} must match exactly one of the allowed shapes; it matches {}.",
-                    sure + unsure
+                return Err(Fail::new(
+                    "oneOf",
+                    format!(
+                        "{name} must match exactly one of the allowed shapes; it matches {}.",
+                        sure + unsure
+                    ),
                 ));
             }
             walk.lax |= unsure > 0;
         }
         if let Some(not) = schema.get("not") {
             match self.branch(not, value, path, root, walk) {
-                (Ok(()), false) => return Err(format!("{name} has a shape that is not allowed.")),
+                (Ok(()), false) => {
+                    return Err(Fail::new("not", format!("{name} has a shape that is not allowed.")));
+                }
                 (Ok(()), true) => walk.lax = true,
                 (Err(_), _) => {}
             }
@@ -465,9 +499,12 @@ impl<'a> Validator<'a> {
         path: &str,
         root: &Value,
         walk: &mut Walk,
-    ) -> (Result<(), String>, bool) {
+    ) -> (Result<(), Fail>, bool) {
         let outer = std::mem::take(&mut walk.lax);
+        // A branch only passes or fails: its first problem is enough.
+        let go_on = std::mem::replace(&mut walk.go_on, false);
         let result = self.check_at(schema, value, path, root, walk);
+        walk.go_on = go_on;
         (result, std::mem::replace(&mut walk.lax, outer))
     }
 
@@ -509,4 +546,9 @@ impl<'a> Validator<'a> {
             .flatten()
             .any(|branch| self.flags(branch, field, flag, budget))
     }
+}
+
+/// The first of a schema's types that this checker knows, for [`Problem::expected`].
+fn expected(types: &[&str]) -> Option<&'static str> {
+    types.iter().find_map(|t| KNOWN_TYPES.iter().copied().find(|k| k == t))
 }

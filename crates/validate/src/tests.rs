@@ -493,3 +493,66 @@ fn recursion_is_bounded() {
     });
     worker.expect("a thread starts").join().expect("no stack overflow");
 }
+
+/// `problems` on `value` against `schema`, at most `limit`.
+fn problems(schema: &Value, value: &Value, limit: usize) -> Vec<super::Problem> {
+    let doc = json!({ "openapi": "3.1.0", "components": { "schemas": {} } });
+    let (patterns, _) = compile_patterns(&json!([doc, schema]));
+    Validator::new(&doc, &patterns).direction(Direction::Request).problems(schema, value, "", limit)
+}
+
+#[test]
+fn problems_list_every_part_with_its_place_and_keyword() {
+    use super::Step::{Field, Item};
+    let schema = json!({
+        "type": "object",
+        "required": ["title", "isbn", "tags"],
+        "properties": {
+            "title": {"type": "string", "minLength": 1},
+            "isbn": {"type": "string", "pattern": "^97[89][0-9]{10}$"},
+            "year": {"anyOf": [{"type": "integer", "minimum": 1450, "maximum": 2100}, {"type": "null"}]},
+            "tags": {"type": "array", "items": {"type": "object", "required": ["name"],
+                "properties": {"name": {"type": "string", "maxLength": 3}}}},
+            "kind": {"enum": ["a", "b"]},
+            "n": {"type": "number", "exclusiveMinimum": 0}
+        },
+        "additionalProperties": false
+    });
+    let value = json!({
+        "title": 3, "isbn": "123", "year": 1000, "tags": [{"name": "long"}, {}, {"name": "ok"}],
+        "kind": "c", "n": 0, "extra": true
+    });
+    let found = problems(&schema, &value, 50);
+    let seen: Vec<(Vec<super::Step>, &str, Option<&str>)> =
+        found.iter().map(|p| (p.at.clone(), p.keyword, p.expected)).collect();
+    let field = |f: &str| Field(f.to_owned());
+    assert_eq!(
+        seen,
+        vec![
+            (vec![field("title")], "type", Some("string")),
+            (vec![field("isbn")], "pattern", None),
+            (vec![field("year")], "minimum", None),
+            (vec![field("tags"), Item(0), field("name")], "maxLength", None),
+            (vec![field("tags"), Item(1), field("name")], "required", None),
+            (vec![field("kind")], "enum", None),
+            (vec![field("n")], "exclusiveMinimum", None),
+            (vec![field("extra")], "additionalProperties", None),
+        ]
+    );
+    // The sentences are `check`'s, and the first is the one `check` gives.
+    assert_eq!(found[0].message, error(schema.clone(), value.clone()));
+    assert_eq!(found[4].message, "tags[1].name is required.");
+    // Bounded, and one at most gives `check`'s first.
+    assert_eq!(problems(&schema, &value, 3).len(), 3);
+    assert_eq!(problems(&schema, &value, 1).len(), 1);
+    assert_eq!(problems(&schema, &value, 0).len(), 1);
+    // A missing field is placed at its name; a valid value has none.
+    let missing = problems(&schema, &json!({"title": "t"}), 50);
+    let places: Vec<&[super::Step]> = missing.iter().map(|p| p.at.as_slice()).collect();
+    assert_eq!(places, vec![&[field("isbn")][..], &[field("tags")][..]]);
+    assert!(missing.iter().all(|p| p.keyword == "required"));
+    assert!(problems(&schema, &json!({"title": "t", "isbn": "9780000000000", "tags": []}), 50).is_empty());
+    // A whole value of the wrong type is one problem at the top.
+    let top = problems(&schema, &json!([1]), 50);
+    assert_eq!((top.len(), top[0].at.is_empty(), top[0].expected), (1, true, Some("object")));
+}

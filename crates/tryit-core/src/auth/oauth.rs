@@ -107,6 +107,15 @@ pub enum Grant {
     },
 }
 
+/// Whether `kind` cannot run without a client ID: the sign-ins in a window (the authorization
+/// code, with PKCE, and the implicit flow) name their client; the password and
+/// client-credentials grants go without one when the reader gives none
+/// ([`token_request`]).
+#[must_use]
+pub fn needs_client_id(kind: FlowKind) -> bool {
+    matches!(kind, FlowKind::AuthorizationCode | FlowKind::Implicit)
+}
+
 /// How a confidential client proves its identity at the token endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ClientAuth {
@@ -120,8 +129,11 @@ pub enum ClientAuth {
 /// `Content-Type: application/x-www-form-urlencoded` and `Accept: application/json`.
 ///
 /// With a client secret, the client authenticates as `auth` says; without one (or with an empty
-/// one) it is a public client and `client_id` goes in the body. `scopes` are sent (as `scope`)
-/// for every grant but the authorization code, whose scopes the sign-in already chose.
+/// one) it is a public client and `client_id` goes in the body. An empty `client_id` is no
+/// client at all (the password and client-credentials grants of servers that need none, such
+/// as FastAPI's `OAuth2PasswordRequestForm`): no `client_id` and no `Authorization` header are
+/// sent, only a secret given alone, as `client_secret` in the body. `scopes` are sent (as
+/// `scope`) for every grant but the authorization code, whose scopes the sign-in already chose.
 #[must_use]
 pub fn token_request(
     token_url: &str,
@@ -163,12 +175,15 @@ pub fn token_request(
         .header("Content-Type", "application/x-www-form-urlencoded")
         .header("Accept", "application/json");
     match client_secret.filter(|s| !s.is_empty()) {
-        Some(secret) if auth == ClientAuth::Basic => {
+        Some(secret) if auth == ClientAuth::Basic && !client_id.is_empty() => {
             let pair = format!("{}:{}", form_encode(client_id), form_encode(secret));
             request = request.header("Authorization", format!("Basic {}", STANDARD.encode(pair)));
         }
         Some(secret) => {
-            body.append_pair("client_id", client_id).append_pair("client_secret", secret);
+            if !client_id.is_empty() {
+                body.append_pair("client_id", client_id);
+            }
+            body.append_pair("client_secret", secret);
         }
         None => {
             if !client_id.is_empty() {

@@ -87,7 +87,9 @@ pub(super) fn obtain(vault: Vault, scheme: String, flow: OAuthFlow, client: Clie
     let resolve = |url: &Option<String>| url.as_deref().map(|u| auth::resolve_url(&base, u));
     let token_url = resolve(&flow.token_url);
     let scopes: Vec<String> = client.scopes.iter().cloned().collect();
-    if client.id.trim().is_empty() {
+    // The password and client-credentials grants go without a client ID when the reader gives
+    // none (FastAPI's `OAuth2PasswordRequestForm` takes none).
+    if auth::needs_client_id(flow.kind) && client.id.trim().is_empty() {
         vault.note(&scheme, Err("Enter the client ID first.".to_owned()));
         return;
     }

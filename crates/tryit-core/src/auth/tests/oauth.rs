@@ -157,6 +157,61 @@ fn token_request_password() {
 }
 
 #[test]
+fn token_request_password_and_client_credentials_with_and_without_a_client() {
+    let password = Grant::Password { username: "ann".into(), password: "p&w d".into() };
+    let scopes = vec!["read".to_owned(), "write".to_owned()];
+    let raw = |request: &Request| String::from_utf8(request.body.clone()).unwrap();
+    for auth in [ClientAuth::Basic, ClientAuth::Body] {
+        // No client (FastAPI's `OAuth2PasswordRequestForm` needs none): the grant alone.
+        let request = token_request("/token", &password, "", None, &[], auth);
+        assert_eq!((request.method.as_str(), request.target.as_str()), ("POST", "/token"));
+        assert_eq!(request.header_value("Content-Type"), Some("application/x-www-form-urlencoded"));
+        assert_eq!(request.header_value("Authorization"), None);
+        assert_eq!(raw(&request), "grant_type=password&username=ann&password=p%26w+d");
+        let request = token_request("/token", &password, "", None, &scopes, auth);
+        assert_eq!(raw(&request), "grant_type=password&username=ann&password=p%26w+d&scope=read+write");
+        let request = token_request("/token", &Grant::ClientCredentials, "", None, &scopes, auth);
+        assert_eq!(request.header_value("Authorization"), None);
+        assert_eq!(raw(&request), "grant_type=client_credentials&scope=read+write");
+        // A secret given without a client goes alone, in the body: no `Basic :secret`.
+        for grant in [&password, &Grant::ClientCredentials] {
+            let request = token_request("/token", grant, "", Some("s:ecret"), &[], auth);
+            assert_eq!(request.header_value("Authorization"), None);
+            assert_eq!(body(&request).last().unwrap(), &("client_secret".to_owned(), "s:ecret".to_owned()));
+            assert!(body(&request).iter().all(|(name, _)| name != "client_id"));
+        }
+        // With a client ID, public: it names itself in the body, for both grants.
+        let request = token_request("/token", &password, "app", None, &scopes, auth);
+        assert_eq!(request.header_value("Authorization"), None);
+        assert_eq!(
+            raw(&request),
+            "grant_type=password&username=ann&password=p%26w+d&scope=read+write&client_id=app"
+        );
+        let request = token_request("/token", &Grant::ClientCredentials, "app", None, &[], auth);
+        assert_eq!(raw(&request), "grant_type=client_credentials&client_id=app");
+    }
+    // With a client ID and a secret: as before (Basic, or both in the body).
+    let request = token_request(
+        "/token",
+        &Grant::ClientCredentials,
+        "client id",
+        Some("s:ecret"),
+        &[],
+        ClientAuth::Basic,
+    );
+    assert_eq!(request.header_value("Authorization"), Some(BASIC_CLIENT));
+    assert_eq!(raw(&request), "grant_type=client_credentials");
+}
+
+#[test]
+fn only_the_sign_ins_in_a_window_need_a_client_id() {
+    assert!(!needs_client_id(FlowKind::Password));
+    assert!(!needs_client_id(FlowKind::ClientCredentials));
+    assert!(needs_client_id(FlowKind::AuthorizationCode));
+    assert!(needs_client_id(FlowKind::Implicit));
+}
+
+#[test]
 fn token_request_refresh() {
     let grant = Grant::RefreshToken { refresh_token: "rt".into() };
     let scopes = vec!["read:pets".to_owned()];
