@@ -70,3 +70,30 @@ for (const [name, file] of Object.entries(DESCRIPTIONS)) {
     }
   });
 }
+
+test("a FastAPI description's create operation in light and dark, desktop and phone (screenshots in artifacts/)", async () => {
+  const { mkdir } = await import("node:fs/promises");
+  const { ARTIFACTS } = await import("./harness.mjs");
+  await mkdir(ARTIFACTS, { recursive: true });
+  for (const colorScheme of ["light", "dark"]) {
+    for (const [name, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+      const { page, context, problems } = await openPage(browser, `${site.url}?url=fixtures/first-try/books.json#create_book_books_post`, {
+        colorScheme,
+        viewport,
+      });
+      try {
+        await page.locator('[data-testid=operation-detail][data-operation-id="create_book_books_post"]').waitFor({ timeout: 30_000 });
+        const body = page.locator("[data-testid=try-body]");
+        await body.waitFor();
+        // The prefilled body fits the schema: an ISBN-13 from the pattern, no id.
+        const prefilled = JSON.parse(await body.inputValue());
+        assert.match(prefilled.isbn, /^97[89][0-9]{10}$/);
+        assert.equal(prefilled.id, undefined);
+        await page.screenshot({ path: join(ARTIFACTS, `first-try-fastapi-${colorScheme}-${name}.png`), fullPage: true });
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});

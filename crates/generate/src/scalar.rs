@@ -194,8 +194,13 @@ impl Run<'_> {
         let format = shape.format().filter(|f| is_string_format(f));
         if let Some(format) = format {
             let value = self.formatted(format, name, min, max);
-            if fits(&value, min, max) && patterns.iter().all(|p| self.matches(p, &value).unwrap_or(false)) {
-                return value;
+            // The same value in the other case too: a UUID's pattern may ask for upper case.
+            for candidate in [value.clone(), value.to_uppercase()] {
+                if fits(&candidate, min, max)
+                    && patterns.iter().all(|p| self.matches(p, &candidate).unwrap_or(false))
+                {
+                    return candidate;
+                }
             }
             if patterns.is_empty() {
                 self.note(format!("a {format} string cannot be {min} to {max} characters long"));

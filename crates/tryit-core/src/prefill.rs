@@ -17,7 +17,8 @@ const SEED: u64 = 0;
 pub fn prefill(view: &mut OperationView) {
     let doc = &view.schema_document;
     let patterns = Patterns::default();
-    let validator = Validator::new(doc, &patterns).direction(Direction::Request);
+    // Strict: formats asserted as the mock asserts them (a documented "id" that is no UUID).
+    let validator = Validator::new(doc, &patterns).direction(Direction::Request).strict();
     for param in &mut view.parameters {
         if param.schema_json.is_null() {
             continue;
