@@ -56,8 +56,9 @@ pub fn prefill(view: &mut OperationView) {
 }
 
 /// For an item path whose last segment is a parameter (`/books/{book_id}`), the collection
-/// path before it (`/books`) and the parameter's name: the in-browser mock is asked for that
-/// collection, and the parameter starts on an id it holds ([`held_id`]).
+/// path before it (`/books`) and the parameter's name: against the in-browser mock, the
+/// parameter starts on the id the reader last created there ([`created_id`]), else on the
+/// first the mock lists ([`held_id`]).
 #[must_use]
 pub fn item_collection(view: &OperationView) -> Option<(String, String)> {
     let (collection, last) = view.path.trim_end_matches('/').rsplit_once('/')?;
@@ -68,9 +69,9 @@ pub fn item_collection(view: &OperationView) -> Option<(String, String)> {
     Some((collection.to_owned(), name.to_owned()))
 }
 
-/// The id a listed collection holds for the path parameter `param`: of its last item (the
-/// last created, in the mock's order), the property named like the parameter, else `id`. The
-/// list is the answer's array, or the first array of a wrapper (`{"data": [...]}`).
+/// The id a listed collection holds for the path parameter `param`: of its first item, the
+/// property named like the parameter, else `id`. The list is the answer's array, or the first
+/// array of a wrapper (`{"data": [...]}`).
 #[must_use]
 pub fn held_id(listed: &serde_json::Value, param: &str) -> Option<String> {
     use serde_json::Value;
@@ -79,11 +80,22 @@ pub fn held_id(listed: &serde_json::Value, param: &str) -> Option<String> {
         Value::Object(fields) => fields.values().find_map(Value::as_array)?,
         _ => return None,
     };
-    let last = items.last()?;
-    let id = last.get(param).or_else(|| last.get("id"))?;
+    let first = items.first()?;
+    let id = first.get(param).or_else(|| first.get("id"))?;
     match id {
         Value::String(text) if !text.is_empty() => Some(text.clone()),
         Value::Number(number) => Some(number.to_string()),
         _ => None,
     }
+}
+
+/// The created item's collection and id, from a create's `Location` (`/books/7`, or a full
+/// URL): `("/books", "7")`.
+#[must_use]
+pub fn created_id(location: &str) -> Option<(String, String)> {
+    let path =
+        location.split_once("://").map_or(location, |(_, rest)| rest.find('/').map_or("", |at| &rest[at..]));
+    let path = path.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
+    let (collection, id) = path.rsplit_once('/')?;
+    (!collection.is_empty() && !id.is_empty()).then(|| (collection.to_owned(), id.to_owned()))
 }

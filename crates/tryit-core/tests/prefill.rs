@@ -133,7 +133,7 @@ fn a_documented_example_that_fits_is_kept_and_one_that_does_not_is_replaced_and_
 
 #[test]
 fn an_item_path_starts_on_an_id_the_mock_holds() {
-    use petstore_tryit_core::prefill::{held_id, item_collection};
+    use petstore_tryit_core::prefill::{created_id, held_id, item_collection};
     let doc = read("tests/fixtures/fastapi/books.json");
     let catalog = Catalog::from_value(&doc).unwrap();
     let views: Vec<OperationView> =
@@ -144,20 +144,30 @@ fn an_item_path_starts_on_an_id_the_mock_holds() {
     let list = views.iter().find(|v| v.method.as_str() == "GET" && v.path == "/books").unwrap();
     assert_eq!(item_collection(list), None);
 
-    // Against the mock: after two creates, the last one's id.
+    // Against the mock: the last created comes from its Location, else the first listed.
     let mut mock = ApiMock::from_json(&serde_json::to_vec(&doc).unwrap()).unwrap();
+    let mut locations = Vec::new();
     for title in ["First", "Second"] {
         let body = json!({"title": title, "isbn": "9780000000001"});
         let created = mock.handle(&petstore_http::Request::new("POST", "/books").json(&body));
         assert_eq!(created.status, 201, "{}", String::from_utf8_lossy(&created.body));
+        locations.push(created.header_value("Location").unwrap().to_owned());
     }
-    let listed = mock.handle(&petstore_http::Request::new("GET", "/books")).json().unwrap();
-    let id = held_id(&listed, "book_id").unwrap();
-    let read = mock.handle(&petstore_http::Request::new("GET", format!("/books/{id}")));
-    assert_eq!(read.status, 200);
+    let (collection, last) = created_id(&locations[1]).unwrap();
+    assert_eq!(collection, "/books");
+    let read = mock.handle(&petstore_http::Request::new("GET", format!("/books/{last}")));
     assert_eq!(read.json().unwrap()["title"], "Second");
+    let listed = mock.handle(&petstore_http::Request::new("GET", "/books")).json().unwrap();
+    let first = held_id(&listed, "book_id").unwrap();
+    let read = mock.handle(&petstore_http::Request::new("GET", format!("/books/{first}")));
+    assert_eq!(read.json().unwrap()["title"], "First");
 
-    assert_eq!(held_id(&json!({"data": [{"petId": 4}], "total": 1}), "petId"), Some("4".to_owned()));
+    assert_eq!(created_id("http://127.0.0.1:4010/pets/7?x=1"), Some(("/pets".to_owned(), "7".to_owned())));
+    assert_eq!(created_id("/7"), None);
+    assert_eq!(
+        held_id(&json!({"data": [{"petId": 4}, {"petId": 5}], "total": 2}), "petId"),
+        Some("4".to_owned())
+    );
     assert_eq!(held_id(&json!([]), "id"), None);
     assert_eq!(held_id(&json!([{"name": "no id"}]), "id"), None);
 }

@@ -8,6 +8,18 @@ use wasm_bindgen::prelude::*;
 
 use crate::message_of;
 
+thread_local! {
+    /// The id the reader last created in each collection of the in-browser mock, this page
+    /// (`/books` -> `7`, from a create's `Location`): an item path's id starts there.
+    static CREATED: std::cell::RefCell<std::collections::HashMap<String, String>> = Default::default();
+}
+
+/// The id last created in `collection` through a panel of this page, if any.
+#[must_use]
+pub fn last_created(collection: &str) -> Option<String> {
+    CREATED.with(|created| created.borrow().get(collection).cloned())
+}
+
 #[wasm_bindgen]
 extern "C" {
     /// A `PetstoreMock` of `petstore_mock.js` (see its `.d.ts`).
@@ -52,6 +64,20 @@ impl MockLink {
         // no JavaScript object is built or read for them.
         let asked = serde_json::to_string(request).map_err(|e| e.to_string())?;
         let answer = handle.unchecked_into::<MockHandle>().answer(&asked).map_err(|e| message_of(&e))?;
-        serde_json::from_str(&answer).map_err(|e| format!("The mock's answer could not be read: {e}."))
+        let answer: Response = serde_json::from_str(&answer)
+            .map_err(|e| format!("The mock's answer could not be read: {e}."))?;
+        if answer.status == 201
+            && let Some((collection, id)) =
+                answer.header_value("Location").and_then(petstore_tryit_core::prefill::created_id)
+        {
+            CREATED.with(|created| {
+                let mut created = created.borrow_mut();
+                // Bounded: one entry per collection, and a page has few.
+                if created.len() < 1_000 || created.contains_key(&collection) {
+                    created.insert(collection, id);
+                }
+            });
+        }
+        Ok(answer)
     }
 }

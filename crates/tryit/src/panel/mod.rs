@@ -93,10 +93,10 @@ fn prepare_mock(form: TryItForm, mock: StoredValue<Option<MockLink>, LocalStorag
     });
 }
 
-/// For an item path (`/books/{book_id}`) whose id the reader has not typed: the id of the
-/// last item the mock lists for its collection (the last created), so that reading back works
-/// on the first try. Nothing changes when the mock is not ready, lists nothing, or the id was
-/// typed.
+/// For an item path (`/books/{book_id}`) whose id the reader has not typed: the id last
+/// created in its collection through a panel of this page, else the first the mock lists, so
+/// that reading back works on the first try. Nothing changes when the mock is not ready, lists
+/// nothing, or the id was typed.
 fn start_on_held_id(form: TryItForm, link: &MockLink) {
     use petstore_tryit_core::prefill::{held_id, item_collection};
     let Some(view) = form.view.try_get_value() else { return };
@@ -115,8 +115,10 @@ fn start_on_held_id(form: TryItForm, link: &MockLink) {
     if path.contains('{') {
         return;
     }
-    let Ok(answer) = link.answer(&Request::new("GET", path)) else { return };
-    let held = (answer.status == 200).then(|| answer.json()).flatten().and_then(|list| held_id(&list, &name));
+    let held = crate::mock::last_created(&path).or_else(|| {
+        let answer = link.answer(&Request::new("GET", path)).ok()?;
+        (answer.status == 200).then(|| answer.json()).flatten().and_then(|list| held_id(&list, &name))
+    });
     if let Some(id) = held {
         form.params.update(|params| {
             if let Some(param) = params.iter_mut().find(|p| p.is_for("path", &name)) {
