@@ -85,6 +85,22 @@ pub fn prune(doc: &Value, schema: &Value, value: &mut Value, direction: Directio
     run.prune(value, &Shape::of(doc, schema), 0);
 }
 
+/// Whether a `oneOf`/`anyOf` branch allows null alone (`{type: null}`, `{const: null}`,
+/// `{enum: [null]}`).
+fn null_only(branch: &Value) -> bool {
+    match branch.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(types)) => !types.is_empty() && types.iter().all(|t| t == "null"),
+        _ => {
+            branch.get("const").is_some_and(Value::is_null)
+                || branch
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .is_some_and(|e| !e.is_empty() && e.iter().all(Value::is_null))
+        }
+    }
+}
+
 /// splitmix64: small, fast and the same on every platform.
 #[derive(Debug, Clone)]
 struct Rng(u64);
@@ -349,7 +365,14 @@ impl<'a> Run<'a> {
             rest.decided.push(list);
             return self.value(rest, ctx);
         }
-        let start = self.rng.below(branches.len());
+        // A branch that allows only null (`Optional[str]`'s `{type: null}`) is taken last: a value
+        // says more.
+        let mut start = self.rng.below(branches.len());
+        if let Some(offset) = (0..branches.len())
+            .find(|k| branches.get((start + k) % branches.len()).is_some_and(|b| !null_only(b)))
+        {
+            start = (start + offset) % branches.len();
+        }
         let mark = self.mark();
         let mut first: Option<(Value, usize, Vec<String>, bool, usize)> = None;
         for attempt in 0..branches.len().min(4) {

@@ -22,6 +22,10 @@ pub enum SnapshotError {
     /// Well-formed, but breaks an invariant (a dangling id, a duplicate id, ...).
     #[error("The saved state is inconsistent: {0}")]
     Inconsistent(String),
+    /// Read, but the store it is kept in refused it (a file that cannot be written): the state
+    /// is as it was.
+    #[error("The state was not replaced: it could not be saved ({0}).")]
+    NotSaved(String),
 }
 
 /// What the browser's saved mock and the server need of a mock, whichever API it mocks: the

@@ -61,6 +61,9 @@ fn a_fastapi_description_passes_its_own_checks_on_the_first_try() {
     let isbn = body["isbn"].as_str().unwrap();
     assert!(isbn.len() == 13 && isbn.starts_with("97") && isbn.chars().all(|c| c.is_ascii_digit()), "{body}");
     assert!(body.get("id").is_none(), "no id in a BookIn: {body}");
+    // Optional[int] and Optional[str]: a value, not null, says more.
+    assert!(body["year"].as_i64().is_some_and(|y| (1450..=2100).contains(&y)), "{body}");
+    assert!(body["subtitle"].is_string(), "{body}");
 }
 
 #[test]

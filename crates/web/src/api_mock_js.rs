@@ -151,9 +151,10 @@ impl JsApiMock {
         self.inner.uninstall_fetch()
     }
 
-    /// Empties the state. Saved at once.
-    pub fn reset(&self) {
-        self.inner.mock.reset(false);
+    /// Empties the state. Saved at once; throws an `Error` saying why when a `storage` of the
+    /// caller's refuses it (the state is then as it was).
+    pub fn reset(&self) -> Result<(), JsError> {
+        self.inner.mock.reset(false).map_err(|reason| JsError::new(&not_reset(&reason)))
     }
 
     /// The whole state as versioned JSON (for `restore`).
@@ -204,6 +205,11 @@ impl JsApiMock {
     pub fn storage_key(&self) -> Option<String> {
         self.inner.mock.storage_key()
     }
+}
+
+/// Why `reset()` changed nothing.
+pub(crate) fn not_reset(reason: &str) -> String {
+    format!("The state was not reset: it could not be saved ({reason}).")
 }
 
 /// The description's JSON bytes: text, bytes, or an object (stringified).

@@ -146,12 +146,16 @@ impl JsPetstoreMock {
     }
 
     /// Replaces the state with the initial data: the demo data or, with `seed: false`, an
-    /// empty store (default: as the mock was opened). Saved at once.
-    pub fn reset(&self, seed: Option<bool>) {
-        match seed {
+    /// empty store (default: as the mock was opened). Saved at once; throws an `Error` saying why
+    /// when a `storage` of the caller's refuses it (the state is then as it was).
+    pub fn reset(&self, seed: Option<bool>) -> Result<(), JsError> {
+        let reset = match seed {
             Some(seed) => self.inner.mock.reset(seed),
             None => self.inner.mock.reset_to_initial(),
-        }
+        };
+        reset.map_err(|reason| {
+            JsError::new(&format!("The state was not reset: it could not be saved ({reason})."))
+        })
     }
 
     /// The whole state as versioned JSON (for `restore`).

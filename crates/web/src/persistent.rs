@@ -352,29 +352,41 @@ impl<M: StatefulMock + 'static> PersistentMock<M> {
     }
 
     /// Replaces the state with the initial data (`seed`: the demo data, else empty) and saves.
-    pub fn reset(&self, seed: bool) {
-        let _ = self.change(|mock| {
+    ///
+    /// # Errors
+    /// With [`PersistentMock::with_own_store_of`], the store's sentence when it refused the
+    /// write; the state is then as it was.
+    pub fn reset(&self, seed: bool) -> Result<(), String> {
+        let ((), refused) = self.change(|mock| {
             mock.reset(seed);
             ((), true)
         });
+        refused.map_or(Ok(()), Err)
     }
 
     /// Resets to the data the mock was opened with (see [`MockOptions::seed`]).
-    pub fn reset_to_initial(&self) {
+    ///
+    /// # Errors
+    /// As [`PersistentMock::reset`].
+    pub fn reset_to_initial(&self) -> Result<(), String> {
         let seed = self.inner.state.borrow().seed;
-        self.reset(seed);
+        self.reset(seed)
     }
 
     /// Replaces the state with a snapshot and saves it.
     ///
     /// # Errors
-    /// [`SnapshotError`] when the text is not a snapshot of this mock; the state is untouched.
+    /// [`SnapshotError`] when the text is not a snapshot of this mock, or (with
+    /// [`PersistentMock::with_own_store_of`]) the store refused it; the state is untouched.
     pub fn restore(&self, snapshot: &str) -> Result<(), SnapshotError> {
-        self.change(|mock| match mock.restore(snapshot) {
+        let (restored, refused) = self.change(|mock| match mock.restore(snapshot) {
             Ok(()) => (Ok(()), true),
             Err(error) => (Err(error), false),
-        })
-        .0
+        });
+        match refused {
+            Some(reason) => Err(SnapshotError::NotSaved(reason)),
+            None => restored,
+        }
     }
 
     /// The whole state as versioned JSON, after taking in other tabs' writes.

@@ -224,7 +224,7 @@ fn snapshot_restore_reset_and_counts() {
         |mock: &JsPetstoreMock| Reflect::get(&mock.counts(), &"pets".into()).unwrap().as_f64().unwrap();
     assert!(pets(&mock) > 0.0);
 
-    mock.reset(Some(false));
+    mock.reset(Some(false)).unwrap();
     assert_eq!(pets(&mock), 0.0);
     mock.restore(&seeded).unwrap();
     assert_eq!(mock.snapshot(), seeded);
@@ -235,8 +235,8 @@ fn snapshot_restore_reset_and_counts() {
     assert!(message.contains("not a Petstore mock snapshot"), "{message}");
     assert_eq!(mock.snapshot(), seeded, "untouched");
 
-    mock.reset(Some(false));
-    mock.reset(None);
+    mock.reset(Some(false)).unwrap();
+    mock.reset(None).unwrap();
     assert_eq!(mock.snapshot(), seeded, "reset() goes back to the data it was opened with");
     assert_eq!(mock.storage_key(), None);
 }
@@ -316,7 +316,7 @@ async fn on_change_hears_changes_and_notices_are_objects() {
     let changes = || Reflect::get(&js_sys::global(), &"__changes".into()).unwrap().as_f64().unwrap();
     assert_eq!(changes(), 2.0, "the dismissal and the new pet");
     stop.call0(&JsValue::UNDEFINED).unwrap();
-    mock.reset(None);
+    mock.reset(None).unwrap();
     assert_eq!(changes(), 2.0);
 }
 

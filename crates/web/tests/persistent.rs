@@ -227,11 +227,11 @@ fn reset_and_restore_are_changes_that_are_saved_and_seen_by_other_tabs() {
     let (b, _) = PersistentMock::with_store(store, KEY, true);
     create_pet(&a, "Rex");
 
-    b.reset(false);
+    b.reset(false).unwrap();
     assert_eq!(a.snapshot(), Mock::new().snapshot(), "A reads B's reset before answering");
     assert_eq!(a.counts().pets, 0);
 
-    a.reset_to_initial();
+    a.reset_to_initial().unwrap();
     assert_eq!(b.snapshot(), Mock::seeded().snapshot());
 
     let empty = Mock::new().snapshot();
@@ -343,9 +343,15 @@ fn an_own_store_that_refuses_a_write_gets_the_change_undone_and_a_503() {
     assert_eq!(store.get(KEY).unwrap(), saved);
     assert_eq!(mock.notices(), vec![], "nothing is kept unsaved, so nothing to say");
 
-    // The timed path (fetch) answers the same; the next change that fits is made.
+    // The timed path (fetch) answers the same; reset and restore say so too.
     let timed = mock.handle_timed(&Request::new("DELETE", "/pets/1"));
     assert_eq!(timed.response.status, 503);
+    let refused = mock.reset(false).unwrap_err();
+    assert!(refused.contains("full"), "{refused}");
+    let snapshot = PersistentMock::in_memory(false).snapshot();
+    let error = mock.restore(&snapshot).unwrap_err().to_string();
+    assert!(error.starts_with("The state was not replaced: it could not be saved ("), "{error}");
+    assert!(pet_names(&mock).contains(&"Saved".to_owned()), "both undone");
     assert_eq!(mock.handle(&Request::new("GET", "/pets/1")).status, 200);
     store.set_quota(None);
     create_pet(&mock, "Later");
