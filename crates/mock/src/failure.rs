@@ -175,7 +175,7 @@ pub(crate) fn render(spec: &Spec, op: Option<&Operation>, failure: &Failure, see
     // A shape that lists problems (FastAPI's `detail`) for a refused request: one entry each.
     let listed = schema
         .filter(|s| matches!(failure.status, 400 | 422) && super::problems::lists_problems(spec, s))
-        .and_then(|s| super::problems::listed(spec, s, failure));
+        .and_then(|s| super::problems::listed(spec, s, &failure.problems, failure.code, &failure.message));
     let body = match (listed, schema) {
         (Some(listed), _) => listed,
         (None, Some(schema))

@@ -7,7 +7,6 @@
 
 use serde_json::{Map, Value, json};
 
-use super::failure::Failure;
 use super::spec::{Location, Spec};
 use petstore_openapi::pointer::resolve;
 use petstore_openapi::schema::Direction;
@@ -176,22 +175,28 @@ pub(crate) fn lists_problems(spec: &Spec, schema: &Value) -> bool {
     ["loc", "msg", "type"].iter().all(|name| property(item, name).is_some())
 }
 
-/// The answer in FastAPI's shape: one entry per problem of `failure` (or one naming the whole
-/// failure when it has none), with their `input`s where the document's schema takes them;
-/// `None` when no such answer validates.
-pub(crate) fn listed(spec: &Spec, schema: &Value, failure: &Failure) -> Option<Value> {
+/// The answer in FastAPI's shape: one entry per problem of a failure (or, when it lists none,
+/// one naming the whole failure by its `code` and `message`), with their `input`s where the
+/// document's schema takes them; `None` when no such answer validates.
+pub(crate) fn listed(
+    spec: &Spec,
+    schema: &Value,
+    problems: &[Problem],
+    code: &str,
+    message: &str,
+) -> Option<Value> {
     let fallback;
-    let problems = if failure.problems.is_empty() {
-        let loc = match failure.code {
+    let problems = if problems.is_empty() {
+        let loc = match code {
             "validation_failed" | "malformed_json" | "payload_too_large" | "unsupported_media_type" => {
                 vec![Value::from("body")]
             }
             _ => Vec::new(),
         };
-        fallback = [Problem { loc, kind: "value_error", message: failure.message.clone(), input: None }];
+        fallback = [Problem { loc, kind: "value_error", message: message.to_owned(), input: None }];
         &fallback[..]
     } else {
-        &failure.problems[..]
+        problems
     };
     let validator = spec.validator().direction(Direction::Response);
     let inputs = problems.iter().any(|p| p.input.is_some());
