@@ -116,12 +116,25 @@ async fn finish(shared: &Shared, name: &str, result: Result<Issued, String>) -> 
                 return Ok(());
             }
             row.issue_error = None;
-            shared.store.write_project(
+            // Offered before the domain reads `live`: the API reads the database, so whoever
+            // sees `live` must already reach the certificate.
+            if let Err(e) = shared.services.certificates.install(name, &issued.chain_pem, &issued.key_pem) {
+                eprintln!("playground host: cannot offer the certificate of {name}: {e}");
+            }
+            let written = shared.store.write_project(
                 &project_name,
                 project.primary.as_deref(),
                 &rows,
                 Some((name, &issued, at)),
-            )?;
+            );
+            if let Err(error) = written {
+                // Not stored: offer again what the database holds (nothing, or the certificate
+                // being renewed).
+                shared.services.certificates.withdraw(name);
+                lock(&shared.installed).remove(name);
+                let _ = shared.refresh();
+                return Err(error);
+            }
             eprintln!("playground host: certificate issued for {name}");
         }
         Err(message) => {
