@@ -10,7 +10,7 @@ use petstore_api_mock::{ApiMock, MockOptions as ApiOptions};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::js_mock::{JsMock, JsRequestInit, storage_option};
+use crate::js_mock::{JsMock, JsRequestInit, not_reset, storage_option};
 use crate::persistent::{MockOptions, PersistentMock};
 
 /// The largest description `new ApiMock` reads (64 MiB of JSON).
@@ -205,11 +205,6 @@ impl JsApiMock {
     pub fn storage_key(&self) -> Option<String> {
         self.inner.mock.storage_key()
     }
-}
-
-/// Why `reset()` changed nothing.
-pub(crate) fn not_reset(reason: &str) -> String {
-    format!("The state was not reset: it could not be saved ({reason}).")
 }
 
 /// The description's JSON bytes: text, bytes, or an object (stringified).

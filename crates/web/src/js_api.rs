@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 pub use crate::js_mock::JsRequestInit;
-use crate::js_mock::{JsMock, message_of, storage_option};
+use crate::js_mock::{JsMock, message_of, not_reset, storage_option};
 use crate::persistent::{MockOptions, PersistentMock};
 
 /// The `localStorage` key when the options name none.
@@ -153,9 +153,7 @@ impl JsPetstoreMock {
             Some(seed) => self.inner.mock.reset(seed),
             None => self.inner.mock.reset_to_initial(),
         };
-        reset.map_err(|reason| {
-            JsError::new(&format!("The state was not reset: it could not be saved ({reason})."))
-        })
+        reset.map_err(|reason| JsError::new(&not_reset(&reason)))
     }
 
     /// The whole state as versioned JSON (for `restore`).

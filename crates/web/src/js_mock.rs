@@ -207,6 +207,11 @@ fn install_xhr<M: StatefulMock + 'static>(
     Ok(install_xhr_js(&target.into_js_value().unchecked_into(), &mock_fetch.into_js_value().unchecked_into()))
 }
 
+/// Why `reset()` changed nothing (a `storage` of the caller's refused it).
+pub(crate) fn not_reset(reason: &str) -> String {
+    format!("The state was not reset: it could not be saved ({reason}).")
+}
+
 /// The `storage` option of either class: `None` when not given (or `null`).
 pub(crate) fn storage_option(options: &JsValue) -> Result<Option<JsStorage>, String> {
     if !options.is_object() {

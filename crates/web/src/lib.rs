@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod intercept;
+mod notice;
 mod persistent;
 #[cfg(target_arch = "wasm32")]
 mod storage_events;
