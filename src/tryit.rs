@@ -27,6 +27,10 @@ pub const EXTRAS_PATH: &str = "tryit-extras/petstore_tryit.js";
 pub type MountFn =
     Arc<dyn Fn(&web_sys::HtmlElement, &str, &str, &Function, &str) -> Result<JsValue, String> + Send + Sync>;
 
+/// What the Example blocks of a page show: `(schema document, slots)` as JSON to the fills as
+/// JSON (the module's `fillExamples`), or why not.
+pub type FillFn = Arc<dyn Fn(&str, &str) -> Result<String, String> + Send + Sync>;
+
 /// Where panels come from; provided as a context (the module when none is).
 #[derive(Clone, Default)]
 pub enum TryItHost {
@@ -34,14 +38,14 @@ pub enum TryItHost {
     #[default]
     Module,
     /// The module's Rust side, linked into the same wasm (tests).
-    Linked(MountFn),
+    Linked(MountFn, FillFn),
 }
 
 impl std::fmt::Debug for TryItHost {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Self::Module => "Module",
-            Self::Linked(_) => "Linked",
+            Self::Linked(..) => "Linked",
         })
     }
 }
@@ -96,7 +100,7 @@ impl TryItHost {
         extras: bool,
     ) -> Result<JsValue, String> {
         match self {
-            Self::Linked(mount) => mount(slot, view_json, mock, lend_mock, document_key),
+            Self::Linked(mount, _) => mount(slot, view_json, mock, lend_mock, document_key),
             Self::Module => {
                 let module = module(extras).await?;
                 let mount: Function =
@@ -104,6 +108,73 @@ impl TryItHost {
                 let args = Array::of5(slot, &view_json.into(), &mock.into(), lend_mock, &document_key.into());
                 mount.apply(&JsValue::UNDEFINED, &args).map_err(|e| message_of(&e))
             }
+        }
+    }
+}
+
+impl TryItHost {
+    /// What the Example blocks `slots_json` (of a component schema's page) show, their `$ref`s
+    /// read in `schema_document_json`: the fills as JSON (see [`show_examples`]). Loads the
+    /// module (without its extras) if it is not loaded yet.
+    ///
+    /// # Errors
+    /// The module did not load, or the slots could not be read (the message says why).
+    pub async fn example_fills(
+        &self,
+        schema_document_json: &str,
+        slots_json: &str,
+    ) -> Result<String, String> {
+        match self {
+            Self::Linked(_, fill) => fill(schema_document_json, slots_json),
+            Self::Module => {
+                let module = module(false).await?;
+                let fill: Function = Reflect::get(&module, &"fillExamples".into())
+                    .map_err(|e| message_of(&e))?
+                    .unchecked_into();
+                let fills = fill
+                    .call2(&JsValue::UNDEFINED, &schema_document_json.into(), &slots_json.into())
+                    .map_err(|e| message_of(&e))?;
+                fills.as_string().ok_or_else(|| "the module answered something other than text".to_owned())
+            }
+        }
+    }
+}
+
+/// What a mounted panel ([`TryItHost::mount`]) says of its operation's Example blocks, as JSON.
+#[must_use]
+pub fn examples_of(mounted: &JsValue) -> Option<String> {
+    let examples = Reflect::get(mounted, &"examples".into()).ok()?.dyn_into::<Function>().ok()?;
+    examples.call0(mounted).ok()?.as_string()
+}
+
+/// Puts `fills` (JSON, a list of `ExampleFill`s) into the Example blocks under `root` (the
+/// reference's `pre[data-example]`): a generated value where the document has none (the mock's
+/// generator, which fits the schema), and the note beside each block, or none.
+pub fn show_examples(root: &web_sys::Element, fills: &str) {
+    use petstore_reference::ExampleFill;
+    let Ok(fills) = serde_json::from_str::<Vec<ExampleFill>>(fills) else { return };
+    let document = root.owner_document();
+    for fill in fills {
+        let at = fill.at.replace(['"', '\\'], "");
+        let Ok(Some(block)) = root.query_selector(&format!(r#"pre[data-example="{at}"]"#)) else { continue };
+        if let (Some(json), Some(code)) = (&fill.json, block.first_element_child()) {
+            code.set_text_content(Some(json));
+        }
+        // Said for tests and styles: the block shows what the module made or checked.
+        let _ = block.set_attribute("data-example-filled", "");
+        let note = root.query_selector(&format!(r#"[data-example-note="{at}"]"#)).ok().flatten();
+        match (note, fill.note) {
+            (Some(note), Some(text)) => note.set_text_content(Some(&text)),
+            (Some(note), None) => note.remove(),
+            (None, Some(text)) => {
+                let Some(p) = document.as_ref().and_then(|d| d.create_element("p").ok()) else { continue };
+                p.set_class_name("hint");
+                let _ = p.set_attribute("data-testid", "example-notes");
+                let _ = p.set_attribute("data-example-note", &at);
+                p.set_text_content(Some(&text));
+                let _ = block.after_with_node_1(&p);
+            }
+            (None, None) => {}
         }
     }
 }

@@ -25,11 +25,16 @@ fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
         // The page loads the renderer as a module; here the core's renderer is linked in.
         provide_context(MarkdownRenderer::ready(|s| Some(petstore_reference::markdown::to_safe_html(s))));
         // The page loads the try-it panel as a module too.
-        provide_context(TryItHost::Linked(std::sync::Arc::new(|slot, json, mock, lend, key| {
-            petstore_tryit::mount_try_it(slot.clone(), json, mock, Some(lend.clone()), key)
-                .map(JsValue::from)
-                .map_err(|e| petstore_tryit::message_of(&e))
-        })));
+        provide_context(TryItHost::Linked(
+            std::sync::Arc::new(|slot, json, mock, lend, key| {
+                petstore_tryit::mount_try_it(slot.clone(), json, mock, Some(lend.clone()), key)
+                    .map(JsValue::from)
+                    .map_err(|e| petstore_tryit::message_of(&e))
+            }),
+            std::sync::Arc::new(|doc, slots| {
+                petstore_tryit::fill_examples(doc, slots).map_err(|e| petstore_tryit::message_of(&e))
+            }),
+        ));
         f()
     })
     .forget();
@@ -976,4 +981,65 @@ async fn a_list_gone_before_its_first_frame_measures_nothing() {
         !PANICKED.load(std::sync::atomic::Ordering::SeqCst),
         "the list's measure ran after it was disposed"
     );
+}
+
+#[wasm_bindgen_test]
+async fn the_example_blocks_are_the_generators_and_say_when_the_documents_do_not_fit() {
+    set_hash("make");
+    let root = mount_document(serde_json::json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Examples", "version": "1"},
+        "paths": {"/things": {"post": {
+            "operationId": "make",
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}},
+            "responses": {
+                "201": {"description": "made", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}},
+                "400": {"description": "bad", "content": {"application/json": {
+                    "schema": {"type": "object", "required": ["code"], "properties": {"code": {"type": "integer"}}},
+                    "example": {"code": "E1"}
+                }}}
+            }
+        }}},
+        "components": {"schemas": {"Thing": {
+            "type": "object",
+            "required": ["id", "code"],
+            "properties": {"id": {"type": "integer", "readOnly": true}, "code": {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{2}$"}}
+        }}}
+    }));
+    opened(&root, "make").await;
+    wait_for(&root, "pre[data-example='request'][data-example-filled]").await;
+    let shown = |at: &str| -> serde_json::Value {
+        serde_json::from_str(&text(&root, &format!("pre[data-example='{at}']"))).unwrap()
+    };
+    let request = shown("request");
+    let code = request["code"].as_str().unwrap().to_owned();
+    assert!(code.len() == 6 && code.as_bytes()[3] == b'-', "from the pattern, not \"string\": {request}");
+    assert!(request.get("id").is_none(), "readOnly is left out of a request: {request}");
+    let made = shown("response/0/0");
+    assert!(made["id"].is_i64() && made["code"].as_str().is_some_and(|c| c.len() == 6), "{made}");
+    // The document's own example stays, with why it does not fit beside it.
+    assert_eq!(shown("response/1/0"), serde_json::json!({"code": "E1"}));
+    let note = text(&root, "[data-example-note='response/1/0']");
+    assert!(note.starts_with("This example from the document does not fit its schema: "), "{note}");
+    assert!(root.query_selector("[data-example-note='request']").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_schema_pages_example_is_the_generators() {
+    set_hash("schema/Code");
+    let root = mount_document(serde_json::json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Schemas", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {"Code": {
+            "type": "object",
+            "required": ["code", "password"],
+            "properties": {"code": {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{2}$"}, "password": {"type": "string", "writeOnly": true}}
+        }}}
+    }));
+    let block = wait_for(&root, "pre[data-example='schema'][data-example-filled]").await;
+    let shown: serde_json::Value = serde_json::from_str(&block.text_content().unwrap()).unwrap();
+    let code = shown["code"].as_str().unwrap();
+    assert!(code.len() == 6 && code.as_bytes()[3] == b'-', "from the pattern, not \"string\": {shown}");
+    assert!(shown.get("password").is_none(), "as the API answers it: {shown}");
 }

@@ -262,6 +262,11 @@ impl Detail {
                 Err(e) => fragment(&|out| html::error(out, "", &e.to_string()), None),
             };
         }
+        if let Some(Page::Schema(name)) = Page::of(&anchor)
+            && let Ok(schema) = self.document.schema_view(name)
+        {
+            return schema_detail(schema);
+        }
         fragment(&|out| self.page(out, &catalog, &overview, &anchor), None)
     }
 
@@ -320,4 +325,23 @@ fn Converted(notes: Vec<String>) -> impl IntoView {
         </details>
     }
     .into_any()
+}
+
+/// A component schema's page. Its Example block is the mock generator's (or the schema's own
+/// example, with a note when it does not fit), from the try-it module once it is loaded; until
+/// then, and if it cannot load, the reference's own.
+fn schema_detail(schema: petstore_reference::SchemaView) -> AnyView {
+    let node = NodeRef::<leptos::html::Div>::new();
+    let host = crate::tryit::TryItHost::from_context();
+    let doc = serde_json::to_string(&schema.schema_document).unwrap_or_default();
+    let slots = serde_json::to_string(&[&schema.slot]).unwrap_or_default();
+    node.on_load(move |root| {
+        leptos::task::spawn_local(async move {
+            if let Ok(fills) = host.example_fills(&doc, &slots).await {
+                crate::tryit::show_examples(&root, &fills);
+            }
+        });
+    });
+    let page = fragment(&|out| html::schema_page(out, &schema), None);
+    view! { <div node_ref=node>{page}</div> }.into_any()
 }

@@ -503,10 +503,11 @@ test("a 3.1 document: overview, tag page, webhooks, callbacks, the Schemas secti
     const schema = page.locator("[data-testid=schema-page][data-schema=Pet]");
     await schema.waitFor();
     assert.equal(new URL(page.url()).hash, "#schema/Pet");
-    assert.deepEqual(JSON.parse(await schema.locator("[data-testid=schema-example]").textContent()), {
-      name: "string",
-      tag: "string",
-    });
+    // The example is the mock's generator's (filled in when the try-it module is in): a name
+    // that looks like one, not "string".
+    const example = JSON.parse(await schema.locator("[data-testid=schema-example][data-example-filled]").textContent());
+    assert.equal(typeof example.name, "string");
+    assert.notEqual(example.name, "string");
     await page.locator("[data-testid=header-schemas-link]").click();
     await page.locator("[data-testid=schema-index]").waitFor();
     assert.deepEqual(await page.locator("[data-testid=schema-index] li").allTextContents(), ["Pet", "Tag"]);

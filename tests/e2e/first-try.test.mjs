@@ -89,6 +89,15 @@ test("a FastAPI description's create operation in light and dark, desktop and ph
         const prefilled = JSON.parse(await body.inputValue());
         assert.match(prefilled.isbn, /^97[89][0-9]{10}$/);
         assert.equal(prefilled.id, undefined);
+        // The reference's Example blocks are the generator's too: the request's is the body the
+        // panel starts with, and the 201's Book has its id and an ISBN, not "string".
+        const example = page.locator('pre[data-example="request"]');
+        await page.locator('pre[data-example="request"][data-example-filled]').waitFor();
+        assert.deepEqual(JSON.parse(await example.textContent()), prefilled);
+        const created = JSON.parse(await page.locator('pre[data-example="response/0/0"]').textContent());
+        assert.match(created.isbn, /^97[89][0-9]{10}$/);
+        assert.equal(typeof created.id, "number");
+        await page.locator('[data-testid=response][data-status="201"] summary').click();
         await page.screenshot({ path: join(ARTIFACTS, `first-try-fastapi-${colorScheme}-${name}.png`), fullPage: true });
         assert.deepEqual(problems, []);
       } finally {

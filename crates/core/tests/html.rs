@@ -224,7 +224,9 @@ fn schema_pages_link_components_and_show_an_example() {
         out.contains(r##"<a href="#schema/PetStatus" data-testid="schema-link">PetStatus</a>"##),
         "{out}"
     );
-    assert!(out.contains(r#"<pre class="example" data-testid="schema-example"><code>{"#));
+    assert!(
+        out.contains(r#"<pre class="example" data-testid="schema-example" data-example="schema"><code>{"#)
+    );
 }
 
 #[test]

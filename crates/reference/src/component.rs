@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::tree::schema_node;
-use super::{Example, SchemaNode, ViewError, generate_example};
+use super::{Example, ExampleSlot, SchemaNode, ViewError, generate_example};
 use petstore_openapi::pointer::escape_segment;
 
 /// A component schema, as the Schemas section shows it.
@@ -15,6 +15,11 @@ pub struct SchemaView {
     pub tree: SchemaNode,
     /// An example generated from it (or its own `example`).
     pub example: Example,
+    /// The example's block (`schema`), for the try-it module to fill with the mock's generator
+    /// (as the API answers it: `writeOnly` left out), or to check the schema's own example.
+    pub slot: ExampleSlot,
+    /// What the schema reaches through `$ref`s (see `OperationView::schema_document`).
+    pub schema_document: Value,
 }
 
 impl SchemaView {
@@ -32,9 +37,23 @@ impl SchemaView {
             Value::String(format!("#/components/schemas/{}", escape_segment(name).replace('%', "%25")));
         let mut pointer = serde_json::Map::new();
         pointer.insert("$ref".to_owned(), reference);
-        let mut tree = schema_node(doc, &Value::Object(pointer));
+        let pointer = Value::Object(pointer);
+        let mut tree = schema_node(doc, &pointer);
         // The top of the tree is the schema itself, not a link to it.
         tree.component = None;
-        Ok(Self { name: name.to_owned(), tree, example: generate_example(doc, schema) })
+        let slot = ExampleSlot {
+            at: "schema".to_owned(),
+            schema: pointer,
+            documented: petstore_openapi::schema::example(schema).cloned(),
+            answer: true,
+        };
+        let schema_document = super::reach::schema_document(doc, [&slot.schema]);
+        Ok(Self {
+            name: name.to_owned(),
+            tree,
+            example: generate_example(doc, schema),
+            slot,
+            schema_document,
+        })
     }
 }

@@ -197,6 +197,43 @@ pub struct ResponseView {
     pub schema: Option<SchemaNode>,
     /// Examples: label and value (one generated from the schema when the document has none).
     pub examples: Vec<(String, Value)>,
+    /// Whether [`ResponseView::examples`] are the document's own (`false`: generated here).
+    pub documented: bool,
+    /// What a generated example leaves out, in sentences.
+    pub example_notes: Vec<String>,
+    /// The content's schema as the document has it (its top `$ref` followed): what the try-it
+    /// module generates and checks the examples with.
+    pub schema_json: Value,
+}
+
+/// An Example block of an operation's page, as the try-it module is handed it: it generates
+/// the value where the document has none, with the mock's generator, and checks the
+/// document's own against the schema ([`ExampleFill`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExampleSlot {
+    /// Which block: `request`, or `response/<i>/<j>` (the `j`th example of the `i`th response);
+    /// the page's `<pre data-example>` says the same.
+    pub at: String,
+    /// The schema (with [`OperationView::schema_document`] for its `$ref`s).
+    pub schema: Value,
+    /// The document's own example, when the block shows one.
+    pub documented: Option<Value>,
+    /// An answer's example (`writeOnly` properties left out), else a request's (`readOnly`
+    /// left out).
+    pub answer: bool,
+}
+
+/// What the try-it module says of one Example block ([`ExampleSlot`]): the value to show
+/// instead (a generated one), and the note beside it (what a generated value leaves out, or
+/// why the document's own does not fit its schema); no note removes the one there.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExampleFill {
+    /// [`ExampleSlot::at`].
+    pub at: String,
+    /// The value to show, as pretty JSON; `None` keeps the one shown (the document's).
+    pub json: Option<String>,
+    /// The note, one sentence or more.
+    pub note: Option<String>,
 }
 
 /// One `x-codeSamples` entry.
@@ -304,6 +341,9 @@ pub struct OperationView {
     /// and checks values with it, without the whole document.
     #[serde(default)]
     pub schema_document: Value,
+    /// The operation's Example blocks, for the try-it module to fill.
+    #[serde(default)]
+    pub example_slots: Vec<ExampleSlot>,
 }
 
 /// One callback of an operation: the requests the API sends to the address `expression`
@@ -473,12 +513,14 @@ impl OperationView {
 
         let flag = |v: &Value, key: &str| v.get(key).and_then(Value::as_bool).unwrap_or(false);
         let deprecated = flag(op, "deprecated");
+        let example_slots = parts::example_slots(request_body.as_ref(), &responses);
         let schema_document = reach::schema_document(
             doc,
             parameters
                 .iter()
                 .map(|p| &p.schema_json)
-                .chain(request_body.iter().flat_map(|b| b.media_types.iter().map(|m| &m.schema))),
+                .chain(request_body.iter().flat_map(|b| b.media_types.iter().map(|m| &m.schema)))
+                .chain(example_slots.iter().map(|slot| &slot.schema)),
         );
         Ok(OperationView {
             method,
@@ -503,6 +545,7 @@ impl OperationView {
             webhook: kind == Kind::Webhook,
             callbacks,
             schema_document,
+            example_slots,
         })
     }
 }

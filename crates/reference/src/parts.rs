@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::tree::schema_node;
-use super::{BodyView, ParameterView, ResponseView, follow, generate_example};
+use super::{BodyView, ExampleSlot, ParameterView, ResponseView, follow, generate_example};
 
 /// Prefers JSON (`application/json`, then any `+json`), else the first media type.
 fn pick_media(content: Option<&Value>) -> (Option<String>, Option<&Value>) {
@@ -74,19 +74,20 @@ pub(super) fn response(
         }
     }
     let (media_type, media) = pick_media(r.get("content"));
+    let mut documented = false;
+    let mut example_notes = Vec::new();
+    let mut schema_json = Value::Null;
     let (schema, examples) = match media {
         Some(media) => {
             let schema_value = media.get("schema").cloned().unwrap_or(Value::Null);
             let mut examples = media_examples(doc, media);
+            documented = !examples.is_empty();
             if examples.is_empty() && !schema_value.is_null() {
                 let generated = generate_example(doc, &schema_value);
-                let label = if generated.notes.is_empty() {
-                    "Generated from the schema".to_owned()
-                } else {
-                    format!("Generated from the schema ({})", generated.notes.join("; "))
-                };
-                examples.push((label, generated.value));
+                example_notes = generated.notes;
+                examples.push(("Generated from the schema".to_owned(), generated.value));
             }
+            schema_json = resolved_schema(doc, &schema_value);
             (Some(schema_node(doc, &schema_value)), examples)
         }
         None => (None, Vec::new()),
@@ -98,7 +99,41 @@ pub(super) fn response(
         media_type,
         schema,
         examples,
+        documented,
+        example_notes,
+        schema_json,
     })
+}
+
+/// The Example blocks of an operation with a schema to generate or check them with: the
+/// request body's (`request`), and each response's (`response/<i>/<j>`).
+pub(super) fn example_slots(body: Option<&BodyView>, responses: &[ResponseView]) -> Vec<ExampleSlot> {
+    let mut slots = Vec::new();
+    if let Some(body) = body
+        && let Some(media) = body.media_types.iter().find(|m| m.media_type == body.media_type)
+        && !media.schema.is_null()
+    {
+        slots.push(ExampleSlot {
+            at: "request".to_owned(),
+            schema: media.schema.clone(),
+            documented: body.documented.then(|| body.example.clone()),
+            answer: false,
+        });
+    }
+    for (i, response) in responses.iter().enumerate() {
+        if response.schema_json.is_null() {
+            continue;
+        }
+        for (j, (_, value)) in response.examples.iter().enumerate() {
+            slots.push(ExampleSlot {
+                at: format!("response/{i}/{j}"),
+                schema: response.schema_json.clone(),
+                documented: response.documented.then(|| value.clone()),
+                answer: true,
+            });
+        }
+    }
+    slots
 }
 
 /// A media type's examples: `example`, else each of `examples` that resolves and has a value.

@@ -5,7 +5,7 @@
 //! code samples, "put the example back") reads the view this fills.
 
 use petstore_openapi::schema::Direction;
-use petstore_reference::OperationView;
+use petstore_reference::{ExampleFill, ExampleSlot, OperationView};
 use petstore_validate::{Patterns, Validator};
 
 /// The seed of prefilled values: the same operation starts with the same values every time.
@@ -53,6 +53,52 @@ pub fn prefill(view: &mut OperationView) {
     body.example_notes.extend(generated.notes);
     body.example = generated.value;
     body.documented = false;
+}
+
+/// What the operation's Example blocks show ([`OperationView::example_slots`]): where the
+/// document has an example, it stays, with a note when it does not fit its schema (and why);
+/// elsewhere a value from the mock's generator (the request's is the one [`prefill`] puts in
+/// the form), with what it leaves out. Read before [`prefill`] replaces the body's example.
+#[must_use]
+pub fn example_fills(view: &OperationView) -> Vec<ExampleFill> {
+    fills_of(&view.schema_document, &view.example_slots)
+}
+
+/// What the Example blocks `slots` show (see [`example_fills`]), their schemas' `$ref`s read in
+/// `doc`: an operation's, or a component schema's page.
+#[must_use]
+pub fn fills_of(doc: &serde_json::Value, slots: &[ExampleSlot]) -> Vec<ExampleFill> {
+    let patterns = Patterns::default();
+    let request = Validator::new(doc, &patterns).direction(Direction::Request).strict();
+    let answer = Validator::new(doc, &patterns).direction(Direction::Response).strict();
+    slots
+        .iter()
+        .map(|slot| {
+            let (validator, direction) =
+                if slot.answer { (&answer, Direction::Response) } else { (&request, Direction::Request) };
+            match &slot.documented {
+                Some(value) => ExampleFill {
+                    at: slot.at.clone(),
+                    json: None,
+                    note: validator.check(&slot.schema, value, "").err().map(|why| {
+                        format!(
+                            "This example from the document does not fit its schema: {}.",
+                            why.to_string().trim_end_matches('.')
+                        )
+                    }),
+                },
+                None => {
+                    let generated = petstore_generate::generate(doc, &slot.schema, SEED, direction);
+                    ExampleFill {
+                        at: slot.at.clone(),
+                        json: Some(serde_json::to_string_pretty(&generated.value).unwrap_or_default()),
+                        note: (!generated.notes.is_empty())
+                            .then(|| format!("Generated example: {}.", generated.notes.join("; "))),
+                    }
+                }
+            }
+        })
+        .collect()
 }
 
 /// For an item path whose last segment is a parameter (`/books/{book_id}`), the collection

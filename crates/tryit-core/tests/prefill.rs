@@ -174,3 +174,117 @@ fn an_item_path_starts_on_an_id_the_mock_holds() {
     assert_eq!(held_id(&json!([]), "id"), None);
     assert_eq!(held_id(&json!([{"name": "no id"}]), "id"), None);
 }
+
+/// Every Example block the try-it module fills, for the operations of `doc`: generated values
+/// that fail their schema (in the block's direction), as "operation at: why".
+fn misfit_examples(doc: &Value) -> (usize, Vec<String>) {
+    use petstore_openapi::schema::Direction;
+    use petstore_tryit_core::prefill::example_fills;
+    use petstore_validate::{Patterns, Validator};
+    let catalog = Catalog::from_value(doc).unwrap();
+    let patterns = Patterns::default();
+    let (mut filled, mut misfits) = (0, Vec::new());
+    for operation in catalog.operations() {
+        let Ok(view) = OperationView::build(doc, operation.method, &operation.path) else { continue };
+        let fills = example_fills(&view);
+        assert_eq!(fills.len(), view.example_slots.len());
+        for (slot, fill) in view.example_slots.iter().zip(&fills) {
+            assert_eq!(slot.at, fill.at);
+            let Some(json) = &fill.json else {
+                assert!(slot.documented.is_some(), "only the document's own examples are kept");
+                continue;
+            };
+            assert!(slot.documented.is_none(), "a document's example is never replaced on the page");
+            // A value shortened by a cap says so; the others must fit.
+            if fill.note.is_some() {
+                continue;
+            }
+            filled += 1;
+            let direction = if slot.answer { Direction::Response } else { Direction::Request };
+            let validator = Validator::new(&view.schema_document, &patterns).direction(direction).strict();
+            let value: Value = serde_json::from_str(json).unwrap();
+            if let Err(why) = validator.check(&slot.schema, &value, "") {
+                misfits.push(format!("{} {} {}: {why}", view.method.as_str(), view.path, slot.at));
+            }
+        }
+    }
+    (filled, misfits)
+}
+
+#[test]
+fn the_reference_examples_are_the_generators_and_fit_their_schemas() {
+    let doc = read("tests/fixtures/fastapi/books.json");
+    let (filled, misfits) = misfit_examples(&doc);
+    assert!(filled >= 6, "{filled}");
+    assert_eq!(misfits, Vec::<String>::new());
+
+    // The create's Example blocks: the request's ISBN fits its pattern (not "string"), and the
+    // 201's Book has its id (readOnly is for requests; an answer carries it).
+    let catalog = Catalog::from_value(&doc).unwrap();
+    let create = catalog.operations().find(|o| o.method.as_str() == "POST" && o.path == "/books").unwrap();
+    let view = OperationView::build(&doc, create.method, &create.path).unwrap();
+    let fills = petstore_tryit_core::prefill::example_fills(&view);
+    let request: Value = serde_json::from_str(fills[0].json.as_deref().unwrap()).unwrap();
+    assert_eq!(fills[0].at, "request");
+    assert!(request["isbn"].as_str().unwrap().starts_with("97"), "{request}");
+    let created = fills.iter().find(|f| f.at == "response/0/0").unwrap();
+    let created: Value = serde_json::from_str(created.json.as_deref().unwrap()).unwrap();
+    assert!(created["isbn"].as_str().unwrap().starts_with("97"), "{created}");
+
+    let dir = format!("{}/../mock/tests/fixtures/public", env!("CARGO_MANIFEST_DIR"));
+    let (mut all, mut failed) = (0, Vec::new());
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (filled, misfits) = misfit_examples(&doc);
+        all += filled;
+        failed.extend(misfits.into_iter().map(|m| format!("{}: {m}", path.display())));
+    }
+    assert!(all > 40, "{all}");
+    assert_eq!(failed, Vec::<String>::new(), "{} of {all} do not fit", failed.len());
+}
+
+#[test]
+fn a_documented_example_that_does_not_fit_stays_on_the_page_with_why() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": {"title": "T", "version": "1"},
+        "paths": {"/things": {"post": {
+            "requestBody": {"content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Thing"},
+                "example": {"code": "lower"}
+            }}},
+            "responses": {
+                "201": {"description": "ok", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Thing"},
+                    "examples": {"good": {"value": {"code": "ABC", "id": 1}}, "bad": {"value": {"code": "ABC", "id": "one"}}}
+                }}},
+                "400": {"description": "bad", "content": {"application/json": {"schema": {"type": "object", "properties": {"secret": {"type": "string", "writeOnly": true}, "why": {"type": "string"}}, "required": ["why"]}}}}
+            }
+        }}},
+        "components": {"schemas": {"Thing": {
+            "type": "object",
+            "required": ["code"],
+            "properties": {"id": {"type": "integer", "readOnly": true}, "code": {"type": "string", "pattern": "^[A-Z]{3}$"}}
+        }}}
+    });
+    let view = OperationView::build(&doc, petstore_openapi::catalog::Method::Post, "/things").unwrap();
+    let fills = petstore_tryit_core::prefill::example_fills(&view);
+    let at: Vec<&str> = fills.iter().map(|f| f.at.as_str()).collect();
+    assert_eq!(at, ["request", "response/0/0", "response/0/1", "response/1/0"]);
+    // The document's request example is kept on the page, and said not to fit (its pattern).
+    assert_eq!(fills[0].json, None);
+    let note = fills[0].note.as_deref().unwrap();
+    assert!(note.starts_with("This example from the document does not fit its schema: "), "{note}");
+    assert!(note.contains("code must match the pattern") && !note.ends_with(".."), "{note}");
+    // An answer's example may hold readOnly fields; the one with a string id does not fit.
+    assert_eq!((fills[1].json.as_ref(), fills[1].note.as_ref()), (None, None));
+    assert!(fills[2].note.as_deref().unwrap().contains("id"), "{:?}", fills[2]);
+    // A generated answer leaves writeOnly out and has what is required.
+    let error: Value = serde_json::from_str(fills[3].json.as_deref().unwrap()).unwrap();
+    assert!(error["why"].is_string() && error.get("secret").is_none(), "{error}");
+    assert_eq!(fills[3].note, None);
+}

@@ -56,6 +56,7 @@ pub fn Workbench(
 #[wasm_bindgen]
 pub struct Mounted {
     handle: Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>,
+    examples: String,
 }
 
 impl std::fmt::Debug for Mounted {
@@ -69,6 +70,13 @@ impl Mounted {
     /// Removes the panel and stops what it has in flight; again is a no-op.
     pub fn unmount(&mut self) {
         self.handle.take();
+    }
+
+    /// What the operation's Example blocks show, as JSON: a list of `ExampleFill`s (see
+    /// `petstore_tryit_core::prefill::example_fills`).
+    #[must_use]
+    pub fn examples(&self) -> String {
+        self.examples.clone()
     }
 }
 
@@ -97,6 +105,9 @@ pub fn mount_try_it(
     };
     let mut view: OperationView = serde_json::from_str(view_json)
         .map_err(|e| JsValue::from_str(&format!("The operation could not be read: {e}.")))?;
+    // The reference's Example blocks, from the document's examples as they are.
+    let examples =
+        serde_json::to_string(&petstore_tryit_core::prefill::example_fills(&view)).unwrap_or_default();
     // Values that fit their schemas, from the mock's generator, where the document has none
     // that fit: the first Send passes the description's own checks.
     petstore_tryit_core::prefill::prefill(&mut view);
@@ -106,7 +117,23 @@ pub fn mount_try_it(
     let handle = leptos::mount::mount_to(slot, move || {
         view! { <Workbench view=view offer=offer mock=mock vault=vault history=history /> }.into_any()
     });
-    Ok(Mounted { handle: Some(handle) })
+    Ok(Mounted { handle: Some(handle), examples })
+}
+
+/// What the Example blocks `slots_json` (a list of `ExampleSlot`s) show, as JSON (a list of
+/// `ExampleFill`s): values from the mock's generator, and whether the document's own fit; the
+/// slots' `$ref`s are read in `schema_document_json` (a component schema's page calls this; an
+/// operation's blocks come with its panel, [`Mounted::examples`]).
+///
+/// # Errors
+/// The JSON cannot be read (the message says why).
+#[wasm_bindgen(js_name = fillExamples)]
+pub fn fill_examples(schema_document_json: &str, slots_json: &str) -> Result<String, JsValue> {
+    let unreadable =
+        |e: serde_json::Error| JsValue::from_str(&format!("The examples could not be read: {e}."));
+    let doc: serde_json::Value = serde_json::from_str(schema_document_json).map_err(unreadable)?;
+    let slots: Vec<petstore_reference::ExampleSlot> = serde_json::from_str(slots_json).map_err(unreadable)?;
+    serde_json::to_string(&petstore_tryit_core::prefill::fills_of(&doc, &slots)).map_err(|e| unreadable(e))
 }
 
 /// How a panel offers the in-browser mock.

@@ -52,7 +52,7 @@ pub fn operation(html: &mut Html<'_>, view: &OperationView) {
         external_docs(html, docs);
     }
     security(html, &view.security);
-    exchange(html, view);
+    exchange(html, view, true);
     if !view.callbacks.is_empty() {
         callbacks(html, &view.callbacks);
     }
@@ -65,8 +65,10 @@ pub(super) fn external_docs(html: &mut Html<'_>, docs: &ExternalDocs) {
         .raw("</p>");
 }
 
-/// Parameters, request body and responses.
-fn exchange(html: &mut Html<'_>, view: &OperationView) {
+/// Parameters, request body and responses. `slots`: the Example blocks carry
+/// `data-example` (an [`crate::ExampleSlot::at`]) and their notes `data-example-note`, which the
+/// page fills from the try-it module (a callback's are left as they are).
+fn exchange(html: &mut Html<'_>, view: &OperationView, slots: bool) {
     if !view.parameters.is_empty() {
         html.raw(r#"<section class="parameters" data-testid="parameters"><h3>Parameters</h3><ul class="param-list">"#);
         for p in &view.parameters {
@@ -99,18 +101,34 @@ fn exchange(html: &mut Html<'_>, view: &OperationView) {
             html.markdown(description);
         }
         schema_tree(html, &body.schema);
-        html.raw("<h4>Example</h4>").example("", &body.example);
-        html.example_notes(r#" class="hint" data-testid="example-notes""#, &body.example_notes);
+        let at = slots.then_some("request");
+        html.raw("<h4>Example</h4>").example(&slot_attrs("", at), &body.example);
+        html.example_notes(&note_attrs(at), &body.example_notes);
         html.raw("</section>");
     }
     html.raw(r#"<section class="responses" data-testid="responses"><h3>Responses</h3>"#);
-    for response in &view.responses {
-        self::response(html, response);
+    for (i, response) in view.responses.iter().enumerate() {
+        self::response(html, response, slots.then_some(i));
     }
     html.raw("</section>");
 }
 
-fn response(html: &mut Html<'_>, response: &ResponseView) {
+/// ` data-example="<at>"` after `attrs`, when the block is a slot.
+fn slot_attrs(attrs: &str, at: Option<&str>) -> String {
+    match at {
+        Some(at) => format!(r#"{attrs} data-example="{}""#, super::escape(at)),
+        None => attrs.to_owned(),
+    }
+}
+
+/// The attributes of an Example block's notes.
+fn note_attrs(at: Option<&str>) -> String {
+    slot_attrs(r#" class="hint" data-testid="example-notes""#, at)
+        .replace("data-example=", "data-example-note=")
+}
+
+/// One response; `index`: its position, when its Example blocks are slots.
+fn response(html: &mut Html<'_>, response: &ResponseView, index: Option<usize>) {
     let class = match response.status.chars().next() {
         Some('2') => "status status-ok",
         Some('4' | '5') => "status status-error",
@@ -142,8 +160,14 @@ fn response(html: &mut Html<'_>, response: &ResponseView) {
         html.raw("</h4>");
         schema_tree(html, schema);
     }
-    for (label, value) in &response.examples {
-        html.element("h4", "", label).example(r#" data-testid="response-example""#, value);
+    for (j, (label, value)) in response.examples.iter().enumerate() {
+        let at = index.map(|i| format!("response/{i}/{j}"));
+        html.element("h4", "", label)
+            .example(&slot_attrs(r#" data-testid="response-example""#, at.as_deref()), value);
+        html.example_notes(
+            &note_attrs(at.as_deref()),
+            if response.documented { &[] } else { &response.example_notes },
+        );
     }
     html.raw("</details>");
 }
@@ -201,7 +225,7 @@ fn callbacks(html: &mut Html<'_>, callbacks: &[CallbackView]) {
             if let Some(description) = &op.description {
                 html.markdown(description);
             }
-            exchange(html, op);
+            exchange(html, op, false);
             html.raw("</details>");
         }
     }

@@ -150,7 +150,8 @@ pub fn schema_page(html: &mut Html<'_>, schema: &SchemaView) {
     html.raw(r#"><p class="hint">"#).anchor_link(SCHEMAS_ANCHOR, "", "Schemas").raw(" ›</p>");
     html.raw(r#"<h2 tabindex="-1">"#).element("code", "", &schema.name).raw("</h2>");
     schema_tree(html, &schema.tree);
-    html.raw("<h3>Example</h3>").example(r#" data-testid="schema-example""#, &schema.example.value);
-    html.example_notes(r#" class="hint""#, &schema.example.notes);
+    html.raw("<h3>Example</h3>")
+        .example(r#" data-testid="schema-example" data-example="schema""#, &schema.example.value);
+    html.example_notes(r#" class="hint" data-example-note="schema""#, &schema.example.notes);
     html.raw("</section>");
 }
