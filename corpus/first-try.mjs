@@ -24,18 +24,20 @@ export function firstTrySection(data) {
   const rows = new Map();
   for (const r of results) {
     const key = r.error ? "unread" : family(r.source ?? r.version);
-    const row = rows.get(key) ?? { docs: 0, operations: 0, tried: 0, refused: 0, form: 0, contradicting: 0 };
+    const row = rows.get(key) ?? { docs: 0, operations: 0, tried: 0, refused: 0, form: 0, file: 0, other: 0, contradicting: 0 };
     row.docs += 1;
     for (const k of ["operations", "tried", "refused"]) row[k] += r[k] ?? 0;
     row.form += r.formBodies ?? 0;
+    row.file += r.needsFile ?? 0;
+    row.other += r.otherBodies ?? 0;
     row.contradicting += r.contradicting ?? 0;
     rows.set(key, row);
   }
-  const all = { docs: 0, operations: 0, tried: 0, refused: 0, form: 0, contradicting: 0 };
+  const all = { docs: 0, operations: 0, tried: 0, refused: 0, form: 0, file: 0, other: 0, contradicting: 0 };
   for (const row of rows.values()) for (const k of Object.keys(all)) all[k] += row[k];
   const pct = (row) => (row.tried ? `${((100 * (row.tried - row.refused)) / row.tried).toFixed(2)}%` : "–");
   const line = (name, row) =>
-    `| ${name} | ${row.docs} | ${row.operations} | ${row.tried} | ${row.tried - row.refused} | ${pct(row)} | ${row.refused} | ${row.form} | ${row.contradicting} |`;
+    `| ${name} | ${row.docs} | ${row.operations} | ${row.tried} | ${row.tried - row.refused} | ${pct(row)} | ${row.refused} | ${row.form - row.file} | ${row.file} | ${row.other} | ${row.contradicting} |`;
   const causes = new Map();
   for (const r of results) {
     for (const x of r.listed ?? []) {
@@ -56,14 +58,16 @@ export function firstTrySection(data) {
     `the in-browser mock's; a 400, 415 or 422 is a refusal. Run natively by \`node corpus/first-try.mjs\``,
     `(\`crates/tryit-core/examples/first_try.rs\`) on ${date}${commit ? ` at commit \`${commit}\`` : ""}, in ${Math.round(seconds / 60)} minutes.`,
     "",
-    "| Version | Documents | Operations | Tried | Passed | First try | Refused | Form bodies (not tried) | Document examples replaced |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| Version | Documents | Operations | Tried | Passed | First try | Refused | Of them forms | Forms needing a file (not tried) | Other bodies (not tried) | Document examples replaced |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...["OpenAPI 3.0", "OpenAPI 3.1", "Swagger 2.0"].filter((k) => rows.has(k)).map((k) => line(k, rows.get(k))),
     line("**all**", all),
     "",
-    "Tried: operations with a JSON body or none; a form or multipart body is filled by the panel's",
-    "form fields and is not counted here. Document examples replaced: request bodies whose documented",
-    "example does not fit its own schema (the panel says so beside the generated one that replaces it).",
+    "Tried: operations with a JSON body, a form (URL-encoded or multipart, sent with the fields the",
+    "panel's form starts with) or none. A form with a required file field waits for the reader's file,",
+    "and other bodies (XML, text, bytes) for the reader's text: both are counted, not tried. Document",
+    "examples replaced: request bodies whose documented example does not fit its own schema (the panel",
+    "says so beside the generated one that replaces it).",
     unread.length ? `The mock did not read ${unread.length} documents: ${unread.map((r) => `\`${r.id}\` (${cell(r.error.slice(0, 80))})`).join(", ")}.` : "",
     "",
     "| Refused by (particulars replaced by …/N) | Operations | Examples |",

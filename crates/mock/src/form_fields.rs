@@ -33,12 +33,12 @@ pub(super) fn form_object(
         let read = match (&value, prop_resolved) {
             (Value::String(text), Some(p)) if is_list => {
                 let items = p.get("items").unwrap_or(&Value::Null);
-                scalar(spec, items, text).unwrap_or(value.clone())
+                structured(spec, items, text).unwrap_or_else(|| scalar(spec, items, text).unwrap_or(value.clone()))
             }
             (Value::String(text), Some(p))
                 if !matches!(petstore_openapi::schema::primary_type(p), Some("object")) =>
             {
-                scalar(spec, p, text).unwrap_or(value.clone())
+                structured(spec, p, text).unwrap_or_else(|| scalar(spec, p, text).unwrap_or(value.clone()))
             }
             (Value::String(text), Some(_)) if text.is_empty() => Value::Object(Map::new()),
             (Value::String(text), Some(_)) => serde_json::from_str(text).unwrap_or(value.clone()),
@@ -62,6 +62,20 @@ pub(super) fn form_object(
         }
     }
     Value::Object(out)
+}
+
+/// A form field's text read as the JSON object (or list) it holds, where its schema takes one
+/// but names no scalar type: an object item of a list, or a `oneOf`/`anyOf` of objects (a
+/// multipart part of such a property is JSON, OpenAPI's default for it).
+fn structured(spec: &Spec, schema: &Value, text: &str) -> Option<Value> {
+    let schema = resolve(&spec.doc, schema).unwrap_or(schema);
+    if !matches!(petstore_openapi::schema::primary_type(schema), None | Some("object" | "array")) {
+        return None;
+    }
+    if !text.trim_start().starts_with(['{', '[']) {
+        return None;
+    }
+    serde_json::from_str(text).ok().filter(|v: &Value| v.is_object() || v.is_array())
 }
 
 /// The most levels a bracketed form field name (`a[b][0][c]`) is read into.

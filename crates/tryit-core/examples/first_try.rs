@@ -1,8 +1,8 @@
 //! The "first try" of `make corpus` (corpus/first-try.mjs runs it): for every operation of
 //! each document, the request a try-it panel starts with (`prefill`, then `request::example`)
 //! sent to the mock of the document, whose validation is the in-browser mock's. Prints one
-//! JSON line per document: operations, those tried (a JSON body or none; form bodies are the
-//! form's fields), the refused ones with the mock's answer, and how many documented body examples
+//! JSON line per document: operations, those tried (a JSON body, a form's fields as the form
+//! starts, or none; a form that needs a file, and other bodies, are counted apart), the refused ones with the mock's answer, and how many documented body examples
 //! contradict their schemas (replaced by generated ones).
 //!
 //!   cargo run --release -p petstore-tryit-core --example first_try -- DOCUMENTS_DIR IDS_FILE
@@ -13,6 +13,7 @@ use std::path::Path;
 use petstore_api_mock::ApiMock;
 use petstore_openapi::Catalog;
 use petstore_reference::OperationView;
+use petstore_http::form::FormKind;
 use petstore_tryit_core::{prefill::prefill, request};
 use serde_json::{Value, json};
 
@@ -55,12 +56,14 @@ fn one(path: &Path) -> Result<Value, String> {
     let mut mock = ApiMock::from_json(&text).map_err(|e| format!("the mock cannot read it: {e}"))?;
     let catalog = Catalog::from_value(&doc).map_err(|e| e.to_string())?;
     let (mut operations, mut tried, mut form_bodies, mut contradicting) = (0, 0, 0, 0);
+    let (mut other_bodies, mut needs_file) = (0, 0);
     let (mut refused, mut listed) = (0, Vec::new());
     for operation in catalog.operations() {
         operations += 1;
         let Ok(mut view) = OperationView::build(&doc, operation.method, &operation.path) else { continue };
-        if view.request_body.as_ref().is_some_and(|b| !b.media_type.contains("json")) {
-            form_bodies += 1;
+        let form = view.request_body.as_ref().is_some_and(|b| FormKind::of_media_type(&b.media_type).is_some());
+        if view.request_body.as_ref().is_some_and(|b| !b.media_type.contains("json")) && !form {
+            other_bodies += 1;
             continue;
         }
         prefill(&mut view);
@@ -69,7 +72,14 @@ fn one(path: &Path) -> Result<Value, String> {
         }) {
             contradicting += 1;
         }
-        let asked = request::example(&view, "");
+        let mut asked = request::example(&view, "");
+        if form {
+            form_bodies += 1;
+            if request::with_form_example(&view, &mut asked).is_err() {
+                needs_file += 1;
+                continue;
+            }
+        }
         let answer = mock.handle(&asked);
         tried += 1;
         if matches!(answer.status, 400 | 415 | 422) {
@@ -92,6 +102,8 @@ fn one(path: &Path) -> Result<Value, String> {
         "operations": operations,
         "tried": tried,
         "formBodies": form_bodies,
+        "needsFile": needs_file,
+        "otherBodies": other_bodies,
         "contradicting": contradicting,
         "refused": refused,
         "listed": listed,

@@ -23,10 +23,22 @@ pub fn prefill(view: &mut OperationView) {
         if param.schema_json.is_null() {
             continue;
         }
-        let fits = param.example.as_ref().is_some_and(|e| validator.check(&param.schema_json, e, "").is_ok());
+        // The form reads an empty field as "not sent": a required parameter needs a value.
+        let empty = |value: &serde_json::Value| param.required && value.as_str() == Some("");
+        let fits = param
+            .example
+            .as_ref()
+            .is_some_and(|e| !empty(e) && validator.check(&param.schema_json, e, "").is_ok());
         if !fits {
-            let generated = petstore_generate::generate(doc, &param.schema_json, SEED, Direction::Request);
-            param.example = Some(generated.value).filter(|v| !v.is_null());
+            let mut generated = petstore_generate::generate(doc, &param.schema_json, SEED, Direction::Request).value;
+            if empty(&generated)
+                && let serde_json::Value::Object(mut schema) = param.schema_json.clone()
+            {
+                // An empty `default` ("" for a correlation id): a value of the schema otherwise.
+                schema.remove("default");
+                generated = petstore_generate::generate(doc, &schema.into(), SEED, Direction::Request).value;
+            }
+            param.example = Some(generated).filter(|v| !v.is_null());
         }
     }
     let Some(body) = view.request_body.as_mut() else { return };

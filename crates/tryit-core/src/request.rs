@@ -127,3 +127,59 @@ pub fn example_text(param: &ParameterView) -> String {
 fn with_query(url: String, query: &str) -> String {
     if query.is_empty() { url } else { format!("{url}?{query}") }
 }
+
+/// The fields of the form body `media` of `view` (from its schema, `petstore_http::form`), each
+/// starting on the value of the body's example where the example is of that media type (the
+/// one [`crate::prefill::prefill`] made fit the schema), else on the schema's own example,
+/// default or first `enum` value.
+#[must_use]
+pub fn form_fields(view: &OperationView, media: &str) -> Vec<petstore_http::form::FormFieldSpec> {
+    let Some(body) = &view.request_body else { return Vec::new() };
+    let Some(option) = body.media_types.iter().find(|m| m.media_type == media) else { return Vec::new() };
+    let mut fields = petstore_http::form::fields_from_schema(&option.schema);
+    if body.media_type == media {
+        for field in &mut fields {
+            match body.example.get(&field.name) {
+                Some(Value::String(text)) => field.example = Some(text.clone()),
+                Some(Value::Null) | None => {}
+                Some(other) => field.example = Some(other.to_string()),
+            }
+        }
+    }
+    fields
+}
+
+/// The form body the try-it form starts with for `view` (its [`form_fields`] with their
+/// values), written into `request` with its `Content-Type`; `Err` names a required file field,
+/// which only the reader can fill. A body that is not a form is left as it is.
+///
+/// # Errors
+/// The form needs a file (the message names the field).
+pub fn with_form_example(view: &OperationView, request: &mut Request) -> Result<(), String> {
+    use petstore_http::form::{FormField, FormKind, SpecKind, boundary_for, encode_multipart, encode_urlencoded};
+    let Some(body) = &view.request_body else { return Ok(()) };
+    let Some(kind) = FormKind::of_media_type(&body.media_type) else { return Ok(()) };
+    let mut fields = Vec::new();
+    for spec in form_fields(view, &body.media_type) {
+        match (spec.kind, &spec.example) {
+            (SpecKind::Text, Some(text)) if !text.is_empty() => {
+                fields.extend(spec.values_of(text).into_iter().map(|value| FormField::text(&spec.name, value)));
+            }
+            (SpecKind::File | SpecKind::Files, _) if spec.required => {
+                return Err(format!("the form needs a file for {}", spec.name));
+            }
+            _ => {}
+        }
+    }
+    let (bytes, content_type) = match kind {
+        FormKind::UrlEncoded => (encode_urlencoded(&fields), kind.media_type().to_owned()),
+        FormKind::Multipart => {
+            let boundary = boundary_for(&fields);
+            (encode_multipart(&fields, &boundary), petstore_http::form::multipart_content_type(&boundary))
+        }
+    };
+    request.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
+    request.headers.insert(0, ("Content-Type".to_owned(), content_type));
+    request.body = bytes;
+    Ok(())
+}

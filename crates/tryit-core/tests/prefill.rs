@@ -101,7 +101,11 @@ fn a_documented_example_that_fits_is_kept_and_one_that_does_not_is_replaced_and_
             }}},
             "responses": {"201": {"description": "ok"}}
         }, "get": {
-            "parameters": [{"name": "size", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 10}, "example": 12}],
+            "parameters": [
+                {"name": "size", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 10}, "example": 12},
+                {"name": "X-Correlation-Id", "in": "header", "required": true, "schema": {"type": "string", "default": ""}},
+                {"name": "X-Empty", "in": "header", "required": true, "schema": {"type": "string"}, "example": ""}
+            ],
             "responses": {"200": {"description": "ok"}}
         }}},
         "components": {"schemas": {"Thing": {
@@ -132,6 +136,11 @@ fn a_documented_example_that_fits_is_kept_and_one_that_does_not_is_replaced_and_
     );
     let get = views.iter().find(|v| v.method.as_str() == "GET").unwrap();
     assert_eq!(get.parameters[0].example, Some(json!(12)), "a documented example that fits is kept");
+    // A required parameter is never prefilled empty (the form would not send it).
+    for param in &get.parameters[1..] {
+        let value = param.example.as_ref().and_then(|v| v.as_str()).unwrap_or_default();
+        assert!(!value.is_empty(), "{}: {:?}", param.name, param.example);
+    }
 }
 
 #[test]

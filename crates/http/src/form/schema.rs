@@ -28,6 +28,33 @@ pub struct FormFieldSpec {
     /// A value to start a text field with: the property's `example`, first `examples` entry,
     /// `default`, first `enum` entry or `const`, as text (objects and arrays as JSON text).
     pub example: Option<String>,
+    /// A list of values (`type: array`, not of files): sent as one field per item, the way
+    /// OpenAPI's default form encoding (`style: form`, `explode: true`) writes it.
+    #[serde(default)]
+    pub list: bool,
+}
+
+impl FormFieldSpec {
+    /// The fields this field's `text` is sent as: for a [`FormFieldSpec::list`] whose text is
+    /// a JSON array, one per item (text as it is, other values as JSON); else the text, once.
+    #[must_use]
+    pub fn values_of(&self, text: &str) -> Vec<String> {
+        let items = self
+            .list
+            .then(|| serde_json::from_str::<Vec<Value>>(text).ok())
+            .flatten()
+            .filter(|items| items.len() <= MAX_FIELDS);
+        match items {
+            Some(items) => items
+                .into_iter()
+                .map(|item| match item {
+                    Value::String(text) => text,
+                    other => other.to_string(),
+                })
+                .collect(),
+            None => vec![text.to_owned()],
+        }
+    }
 }
 
 /// Whether a property schema describes a file: a string with `format: binary` or `base64`, or
@@ -78,6 +105,15 @@ fn example_of(schema: &Value) -> Option<String> {
         .map(as_text)
 }
 
+/// Whether a property schema is a list (`type: array`, or a list of types with it).
+fn is_list(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
+        _ => false,
+    }
+}
+
 /// The fields of a form whose body schema is `schema`: one per entry of its `properties`, in
 /// order, at most [`MAX_FIELDS`]. A schema without `properties` (or a `$ref` not resolved by
 /// the caller) offers none.
@@ -106,6 +142,7 @@ pub fn fields_from_schema(schema: &Value) -> Vec<FormFieldSpec> {
                 kind,
                 description: property.get("description").and_then(Value::as_str).map(str::to_owned),
                 example: if kind == SpecKind::Text { example_of(property) } else { None },
+                list: kind == SpecKind::Text && is_list(property),
             }
         })
         .collect()

@@ -156,3 +156,21 @@ fn fields_are_read_from_the_schema() {
     let many: serde_json::Map<String, Value> = (0..300).map(|i| (format!("p{i}"), json!({}))).collect();
     assert_eq!(fields_from_schema(&json!({"properties": many})).len(), MAX_FIELDS);
 }
+
+#[test]
+fn a_list_field_is_sent_as_one_field_per_item() {
+    let fields = fields_from_schema(&json!({"type": "object", "properties": {
+        "ids": {"type": "array", "items": {"type": "integer"}},
+        "tags": {"type": ["array", "null"], "items": {"type": "string"}},
+        "name": {"type": "string"},
+        "files": {"type": "array", "items": {"type": "string", "format": "binary"}}
+    }}));
+    let by_name = |name: &str| fields.iter().find(|f| f.name == name).unwrap();
+    assert!(by_name("ids").list && by_name("tags").list);
+    assert!(!by_name("name").list && !by_name("files").list, "files are their own kind");
+    assert_eq!(by_name("ids").values_of("[1, 2]"), ["1", "2"]);
+    assert_eq!(by_name("tags").values_of(r#"["a b", {"x": 1}]"#), ["a b", r#"{"x":1}"#]);
+    // Text that is not a JSON list is sent as it is, and a field that is not a list never splits.
+    assert_eq!(by_name("ids").values_of("7"), ["7"]);
+    assert_eq!(by_name("name").values_of("[1, 2]"), ["[1, 2]"]);
+}

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use petstore_http::Request;
 use petstore_http::form::{
     DEFAULT_FILE_TYPE, FormField, FormFieldSpec, FormKind, SpecKind, boundary_for, encode_multipart,
-    encode_urlencoded, fields_from_schema, multipart_content_type,
+    encode_urlencoded, multipart_content_type,
 };
 use petstore_tryit_core::samples::{SampleForm, SampleValue};
 use wasm_bindgen_futures::JsFuture;
@@ -19,13 +19,7 @@ impl TryItForm {
     #[must_use]
     pub fn form_fields(&self) -> Vec<FormFieldSpec> {
         let media = self.media.get();
-        self.view.with_value(|v| {
-            v.request_body
-                .as_ref()
-                .and_then(|b| b.media_types.iter().find(|m| m.media_type == media))
-                .map(|m| fields_from_schema(&m.schema))
-                .unwrap_or_default()
-        })
+        self.view.with_value(|v| petstore_tryit_core::request::form_fields(v, &media))
     }
 
     /// The text of the form field `spec` (its example until the reader types).
@@ -110,7 +104,7 @@ impl TryItForm {
                 SpecKind::Text => {
                     let text = self.field_text(spec);
                     if !text.is_empty() {
-                        out.push(FormField::text(&spec.name, text));
+                        out.extend(spec.values_of(&text).into_iter().map(|value| FormField::text(&spec.name, value)));
                     }
                 }
                 SpecKind::File | SpecKind::Files => self.files.with(|f| {
@@ -161,7 +155,8 @@ impl TryItForm {
                                 .with_untracked(|t| t.get(&spec.name).cloned())
                                 .unwrap_or_else(|| spec.example.clone().unwrap_or_default());
                             if !text.is_empty() {
-                                fields.push(FormField::text(&spec.name, text));
+                                let values = spec.values_of(&text);
+                                fields.extend(values.into_iter().map(|value| FormField::text(&spec.name, value)));
                             }
                         }
                         SpecKind::File | SpecKind::Files => {
@@ -202,7 +197,11 @@ impl TryItForm {
         let mut fields = Vec::new();
         for spec in self.form_fields() {
             match spec.kind {
-                SpecKind::Text => fields.push((spec.name.clone(), SampleValue::Text(self.field_text(&spec)))),
+                SpecKind::Text => {
+                    let text = self.field_text(&spec);
+                    let values = if text.is_empty() { vec![text] } else { spec.values_of(&text) };
+                    fields.extend(values.into_iter().map(|value| (spec.name.clone(), SampleValue::Text(value))));
+                }
                 SpecKind::File | SpecKind::Files => {
                     let chosen = self.files.with(|f| f.get(&spec.name).cloned().unwrap_or_default());
                     if chosen.is_empty() {
