@@ -151,11 +151,14 @@ pub fn examples_of(mounted: &JsValue) -> Option<String> {
 /// reference's `pre[data-example]`): a generated value where the document has none (the mock's
 /// generator, which fits the schema), and the note beside each block, or none.
 pub fn show_examples(root: &web_sys::Element, fills: &str) {
-    use petstore_reference::ExampleFill;
-    let Ok(fills) = serde_json::from_str::<Vec<ExampleFill>>(fills) else { return };
+    // Read with the browser's JSON (no deserializer in the first download for three fields).
+    let Ok(fills) = js_sys::JSON::parse(fills) else { return };
+    let text = |fill: &JsValue, key: &str| Reflect::get(fill, &key.into()).ok().and_then(|v| v.as_string());
     let document = root.owner_document();
-    for fill in fills {
-        let at = fill.at.replace(['"', '\\'], "");
+    for fill in Array::from(&fills).iter() {
+        let Some(at) = text(&fill, "at") else { continue };
+        let fill = ExampleFill { json: text(&fill, "json"), note: text(&fill, "note") };
+        let at = at.replace(['"', '\\'], "");
         let Ok(Some(block)) = root.query_selector(&format!(r#"pre[data-example="{at}"]"#)) else { continue };
         if let (Some(json), Some(code)) = (&fill.json, block.first_element_child()) {
             code.set_text_content(Some(json));
@@ -177,6 +180,12 @@ pub fn show_examples(root: &web_sys::Element, fills: &str) {
             (None, None) => {}
         }
     }
+}
+
+/// What [`show_examples`] reads of one `petstore_reference::ExampleFill`.
+struct ExampleFill {
+    json: Option<String>,
+    note: Option<String>,
 }
 
 /// Removes a panel [`TryItHost::mount`] rendered.
