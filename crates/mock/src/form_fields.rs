@@ -33,7 +33,8 @@ pub(super) fn form_object(
         let read = match (&value, prop_resolved) {
             (Value::String(text), Some(p)) if is_list => {
                 let items = p.get("items").unwrap_or(&Value::Null);
-                structured(spec, items, text).unwrap_or_else(|| scalar(spec, items, text).unwrap_or(value.clone()))
+                structured(spec, items, text)
+                    .unwrap_or_else(|| scalar(spec, items, text).unwrap_or(value.clone()))
             }
             (Value::String(text), Some(p))
                 if !matches!(petstore_openapi::schema::primary_type(p), Some("object")) =>

@@ -11,9 +11,9 @@ use std::io::Write as _;
 use std::path::Path;
 
 use petstore_api_mock::ApiMock;
+use petstore_http::form::FormKind;
 use petstore_openapi::Catalog;
 use petstore_reference::OperationView;
-use petstore_http::form::FormKind;
 use petstore_tryit_core::{prefill::prefill, request};
 use serde_json::{Value, json};
 
@@ -61,7 +61,8 @@ fn one(path: &Path) -> Result<Value, String> {
     for operation in catalog.operations() {
         operations += 1;
         let Ok(mut view) = OperationView::build(&doc, operation.method, &operation.path) else { continue };
-        let form = view.request_body.as_ref().is_some_and(|b| FormKind::of_media_type(&b.media_type).is_some());
+        let form =
+            view.request_body.as_ref().is_some_and(|b| FormKind::of_media_type(&b.media_type).is_some());
         if view.request_body.as_ref().is_some_and(|b| !b.media_type.contains("json")) && !form {
             other_bodies += 1;
             continue;

@@ -30,7 +30,8 @@ pub fn prefill(view: &mut OperationView) {
             .as_ref()
             .is_some_and(|e| !empty(e) && validator.check(&param.schema_json, e, "").is_ok());
         if !fits {
-            let mut generated = petstore_generate::generate(doc, &param.schema_json, SEED, Direction::Request).value;
+            let mut generated =
+                petstore_generate::generate(doc, &param.schema_json, SEED, Direction::Request).value;
             if empty(&generated)
                 && let serde_json::Value::Object(mut schema) = param.schema_json.clone()
             {

@@ -156,14 +156,17 @@ pub fn form_fields(view: &OperationView, media: &str) -> Vec<petstore_http::form
 /// # Errors
 /// The form needs a file (the message names the field).
 pub fn with_form_example(view: &OperationView, request: &mut Request) -> Result<(), String> {
-    use petstore_http::form::{FormField, FormKind, SpecKind, boundary_for, encode_multipart, encode_urlencoded};
+    use petstore_http::form::{
+        FormField, FormKind, SpecKind, boundary_for, encode_multipart, encode_urlencoded,
+    };
     let Some(body) = &view.request_body else { return Ok(()) };
     let Some(kind) = FormKind::of_media_type(&body.media_type) else { return Ok(()) };
     let mut fields = Vec::new();
     for spec in form_fields(view, &body.media_type) {
         match (spec.kind, &spec.example) {
             (SpecKind::Text, Some(text)) if !text.is_empty() => {
-                fields.extend(spec.values_of(text).into_iter().map(|value| FormField::text(&spec.name, value)));
+                fields
+                    .extend(spec.values_of(text).into_iter().map(|value| FormField::text(&spec.name, value)));
             }
             (SpecKind::File | SpecKind::Files, _) if spec.required => {
                 return Err(format!("the form needs a file for {}", spec.name));

@@ -27,6 +27,25 @@ extern "C" {
 
     #[wasm_bindgen(method, catch, js_name = handleJson)]
     fn answer(this: &MockHandle, request: &str) -> Result<String, JsValue>;
+
+    #[wasm_bindgen(method, catch, js_name = checkExchangeJson)]
+    fn check_exchange(this: &MockHandle, request: &str, response: &str) -> Result<String, JsValue>;
+
+    #[wasm_bindgen(method, catch, js_name = recordJson)]
+    fn record(this: &MockHandle, request: &str, response: &str) -> Result<String, JsValue>;
+}
+
+/// What the mock's drift check answers (`checkExchangeJson`).
+#[derive(Debug, serde::Deserialize)]
+struct Checked {
+    mismatches: Vec<crate::transport::Mismatch>,
+}
+
+/// What the mock's `recordJson` answers: the records it kept, per collection.
+#[derive(Debug, serde::Deserialize)]
+struct Recorded {
+    #[serde(default)]
+    summary: String,
 }
 
 /// A function that returns the page's mock, or a string saying why there is none yet.
@@ -48,11 +67,8 @@ impl MockLink {
         let _ = self.lend.call0(&JsValue::UNDEFINED);
     }
 
-    /// Answers `request` at once (saved, and seen by other tabs, when it changes the state).
-    ///
-    /// # Errors
-    /// There is no mock now, or the request cannot be read (the message says why).
-    pub fn answer(&self, request: &Request) -> Result<Response, String> {
+    /// The page's mock, if it is ready (else why not).
+    fn handle(&self) -> Result<MockHandle, String> {
         let handle = self.lend.call0(&JsValue::UNDEFINED).map_err(|e| message_of(&e))?;
         if let Some(reason) = handle.as_string() {
             return Err(reason);
@@ -60,10 +76,54 @@ impl MockLink {
         if !handle.is_object() {
             return Err("The in-browser mock is not available on this page.".to_owned());
         }
+        Ok(handle.unchecked_into())
+    }
+
+    /// How `response`, a real server's answer to `request`, compares with the description the
+    /// mock was made from (the request too): the mismatches, none when it matches.
+    ///
+    /// # Errors
+    /// There is no mock now, or it could not check them (the message says why).
+    pub fn check(
+        &self,
+        request: &Request,
+        response: &Response,
+    ) -> Result<Vec<crate::transport::Mismatch>, String> {
+        let handle = self.handle()?;
+        let asked = serde_json::to_string(request).map_err(|e| e.to_string())?;
+        let answered = serde_json::to_string(response).map_err(|e| e.to_string())?;
+        let checked = handle.check_exchange(&asked, &answered).map_err(|e| message_of(&e))?;
+        let checked: Checked = serde_json::from_str(&checked)
+            .map_err(|e| format!("The mock's check could not be read: {e}."))?;
+        Ok(checked.mismatches)
+    }
+
+    /// Keeps `response`, a real server's answer to `request`, in the mock: a read item becomes
+    /// a record of its resource, a list's items records (saved, and seen by other tabs); says
+    /// what was kept.
+    ///
+    /// # Errors
+    /// There is no mock now, or it kept nothing (the message says why).
+    pub fn keep(&self, request: &Request, response: &Response) -> Result<String, String> {
+        let handle = self.handle()?;
+        let asked = serde_json::to_string(request).map_err(|e| e.to_string())?;
+        let answered = serde_json::to_string(response).map_err(|e| e.to_string())?;
+        let recorded = handle.record(&asked, &answered).map_err(|e| message_of(&e))?;
+        let recorded: Recorded = serde_json::from_str(&recorded)
+            .map_err(|e| format!("The mock's answer could not be read: {e}."))?;
+        Ok(recorded.summary)
+    }
+
+    /// Answers `request` at once (saved, and seen by other tabs, when it changes the state).
+    ///
+    /// # Errors
+    /// There is no mock now, or the request cannot be read (the message says why).
+    pub fn answer(&self, request: &Request) -> Result<Response, String> {
+        let handle = self.handle()?;
         // The request and the answer cross as JSON text, with the serde_json both sides carry:
         // no JavaScript object is built or read for them.
         let asked = serde_json::to_string(request).map_err(|e| e.to_string())?;
-        let answer = handle.unchecked_into::<MockHandle>().answer(&asked).map_err(|e| message_of(&e))?;
+        let answer = handle.answer(&asked).map_err(|e| message_of(&e))?;
         let answer: Response = serde_json::from_str(&answer)
             .map_err(|e| format!("The mock's answer could not be read: {e}."))?;
         if answer.status == 201

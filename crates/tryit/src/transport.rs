@@ -106,6 +106,45 @@ pub struct Exchange {
     pub millis: f64,
     /// The answer, or why there is none.
     pub outcome: Outcome,
+    /// For an answer from a real server: how it compares with the description.
+    pub drift: Option<Drift>,
+    /// For an answer from a real server: the request as sent, to keep its answer in the mock
+    /// ("Keep in the mock"); held in this page only, never shown (it carries the credentials).
+    pub sent: Option<Request>,
+    /// What "Keep in the mock" (or the Record switch) did with the answer: what was kept, or
+    /// why nothing was.
+    pub kept: Option<Result<String, String>>,
+}
+
+/// How a real server's answer compares with the operation's description (the mock's drift
+/// check: the one schema checker, read for answers).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Drift {
+    /// As the description says.
+    Matches,
+    /// Where it departs from the description (and where the request did).
+    Mismatches(Vec<Mismatch>),
+    /// It could not be checked (why, in a sentence).
+    NotChecked(String),
+}
+
+/// One way an exchange departs from the description.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct Mismatch {
+    /// What it is about: `operation`, `request`, `status`, `media-type`, `header` or `body`.
+    pub kind: String,
+    /// Where in the body, as a JSON pointer (empty for the status, a header, the whole body).
+    pub pointer: String,
+    /// The rule broken, in words.
+    pub rule: String,
+}
+
+impl Mismatch {
+    /// In one line: "`/items/0/id`: expected integer, got string".
+    #[must_use]
+    pub fn line(&self) -> String {
+        if self.pointer.is_empty() { self.rule.clone() } else { format!("{}: {}", self.pointer, self.rule) }
+    }
 }
 
 /// Stops a request in flight: Cancel, the timeout, or its view going away.
@@ -195,6 +234,9 @@ impl Exchange {
             target,
             millis: now_ms() - started,
             outcome,
+            drift: None,
+            sent: None,
+            kept: None,
         }
     }
 }

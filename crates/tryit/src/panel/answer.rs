@@ -32,6 +32,7 @@ static ANSWER: &[&str] = &[
     r#"<div class="try-answer" data-testid="try-answer"><p class="try-status"><span data-part>"#,
     r#"</span><span class="try-meta" data-text>"#,
     r#"</span></p><div data-part>"#,
+    r#"</div><div data-part>"#,
     r#"</div><details class="try-headers"><summary data-text>"#,
     r#"</summary><ul class="header-list" data-testid="try-response-headers" data-part>"#,
     r#"</ul></details><div data-part>"#,
@@ -122,7 +123,7 @@ impl AnswerHtml {
 }
 
 /// The part of [`ANSWER`] that lists the headers.
-const HEADERS_PART: u32 = 4;
+const HEADERS_PART: u32 = 5;
 
 /// Writes the values of `headers` over those of `shown` in `list` (one `<li>` per header,
 /// `": "` and its value the last text), when both have the same names in the same order: a created
@@ -228,6 +229,7 @@ pub(super) fn exchange_html(entry: &Entry) -> AnswerHtml {
                     status_html,
                     meta,
                     error,
+                    drift_html(e, *id),
                     format!("Headers ({})", headers.len()),
                     headers_html,
                     file_html,
@@ -242,6 +244,61 @@ pub(super) fn exchange_html(entry: &Entry) -> AnswerHtml {
         Outcome::Failure(_) => Vec::new(),
     };
     AnswerHtml { markup, parts, headers, id: *id, status, elements: None }
+}
+
+/// How a real server's answer compares with the description, and "Keep in the mock" (a button
+/// that names the answer it keeps, `data-keep`) or what it kept; empty for the mock's answers.
+fn drift_html(e: &crate::transport::Exchange, id: u64) -> String {
+    use crate::transport::Drift;
+    let Some(drift) = &e.drift else { return String::new() };
+    let mut html = match drift {
+        Drift::Matches => r#"<p class="hint try-drift" data-testid="try-drift" data-state="matches">✓ The answer matches the description.</p>"#.to_owned(),
+        Drift::NotChecked(why) => format!(
+            r#"<p class="hint try-drift" data-testid="try-drift" data-state="unchecked">Not checked against the description: {}</p>"#,
+            escape(why)
+        ),
+        Drift::Mismatches(found) => {
+            let items: String = found
+                .iter()
+                .map(|m| match m.pointer.as_str() {
+                    "" => format!(r#"<li data-kind="{}">{}</li>"#, escape(&m.kind), escape(&m.rule)),
+                    at => format!(
+                        r#"<li data-kind="{}"><code>{}</code>: {}</li>"#,
+                        escape(&m.kind),
+                        escape(at),
+                        escape(&m.rule)
+                    ),
+                })
+                .collect();
+            let count = found.len();
+            format!(
+                r#"<div class="try-drift try-drift-off" data-testid="try-drift" data-state="mismatches" role="note"><p><strong>Does not match the description</strong> ({count} {}):</p><ul>{items}</ul></div>"#,
+                if count == 1 { "mismatch" } else { "mismatches" }
+            )
+        }
+    };
+    let success = matches!(e.outcome, Outcome::Answer { status, .. } if (200..300).contains(&status));
+    match &e.kept {
+        Some(Ok(what)) => {
+            html.push_str(&format!(
+                r#"<p class="hint" data-testid="try-kept">Kept in the mock: {}</p>"#,
+                escape(what)
+            ));
+        }
+        Some(Err(why)) => {
+            html.push_str(&format!(
+                r#"<p class="try-error" role="alert" data-testid="try-kept-failed">Not kept in the mock: {}</p>"#,
+                escape(why)
+            ));
+        }
+        None if success && e.sent.is_some() => {
+            html.push_str(&format!(
+                r#"<p class="try-keep"><button type="button" class="button" data-testid="try-keep" data-keep="{id}">Keep in the mock</button> <span class="hint">Its items become records of the in-browser mock, served offline and exported with it.</span></p>"#
+            ));
+        }
+        None => {}
+    }
+    html
 }
 
 /// A size in bytes, KB or MB, in words.

@@ -104,7 +104,9 @@ impl TryItForm {
                 SpecKind::Text => {
                     let text = self.field_text(spec);
                     if !text.is_empty() {
-                        out.extend(spec.values_of(&text).into_iter().map(|value| FormField::text(&spec.name, value)));
+                        out.extend(
+                            spec.values_of(&text).into_iter().map(|value| FormField::text(&spec.name, value)),
+                        );
                     }
                 }
                 SpecKind::File | SpecKind::Files => self.files.with(|f| {
@@ -156,7 +158,9 @@ impl TryItForm {
                                 .unwrap_or_else(|| spec.example.clone().unwrap_or_default());
                             if !text.is_empty() {
                                 let values = spec.values_of(&text);
-                                fields.extend(values.into_iter().map(|value| FormField::text(&spec.name, value)));
+                                fields.extend(
+                                    values.into_iter().map(|value| FormField::text(&spec.name, value)),
+                                );
                             }
                         }
                         SpecKind::File | SpecKind::Files => {
@@ -200,7 +204,9 @@ impl TryItForm {
                 SpecKind::Text => {
                     let text = self.field_text(&spec);
                     let values = if text.is_empty() { vec![text] } else { spec.values_of(&text) };
-                    fields.extend(values.into_iter().map(|value| (spec.name.clone(), SampleValue::Text(value))));
+                    fields.extend(
+                        values.into_iter().map(|value| (spec.name.clone(), SampleValue::Text(value))),
+                    );
                 }
                 SpecKind::File | SpecKind::Files => {
                     let chosen = self.files.with(|f| f.get(&spec.name).cloned().unwrap_or_default());

@@ -20,6 +20,9 @@ const HISTORY_LEN: usize = 5;
 pub struct History {
     entries: RwSignal<HashMap<String, Vec<Entry>>>,
     next_id: StoredValue<u64>,
+    /// The Record switch: every answer of a real server is kept in the in-browser mock, for
+    /// the page's life.
+    pub record: RwSignal<bool>,
 }
 
 impl Default for History {
@@ -32,7 +35,11 @@ impl History {
     /// An empty history.
     #[must_use]
     pub fn new() -> Self {
-        Self { entries: RwSignal::new(HashMap::new()), next_id: StoredValue::new(1) }
+        Self {
+            entries: RwSignal::new(HashMap::new()),
+            next_id: StoredValue::new(1),
+            record: RwSignal::new(false),
+        }
     }
 
     /// The answers of `operation`, newest first.
@@ -57,6 +64,29 @@ impl History {
             }
         });
         id
+    }
+
+    /// Whether the Record switch is on.
+    #[must_use]
+    pub fn recording(&self) -> bool {
+        self.record.get_untracked()
+    }
+
+    /// Changes the answer `id` of `operation` with `change`, if it is still kept.
+    pub fn update(&self, operation: &str, id: u64, change: impl FnOnce(&mut Exchange)) {
+        self.entries.update(|all| {
+            if let Some(entry) = all.get_mut(operation).and_then(|list| list.iter_mut().find(|e| e.id == id))
+            {
+                change(&mut entry.exchange);
+            }
+        });
+    }
+
+    /// The answer `id` of `operation`, if it is still kept.
+    #[must_use]
+    pub fn entry(&self, operation: &str, id: u64) -> Option<Exchange> {
+        self.entries
+            .with_untracked(|all| all.get(operation)?.iter().find(|e| e.id == id).map(|e| e.exchange.clone()))
     }
 }
 
@@ -217,9 +247,13 @@ fn history_html(list: &[Entry], shown: Option<u64>) -> String {
 
 /// What the row of `entry` in the "Recent" list says of it.
 fn row_texts(Entry { exchange: e, .. }: &Entry) -> [String; 3] {
-    let status = match &e.outcome {
-        Outcome::Answer { status, .. } => status.to_string(),
-        Outcome::Failure(_) => "failed".to_owned(),
+    let status = match (&e.outcome, &e.drift) {
+        (Outcome::Answer { status, .. }, Some(crate::transport::Drift::Mismatches(found))) => {
+            let count = found.len();
+            format!("{status} ≠ {count} {}", if count == 1 { "mismatch" } else { "mismatches" })
+        }
+        (Outcome::Answer { status, .. }, _) => status.to_string(),
+        (Outcome::Failure(_), _) => "failed".to_owned(),
     };
     [e.at.clone(), status, format!("{} {}", e.method, e.url)]
 }
@@ -252,6 +286,9 @@ mod tests {
             target: "In-browser mock".to_owned(),
             millis: 1.25,
             outcome,
+            drift: None,
+            sent: None,
+            kept: None,
         }
     }
 

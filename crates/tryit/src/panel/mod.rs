@@ -7,6 +7,7 @@
 mod answer;
 #[cfg(feature = "extras")]
 mod bodies;
+mod drift;
 mod fields;
 mod form;
 mod history;
@@ -68,9 +69,10 @@ pub fn TryIt(
                 <BaseUrlField form=form ids=ids />
                 <OperationInputs view=view form=form ids=ids />
                 <HeadersField form=form ids=ids />
+                <RecordSwitch form=form history=history mock=mock />
                 <SendActions sender=sender />
             </form>
-            <AnswerSlots answers=answers />
+            <AnswerSlots answers=answers mock=mock />
         </section>
     }
 }
@@ -173,8 +175,24 @@ fn SendActions(sender: Sender) -> impl IntoView {
 /// The answer's region is announced whole (`aria-atomic`) when any part of it changes, as
 /// when it was written anew.
 #[component]
-fn AnswerSlots(answers: Answers) -> impl IntoView {
-    let Answers { entries, shown, .. } = answers;
+fn AnswerSlots(answers: Answers, mock: StoredValue<Option<MockLink>, LocalStorage>) -> impl IntoView {
+    let Answers { entries, shown, history, operation } = answers;
+    // "Keep in the mock" under a real server's answer (a button in the answer's markup).
+    let keep = move |ev: leptos::ev::MouseEvent| {
+        let id = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|t| t.closest("[data-keep]").ok().flatten())
+            .and_then(|b| b.get_attribute("data-keep"))
+            .and_then(|id| id.parse::<u64>().ok());
+        if let Some(id) = id {
+            mock.with_value(|link| {
+                if let Some(link) = link {
+                    operation.with_value(|operation| drift::keep(history, operation, id, link));
+                }
+            });
+        }
+    };
     let answer = NodeRef::<leptos::html::Div>::new();
     let recent = NodeRef::<leptos::html::Div>::new();
     let mut written = Written::default();
@@ -196,8 +214,28 @@ fn AnswerSlots(answers: Answers) -> impl IntoView {
     });
     StoredValue::new_local(effect);
     view! {
-        <div class="try-result" aria-live="polite" aria-atomic="true" data-testid="try-result" node_ref=answer></div>
+        <div class="try-result" aria-live="polite" aria-atomic="true" data-testid="try-result" node_ref=answer on:click=keep></div>
         <div class="try-history-slot" node_ref=recent on:click=pick></div>
+    }
+}
+
+/// The Record switch, beside a real server as the target (when the page has a mock): every
+/// answer of a real server is kept in the in-browser mock, for the page's life, in every panel.
+#[component]
+fn RecordSwitch(
+    form: TryItForm,
+    history: History,
+    mock: StoredValue<Option<MockLink>, LocalStorage>,
+) -> impl IntoView {
+    let offered = move || mock.with_value(Option::is_some) && form.target.get() != Target::Mock;
+    let record = history.record;
+    view! {
+        <Show when=offered>
+            <label class="try-record" data-testid="try-record">
+                <input type="checkbox" prop:checked=move || record.get() on:change=move |ev| record.set(event_target_checked(&ev)) />
+                " Record: keep every answer in the in-browser mock"
+            </label>
+        </Show>
     }
 }
 
@@ -298,8 +336,21 @@ impl Sender {
             _ => Destination::Network { credentialed: !applied.used.is_empty() },
         };
         let answers = self.answers;
+        // A real server's answer is checked against the description by the page's mock of
+        // it: it starts now, to be ready when the answer comes.
+        let checker = match to {
+            Destination::Network { .. } => self.mock.get_value(),
+            Destination::Mock(_) => None,
+        };
+        if let Some(mock) = &checker {
+            mock.prepare();
+        }
+        let sent = checker.is_some().then(|| request.clone());
         self.sending.start(request, to, move |mut exchange| {
             exchange.url = shown_url;
+            if let (Some(mock), Some(sent)) = (&checker, sent) {
+                drift::check(&mut exchange, mock, sent, answers.history.recording());
+            }
             answers.file(exchange);
         });
     }

@@ -468,7 +468,8 @@ fn an_optional_form_sent_empty_still_lacks_its_required_fields() {
 fn form_fields_holding_json_are_read_where_the_schema_takes_an_object() {
     // A multipart part of an object property is JSON (OpenAPI's default); a list is one field
     // per item, and an object item is its JSON.
-    let entity = json!({"type": "object", "required": ["offset"], "properties": {"offset": {"type": "integer"}}});
+    let entity =
+        json!({"type": "object", "required": ["offset"], "properties": {"offset": {"type": "integer"}}});
     let schema = json!({"type": "object", "required": ["media", "entities", "ids"], "properties": {
         "media": {"oneOf": [{"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}}}, {"type": "string", "format": "binary"}]},
         "entities": {"type": "array", "items": entity},
@@ -479,7 +480,9 @@ fn form_fields_holding_json_are_read_where_the_schema_takes_an_object() {
         "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": schema}}},
         "responses": {"200": {"description": "", "content": {"application/json": {"schema": {"type": "object"}}}}}}}}));
     let form = |body: &str| {
-        Request::new("POST", "/send").header("Content-Type", "application/x-www-form-urlencoded").body(body.to_owned())
+        Request::new("POST", "/send")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(body.to_owned())
     };
     let sent = "media=%7B%22kind%22%3A%22photo%22%7D&entities=%7B%22offset%22%3A1%7D&entities=%7B%22offset%22%3A2%7D\
         &ids=1&ids=2&note=%7B%22stays%22%3A%22text%22%7D";
