@@ -73,6 +73,12 @@ bench-site:
 bench-mock:
 	bench/mock/run.sh
 
+## bench-proxy: the latency `playground mock --proxy` adds to a real API's answers (p50, p99), beside a
+## direct call and `prism proxy`, one run (writes bench/PROXY.md)
+.PHONY: bench-proxy
+bench-proxy:
+	bench/proxy/run.sh
+
 ## bench-package: the npm package's Node round trip (create, read, list, delete through global fetch) against
 ## MSW in Node (msw/node, hand-written handlers) and json-server, one run (writes bench/PACKAGE.md)
 .PHONY: bench-package

@@ -6,11 +6,12 @@
 //! both when the description changes (`serve`). `host` serves published sites at their
 //! addresses and custom domains (`petstore_host`), with real DNS, ACME certificates and TLS
 //! (`host_services`, over `petstore_certs`). `mock` is `petstore-mock serve`'s command
-//! (`petstore_mock_server::cli`).
+//! (`petstore_mock_server::cli`); `drift` sums up the log of its proxy mode.
 #![deny(missing_docs)]
 
 pub mod check;
 pub mod config;
+pub mod drift;
 pub mod host;
 pub mod host_services;
 pub mod page;

@@ -1,6 +1,7 @@
 //! `playground`: the reference and the mock of any API description, with one command each
 //! (`playground build` writes a static site, `playground mock` serves the mock over HTTP,
-//! `playground serve` serves both while the description is edited).
+//! `playground serve` serves both while the description is edited, `playground drift` sums up
+//! how a real API's answers departed from it).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,6 +29,9 @@ enum Command {
     /// Serve the mock of a description over HTTP until Ctrl-C or SIGTERM.
     #[command(mut_arg("spec", |arg| arg.required(true)), mut_arg("seed", |arg| arg.hide(true)))]
     Mock(cli::ServeArgs),
+    /// Sum up the log of `mock --proxy URL --log LOG`: per operation, the calls and the
+    /// mismatches with the description by kind.
+    Drift(DriftArgs),
     /// Write a static site of a description's reference, with its in-browser mock.
     Build(BuildArgs),
     /// Serve the site `build` would write at /, and the description's mock at /mock/, until
@@ -36,6 +40,13 @@ enum Command {
     /// Serve published sites at their default addresses and custom domains, with the Domains
     /// page's API, until Ctrl-C or SIGTERM (`host hash-password` makes an owner's password hash).
     Host(HostArgs),
+}
+
+#[derive(Debug, Args)]
+struct DriftArgs {
+    /// The log `playground mock --proxy URL --log LOG` wrote (one JSON line per exchange).
+    #[arg(value_name = "LOG")]
+    log: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -99,6 +110,7 @@ struct ServeArgs {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Mock(args) => cli::run(PROGRAM, args),
+        Command::Drift(args) => drift(&args.log),
         Command::Build(args) => build(args),
         Command::Serve(args) => {
             serve::run(PROGRAM, Serve { source: args.site.into(), host: args.host, port: args.port })
@@ -111,6 +123,29 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+#[expect(clippy::print_stdout, reason = "the summary is this command's output")]
+fn drift(log: &std::path::Path) -> ExitCode {
+    match playground::drift::read(log) {
+        Ok(read) => {
+            for skipped in &read.skipped {
+                eprintln!("{PROGRAM}: warning: skipped {skipped}");
+            }
+            if read.skipped_count > read.skipped.len() {
+                eprintln!(
+                    "{PROGRAM}: warning: and {} more lines skipped",
+                    read.skipped_count - read.skipped.len()
+                );
+            }
+            println!("{}", read.summary);
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("{PROGRAM}: {error}");
+            ExitCode::FAILURE
+        }
     }
 }
 

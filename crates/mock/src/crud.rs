@@ -48,7 +48,7 @@ const OFFSETS: [&str; 5] = ["offset", "skip", "start", "from", "$skip"];
 const PAGES: [&str; 4] = ["page", "page_number", "pageNumber", "p"];
 
 /// The text form of a parameter value: `5` for the number 5, the string itself for a string.
-fn text(value: &Value) -> String {
+pub(crate) fn text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -448,7 +448,11 @@ fn upserts(spec: &Spec, resource: &Resource) -> bool {
 /// The scope (percent-encoded values) and the id of a request on a resource, read from its
 /// parameters by their place in the matched template, so that templates that name them
 /// otherwise (`/items/{itemId}` beside `/items/{id}`) read the same.
-fn locate(resource: &Resource, params: &Params, path_names: &[&str]) -> (Vec<String>, Option<String>) {
+pub(crate) fn locate(
+    resource: &Resource,
+    params: &Params,
+    path_names: &[&str],
+) -> (Vec<String>, Option<String>) {
     let depth = resource.scope_params.len();
     let value = |place: usize, own: Option<&String>| {
         let name = path_names.get(place).copied().or(own.map(String::as_str))?;

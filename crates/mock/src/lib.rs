@@ -38,6 +38,7 @@
 mod answer;
 mod cache;
 mod crud;
+mod drift;
 mod embed;
 mod failure;
 mod form_fields;
@@ -47,6 +48,7 @@ mod outside;
 mod params;
 mod patch;
 mod problems;
+mod record;
 mod resources;
 mod routes;
 mod security;
@@ -64,6 +66,10 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use self::answer::Prefer;
+pub use self::drift::{
+    Checked, ExchangeLine, MAX_CHECKED_BODY, MAX_MISMATCHES, Mismatch, MismatchKind, OperationDrift, Summary,
+    UnknownOperation,
+};
 pub use self::failure::Failure;
 pub use self::notice::{MockNotice, NoticeKind};
 pub use self::options::{Delay, FailureOptions, MockOptions, OperationOptions};
@@ -71,6 +77,7 @@ pub use self::params::MAX_REQUEST_BODY;
 pub use self::params::Params;
 use self::params::Raw;
 pub use self::problems::{MAX_PROBLEMS, Problem};
+pub use self::record::{RecordError, Recorded};
 use self::resources::Resource;
 use self::spec::{Operation, Spec};
 pub use self::stateful::{SnapshotError, StatefulMock};
@@ -339,54 +346,11 @@ impl ApiMock {
     ) -> Handled {
         let spec = Arc::clone(&self.spec);
         let (path, query) = split_target(&request.target);
-        let mut matches = spec.route(path);
-        let method = request.method.to_ascii_uppercase();
-        // `/types/` where only `/types/{id}` has the method: the slash ends an empty id.
-        let has_method = |found: &[(usize, routes::Params)]| {
-            found.iter().any(|(i, _)| spec.paths.get(*i).is_some_and(|p| p.op(&method).is_some()))
+        let (path_index, path_params, op) = match route(&spec, &self.api, &request.method, path) {
+            Ok(found) => found,
+            Err(failure) => return self.plain(failure::render(&spec, None, &failure, 0)),
         };
-        if !has_method(&matches) {
-            let empty_last = spec.route_empty_last(path);
-            if has_method(&empty_last) {
-                matches = empty_last;
-            }
-        }
-        if matches.is_empty() {
-            let failure = Failure::not_found(format!("There is no path {path} in {}.", self.api));
-            return self.plain(failure::render(&spec, None, &failure, 0));
-        }
-        // The most specific template decides, with those that differ from it only in their
-        // parameters' names (each may carry some of the methods): a literal path
-        // (`/items/merge`) is matched before the template it also fits (`/items/{id}`), as
-        // OpenAPI says, so a method it lacks is 405 even where the template has it.
-        let first_shape = matches
-            .first()
-            .and_then(|(index, _)| spec.paths.get(*index))
-            .map(|p| resources::shape(&p.template));
-        let same_shape: Vec<&(usize, routes::Params)> = matches
-            .iter()
-            .filter(|(index, _)| spec.paths.get(*index).map(|p| resources::shape(&p.template)) == first_shape)
-            .collect();
-        let found = same_shape.iter().find_map(|(index, params)| {
-            let item = spec.paths.get(*index)?;
-            item.op(&method).map(|op| (*index, params, op))
-        });
-        let Some((path_index, path_params, op)) = found else {
-            let mut methods: Vec<&str> = Vec::new();
-            for item in same_shape.iter().filter_map(|(index, _)| spec.paths.get(*index)) {
-                for op in &item.ops {
-                    if !methods.contains(&op.method) {
-                        methods.push(op.method);
-                    }
-                }
-            }
-            let allow = methods.join(", ");
-            let template = matches.first().and_then(|(index, _)| spec.paths.get(*index));
-            let template = template.map_or(path, |item| item.template.as_str());
-            let failure =
-                Failure::method(format!("{method} is not allowed on {template}; use {allow}."), allow);
-            return self.plain(failure::render(&spec, None, &failure, 0));
-        };
+        let path_params = &path_params;
         let (delay_ms, fail) = self.effects(&op.id);
         let seed = self.options.seed ^ hash(&op.id);
         let network_error = fail.as_ref().is_some_and(|f| f.network);
@@ -543,6 +507,61 @@ impl StatefulMock for ApiMock {
     fn reset(&mut self, _seed: bool) {
         ApiMock::reset(self);
     }
+}
+
+/// The operation a request's method and path name: its path item's index, the path's
+/// parameters and the operation; else the failure that says why none (404, or 405 with the
+/// methods allowed).
+pub(crate) fn route<'s>(
+    spec: &'s Spec,
+    api: &str,
+    method: &str,
+    path: &str,
+) -> Result<(usize, routes::Params, &'s Operation), Failure> {
+    let mut matches = spec.route(path);
+    let method = method.to_ascii_uppercase();
+    // `/types/` where only `/types/{id}` has the method: the slash ends an empty id.
+    let has_method = |found: &[(usize, routes::Params)]| {
+        found.iter().any(|(i, _)| spec.paths.get(*i).is_some_and(|p| p.op(&method).is_some()))
+    };
+    if !has_method(&matches) {
+        let empty_last = spec.route_empty_last(path);
+        if has_method(&empty_last) {
+            matches = empty_last;
+        }
+    }
+    if matches.is_empty() {
+        return Err(Failure::not_found(format!("There is no path {path} in {api}.")));
+    }
+    // The most specific template decides, with those that differ from it only in their
+    // parameters' names (each may carry some of the methods): a literal path
+    // (`/items/merge`) is matched before the template it also fits (`/items/{id}`), as
+    // OpenAPI says, so a method it lacks is 405 even where the template has it.
+    let first_shape =
+        matches.first().and_then(|(index, _)| spec.paths.get(*index)).map(|p| resources::shape(&p.template));
+    let same_shape: Vec<&(usize, routes::Params)> = matches
+        .iter()
+        .filter(|(index, _)| spec.paths.get(*index).map(|p| resources::shape(&p.template)) == first_shape)
+        .collect();
+    let found = same_shape.iter().find_map(|(index, params)| {
+        let item = spec.paths.get(*index)?;
+        item.op(&method).map(|op| (*index, params.clone(), op))
+    });
+    if let Some(found) = found {
+        return Ok(found);
+    }
+    let mut methods: Vec<&str> = Vec::new();
+    for item in same_shape.iter().filter_map(|(index, _)| spec.paths.get(*index)) {
+        for op in &item.ops {
+            if !methods.contains(&op.method) {
+                methods.push(op.method);
+            }
+        }
+    }
+    let allow = methods.join(", ");
+    let template = matches.first().and_then(|(index, _)| spec.paths.get(*index));
+    let template = template.map_or(path, |item| item.template.as_str());
+    Err(Failure::method(format!("{method} is not allowed on {template}; use {allow}."), allow))
 }
 
 /// A stable 64-bit hash (FNV-1a) of a text, for seeds.

@@ -115,7 +115,7 @@ async fn dispatch(State(state): State<AppState>, request: axum::extract::Request
 
 /// Why the body was not handed to the mock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BodyRefusal {
+pub(crate) enum BodyRefusal {
     /// Over [`READ_CAP`]: `size` bytes, or more when `exact` is false (not read to the end).
     TooLarge { size: usize, exact: bool },
     /// The connection broke or the chunked encoding was invalid.
@@ -124,7 +124,7 @@ enum BodyRefusal {
 
 /// Reads a body of at most `limit` bytes (a little more is read, so that the mock itself
 /// answers bodies just over its limit).
-async fn read_body(parts: &Parts, mut body: Body, limit: usize) -> Result<Vec<u8>, BodyRefusal> {
+pub(crate) async fn read_body(parts: &Parts, mut body: Body, limit: usize) -> Result<Vec<u8>, BodyRefusal> {
     let read_cap = limit + (READ_CAP - BODY_LIMIT);
     let declared = parts
         .headers
@@ -150,7 +150,7 @@ async fn read_body(parts: &Parts, mut body: Body, limit: usize) -> Result<Vec<u8
     if total > read_cap { Err(BodyRefusal::TooLarge { size: total, exact: true }) } else { Ok(bytes) }
 }
 
-fn to_core(parts: &Parts, body: Vec<u8>) -> Request {
+pub(crate) fn to_core(parts: &Parts, body: Vec<u8>) -> Request {
     let target = parts.uri.path_and_query().map_or("/", |target| target.as_str());
     let headers = parts
         .headers

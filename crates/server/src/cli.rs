@@ -15,6 +15,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 use crate::app::lock;
+use crate::proxy::{Proxy, ProxyError};
 use crate::{OnChange, Served, StateFileError, description, router_with, state_file};
 
 /// Serves the mock `args` describe until Ctrl-C or SIGTERM, on a runtime of its own, and
@@ -92,6 +93,20 @@ pub struct ServeArgs {
     /// FILE.unreadable-SECONDS and start fresh (without it, the server refuses to start).
     #[arg(long, requires = "state")]
     reset: bool,
+    /// With --spec: forward every request to the real API at URL (http or https, with its base
+    /// path) instead of answering it; the request and the answer are checked against the
+    /// document, and the answer comes back as the API gave it, with X-Playground-Drift naming
+    /// what departs from the document. Credentials pass through.
+    #[arg(long, value_name = "URL", requires = "spec", conflicts_with_all = ["delay", "failure_rate"])]
+    proxy: Option<String>,
+    /// With --proxy: append one JSON line per exchange (operation, status, mismatches) to FILE,
+    /// without credentials; `playground drift FILE` sums it up.
+    #[arg(long, value_name = "FILE", requires = "proxy")]
+    log: Option<PathBuf>,
+    /// With --proxy and --state: keep the items of the real answers in the state file, so that
+    /// `mock --spec ... --state FILE` serves them offline.
+    #[arg(long, requires_all = ["proxy", "state"])]
+    record: bool,
 }
 
 /// Why `serve` stopped with an error.
@@ -101,6 +116,8 @@ enum ServeError {
     State(#[from] StateFileError),
     #[error("{0}")]
     Spec(String),
+    #[error(transparent)]
+    Proxy(#[from] ProxyError),
     #[error(
         "cannot listen on {host}:{port}: the port is already in use. Stop the program that uses \
          it, or choose another port with --port (--port 0 picks a free one)."
@@ -118,6 +135,8 @@ async fn serve(program: &'static str, args: ServeArgs) -> Result<(), ServeError>
     // Held until the process ends (the system lets go of it however it ends).
     let _lock = args.state.as_deref().map(state_file::lock).transpose()?;
     let mock = initial_mock(program, &args)?;
+    let proxy =
+        args.proxy.as_deref().map(|url| Proxy::new(url, args.log.as_deref(), args.record)).transpose()?;
     // Before the URL is printed: a signal sent as soon as a client sees the URL must already
     // mean "save and stop", not the default "die at once".
     let mut signals = StopSignals::install().map_err(ServeError::Signal)?;
@@ -148,10 +167,24 @@ async fn serve(program: &'static str, args: ServeArgs) -> Result<(), ServeError>
             }
         })
     });
-    let server =
-        axum::serve(listener, router_with(Arc::clone(&shared), on_change)).with_graceful_shutdown(async {
-            let _ = stopped.await;
-        });
+    let app = match proxy {
+        Some(proxy) => {
+            eprintln!(
+                "{program}: forwarding to {}, checking against the document{}{}",
+                proxy.upstream(),
+                args.log
+                    .as_ref()
+                    .map(|log| format!("; exchanges logged to {}", log.display()))
+                    .unwrap_or_default(),
+                if args.record { "; answers recorded into the state" } else { "" }
+            );
+            crate::proxy::router(Arc::clone(&shared), on_change, proxy)
+        }
+        None => router_with(Arc::clone(&shared), on_change),
+    };
+    let server = axum::serve(listener, app).with_graceful_shutdown(async {
+        let _ = stopped.await;
+    });
     let mut server = tokio::spawn(server.into_future());
 
     tokio::select! {

@@ -1,5 +1,6 @@
 //! `petstore-mock`'s library half: the axum app around the core mocks (the Petstore's or any
-//! document's), CORS, the state file and the `serve` command (shared with `playground mock`),
+//! document's), CORS, the state file, the proxy to a real API that checks its answers, and the
+//! `serve` command (shared with `playground mock`),
 //! kept out of `main.rs` so that tests and benchmarks can reach them.
 #![deny(missing_docs)]
 
@@ -7,6 +8,7 @@ pub mod app;
 pub mod cli;
 pub mod cors;
 pub mod description;
+pub mod proxy;
 pub mod served;
 pub mod state_file;
 
