@@ -133,7 +133,7 @@ pub fn fill_examples(schema_document_json: &str, slots_json: &str) -> Result<Str
         |e: serde_json::Error| JsValue::from_str(&format!("The examples could not be read: {e}."));
     let doc: serde_json::Value = serde_json::from_str(schema_document_json).map_err(unreadable)?;
     let slots: Vec<petstore_reference::ExampleSlot> = serde_json::from_str(slots_json).map_err(unreadable)?;
-    serde_json::to_string(&petstore_tryit_core::prefill::fills_of(&doc, &slots)).map_err(|e| unreadable(e))
+    serde_json::to_string(&petstore_tryit_core::prefill::fills_of(&doc, &slots)).map_err(unreadable)
 }
 
 /// How a panel offers the in-browser mock.

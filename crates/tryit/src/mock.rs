@@ -41,10 +41,11 @@ struct Checked {
     mismatches: Vec<crate::transport::Mismatch>,
 }
 
-/// What the mock's `recordJson` answers: the records it kept, per collection.
+/// What the mock's `recordJson` answers: the items it stored and removed, in words too.
 #[derive(Debug, serde::Deserialize)]
 struct Recorded {
-    #[serde(default)]
+    stored: usize,
+    removed: usize,
     summary: String,
 }
 
@@ -79,6 +80,12 @@ impl MockLink {
         Ok(handle.unchecked_into())
     }
 
+    /// Whether the mock is there now (a mock that starts on demand may still be starting).
+    #[must_use]
+    pub fn ready(&self) -> bool {
+        self.handle().is_ok()
+    }
+
     /// How `response`, a real server's answer to `request`, compares with the description the
     /// mock was made from (the request too): the mismatches, none when it matches.
     ///
@@ -111,6 +118,9 @@ impl MockLink {
         let recorded = handle.record(&asked, &answered).map_err(|e| message_of(&e))?;
         let recorded: Recorded = serde_json::from_str(&recorded)
             .map_err(|e| format!("The mock's answer could not be read: {e}."))?;
+        if recorded.stored + recorded.removed == 0 {
+            return Err(recorded.summary);
+        }
         Ok(recorded.summary)
     }
 

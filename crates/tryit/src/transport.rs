@@ -126,6 +126,8 @@ pub enum Drift {
     Mismatches(Vec<Mismatch>),
     /// It could not be checked (why, in a sentence).
     NotChecked(String),
+    /// The page's mock of the description is still starting: checked once it has.
+    Pending,
 }
 
 /// One way an exchange departs from the description.

@@ -137,6 +137,43 @@ impl JsApiMock {
         self.inner.handle_json(request)
     }
 
+    /// How a real exchange compares with the description (the request as `handleJson` takes
+    /// it, the answer as it gives it, both JSON text): `{"operation": "listBooks" | null,
+    /// "mismatches": [{"kind", "pointer", "rule"}]}` as JSON text, no mismatches when it
+    /// matches. Changes nothing.
+    #[wasm_bindgen(js_name = checkExchangeJson)]
+    pub fn check_exchange_json(&self, request: &str, response: &str) -> Result<String, JsError> {
+        let (request, response) = self.inner.exchange_of("checkExchangeJson", request, response)?;
+        let checked = self.inner.mock.with_mock(|mock| mock.check_exchange(&request, &response));
+        let json = serde_json::json!({"operation": checked.operation, "mismatches": checked.mismatches});
+        Ok(json.to_string())
+    }
+
+    /// Keeps a real server's answer in the mock (JSON text, as `checkExchangeJson` takes them):
+    /// an item it read, created or replaced becomes a stored item of its resource, a list's
+    /// items each one, a delete removes the item; saved like a change the mock made. Returns
+    /// `{"stored", "removed", "summary"}` as JSON text; throws when the store is full or the
+    /// storage refused the change (the state is then as it was).
+    #[wasm_bindgen(js_name = recordJson)]
+    pub fn record_json(&self, request: &str, response: &str) -> Result<String, JsError> {
+        let (request, response) = self.inner.exchange_of("recordJson", request, response)?;
+        let (recorded, refused) = self.inner.mock.update(|mock| mock.record(&request, &response));
+        if let Some(reason) = refused {
+            return Err(JsError::new(&format!("the change could not be saved: {reason}")));
+        }
+        let recorded = recorded.map_err(|e| JsError::new(&e.to_string()))?;
+        let items = |n: usize| if n == 1 { "1 item".to_owned() } else { format!("{n} items") };
+        let summary = match (recorded.stored, recorded.removed) {
+            (0, 0) => "the answer names no item of a resource the mock keeps.".to_owned(),
+            (stored, 0) => format!("{} stored.", items(stored)),
+            (0, removed) => format!("{} removed.", items(removed)),
+            (stored, removed) => format!("{} stored, {} removed.", items(stored), items(removed)),
+        };
+        let json =
+            serde_json::json!({"stored": recorded.stored, "removed": recorded.removed, "summary": summary});
+        Ok(json.to_string())
+    }
+
     /// Replaces the global `fetch` and `XMLHttpRequest`: requests whose URL starts with `prefix`
     /// are answered by the mock, with the prefix removed; all others go to the browser. Returns
     /// a function that undoes it (as does `uninstallFetch()`).

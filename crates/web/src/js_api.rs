@@ -130,6 +130,25 @@ impl JsPetstoreMock {
         self.inner.handle_json(request)
     }
 
+    /// How a real exchange compares with the Petstore's description (as `ApiMock`'s
+    /// `checkExchangeJson`). Changes nothing.
+    #[wasm_bindgen(js_name = checkExchangeJson)]
+    pub fn check_exchange_json(&self, request: &str, response: &str) -> Result<String, JsError> {
+        let (request, response) = self.inner.exchange_of("checkExchangeJson", request, response)?;
+        let checked = self.inner.mock.with_mock(|mock| mock.check_exchange(&request, &response));
+        let json = serde_json::json!({"operation": checked.operation, "mismatches": checked.mismatches});
+        Ok(json.to_string())
+    }
+
+    /// Throws: the Petstore's mock keeps what is sent to it, by the Petstore's rules, not a
+    /// real server's answers (`ApiMock`'s `recordJson` does).
+    #[wasm_bindgen(js_name = recordJson)]
+    pub fn record_json(&self, _request: &str, _response: &str) -> Result<String, JsError> {
+        Err(JsError::new(
+            "the Petstore's mock keeps what is sent to it, by the Petstore's rules, not a real server's answers",
+        ))
+    }
+
     /// Replaces the global `fetch`: requests whose URL starts with `prefix` (a path on this
     /// origin such as `"/api"`, or an absolute URL) are answered by the mock, with the prefix
     /// removed (`/api/pets` is the mock's `/pets`); all others go to the original `fetch`.

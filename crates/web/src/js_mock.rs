@@ -82,6 +82,28 @@ impl<M: StatefulMock + 'static> JsMock<M> {
         serde_json::to_string(&self.mock.handle(&request)).map_err(|e| JsError::new(&e.to_string()))
     }
 
+    /// The request and the answer of `checkExchangeJson` and `recordJson`, read from JSON text
+    /// (`name` is the method's, for the message).
+    pub(crate) fn exchange_of(
+        &self,
+        name: &str,
+        request: &str,
+        response: &str,
+    ) -> Result<(petstore_http::Request, petstore_http::Response), JsError> {
+        let example = self.example;
+        let request: petstore_http::Request = serde_json::from_str(request).map_err(|e| {
+            JsError::new(&format!(
+                "{name}() takes a request as JSON text, such as {{\"method\": \"GET\", \"url\": \"{example}\"}} ({e})."
+            ))
+        })?;
+        let response: petstore_http::Response = serde_json::from_str(response).map_err(|e| {
+            JsError::new(&format!(
+                "{name}() takes an answer as JSON text, such as {{\"status\": 200, \"headers\": [], \"body\": \"\"}} ({e})."
+            ))
+        })?;
+        Ok((request, response))
+    }
+
     /// `installFetch(prefix)`, and with `xhr` the `XMLHttpRequest` interceptor too.
     pub(crate) fn install_fetch(&self, prefix: &str, xhr: bool) -> Result<Function, JsValue> {
         install_with(&self.installed, &self.mock, prefix, xhr)

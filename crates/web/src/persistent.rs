@@ -265,6 +265,18 @@ impl<M: StatefulMock + 'static> PersistentMock<M> {
         refused.map_or(response, |reason| not_saved_response(&reason))
     }
 
+    /// Runs `f` on the mock, on the latest stored state, and saves (telling other tabs) when it
+    /// changed the state, as [`PersistentMock::handle`] does; the second value is the store's
+    /// refusal with [`PersistentMock::with_own_store_of`] (the change is then undone).
+    pub fn update<T>(&self, f: impl FnOnce(&mut M) -> T) -> (T, Option<String>) {
+        self.change(|mock| {
+            let before = mock.revision();
+            let value = f(mock);
+            let changed = mock.revision() != before;
+            (value, changed)
+        })
+    }
+
     /// Answers one request as [`PersistentMock::handle`] does, with the delay or network failure
     /// the mock's options ask for.
     pub fn handle_timed(&self, request: &Request) -> Handled {

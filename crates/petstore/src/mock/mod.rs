@@ -104,6 +104,17 @@ impl Rules for PetstoreRules<'_> {
 }
 
 impl Mock {
+    /// How a real exchange compares with the Petstore's description (see
+    /// [`ApiMock::check_exchange`]). Changes nothing.
+    #[must_use]
+    pub fn check_exchange(
+        &self,
+        request: &petstore_http::Request,
+        response: &Response,
+    ) -> petstore_api_mock::Checked {
+        self.api.check_exchange(request, response)
+    }
+
     /// An empty store: ids start at 1.
     #[must_use]
     pub fn new() -> Self {

@@ -253,6 +253,7 @@ fn drift_html(e: &crate::transport::Exchange, id: u64) -> String {
     let Some(drift) = &e.drift else { return String::new() };
     let mut html = match drift {
         Drift::Matches => r#"<p class="hint try-drift" data-testid="try-drift" data-state="matches">✓ The answer matches the description.</p>"#.to_owned(),
+        Drift::Pending => r#"<p class="hint try-drift" data-testid="try-drift" data-state="pending">Checking the answer against the description…</p>"#.to_owned(),
         Drift::NotChecked(why) => format!(
             r#"<p class="hint try-drift" data-testid="try-drift" data-state="unchecked">Not checked against the description: {}</p>"#,
             escape(why)

@@ -2,6 +2,7 @@
 //! description (the mock's drift check), and kept in that mock on request ("Keep in the mock",
 //! or every answer while the Record switch is on).
 
+use leptos::prelude::*;
 use petstore_http::{Request, Response};
 
 use super::history::History;
@@ -28,6 +29,51 @@ pub(super) fn check(exchange: &mut Exchange, mock: &MockLink, sent: Request, rec
         exchange.kept = Some(mock.keep(&sent, &response));
     }
     exchange.sent = Some(sent);
+}
+
+/// How long an answer waits for the page's mock to start before it is said to be unchecked.
+const READY_WAIT_MS: u32 = 30_000;
+/// How often it looks.
+const READY_POLL_MS: u32 = 100;
+
+/// Checks the answer `id` of `operation` (sent as `sent`) once `mock` has started, as
+/// [`check`] does; unchecked, with why, when it has not after [`READY_WAIT_MS`].
+pub(super) async fn check_when_ready(
+    history: History,
+    operation: StoredValue<String>,
+    id: u64,
+    mock: MockLink,
+    sent: Request,
+) {
+    let mut waited = 0;
+    while !mock.ready() && waited < READY_WAIT_MS {
+        sleep(READY_POLL_MS).await;
+        waited += READY_POLL_MS;
+    }
+    let Some(operation) = operation.try_get_value() else { return };
+    let record = history.recording();
+    history.update(&operation, id, |exchange| {
+        if mock.ready() {
+            check(exchange, &mock, sent, record);
+        } else {
+            exchange.drift = Some(Drift::NotChecked(
+                "the description's mock did not start, so the answer was not checked.".to_owned(),
+            ));
+        }
+    });
+}
+
+/// Resolves after `ms` milliseconds.
+async fn sleep(ms: u32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                &resolve,
+                i32::try_from(ms).unwrap_or(i32::MAX),
+            );
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// Keeps the answer `id` of `operation` in the mock ("Keep in the mock"), and says what was

@@ -258,11 +258,12 @@ impl Answers {
 
     /// Files `exchange` first among the operation's answers, and shows it. Nothing is filed
     /// once the panel is gone.
-    fn file(self, exchange: Exchange) {
+    fn file(self, exchange: Exchange) -> Option<u64> {
         let id = self.operation.try_with_value(|operation| self.history.record(operation, exchange));
         if let Some(id) = id {
             self.shown.try_set(Some(id));
         }
+        id
     }
 }
 
@@ -320,7 +321,9 @@ impl Sender {
         }
         match form.with_files(request.clone()).await {
             Ok(request) => self.send(request),
-            Err(message) => self.answers.file(transport::failed(&request, message)),
+            Err(message) => {
+                self.answers.file(transport::failed(&request, message));
+            }
         }
     }
 
@@ -348,10 +351,28 @@ impl Sender {
         let sent = checker.is_some().then(|| request.clone());
         self.sending.start(request, to, move |mut exchange| {
             exchange.url = shown_url;
-            if let (Some(mock), Some(sent)) = (&checker, sent) {
-                drift::check(&mut exchange, mock, sent, answers.history.recording());
+            match (checker, sent) {
+                (Some(mock), Some(sent)) if mock.ready() => {
+                    drift::check(&mut exchange, &mock, sent, answers.history.recording());
+                    answers.file(exchange);
+                }
+                (Some(mock), Some(sent)) => {
+                    // Checked once the mock has started (a description's mock starts on demand).
+                    exchange.drift = Some(transport::Drift::Pending);
+                    if let Some(id) = answers.file(exchange) {
+                        leptos::task::spawn_local(drift::check_when_ready(
+                            answers.history,
+                            answers.operation,
+                            id,
+                            mock,
+                            sent,
+                        ));
+                    }
+                }
+                _ => {
+                    answers.file(exchange);
+                }
             }
-            answers.file(exchange);
         });
     }
 }
