@@ -20,7 +20,14 @@ function description(origin) {
     info: { title: "Drifting books", version: "1.0.0" },
     servers: [{ url: origin }],
     paths: {
-      "/books": { get: { operationId: "listBooks", responses: { 200: { description: "The books", content: json({ type: "array", items: book }) } } } },
+      "/books": {
+        get: { operationId: "listBooks", responses: { 200: { description: "The books", content: json({ type: "array", items: book }) } } },
+        post: {
+          operationId: "createBook",
+          requestBody: { required: true, content: json(book) },
+          responses: { 201: { description: "Created", content: json(book) } },
+        },
+      },
       "/books/{book_id}": {
         get: {
           operationId: "getBook",
@@ -127,7 +134,7 @@ test("a real server's answers are checked against the description: each mismatch
     assert.equal(rows.length, 4);
     assert.equal(rows.filter((row) => /≠ \d+ mismatch/.test(row)).length, 3, rows.join("\n"));
     // The 418 and the 404s of other requests are the API's own answers.
-    assert.deepEqual(problems.filter((p) => !/HTTP 418/.test(p)), []);
+    assert.deepEqual(problems.filter((p) => !/418/.test(p)), []);
   } finally {
     await context.close();
   }
