@@ -109,7 +109,8 @@ urls=()
 for base in "$real" "$proxy" "$prism"; do
   for path in "${paths[@]}"; do urls+=("$base$path"); done
 done
-echo "==> $REQUESTS sequential GETs per URL after $WARMUP to warm up"
+load="$(cut -d' ' -f1-3 /proc/loadavg)"
+echo "==> $REQUESTS sequential GETs per URL after $WARMUP to warm up (load average $load)"
 node "$BENCH/proxy/latency.mjs" "$REQUESTS" "$WARMUP" -- "${urls[@]}" | tee "$work/latency.jsonl"
 
 drifted="$(grep -c '"mismatches":\[{' "$work/drift.jsonl" || true)"
@@ -117,9 +118,9 @@ logged="$(wc -l <"$work/drift.jsonl")"
 sha="$(git rev-parse --short HEAD)"
 report="$BENCH/PROXY.md"
 node - "$work/latency.jsonl" "$real" "$proxy" "$prism" "$sha" "$(nproc)" "$REQUESTS" "$WARMUP" "$PRISM_VERSION" \
-  "$logged" "$drifted" >"$report" <<'JS'
+  "$logged" "$drifted" "$load" >"$report" <<'JS'
 const fs = require("fs");
-const [file, real, proxy, prism, sha, cores, requests, warmup, prismVersion, logged, drifted] = process.argv.slice(2);
+const [file, real, proxy, prism, sha, cores, requests, warmup, prismVersion, logged, drifted, load] = process.argv.slice(2);
 const rows = fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
 const of = (base, path) => rows.find((r) => r.url === base + path);
 const ms = (n) => n.toFixed(3);
@@ -140,8 +141,11 @@ for (const path of ["/pets/1", "/pets?limit=20"]) {
   out.push(`| GET ${path} | ${ms(d.p50)} | ${ms(d.p99)} | ${ms(p.p50)} | ${ms(p.p99)} | ${plus(p.p50 - d.p50)} / ${plus(p.p99 - d.p99)} | ${ms(q.p50)} | ${ms(q.p99)} | ${plus(q.p50 - d.p50)} / ${plus(q.p99 - d.p99)} |`);
 }
 out.push("");
-const statuses = rows.map((r) => `${r.url.replace(/^http:\/\/127\.0\.0\.1:\d+/, "")} ${JSON.stringify(r.statuses)}`);
-out.push(`Statuses: ${[...new Set(rows.map((r) => Object.keys(r.statuses).join(",")))].join("; ")} (every URL: ${statuses.length} runs).`);
+const odd = rows.filter((r) => Object.keys(r.statuses).some((s) => s !== "200"));
+out.push(odd.length === 0
+  ? "Every answer was 200."
+  : `Answers other than 200: ${odd.map((r) => `${r.url} ${JSON.stringify(r.statuses)}`).join("; ")}.`);
+out.push(`Load average (1, 5, 15 min) when the measuring began: ${load}; other work on the machine shows in the p99s.`);
 out.push(`The playground proxy logged ${logged.trim()} exchanges, ${drifted} of them with mismatches.`);
 console.log(out.join("\n"));
 JS

@@ -525,6 +525,13 @@ pub struct ExchangeLine {
     pub error: Option<String>,
 }
 
+/// The most rows a [`Summary`] keeps; the exchanges of further operations (or of paths the
+/// description lacks, which have a row each) are counted under [`OTHER_ROW`].
+pub const MAX_SUMMARY_ROWS: usize = 1_000;
+
+/// The row of the exchanges past [`MAX_SUMMARY_ROWS`].
+pub const OTHER_ROW: &str = "(others)";
+
 /// Calls and mismatches by kind, per operation: what `playground drift` prints from a log.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -550,7 +557,10 @@ pub struct OperationDrift {
 impl Summary {
     /// Counts one exchange.
     pub fn add(&mut self, line: &ExchangeLine) {
-        let key = line.operation.clone().unwrap_or_else(|| format!("{} {}", line.method, line.path));
+        let mut key = line.operation.clone().unwrap_or_else(|| format!("{} {}", line.method, line.path));
+        if self.operations.len() >= MAX_SUMMARY_ROWS && !self.operations.contains_key(&key) {
+            key = OTHER_ROW.to_owned();
+        }
         let entry = self.operations.entry(key).or_default();
         entry.calls += 1;
         self.calls += 1;

@@ -67,8 +67,8 @@ use serde_json::Value;
 
 use self::answer::Prefer;
 pub use self::drift::{
-    Checked, ExchangeLine, MAX_CHECKED_BODY, MAX_MISMATCHES, Mismatch, MismatchKind, OperationDrift, Summary,
-    UnknownOperation,
+    Checked, ExchangeLine, MAX_CHECKED_BODY, MAX_MISMATCHES, MAX_SUMMARY_ROWS, Mismatch, MismatchKind,
+    OTHER_ROW, OperationDrift, Summary, UnknownOperation,
 };
 pub use self::failure::Failure;
 pub use self::notice::{MockNotice, NoticeKind};

@@ -156,13 +156,30 @@ fn client() -> Result<Client<HttpsConnector<HttpConnector>, Full<Bytes>>, ProxyE
 #[derive(Clone)]
 struct ProxyState {
     mock: SharedMock,
+    /// The mock's description, for the checks: they read it only, so they run side by side
+    /// without the mock's lock (taken only to record). `None` for the Petstore's own mock.
+    checker: Option<Arc<ApiMock>>,
     on_change: Option<OnChange>,
     proxy: Arc<Proxy>,
 }
 
 /// The app: every method and path is forwarded to the real API and checked.
 pub fn router(mock: SharedMock, on_change: Option<OnChange>, proxy: Proxy) -> Router {
-    Router::new().fallback(forward).with_state(ProxyState { mock, on_change, proxy: Arc::new(proxy) })
+    let checker = match &*lock(&mock) {
+        Served::Api(api) => {
+            // The description without the state, which no check reads.
+            let mut checker = (**api).clone();
+            checker.reset();
+            Some(Arc::new(checker))
+        }
+        Served::Petstore(_) => None,
+    };
+    Router::new().fallback(forward).with_state(ProxyState {
+        mock,
+        checker,
+        on_change,
+        proxy: Arc::new(proxy),
+    })
 }
 
 async fn forward(State(state): State<ProxyState>, request: axum::extract::Request) -> HttpResponse {
@@ -188,27 +205,19 @@ async fn forward(State(state): State<ProxyState>, request: axum::extract::Reques
         }
     };
     let core_request = to_core(&parts, bytes);
-    let secrets = match &*lock(&state.mock) {
-        Served::Api(mock) => mock.credentials_in(&core_request),
-        Served::Petstore(_) => Vec::new(),
-    };
+    let checker = state.checker.as_deref();
+    let secrets = checker.map(|mock| mock.credentials_in(&core_request)).unwrap_or_default();
     let path = parts.uri.path().to_owned();
     let answer = send(&state.proxy, &parts.method, &parts.uri, &parts.headers, &core_request.body).await;
     let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let (response, line) = match answer {
         Ok(answer) => {
             let core_response = core_answer(&answer);
-            let checked = {
-                let mut mock = lock(&state.mock);
-                let checked = match &*mock {
-                    Served::Api(mock) => mock.check_exchange(&core_request, &core_response),
-                    Served::Petstore(_) => Checked::default(),
-                };
-                if state.proxy.record {
-                    record(&mut mock, &core_request, &core_response, state.on_change.as_ref());
-                }
-                checked
-            };
+            let checked =
+                checker.map(|mock| mock.check_exchange(&core_request, &core_response)).unwrap_or_default();
+            if state.proxy.record {
+                record(&mut lock(&state.mock), &core_request, &core_response, state.on_change.as_ref());
+            }
             let status = answer.status.as_u16();
             let mut response = to_client(answer);
             mark(response.headers_mut(), &checked, &secrets);
@@ -217,10 +226,7 @@ async fn forward(State(state): State<ProxyState>, request: axum::extract::Reques
         Err(why) => {
             let message = format!("The real API at {} did not answer: {why}.", state.proxy.upstream);
             // No answer to check: the request alone.
-            let checked = match &*lock(&state.mock) {
-                Served::Api(mock) => mock.check_request(&core_request),
-                Served::Petstore(_) => Checked::default(),
-            };
+            let checked = checker.map(|mock| mock.check_request(&core_request)).unwrap_or_default();
             let mut response = refusal(502, message.clone());
             mark(response.headers_mut(), &checked, &secrets);
             (response, line_of(&parts.method, &path, 502, ms, checked, Some(message)))

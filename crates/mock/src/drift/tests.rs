@@ -276,3 +276,23 @@ fn a_created_item_is_kept_under_its_id_or_its_location() {
     assert_eq!(mock.record(&request, &created).expect("fits").stored, 1);
     assert_eq!(mock.handle(&Request::new("GET", "/items/12")).status, 200);
 }
+
+#[test]
+fn a_summary_keeps_at_most_its_rows() {
+    let mut summary = Summary::default();
+    for n in 0..MAX_SUMMARY_ROWS + 5 {
+        summary.add(&ExchangeLine {
+            time: String::new(),
+            method: "GET".to_owned(),
+            path: format!("/unknown/{n}"),
+            operation: None,
+            status: 404,
+            ms: 0,
+            mismatches: Vec::new(),
+            error: None,
+        });
+    }
+    assert_eq!(summary.operations.len(), MAX_SUMMARY_ROWS + 1);
+    assert_eq!(summary.operations[OTHER_ROW].calls, 5);
+    assert_eq!(summary.operations["GET /unknown/0"].calls, 1);
+}
