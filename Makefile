@@ -79,6 +79,12 @@ bench-mock:
 bench-proxy:
 	bench/proxy/run.sh
 
+## bench-writes: the time of one acknowledged create against the items stored (100 to 20,000), for
+## petstore-mock --state, json-server and the page's mock, plus concurrent creates and reads (writes bench/WRITES.md)
+.PHONY: bench-writes
+bench-writes:
+	bench/writes/run.sh
+
 ## bench-package: the npm package's Node round trip (create, read, list, delete through global fetch) against
 ## MSW in Node (msw/node, hand-written handlers) and json-server, one run (writes bench/PACKAGE.md)
 .PHONY: bench-package
