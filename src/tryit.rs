@@ -1,7 +1,8 @@
 //! Where the try-it panel and the code samples come from: the `tryit/petstore_tryit.js` module
 //! (built from crates/tryit), loaded when the first operation is opened and kept for the page's
 //! life, so the reference's first download does not carry them. A test links the module's Rust
-//! side instead ([`TryItHost::Linked`]); both are handed the same JSON.
+//! side instead ([`TryItHost::Linked`]); both are handed the same JSON. The page's Authorize
+//! dialog takes its cards from the module with the Authorization part too.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -27,21 +28,26 @@ pub const EXTRAS_PATH: &str = "tryit-extras/petstore_tryit.js";
 pub type MountFn =
     Arc<dyn Fn(&web_sys::HtmlElement, &str, &str, &Function, &str) -> Result<JsValue, String> + Send + Sync>;
 
+/// Renders the Authorize dialog's cards: `(slot, the document's security schemes as JSON,
+/// document key, base URL)` to what was mounted (its `unmount()` removes it), or why not.
+pub type AuthorizeFn = Arc<dyn Fn(&web_sys::HtmlElement, &str, &str, &str) -> Result<JsValue, String> + Send + Sync>;
+
 /// Where panels come from; provided as a context (the module when none is).
 #[derive(Clone, Default)]
 pub enum TryItHost {
     /// The page's module, loaded on first use.
     #[default]
     Module,
-    /// The module's Rust side, linked into the same wasm (tests).
-    Linked(MountFn),
+    /// The module's Rust side, linked into the same wasm (tests): its `mountTryIt` and its
+    /// `mountAuthorize`.
+    Linked(MountFn, AuthorizeFn),
 }
 
 impl std::fmt::Debug for TryItHost {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Self::Module => "Module",
-            Self::Linked(_) => "Linked",
+            Self::Linked(..) => "Linked",
         })
     }
 }
@@ -96,7 +102,7 @@ impl TryItHost {
         extras: bool,
     ) -> Result<JsValue, String> {
         match self {
-            Self::Linked(mount) => mount(slot, view_json, mock, lend_mock, document_key),
+            Self::Linked(mount, _) => mount(slot, view_json, mock, lend_mock, document_key),
             Self::Module => {
                 let module = module(extras).await?;
                 let mount: Function =
@@ -108,7 +114,35 @@ impl TryItHost {
     }
 }
 
-/// Removes a panel [`TryItHost::mount`] rendered.
+impl TryItHost {
+    /// Renders the cards of every security scheme of a document (`schemes_json`) into `slot`,
+    /// for the Authorize dialog, from the module with the Authorization part: they fill the
+    /// credentials the panels of `document_key` send. `base_url`: what the document's OAuth 2
+    /// and discovery URLs are relative to. Resolves to what was mounted ([`unmount`] removes it).
+    ///
+    /// # Errors
+    /// The module did not load, or the cards could not be rendered (the message says why).
+    pub async fn authorize(
+        &self,
+        slot: &web_sys::HtmlElement,
+        schemes_json: &str,
+        document_key: &str,
+        base_url: &str,
+    ) -> Result<JsValue, String> {
+        match self {
+            Self::Linked(_, authorize) => authorize(slot, schemes_json, document_key, base_url),
+            Self::Module => {
+                let module = module(true).await?;
+                let mount: Function =
+                    Reflect::get(&module, &"mountAuthorize".into()).map_err(|e| message_of(&e))?.unchecked_into();
+                let args = Array::of4(slot, &schemes_json.into(), &document_key.into(), &base_url.into());
+                mount.apply(&JsValue::UNDEFINED, &args).map_err(|e| message_of(&e))
+            }
+        }
+    }
+}
+
+/// Removes a panel [`TryItHost::mount`] rendered (or the cards of [`TryItHost::authorize`]).
 pub fn unmount(mounted: &JsValue) {
     if let Ok(unmount) = Reflect::get(mounted, &"unmount".into()).and_then(|f| f.dyn_into::<Function>()) {
         let _ = unmount.call0(mounted);

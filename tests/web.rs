@@ -25,11 +25,18 @@ fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
         // The page loads the renderer as a module; here the core's renderer is linked in.
         provide_context(MarkdownRenderer::ready(|s| Some(petstore_reference::markdown::to_safe_html(s))));
         // The page loads the try-it panel as a module too.
-        provide_context(TryItHost::Linked(std::sync::Arc::new(|slot, json, mock, lend, key| {
-            petstore_tryit::mount_try_it(slot.clone(), json, mock, Some(lend.clone()), key)
-                .map(JsValue::from)
-                .map_err(|e| petstore_tryit::message_of(&e))
-        })));
+        provide_context(TryItHost::Linked(
+            std::sync::Arc::new(|slot, json, mock, lend, key| {
+                petstore_tryit::mount_try_it(slot.clone(), json, mock, Some(lend.clone()), key)
+                    .map(JsValue::from)
+                    .map_err(|e| petstore_tryit::message_of(&e))
+            }),
+            std::sync::Arc::new(|slot, schemes, key, base| {
+                petstore_tryit::mount_authorize(slot.clone(), schemes, key, base)
+                    .map(JsValue::from)
+                    .map_err(|e| petstore_tryit::message_of(&e))
+            }),
+        ));
         f()
     })
     .forget();
