@@ -98,7 +98,10 @@ pub fn AuthorizeAll(schemes: Vec<Scheme>, vault: Vault, base: Signal<String>) ->
 pub fn announce(document: &str, vault: Vault) {
     let document = document.to_owned();
     let filled = Memo::new(move |_| vault.credentials.with(|c| c.usable(now_ms())));
-    Effect::new(move |_| filled.with(|names| petstore_browser::credentials::announce(&document, names)));
+    // Immediate: the vault is made before the first panel is mounted, when this module's
+    // instance has no task queue for a deferred effect yet; and the page hears of a change
+    // in the same task.
+    ImmediateEffect::new_scoped(move || filled.with(|names| petstore_browser::credentials::announce(&document, names)));
 }
 
 /// What the request sends, as the status line says it: its state (`ok` or `missing`) and its
