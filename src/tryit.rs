@@ -30,7 +30,8 @@ pub type MountFn =
 
 /// Renders the Authorize dialog's cards: `(slot, the document's security schemes as JSON,
 /// document key, base URL)` to what was mounted (its `unmount()` removes it), or why not.
-pub type AuthorizeFn = Arc<dyn Fn(&web_sys::HtmlElement, &str, &str, &str) -> Result<JsValue, String> + Send + Sync>;
+pub type AuthorizeFn =
+    Arc<dyn Fn(&web_sys::HtmlElement, &str, &str, &str) -> Result<JsValue, String> + Send + Sync>;
 
 /// Where panels come from; provided as a context (the module when none is).
 #[derive(Clone, Default)]
@@ -133,8 +134,9 @@ impl TryItHost {
             Self::Linked(_, authorize) => authorize(slot, schemes_json, document_key, base_url),
             Self::Module => {
                 let module = module(true).await?;
-                let mount: Function =
-                    Reflect::get(&module, &"mountAuthorize".into()).map_err(|e| message_of(&e))?.unchecked_into();
+                let mount: Function = Reflect::get(&module, &"mountAuthorize".into())
+                    .map_err(|e| message_of(&e))?
+                    .unchecked_into();
                 let args = Array::of4(slot, &schemes_json.into(), &document_key.into(), &base_url.into());
                 mount.apply(&JsValue::UNDEFINED, &args).map_err(|e| message_of(&e))
             }

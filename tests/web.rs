@@ -1019,8 +1019,12 @@ fn mount_loaded(doc: serde_json::Value) -> HtmlElement {
 
 /// The access a row is marked with and the words of its padlock (none for an open one).
 fn lock_of(root: &Element, id: &str) -> (String, String) {
-    let row = root.query_selector(&format!("[data-testid=operation][data-operation-id={id}]")).unwrap().unwrap();
-    let words = row.query_selector("[data-testid=op-lock] .visually-hidden").unwrap().map(|w| w.text_content().unwrap());
+    let row =
+        root.query_selector(&format!("[data-testid=operation][data-operation-id={id}]")).unwrap().unwrap();
+    let words = row
+        .query_selector("[data-testid=op-lock] .visually-hidden")
+        .unwrap()
+        .map(|w| w.text_content().unwrap());
     (row.get_attribute("data-access").unwrap_or_default(), words.unwrap_or_default())
 }
 
@@ -1031,7 +1035,8 @@ fn dialog(root: &Element) -> web_sys::HtmlDialogElement {
 #[wasm_bindgen_test]
 async fn the_authorize_button_is_there_only_for_a_document_with_schemes() {
     set_hash("");
-    let plain = mount_loaded(serde_json::json!({"openapi": "3.0.3", "info": {"title": "Plain", "version": "1"},
+    let plain =
+        mount_loaded(serde_json::json!({"openapi": "3.0.3", "info": {"title": "Plain", "version": "1"},
         "paths": {"/a": {"get": {"operationId": "a", "responses": {"200": {"description": "ok"}}}}}}));
     tick().await;
     assert!(plain.query_selector("[data-testid=authorize-button]").unwrap().is_none());
@@ -1067,7 +1072,10 @@ async fn the_dialog_lists_every_scheme_and_what_it_fills_marks_the_list_and_the_
     click(&root, "[data-testid=authorize-button]");
     assert!(dialog(&root).open());
     assert_eq!(
-        dialog(&root).get_attribute("aria-labelledby").and_then(|id| web_sys::window()?.document()?.get_element_by_id(&id)).map(|h| h.text_content().unwrap()),
+        dialog(&root)
+            .get_attribute("aria-labelledby")
+            .and_then(|id| web_sys::window()?.document()?.get_element_by_id(&id))
+            .map(|h| h.text_content().unwrap()),
         Some("Authorize".to_owned())
     );
     wait_for(&root, "[data-testid=authorize-dialog] [data-testid=auth-scheme]").await;

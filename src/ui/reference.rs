@@ -180,8 +180,8 @@ fn header(
                     <span class="op-count" data-testid="op-count">{move || html::operation_count(&list.get())}</span>
                     {move || webhook_count(&list.get())}
                     <a href=petstore_openapi::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
-                    {authorize}
                 </p>
+                {authorize}
                 {converted.map(|notes| view! { <Converted notes=notes /> })}
             </div>
             {children.map(|children| children())}

@@ -166,7 +166,8 @@ fn authorize_cards(document: &str) -> (web_sys::HtmlElement, petstore_tryit::Mou
     page.body().unwrap().append_child(&root).unwrap();
     let schemes = petstore_openapi::security::schemes(&things_document("unused"));
     let json = serde_json::to_string(&schemes).unwrap();
-    let mounted = petstore_tryit::mount_authorize(root.clone(), &json, document, "https://api.example/").unwrap();
+    let mounted =
+        petstore_tryit::mount_authorize(root.clone(), &json, document, "https://api.example/").unwrap();
     (root, mounted)
 }
 
@@ -184,12 +185,16 @@ async fn the_authorize_cards_fill_what_every_panel_sends_and_show_what_a_panel_f
     // What the module tells the page: the schemes with credentials, per document.
     let announced: std::rc::Rc<std::cell::RefCell<Vec<(String, Vec<String>)>>> = std::rc::Rc::default();
     let seen = std::rc::Rc::clone(&announced);
-    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
-        seen.borrow_mut().extend(petstore_browser::credentials::announced(&event));
-    });
+    let listener =
+        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
+            seen.borrow_mut().extend(petstore_browser::credentials::announced(&event));
+        });
     let window = web_sys::window().unwrap();
     window
-        .add_event_listener_with_callback(petstore_browser::credentials::EVENT, listener.as_ref().unchecked_ref())
+        .add_event_listener_with_callback(
+            petstore_browser::credentials::EVENT,
+            listener.as_ref().unchecked_ref(),
+        )
         .unwrap();
 
     let (cards, mut mounted) = authorize_cards(document);
@@ -197,7 +202,13 @@ async fn the_authorize_cards_fill_what_every_panel_sends_and_show_what_a_panel_f
     let names: Vec<String> = {
         let list = cards.query_selector_all("[data-testid=auth-scheme]").unwrap();
         (0..list.length())
-            .map(|i| list.item(i).unwrap().unchecked_into::<web_sys::Element>().get_attribute("data-scheme").unwrap())
+            .map(|i| {
+                list.item(i)
+                    .unwrap()
+                    .unchecked_into::<web_sys::Element>()
+                    .get_attribute("data-scheme")
+                    .unwrap()
+            })
             .collect()
     };
     assert_eq!(names, ["apiKey", "oauth", "bearer"], "every scheme of the document, in its order");
@@ -231,12 +242,18 @@ async fn the_authorize_cards_fill_what_every_panel_sends_and_show_what_a_panel_f
     // Another document's vault is another's: it announces nothing filled.
     let (other, mut other_mounted) = authorize_cards("tryit-test/authorize/dialog-other");
     tick().await;
-    assert_eq!(announced.borrow().last(), Some(&("tryit-test/authorize/dialog-other".to_owned(), Vec::new())));
+    assert_eq!(
+        announced.borrow().last(),
+        Some(&("tryit-test/authorize/dialog-other".to_owned(), Vec::new()))
+    );
     other_mounted.unmount();
     other.remove();
 
     window
-        .remove_event_listener_with_callback(petstore_browser::credentials::EVENT, listener.as_ref().unchecked_ref())
+        .remove_event_listener_with_callback(
+            petstore_browser::credentials::EVENT,
+            listener.as_ref().unchecked_ref(),
+        )
         .unwrap();
     panel.close();
     mounted.unmount();

@@ -101,7 +101,16 @@ impl RawRoot {
         webhooks: Vec<Cow<'a, [Listed]>>,
     ) -> RawDoc<'a> {
         let RawRoot { openapi, swagger, info, tags, tag_groups, security } = self;
-        RawDoc { openapi, swagger, info, tags, tag_groups, paths, webhooks, security: security.unwrap_or_default() }
+        RawDoc {
+            openapi,
+            swagger,
+            info,
+            tags,
+            tag_groups,
+            paths,
+            webhooks,
+            security: security.unwrap_or_default(),
+        }
     }
 }
 

@@ -101,7 +101,9 @@ pub fn announce(document: &str, vault: Vault) {
     // Immediate: the vault is made before the first panel is mounted, when this module's
     // instance has no task queue for a deferred effect yet; and the page hears of a change
     // in the same task.
-    ImmediateEffect::new_scoped(move || filled.with(|names| petstore_browser::credentials::announce(&document, names)));
+    ImmediateEffect::new_scoped(move || {
+        filled.with(|names| petstore_browser::credentials::announce(&document, names))
+    });
 }
 
 /// What the request sends, as the status line says it: its state (`ok` or `missing`) and its
