@@ -17,36 +17,39 @@ thread_local! {
 }
 
 /// What the list needs to mark an operation: the document's `security` (for operations
-/// without their own) and the schemes with credentials.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// without their own; the list takes it again with its rows when the rest of the document
+/// arrives) and the schemes with credentials.
+#[derive(Debug, Clone)]
 pub struct Marking {
     /// The document's requirements.
     pub document: Requirements,
     /// The schemes with a usable credential (and those the browser fills itself: mutual TLS).
-    pub filled: Vec<String>,
+    pub filled: RwSignal<Vec<String>>,
 }
 
-impl Marking {
-    /// The access of an operation with its own `security` (or none: the document's).
-    #[must_use]
-    pub fn access(&self, own: Option<&Requirements>) -> Access {
-        let requirements = own.unwrap_or(&self.document);
-        access(requirements, &|name| self.filled.iter().any(|f| f == name))
-    }
+/// The [`Access`] of an operation with `requirements`, the schemes of `filled` having
+/// credentials.
+#[must_use]
+pub fn access_of(requirements: &Requirements, filled: &[String]) -> Access {
+    access(requirements, &|name| filled.iter().any(|f| f == name))
 }
 
-/// The schemes of `document` (a document key) with credentials, following the module's
-/// announcements while the current owner lives.
-pub fn filled(document: &str) -> RwSignal<Vec<String>> {
+/// The schemes of `document` (a document key) with credentials, and the `always` filled ones,
+/// following the module's announcements while the current owner lives.
+pub fn filled(document: &str, always: Vec<String>) -> RwSignal<Vec<String>> {
     listen_for_the_page();
     let known = LAST.with(|last| last.borrow().as_ref().and_then(|l| l.get(document).cloned()));
-    let filled = RwSignal::new(known.unwrap_or_else(|| remembered(document)));
+    let with_always = move |mut names: Vec<String>| {
+        names.extend(always.iter().cloned());
+        names
+    };
+    let filled = RwSignal::new(with_always.clone()(known.unwrap_or_else(|| remembered(document))));
     let key = document.to_owned();
     let listener = window_event_listener_untyped(EVENT, move |event| {
         if let Some((document, names)) = announced(&event)
             && document == key
         {
-            filled.set(names);
+            filled.set(with_always(names));
         }
     });
     on_cleanup(move || listener.remove());

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use petstore_openapi::security::Scheme;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::tryit::{TryItHost, unmount};
 
@@ -14,11 +14,9 @@ use crate::tryit::{TryItHost, unmount};
 /// the button.
 #[component]
 pub fn Authorize(schemes: Vec<Scheme>, document_key: String, base_url: String) -> impl IntoView {
-    let dialog = NodeRef::<leptos::html::Dialog>::new();
-    let button = NodeRef::<leptos::html::Button>::new();
     let slot = NodeRef::<leptos::html::Div>::new();
-    // What the dialog says instead of the cards: while the module loads, or why it did not.
-    let status = RwSignal::new(None::<(bool, String)>);
+    let loading = RwSignal::new(false);
+    let failure = RwSignal::new(None::<String>);
     let asked = StoredValue::new(false);
     let mounted = StoredValue::new_local(None::<JsValue>);
     on_cleanup(move || {
@@ -29,8 +27,10 @@ pub fn Authorize(schemes: Vec<Scheme>, document_key: String, base_url: String) -
     let host = TryItHost::from_context();
     let json = serde_json::to_string(&schemes).unwrap_or_default();
     let count = schemes.len();
-    let open = move |_| {
-        if let Some(dialog) = dialog.get_untracked() {
+    // The dialog is the button's next sibling: no node reference of their own (each element
+    // type's costs the first download).
+    let open = move |ev: web_sys::MouseEvent| {
+        if let Some(dialog) = dialog_after(ev.current_target()) {
             let _ = dialog.show_modal();
         }
         if asked.get_value() {
@@ -38,34 +38,42 @@ pub fn Authorize(schemes: Vec<Scheme>, document_key: String, base_url: String) -
         }
         asked.set_value(true);
         let Some(slot) = slot.get_untracked() else { return };
-        status.set(Some((false, "Loading the credentials\u{2026}".to_owned())));
+        loading.set(true);
         let (host, json, key, base) = (host.clone(), json.clone(), document_key.clone(), base_url.clone());
         leptos::task::spawn_local(async move {
-            match host.authorize(&slot, &json, &key, &base).await {
+            let result = host.authorize(&slot, &json, &key, &base).await;
+            loading.try_set(false);
+            match result {
+                // The header may be gone by now: the cards go with it.
                 Ok(cards) => {
-                    status.try_set(None);
-                    // The header may be gone by now: the cards go with it.
                     if mounted.try_set_value(Some(cards.clone())).is_some() {
                         unmount(&cards);
                     }
                 }
                 Err(reason) => {
-                    status.try_set(Some((
-                        true,
-                        format!("The credentials form could not be loaded: {reason}. Reload the page to try again."),
+                    failure.try_set(Some(format!(
+                        "The credentials form could not be loaded: {reason}. Reload the page to try again."
                     )));
                 }
             }
         });
     };
-    let close = move |_| {
-        if let Some(dialog) = dialog.get_untracked() {
+    let close = move |ev: web_sys::MouseEvent| {
+        let dialog = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|b| b.closest("dialog").ok().flatten());
+        if let Some(dialog) = dialog.and_then(|d| d.dyn_into::<web_sys::HtmlDialogElement>().ok()) {
             dialog.close();
         }
     };
     // Browsers give focus back on their own; this makes sure of it.
-    let closed = move |_| {
-        if let Some(button) = button.get_untracked() {
+    let closed = move |ev: web_sys::Event| {
+        let button = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|d| d.previous_element_sibling());
+        if let Some(button) = button.and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = button.focus();
         }
     };
@@ -77,7 +85,6 @@ pub fn Authorize(schemes: Vec<Scheme>, document_key: String, base_url: String) -
             data-testid="authorize-button"
             aria-haspopup="dialog"
             title=label
-            node_ref=button
             on:click=open
         >
             {lock()}
@@ -88,7 +95,6 @@ pub fn Authorize(schemes: Vec<Scheme>, document_key: String, base_url: String) -
             data-testid="authorize-dialog"
             aria-labelledby="authorize-title"
             aria-describedby="authorize-hint"
-            node_ref=dialog
             on:close=closed
         >
             <div class="dialog-head">
@@ -100,14 +106,20 @@ pub fn Authorize(schemes: Vec<Scheme>, document_key: String, base_url: String) -
             <p class="hint" id="authorize-hint">
                 "The credentials of this document's security schemes, for every operation's try-it panel."
             </p>
-            {move || status.get().map(|(failed, message)| if failed {
-                view! { <p class="error" role="alert" data-testid="authorize-failed">{message}</p> }.into_any()
-            } else {
-                view! { <p class="hint" role="status" data-testid="authorize-loading">{message}</p> }.into_any()
+            <p class="hint" role="status" data-testid="authorize-loading" hidden=move || !loading.get()>
+                "Loading the credentials\u{2026}"
+            </p>
+            {move || failure.get().map(|message| view! {
+                <p class="error" role="alert" data-testid="authorize-failed">{message}</p>
             })}
             <div class="authorize-slot" node_ref=slot></div>
         </dialog>
     }
+}
+
+/// The dialog that follows the element `target` (the Authorize button).
+fn dialog_after(target: Option<web_sys::EventTarget>) -> Option<web_sys::HtmlDialogElement> {
+    target?.dyn_into::<web_sys::Element>().ok()?.next_element_sibling()?.dyn_into().ok()
 }
 
 /// The closed padlock of the button (decoration: the button's text says what it does).

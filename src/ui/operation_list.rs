@@ -19,9 +19,9 @@ use petstore_openapi::catalog::Group;
 use petstore_openapi::outline::{self, Row};
 use petstore_reference::html::row_html;
 
-use petstore_openapi::security::Access;
+use petstore_openapi::security::{Access, Requirements};
 
-use crate::credentials::Marking;
+use crate::credentials::{Marking, access_of};
 use crate::document::Arrivals;
 use crate::layout::{ROW_HEIGHT, ROW_PX};
 
@@ -38,15 +38,16 @@ pub fn OperationList(
     /// The anchor of the operation shown, marked `aria-current` in the list.
     #[prop(optional, into)]
     selected: Signal<Option<String>>,
-    /// When the rest of the document arrives, `regroup` gives the groups again: the rows in
-    /// view that differ are made again in place, the others keep their elements (a click on
-    /// one is not lost), and the list stays where it is scrolled to.
+    /// When the rest of the document arrives, `regroup` gives the groups again (and the
+    /// document's `security`): the rows in view that differ are made again in place, the
+    /// others keep their elements (a click on one is not lost), and the list stays where it is
+    /// scrolled to.
     #[prop(default = None)]
     arrivals: Option<Arrivals>,
-    #[prop(optional)] regroup: Option<Callback<(), Vec<Group>>>,
+    #[prop(optional)] regroup: Option<Callback<(), (Vec<Group>, Requirements)>>,
     /// Which operations need credentials and which have them: each row in view is marked.
-    #[prop(optional, into)]
-    marking: Option<Signal<Marking>>,
+    #[prop(optional)]
+    marking: Option<Marking>,
 ) -> impl IntoView {
     let mut rows = Arc::new(outline::rows(&groups));
     let len = rows.len();
@@ -82,6 +83,8 @@ pub fn OperationList(
     // One effect: a new selection scrolls its row into view (deep links, back and forward);
     // the window follows the scroll position; `aria-current` follows the selection.
     let mut rendered: Option<Rendered> = None;
+    // Its `document` follows the rows (`regroup`).
+    let mut marking = marking;
     Effect::new(move |previous: Option<Option<String>>| {
         let current = selected.get();
         let (top, view_height) = (scroll_top.get(), height.get());
@@ -90,7 +93,11 @@ pub fn OperationList(
         let rendered = rendered.get_or_insert_with(|| adopt(&spacer, first.start));
         if let Some(regroup) = regroup.filter(|_| now != arrived) {
             arrived = now;
-            let new = Arc::new(outline::rows(&regroup.run(())));
+            let (groups, security) = regroup.run(());
+            if let Some(marking) = marking.as_mut() {
+                marking.document = security;
+            }
+            let new = Arc::new(outline::rows(&groups));
             remake_changed(&spacer, rendered, &rows, &new, current.as_deref());
             let _ = list.set_attribute("data-rows", &new.len().to_string());
             rows = new;
@@ -132,8 +139,8 @@ pub fn OperationList(
         let range = outline::visible_range(top, view_height, ROW_HEIGHT, len, OVERSCAN);
         let _ = spacer.set_attribute("style", &spacer_style(len, &range));
         sync(&spacer, rendered, &range, &rows, current.as_deref());
-        if let Some(marking) = marking {
-            marking.with(|marking| mark(rendered, &rows, marking));
+        if let Some(marking) = &marking {
+            marking.filled.with(|filled| mark(rendered, &rows, &marking.document, filled));
         }
         current
     });
@@ -163,11 +170,11 @@ pub fn OperationList(
 /// Marks each rendered operation that needs credentials (`data-access="needs"`) or has them
 /// (`"filled"`) with a padlock and words for it; a row whose mark is already right is left
 /// alone, so scrolling costs an attribute read per row.
-fn mark(rendered: &Rendered, rows: &[Row], marking: &Marking) {
+fn mark(rendered: &Rendered, rows: &[Row], document: &Requirements, filled: &[String]) {
     for (index, element) in rendered {
         let Some(Row::Operation(op)) = rows.get(*index) else { continue };
         // A webhook is called by the API: nothing to send, nothing to fill in.
-        let access = if op.webhook { Access::Open } else { marking.access(op.security.as_ref()) };
+        let access = if op.webhook { Access::Open } else { access_of(op.requirements(document), filled) };
         let state = match access {
             Access::Open => "open",
             Access::Needs => "needs",

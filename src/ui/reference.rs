@@ -10,7 +10,7 @@ use petstore_reference::html::{self, DOWNLOAD_ACTION};
 use petstore_reference::site::SiteConfig;
 use petstore_reference::{DocumentViews, Overview, ViewError};
 
-use petstore_openapi::security::{Scheme, SchemeKind};
+use petstore_openapi::security::SchemeKind;
 use petstore_openapi::servers::read_servers;
 
 use super::authorize::Authorize;
@@ -75,10 +75,11 @@ pub fn Reference(
     };
     // A site whose panels are hidden has nothing to authorize.
     let offers_try_it = site.as_ref().is_none_or(|site| site.try_it != petstore_reference::site::TryIt::None);
+    let marking = marking(&document, &catalog, &document_key);
     let list = List::new(document.clone(), catalog);
     let selected = follow_hash();
-    let credentials = Credentials::follow(list, &document, &document_key);
-    let authorize = offers_try_it.then(|| credentials.button(document_key.clone(), servers_base));
+    let authorize =
+        offers_try_it.then(|| authorize_button(list, document.clone(), document_key.clone(), servers_base));
     let detail = Detail {
         document,
         list,
@@ -92,7 +93,7 @@ pub fn Reference(
     view! {
         {header(heading, list, authorize, children)}
         <div class="layout">
-            {sidebar(list, selected, credentials.marking)}
+            {sidebar(list, selected, marking)}
             <main id="content">{move || detail.view()}</main>
         </div>
     }
@@ -165,7 +166,7 @@ struct Heading {
 fn header(
     heading: Heading,
     list: List,
-    authorize: Option<AnyView>,
+    authorize: Option<impl IntoView>,
     children: Option<Children>,
 ) -> impl IntoView {
     let Heading { title, version, converted, logo } = heading;
@@ -202,19 +203,19 @@ fn webhook_count(catalog: &Catalog) -> Option<impl IntoView + use<>> {
 }
 
 /// The search box over the list of the operations that match it.
-fn sidebar(list: List, selected: RwSignal<Option<String>>, marking: Memo<Marking>) -> impl IntoView {
+fn sidebar(list: List, selected: RwSignal<Option<String>>, marking: Marking) -> impl IntoView {
     let query = RwSignal::new(String::new());
     view! {
         <aside class="sidebar">
             <OperationSearch query=query />
-            {move || matching(list, &query.get(), selected, marking)}
+            {move || matching(list, &query.get(), selected, marking.clone())}
         </aside>
     }
 }
 
 /// The operations matching `query`, or a line saying none does. A new query makes the list
 /// again; the rest of the document arriving changes its rows in place (`regroup`).
-fn matching(list: List, query: &str, selected: RwSignal<Option<String>>, marking: Memo<Marking>) -> AnyView {
+fn matching(list: List, query: &str, selected: RwSignal<Option<String>>, marking: Marking) -> AnyView {
     let arrivals = list.arrivals;
     let groups = untrack(|| list.get().filter_folded(query, &fold_case));
     if groups.is_empty() {
@@ -228,55 +229,42 @@ fn matching(list: List, query: &str, selected: RwSignal<Option<String>>, marking
         .into_any();
     }
     let query = query.to_owned();
-    let regroup = Callback::new(move |()| list.get().filter_folded(&query, &fold_case));
+    let regroup = Callback::new(move |()| {
+        let catalog = list.get();
+        (catalog.filter_folded(&query, &fold_case), catalog.security)
+    });
     view! { <OperationList groups=groups selected=selected arrivals=arrivals regroup=regroup marking=marking /> }
         .into_any()
 }
 
-/// The document's credentials as the page shows them: which of its schemes have them (the
-/// list's markers) and its schemes (the Authorize dialog), following the document as it
-/// arrives.
-#[derive(Clone, Copy)]
-struct Credentials {
-    /// The document's security schemes (none while it arrives).
-    schemes: Memo<Vec<Scheme>>,
-    /// What the list marks operations with.
-    marking: Memo<Marking>,
+/// What the list marks operations with: the document's `security` and the schemes with
+/// credentials (`crate::credentials`), mutual TLS ones always: the browser presents a client
+/// certificate itself.
+fn marking(document: &AnyDocument, catalog: &Catalog, document_key: &str) -> Marking {
+    let always = document
+        .security_schemes()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|scheme| scheme.kind == SchemeKind::MutualTls)
+        .map(|scheme| scheme.name)
+        .collect();
+    Marking { document: catalog.security.clone(), filled: crate::credentials::filled(document_key, always) }
 }
 
-impl Credentials {
-    fn follow(list: List, document: &AnyDocument, document_key: &str) -> Self {
-        let document = document.clone();
-        // Read again when the rest of the document arrives (`list.get` follows it).
-        let schemes = Memo::new(move |_| {
-            let _ = list.arrivals.map(|arrivals| arrivals.count());
-            document.security_schemes().unwrap_or_default()
-        });
-        let security = Memo::new(move |_| list.get().security);
-        let filled = crate::credentials::filled(document_key);
-        let marking = Memo::new(move |_| {
-            let mut filled = filled.get();
-            // The browser presents a client certificate itself: nothing to fill in.
-            schemes.with(|schemes| {
-                filled.extend(
-                    schemes.iter().filter(|s| s.kind == SchemeKind::MutualTls).map(|s| s.name.clone()),
-                );
-            });
-            Marking { document: security.get(), filled }
-        });
-        Self { schemes, marking }
-    }
-
-    /// The header's Authorize button, for a document with security schemes.
-    fn button(self, document_key: String, base_url: String) -> AnyView {
-        let schemes = self.schemes;
-        (move || {
-            let schemes = schemes.get();
-            (!schemes.is_empty()).then(|| {
-                view! { <Authorize schemes=schemes document_key=document_key.clone() base_url=base_url.clone() /> }
-            })
+/// The header's Authorize button, for a document with security schemes (looked for again when
+/// the rest of the document arrives).
+fn authorize_button(
+    list: List,
+    document: AnyDocument,
+    document_key: String,
+    base_url: String,
+) -> impl IntoView {
+    move || {
+        let _ = list.arrivals.map(|arrivals| arrivals.count());
+        let schemes = document.security_schemes().unwrap_or_default();
+        (!schemes.is_empty()).then(|| {
+            view! { <Authorize schemes=schemes document_key=document_key.clone() base_url=base_url.clone() /> }
         })
-        .into_any()
     }
 }
 
