@@ -158,6 +158,9 @@ async fn the_oauth_inputs_follow_the_flow_chosen() {
     panel.close();
 }
 
+/// What the module announced: a document and its schemes with credentials.
+type Announced = (String, Vec<String>);
+
 /// The page's Authorize dialog's cards (`mountAuthorize`) for every scheme of the document, in
 /// a new element.
 fn authorize_cards(document: &str) -> (web_sys::HtmlElement, petstore_tryit::Mounted) {
@@ -183,7 +186,7 @@ async fn the_authorize_cards_fill_what_every_panel_sends_and_show_what_a_panel_f
     forget_settings();
     let document = "tryit-test/authorize/dialog";
     // What the module tells the page: the schemes with credentials, per document.
-    let announced: std::rc::Rc<std::cell::RefCell<Vec<(String, Vec<String>)>>> = std::rc::Rc::default();
+    let announced: std::rc::Rc<std::cell::RefCell<Vec<Announced>>> = std::rc::Rc::default();
     let seen = std::rc::Rc::clone(&announced);
     let listener =
         wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
