@@ -2,6 +2,7 @@
 //! API logic of its own; the mock it talks to is the
 //! `petstore_mock.js` module built from `petstore_web`.
 
+pub mod credentials;
 pub mod document;
 pub mod layout;
 pub mod mock;

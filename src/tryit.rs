@@ -1,7 +1,8 @@
 //! Where the try-it panel and the code samples come from: the `tryit/petstore_tryit.js` module
 //! (built from crates/tryit), loaded when the first operation is opened and kept for the page's
 //! life, so the reference's first download does not carry them. A test links the module's Rust
-//! side instead ([`TryItHost::Linked`]); both are handed the same JSON.
+//! side instead ([`TryItHost::Linked`]); both are handed the same JSON. The page's Authorize
+//! dialog takes its cards from the module with the Authorization part too.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -30,6 +31,10 @@ pub type MountFn =
 /// What the Example blocks of a page show: `(schema document, slots)` as JSON to the fills as
 /// JSON (the module's `fillExamples`), or why not.
 pub type FillFn = Arc<dyn Fn(&str, &str) -> Result<String, String> + Send + Sync>;
+/// Renders the Authorize dialog's cards: `(slot, the document's security schemes as JSON,
+/// document key, base URL)` to what was mounted (its `unmount()` removes it), or why not.
+pub type AuthorizeFn =
+    Arc<dyn Fn(&web_sys::HtmlElement, &str, &str, &str) -> Result<JsValue, String> + Send + Sync>;
 
 /// Where panels come from; provided as a context (the module when none is).
 #[derive(Clone, Default)]
@@ -37,8 +42,9 @@ pub enum TryItHost {
     /// The page's module, loaded on first use.
     #[default]
     Module,
-    /// The module's Rust side, linked into the same wasm (tests).
-    Linked(MountFn, FillFn),
+    /// The module's Rust side, linked into the same wasm (tests): its `mountTryIt`, its
+    /// `mountAuthorize` and its `fillExamples`.
+    Linked(MountFn, AuthorizeFn, FillFn),
 }
 
 impl std::fmt::Debug for TryItHost {
@@ -100,7 +106,7 @@ impl TryItHost {
         extras: bool,
     ) -> Result<JsValue, String> {
         match self {
-            Self::Linked(mount, _) => mount(slot, view_json, mock, lend_mock, document_key),
+            Self::Linked(mount, ..) => mount(slot, view_json, mock, lend_mock, document_key),
             Self::Module => {
                 let module = module(extras).await?;
                 let mount: Function =
@@ -125,7 +131,7 @@ impl TryItHost {
         slots_json: &str,
     ) -> Result<String, String> {
         match self {
-            Self::Linked(_, fill) => fill(schema_document_json, slots_json),
+            Self::Linked(_, _, fill) => fill(schema_document_json, slots_json),
             Self::Module => {
                 let module = module(false).await?;
                 let fill: Function = Reflect::get(&module, &"fillExamples".into())
@@ -135,6 +141,33 @@ impl TryItHost {
                     .call2(&JsValue::UNDEFINED, &schema_document_json.into(), &slots_json.into())
                     .map_err(|e| message_of(&e))?;
                 fills.as_string().ok_or_else(|| "the module answered something other than text".to_owned())
+            }
+        }
+    }
+
+    /// Renders the cards of every security scheme of a document (`schemes_json`) into `slot`,
+    /// for the Authorize dialog, from the module with the Authorization part: they fill the
+    /// credentials the panels of `document_key` send. `base_url`: what the document's OAuth 2
+    /// and discovery URLs are relative to. Resolves to what was mounted ([`unmount`] removes it).
+    ///
+    /// # Errors
+    /// The module did not load, or the cards could not be rendered (the message says why).
+    pub async fn authorize(
+        &self,
+        slot: &web_sys::HtmlElement,
+        schemes_json: &str,
+        document_key: &str,
+        base_url: &str,
+    ) -> Result<JsValue, String> {
+        match self {
+            Self::Linked(_, authorize, _) => authorize(slot, schemes_json, document_key, base_url),
+            Self::Module => {
+                let module = module(true).await?;
+                let mount: Function = Reflect::get(&module, &"mountAuthorize".into())
+                    .map_err(|e| message_of(&e))?
+                    .unchecked_into();
+                let args = Array::of4(slot, &schemes_json.into(), &document_key.into(), &base_url.into());
+                mount.apply(&JsValue::UNDEFINED, &args).map_err(|e| message_of(&e))
             }
         }
     }
@@ -188,7 +221,7 @@ struct ExampleFill {
     note: Option<String>,
 }
 
-/// Removes a panel [`TryItHost::mount`] rendered.
+/// Removes a panel [`TryItHost::mount`] rendered (or the cards of [`TryItHost::authorize`]).
 pub fn unmount(mounted: &JsValue) {
     if let Ok(unmount) = Reflect::get(mounted, &"unmount".into()).and_then(|f| f.dyn_into::<Function>()) {
         let _ = unmount.call0(mounted);

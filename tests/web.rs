@@ -31,6 +31,11 @@ fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
                     .map(JsValue::from)
                     .map_err(|e| petstore_tryit::message_of(&e))
             }),
+            std::sync::Arc::new(|slot, schemes, key, base| {
+                petstore_tryit::mount_authorize(slot.clone(), schemes, key, base)
+                    .map(JsValue::from)
+                    .map_err(|e| petstore_tryit::message_of(&e))
+            }),
             std::sync::Arc::new(|doc, slots| {
                 petstore_tryit::fill_examples(doc, slots).map_err(|e| petstore_tryit::message_of(&e))
             }),
@@ -1042,4 +1047,139 @@ async fn a_schema_pages_example_is_the_generators() {
     let code = shown["code"].as_str().unwrap();
     assert!(code.len() == 6 && code.as_bytes()[3] == b'-', "from the pattern, not \"string\": {shown}");
     assert!(shown.get("password").is_none(), "as the API answers it: {shown}");
+}
+
+// ---- Authorize once: the header's dialog and the list's padlocks ----
+
+/// A document titled `title` (its credentials are kept under its title) with three schemes:
+/// an API key the document asks for by default, a bearer token and OAuth 2.
+fn locked_document(title: &str) -> serde_json::Value {
+    let ok = serde_json::json!({"200": {"description": "ok"}});
+    serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": title, "version": "1"},
+        "servers": [{"url": "https://api.example/v1"}],
+        "security": [{"key": []}],
+        "paths": {
+            "/keyed": {"get": {"operationId": "keyed", "responses": ok}},
+            "/bearer": {"get": {"operationId": "bearer", "security": [{"jwt": []}], "responses": ok}},
+            "/open": {"get": {"operationId": "open", "security": [], "responses": ok}},
+            "/either": {"get": {"operationId": "either", "security": [{"jwt": []}, {}], "responses": ok}}
+        },
+        "components": {"securitySchemes": {
+            "key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+            "jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
+            "oauth": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "/token", "scopes": {}}}}
+        }}
+    })
+}
+
+/// Mounts the reference of `doc` as a loaded document (its credentials kept under its title).
+fn mount_loaded(doc: serde_json::Value) -> HtmlElement {
+    let catalog = Catalog::from_value(&doc).unwrap();
+    let document = petstore_openapi::document::AnyDocument::whole(doc);
+    mount(move || view! { <Reference document=document catalog=catalog builtin=false /> }.into_any())
+}
+
+/// The access a row is marked with and the words of its padlock (none for an open one).
+fn lock_of(root: &Element, id: &str) -> (String, String) {
+    let row =
+        root.query_selector(&format!("[data-testid=operation][data-operation-id={id}]")).unwrap().unwrap();
+    let words = row
+        .query_selector("[data-testid=op-lock] .visually-hidden")
+        .unwrap()
+        .map(|w| w.text_content().unwrap());
+    (row.get_attribute("data-access").unwrap_or_default(), words.unwrap_or_default())
+}
+
+fn dialog(root: &Element) -> web_sys::HtmlDialogElement {
+    root.query_selector("[data-testid=authorize-dialog]").unwrap().unwrap().unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn the_authorize_button_is_there_only_for_a_document_with_schemes() {
+    set_hash("");
+    let plain =
+        mount_loaded(serde_json::json!({"openapi": "3.0.3", "info": {"title": "Plain", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "a", "responses": {"200": {"description": "ok"}}}}}}));
+    tick().await;
+    assert!(plain.query_selector("[data-testid=authorize-button]").unwrap().is_none());
+    assert!(plain.query_selector("[data-testid=authorize-dialog]").unwrap().is_none());
+    assert_eq!(lock_of(&plain, "a"), ("open".to_owned(), String::new()), "no security, no padlock");
+
+    let locked = mount_loaded(locked_document("Locked button"));
+    tick().await;
+    let button = locked.query_selector("[data-testid=authorize-button]").unwrap().unwrap();
+    assert_eq!(button.text_content().unwrap(), "Authorize");
+    assert_eq!(button.get_attribute("aria-haspopup").as_deref(), Some("dialog"));
+    assert!(button.closest("header").unwrap().is_some(), "in the page's header");
+    assert!(!dialog(&locked).open(), "closed until asked for");
+}
+
+#[wasm_bindgen_test]
+async fn the_dialog_lists_every_scheme_and_what_it_fills_marks_the_list_and_the_panels() {
+    set_hash("");
+    let title = "Locked dialog";
+    storage().remove_item(&format!("petstore-playground/auth/title:{title}")).unwrap();
+    let root = mount_loaded(locked_document(title));
+    tick().await;
+    let needs = ("needs".to_owned(), "needs credentials".to_owned());
+    let filled = ("filled".to_owned(), "credentials filled".to_owned());
+    let open = ("open".to_owned(), String::new());
+    assert_eq!(lock_of(&root, "keyed"), needs, "the document's security applies");
+    assert_eq!(lock_of(&root, "bearer"), needs);
+    assert_eq!(lock_of(&root, "open"), open, "security: [] needs nothing");
+    assert_eq!(lock_of(&root, "either"), open, "an empty alternative: may go without");
+
+    let button = root.query_selector("[data-testid=authorize-button]").unwrap().unwrap();
+    button.unchecked_ref::<HtmlElement>().focus().unwrap();
+    click(&root, "[data-testid=authorize-button]");
+    assert!(dialog(&root).open());
+    assert_eq!(
+        dialog(&root)
+            .get_attribute("aria-labelledby")
+            .and_then(|id| web_sys::window()?.document()?.get_element_by_id(&id))
+            .map(|h| h.text_content().unwrap()),
+        Some("Authorize".to_owned())
+    );
+    wait_for(&root, "[data-testid=authorize-dialog] [data-testid=auth-scheme]").await;
+    let schemes: Vec<String> = all(&root, "[data-testid=authorize-dialog] [data-testid=auth-scheme]")
+        .iter()
+        .map(|card| card.get_attribute("data-scheme").unwrap())
+        .collect();
+    assert_eq!(schemes, ["key", "jwt", "oauth"], "every scheme, in the document's order");
+
+    input_value(&root, "[data-testid=authorize-dialog] [data-scheme=key] [data-part=key]", "k-dialog");
+    until(|| lock_of(&root, "keyed") == filled).await;
+    assert_eq!(lock_of(&root, "bearer"), needs, "another scheme's operation still needs its own");
+    input_value(&root, "[data-testid=authorize-dialog] [data-scheme=jwt] [data-part=token]", "t-1");
+    until(|| lock_of(&root, "either") == filled).await;
+    assert_eq!(lock_of(&root, "bearer"), filled);
+
+    click(&root, "[data-testid=authorize-close]");
+    tick().await;
+    assert!(!dialog(&root).open());
+    let focused = web_sys::window().unwrap().document().unwrap().active_element();
+    assert_eq!(focused.as_ref(), Some(&button), "focus is back on the button");
+
+    // The operation's panel has what the dialog filled, and sends it.
+    set_hash("keyed");
+    wait_for(&root, "[data-operation-id=keyed] [data-testid=try-auth-status]").await;
+    until(|| text(&root, "[data-operation-id=keyed] [data-testid=try-auth-status]") == "Sends key.").await;
+    let panel_key: web_sys::HtmlInputElement = root
+        .query_selector("[data-testid=operation-detail] [data-scheme=key] [data-part=key]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(panel_key.value(), "k-dialog");
+    // And what the panel changes shows in the dialog and the list.
+    input_value(&root, "[data-testid=operation-detail] [data-scheme=key] [data-part=key]", "");
+    until(|| lock_of(&root, "keyed") == needs).await;
+    let dialog_key: web_sys::HtmlInputElement = root
+        .query_selector("[data-testid=authorize-dialog] [data-scheme=key] [data-part=key]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(dialog_key.value(), "");
+    set_hash("");
 }

@@ -1,5 +1,6 @@
 //! One component per file.
 
+pub mod authorize;
 pub mod document_loader;
 pub mod markdown;
 pub mod mock_counts;

@@ -19,6 +19,9 @@ use petstore_openapi::catalog::Group;
 use petstore_openapi::outline::{self, Row};
 use petstore_reference::html::row_html;
 
+use petstore_openapi::security::{Access, Requirements};
+
+use crate::credentials::{Marking, access_of};
 use crate::document::Arrivals;
 use crate::layout::{ROW_HEIGHT, ROW_PX};
 
@@ -35,12 +38,16 @@ pub fn OperationList(
     /// The anchor of the operation shown, marked `aria-current` in the list.
     #[prop(optional, into)]
     selected: Signal<Option<String>>,
-    /// When the rest of the document arrives, `regroup` gives the groups again: the rows in
-    /// view that differ are made again in place, the others keep their elements (a click on
-    /// one is not lost), and the list stays where it is scrolled to.
+    /// When the rest of the document arrives, `regroup` gives the groups again (and the
+    /// document's `security`): the rows in view that differ are made again in place, the
+    /// others keep their elements (a click on one is not lost), and the list stays where it is
+    /// scrolled to.
     #[prop(default = None)]
     arrivals: Option<Arrivals>,
-    #[prop(optional)] regroup: Option<Callback<(), Vec<Group>>>,
+    #[prop(optional)] regroup: Option<Callback<(), (Vec<Group>, Requirements)>>,
+    /// Which operations need credentials and which have them: each row in view is marked.
+    #[prop(optional)]
+    marking: Option<Marking>,
 ) -> impl IntoView {
     let mut rows = Arc::new(outline::rows(&groups));
     let len = rows.len();
@@ -76,6 +83,8 @@ pub fn OperationList(
     // One effect: a new selection scrolls its row into view (deep links, back and forward);
     // the window follows the scroll position; `aria-current` follows the selection.
     let mut rendered: Option<Rendered> = None;
+    // Its `document` follows the rows (`regroup`).
+    let mut marking = marking;
     Effect::new(move |previous: Option<Option<String>>| {
         let current = selected.get();
         let (top, view_height) = (scroll_top.get(), height.get());
@@ -84,7 +93,11 @@ pub fn OperationList(
         let rendered = rendered.get_or_insert_with(|| adopt(&spacer, first.start));
         if let Some(regroup) = regroup.filter(|_| now != arrived) {
             arrived = now;
-            let new = Arc::new(outline::rows(&regroup.run(())));
+            let (groups, security) = regroup.run(());
+            if let Some(marking) = marking.as_mut() {
+                marking.document = security;
+            }
+            let new = Arc::new(outline::rows(&groups));
             remake_changed(&spacer, rendered, &rows, &new, current.as_deref());
             let _ = list.set_attribute("data-rows", &new.len().to_string());
             rows = new;
@@ -126,6 +139,9 @@ pub fn OperationList(
         let range = outline::visible_range(top, view_height, ROW_HEIGHT, len, OVERSCAN);
         let _ = spacer.set_attribute("style", &spacer_style(len, &range));
         sync(&spacer, rendered, &range, &rows, current.as_deref());
+        if let Some(marking) = &marking {
+            marking.filled.with(|filled| mark(rendered, &rows, &marking.document, filled));
+        }
         current
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
@@ -148,6 +164,52 @@ pub fn OperationList(
                 ></div>
             </div>
         </nav>
+    }
+}
+
+/// Marks each rendered operation that needs credentials (`data-access="needs"`) or has them
+/// (`"filled"`) with a padlock and words for it; a row whose mark is already right is left
+/// alone, so scrolling costs an attribute read per row.
+fn mark(rendered: &Rendered, rows: &[Row], document: &Requirements, filled: &[String]) {
+    for (index, element) in rendered {
+        let Some(Row::Operation(op)) = rows.get(*index) else { continue };
+        // A webhook is called by the API: nothing to send, nothing to fill in.
+        let access = if op.webhook { Access::Open } else { access_of(op.requirements(document), filled) };
+        let state = match access {
+            Access::Open => "open",
+            Access::Needs => "needs",
+            Access::Filled => "filled",
+        };
+        if element.get_attribute("data-access").as_deref() == Some(state) {
+            continue;
+        }
+        let _ = element.set_attribute("data-access", state);
+        let Ok(Some(line)) = element.query_selector(".operation-line") else { continue };
+        if let Ok(Some(old)) = line.query_selector(".op-lock") {
+            old.remove();
+        }
+        if let Some(html) = lock_html(access) {
+            let _ = line.insert_adjacent_html("beforeend", html);
+        }
+    }
+}
+
+/// The padlock of a row: closed when credentials are needed, open when they are filled, with
+/// the words in the link's text (for screen readers) and as a tooltip. Shape and words, not
+/// colour alone, tell the two apart.
+fn lock_html(access: Access) -> Option<&'static str> {
+    match access {
+        Access::Open => None,
+        Access::Needs => Some(concat!(
+            r#"<span class="op-lock" data-testid="op-lock" data-access="needs" title="Needs credentials">"#,
+            r#"<svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false"><path d="M5 7V5a3 3 0 0 1 6 0v2" fill="none" stroke="currentColor" stroke-width="1.6"/><rect x="3" y="7" width="10" height="7.5" rx="1.5" fill="currentColor"/></svg>"#,
+            r#"<span class="visually-hidden">needs credentials</span></span>"#
+        )),
+        Access::Filled => Some(concat!(
+            r#"<span class="op-lock" data-testid="op-lock" data-access="filled" title="Credentials filled">"#,
+            r#"<svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false"><path d="M5 7V5a3 3 0 0 1 5.9-.8" fill="none" stroke="currentColor" stroke-width="1.6"/><rect x="3" y="7" width="10" height="7.5" rx="1.5" fill="currentColor"/><path d="M5.6 10.8l1.6 1.6 3.2-3.2" fill="none" stroke="var(--bg)" stroke-width="1.5"/></svg>"#,
+            r#"<span class="visually-hidden">credentials filled</span></span>"#
+        )),
     }
 }
 

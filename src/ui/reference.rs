@@ -10,10 +10,15 @@ use petstore_reference::html::{self, DOWNLOAD_ACTION};
 use petstore_reference::site::SiteConfig;
 use petstore_reference::{DocumentViews, Overview, ViewError};
 
+use petstore_openapi::security::SchemeKind;
+use petstore_openapi::servers::read_servers;
+
+use super::authorize::Authorize;
 use super::markdown::fragment;
 use super::operation_list::OperationList;
 use super::operation_view::OperationDetail;
 use super::search::OperationSearch;
+use crate::credentials::Marking;
 use crate::document::Arrivals;
 
 fn current_hash() -> Option<String> {
@@ -55,6 +60,8 @@ pub fn Reference(
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
     let document_key = document_key(base.as_deref(), builtin, &catalog.title);
+    // The Authorize dialog's base URL: the document's first server, against its address.
+    let servers_base = first_server(&document, base.as_deref());
     if let Some(base) = base {
         provide_context(super::markdown::DocumentBase(base));
     }
@@ -66,8 +73,13 @@ pub fn Reference(
         converted,
         logo: site.as_ref().and_then(|site| site.logo.clone()),
     };
+    // A site whose panels are hidden has nothing to authorize.
+    let offers_try_it = site.as_ref().is_none_or(|site| site.try_it != petstore_reference::site::TryIt::None);
+    let marking = marking(&document, &catalog, &document_key);
     let list = List::new(document.clone(), catalog);
     let selected = follow_hash();
+    let authorize =
+        offers_try_it.then(|| authorize_button(list, document.clone(), document_key.clone(), servers_base));
     let detail = Detail {
         document,
         list,
@@ -79,9 +91,9 @@ pub fn Reference(
         on_action: download.map(download_action),
     };
     view! {
-        {header(heading, list, children)}
+        {header(heading, list, authorize, children)}
         <div class="layout">
-            {sidebar(list, selected)}
+            {sidebar(list, selected, marking)}
             <main id="content">{move || detail.view()}</main>
         </div>
     }
@@ -151,7 +163,12 @@ struct Heading {
 
 /// The header: title, version, how many operations and webhooks (following the list), the
 /// link to the schemas and the conversion's note, with `children` beside them.
-fn header(heading: Heading, list: List, children: Option<Children>) -> impl IntoView {
+fn header(
+    heading: Heading,
+    list: List,
+    authorize: Option<impl IntoView>,
+    children: Option<Children>,
+) -> impl IntoView {
     let Heading { title, version, converted, logo } = heading;
     // `petstore_reference::html::prerender` writes the same header for a site's first paint.
     let logo = logo.map(|src| view! { <img class="site-logo" src=src alt="" data-testid="site-logo" /> });
@@ -165,6 +182,7 @@ fn header(heading: Heading, list: List, children: Option<Children>) -> impl Into
                     {move || webhook_count(&list.get())}
                     <a href=petstore_openapi::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
                 </p>
+                {authorize}
                 {converted.map(|notes| view! { <Converted notes=notes /> })}
             </div>
             {children.map(|children| children())}
@@ -185,19 +203,19 @@ fn webhook_count(catalog: &Catalog) -> Option<impl IntoView + use<>> {
 }
 
 /// The search box over the list of the operations that match it.
-fn sidebar(list: List, selected: RwSignal<Option<String>>) -> impl IntoView {
+fn sidebar(list: List, selected: RwSignal<Option<String>>, marking: Marking) -> impl IntoView {
     let query = RwSignal::new(String::new());
     view! {
         <aside class="sidebar">
             <OperationSearch query=query />
-            {move || matching(list, &query.get(), selected)}
+            {move || matching(list, &query.get(), selected, marking.clone())}
         </aside>
     }
 }
 
 /// The operations matching `query`, or a line saying none does. A new query makes the list
 /// again; the rest of the document arriving changes its rows in place (`regroup`).
-fn matching(list: List, query: &str, selected: RwSignal<Option<String>>) -> AnyView {
+fn matching(list: List, query: &str, selected: RwSignal<Option<String>>, marking: Marking) -> AnyView {
     let arrivals = list.arrivals;
     let groups = untrack(|| list.get().filter_folded(query, &fold_case));
     if groups.is_empty() {
@@ -211,8 +229,57 @@ fn matching(list: List, query: &str, selected: RwSignal<Option<String>>) -> AnyV
         .into_any();
     }
     let query = query.to_owned();
-    let regroup = Callback::new(move |()| list.get().filter_folded(&query, &fold_case));
-    view! { <OperationList groups=groups selected=selected arrivals=arrivals regroup=regroup /> }.into_any()
+    let regroup = Callback::new(move |()| {
+        let catalog = list.get();
+        (catalog.filter_folded(&query, &fold_case), catalog.security)
+    });
+    view! { <OperationList groups=groups selected=selected arrivals=arrivals regroup=regroup marking=marking /> }
+        .into_any()
+}
+
+/// What the list marks operations with: the document's `security` and the schemes with
+/// credentials (`crate::credentials`), mutual TLS ones always: the browser presents a client
+/// certificate itself.
+fn marking(document: &AnyDocument, catalog: &Catalog, document_key: &str) -> Marking {
+    let always = document
+        .security_schemes()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|scheme| scheme.kind == SchemeKind::MutualTls)
+        .map(|scheme| scheme.name)
+        .collect();
+    Marking { document: catalog.security.clone(), filled: crate::credentials::filled(document_key, always) }
+}
+
+/// The header's Authorize button, for a document with security schemes (looked for again when
+/// the rest of the document arrives).
+fn authorize_button(
+    list: List,
+    document: AnyDocument,
+    document_key: String,
+    base_url: String,
+) -> impl IntoView {
+    move || {
+        let _ = list.arrivals.map(|arrivals| arrivals.count());
+        let schemes = document.security_schemes().unwrap_or_default();
+        (!schemes.is_empty()).then(|| {
+            view! { <Authorize schemes=schemes document_key=document_key.clone() base_url=base_url.clone() /> }
+        })
+    }
+}
+
+/// The first server of `document` with its variables' defaults, absolute (against the
+/// document's address, else the page's); the page's address when it names none.
+fn first_server(document: &AnyDocument, address: Option<&str>) -> String {
+    let page = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let against = address.map_or_else(|| page.clone(), str::to_owned);
+    let against = web_sys::Url::new_with_base(&against, &page).map(|u| u.href()).unwrap_or(page);
+    let first = document
+        .root()
+        .and_then(|root| root.get("servers"))
+        .and_then(|servers| read_servers(servers).into_iter().next())
+        .map_or_else(|| "/".to_owned(), |server| server.resolve(&[]));
+    web_sys::Url::new_with_base(&first, &against).map(|u| u.href()).unwrap_or(against)
 }
 
 /// The overview's actions: its Download button runs `download`.

@@ -1,8 +1,10 @@
 //! The browser helpers the reference app, the mock module and the Domains page share:
 //! `localStorage` whose errors tell a full storage from an unusable one, and file downloads.
-//! Callers turn the errors into their own sentences for the user.
+//! Callers turn the errors into their own sentences for the user. And what the reference and its
+//! try-it module say to each other of a document's credentials ([`credentials`]).
 #![deny(missing_docs)]
 
+pub mod credentials;
 mod download;
 mod storage;
 

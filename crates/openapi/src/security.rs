@@ -236,6 +236,51 @@ pub fn security_requirements(doc: &Value, operation: &Value) -> Vec<Vec<String>>
     .unwrap_or_default()
 }
 
+/// Security requirement alternatives by scheme name, as the operation list keeps them: each
+/// alternative lists the schemes used together (an empty one: no credentials needed), and no
+/// alternatives mean no security. Shared: the document's apply to every operation without its
+/// own.
+pub type Requirements = std::sync::Arc<[Vec<String>]>;
+
+/// A `security` list as [`Requirements`]: the scheme names of each alternative, at most
+/// [`MAX_REQUIREMENTS`] of each; a list that is not one (null, a string) needs nothing, as
+/// [`security_requirements`] reads it, and an entry that is not an object is left out.
+#[must_use]
+pub fn read_requirements(list: &Value) -> Requirements {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .take(MAX_REQUIREMENTS)
+        .map(|names| names.keys().take(MAX_REQUIREMENTS).cloned().collect())
+        .collect()
+}
+
+/// What an operation asks of the reader's credentials, as the operation list marks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// It may be called without credentials: it names no security, or an empty alternative.
+    Open,
+    /// Every alternative needs a credential the reader has not given.
+    Needs,
+    /// One alternative (not an empty one) has all its credentials: a request sends them.
+    Filled,
+}
+
+/// The [`Access`] of an operation whose alternatives are `requirements`, `filled` saying which
+/// schemes have a usable credential. Filled wins over open: an operation that may go without
+/// credentials still sends those it has (`petstore_tryit_core::auth::apply`).
+#[must_use]
+pub fn access(requirements: &[Vec<String>], filled: &dyn Fn(&str) -> bool) -> Access {
+    if requirements.iter().any(|names| !names.is_empty() && names.iter().all(|name| filled(name))) {
+        Access::Filled
+    } else if requirements.is_empty() || requirements.iter().any(Vec::is_empty) {
+        Access::Open
+    } else {
+        Access::Needs
+    }
+}
+
 /// The index of the `:` ending a URL's scheme (`https:`), if it starts with one.
 fn scheme_end(url: &str) -> Option<usize> {
     let end = url.find(':')?;
@@ -402,4 +447,44 @@ pub fn read_discovery(json: &Value) -> Result<Vec<OAuthFlow>, String> {
          (authorization_code, implicit, client_credentials, password); it lists: {}.",
         if grants.is_empty() { "none".to_owned() } else { grants.join(", ") }
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn names(list: &[&[&str]]) -> Vec<Vec<String>> {
+        list.iter().map(|alt| alt.iter().map(|&n| n.to_owned()).collect()).collect()
+    }
+
+    #[test]
+    fn requirements_are_the_scheme_names_of_each_alternative() {
+        let read = read_requirements(&json!([{"key": [], "jwt": ["a"]}, {}, "junk", {"oauth": ["read"]}]));
+        assert_eq!(&*read, names(&[&["key", "jwt"], &[], &["oauth"]]).as_slice());
+        for none in [json!(null), json!("key"), json!({}), json!([])] {
+            assert!(read_requirements(&none).is_empty(), "{none}");
+        }
+        let many: Vec<_> = (0..MAX_REQUIREMENTS + 5).map(|i| json!({ format!("s{i}"): [] })).collect();
+        assert_eq!(read_requirements(&json!(many)).len(), MAX_REQUIREMENTS);
+    }
+
+    #[test]
+    fn access_is_filled_by_a_whole_alternative_and_open_without_one() {
+        let filled = |set: &'static [&'static str]| move |name: &str| set.contains(&name);
+        let key_or_both = names(&[&["key"], &["jwt", "oauth"]]);
+        assert_eq!(access(&key_or_both, &filled(&[])), Access::Needs);
+        assert_eq!(access(&key_or_both, &filled(&["jwt"])), Access::Needs, "half of an alternative");
+        assert_eq!(access(&key_or_both, &filled(&["jwt", "oauth"])), Access::Filled);
+        assert_eq!(access(&key_or_both, &filled(&["key"])), Access::Filled);
+
+        assert_eq!(access(&[], &filled(&["key"])), Access::Open, "no security");
+        let optional = names(&[&["key"], &[]]);
+        assert_eq!(access(&optional, &filled(&[])), Access::Open, "an empty alternative");
+        assert_eq!(access(&optional, &filled(&["key"])), Access::Filled, "what it has it sends");
+        assert_eq!(access(&names(&[&[]]), &filled(&["key"])), Access::Open);
+    }
 }

@@ -5,7 +5,8 @@
 //! The reference hands over the operation's view as JSON (the core's `OperationView`, without
 //! the parts only the reference shows) and a function that lends the page's in-browser mock:
 //! [`mount_try_it`] renders the panel into the element it is given, and [`Mounted::unmount`]
-//! removes it.
+//! removes it. With the feature `extras`, `mountAuthorize` renders the cards of every security
+//! scheme of a document, for the page's Authorize dialog, in the vault the panels share.
 
 #[cfg(feature = "extras")]
 pub mod authorize;
@@ -134,6 +135,33 @@ pub fn fill_examples(schema_document_json: &str, slots_json: &str) -> Result<Str
     let doc: serde_json::Value = serde_json::from_str(schema_document_json).map_err(unreadable)?;
     let slots: Vec<petstore_reference::ExampleSlot> = serde_json::from_str(slots_json).map_err(unreadable)?;
     serde_json::to_string(&petstore_tryit_core::prefill::fills_of(&doc, &slots)).map_err(unreadable)
+}
+
+/// Renders, at the end of `slot`, the cards of every security scheme of a document
+/// (`schemes_json`: its `petstore_openapi::security::Scheme`s as JSON), for the page's
+/// Authorize dialog. They fill the vault of `document_key` that the panels send with, so what
+/// is entered in one shows in the other. `base_url` is the base URL the document's OAuth 2 and
+/// discovery URLs are relative to (its first server's).
+///
+/// # Errors
+/// The schemes cannot be read (the message says why).
+#[cfg(feature = "extras")]
+#[wasm_bindgen(js_name = mountAuthorize)]
+pub fn mount_authorize(
+    slot: web_sys::HtmlElement,
+    schemes_json: &str,
+    document_key: &str,
+    base_url: &str,
+) -> Result<Mounted, JsValue> {
+    let schemes: Vec<petstore_openapi::security::Scheme> = serde_json::from_str(schemes_json)
+        .map_err(|e| JsValue::from_str(&format!("The security schemes could not be read: {e}.")))?;
+    let (vault, _) = page::shared(document_key);
+    let base_url = base_url.to_owned();
+    let base = Signal::derive(move || base_url.clone());
+    let handle = leptos::mount::mount_to(slot, move || {
+        view! { <authorize::AuthorizeAll schemes=schemes vault=vault base=base /> }.into_any()
+    });
+    Ok(Mounted { handle: Some(handle), examples: "[]".to_owned() })
 }
 
 /// How a panel offers the in-browser mock.

@@ -39,7 +39,14 @@ pub fn shared(document_key: &str) -> (Vault, History) {
     SHARED.with(|shared| {
         let known = shared.vaults.borrow().get(document_key).copied();
         let vault = known.unwrap_or_else(|| {
-            let vault = shared.owner.with(|| Vault::load(document_key));
+            let vault = shared.owner.with(|| {
+                let vault = Vault::load(document_key);
+                // Only this build changes credentials: the one without it has no Authorization
+                // part, and would announce the remembered ones over those typed here.
+                #[cfg(feature = "extras")]
+                crate::authorize::announce(document_key, vault);
+                vault
+            });
             shared.vaults.borrow_mut().insert(document_key.to_owned(), vault);
             vault
         });

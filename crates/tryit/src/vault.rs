@@ -14,12 +14,13 @@ use petstore_tryit_core::auth::{self, Applied, Credential, Credentials, OAuthFlo
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-/// Where remembered credentials are kept: this prefix and the document's key.
-const STORAGE_PREFIX: &str = "petstore-playground/auth/";
+/// Where remembered credentials are kept: this prefix and the document's key (the reference
+/// reads which schemes are there before it loads this module).
+const STORAGE_PREFIX: &str = petstore_browser::credentials::STORAGE_PREFIX;
 /// Where the chosen values of server variables are kept: this prefix and the document's key.
 const SERVERS_PREFIX: &str = "petstore-playground/try-it/servers/";
 /// Saved credentials larger than this are not read back.
-const MAX_SAVED: usize = 64 * 1024;
+const MAX_SAVED: usize = petstore_browser::credentials::MAX_SAVED;
 
 /// What an OAuth 2 client sends besides the token: filled in by the reader.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -18,7 +18,12 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// `GET /things`, open with an API key, or with an OAuth 2 token with the scope `read`.
 fn things(id: &str) -> petstore_reference::OperationView {
-    let doc = json!({
+    operation(&things_document(id), Method::Get, "/things")
+}
+
+/// The document of [`things`], with a bearer scheme no operation names.
+fn things_document(id: &str) -> serde_json::Value {
+    let mut doc = json!({
         "openapi": "3.0.3",
         "info": {"title": "Things", "version": "1"},
         "components": {"securitySchemes": {
@@ -35,7 +40,8 @@ fn things(id: &str) -> petstore_reference::OperationView {
             "responses": {"200": {"description": "ok"}}
         }}}
     });
-    operation(&doc, Method::Get, "/things")
+    doc["components"]["securitySchemes"]["bearer"] = json!({"type": "http", "scheme": "bearer"});
+    doc
 }
 
 fn hidden(panel: &Panel, selector: &str) -> bool {
@@ -150,4 +156,109 @@ async fn the_oauth_inputs_follow_the_flow_chosen() {
     tick().await;
     assert_eq!(mock.last().header_value("Authorization"), Some("Bearer t-1"));
     panel.close();
+}
+
+/// What the module announced: a document and its schemes with credentials.
+type Announced = (String, Vec<String>);
+
+/// The page's Authorize dialog's cards (`mountAuthorize`) for every scheme of the document, in
+/// a new element.
+fn authorize_cards(document: &str) -> (web_sys::HtmlElement, petstore_tryit::Mounted) {
+    let page = web_sys::window().unwrap().document().unwrap();
+    let root: web_sys::HtmlElement = page.create_element("div").unwrap().unchecked_into();
+    page.body().unwrap().append_child(&root).unwrap();
+    let schemes = petstore_openapi::security::schemes(&things_document("unused"));
+    let json = serde_json::to_string(&schemes).unwrap();
+    let mounted =
+        petstore_tryit::mount_authorize(root.clone(), &json, document, "https://api.example/").unwrap();
+    (root, mounted)
+}
+
+fn type_into(root: &web_sys::Element, selector: &str, value: &str) {
+    let input: web_sys::HtmlInputElement =
+        root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no {selector}")).unchecked_into();
+    input.set_value(value);
+    input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn the_authorize_cards_fill_what_every_panel_sends_and_show_what_a_panel_filled() {
+    forget_settings();
+    let document = "tryit-test/authorize/dialog";
+    // What the module tells the page: the schemes with credentials, per document.
+    let announced: std::rc::Rc<std::cell::RefCell<Vec<Announced>>> = std::rc::Rc::default();
+    let seen = std::rc::Rc::clone(&announced);
+    let listener =
+        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
+            seen.borrow_mut().extend(petstore_browser::credentials::announced(&event));
+        });
+    let window = web_sys::window().unwrap();
+    window
+        .add_event_listener_with_callback(
+            petstore_browser::credentials::EVENT,
+            listener.as_ref().unchecked_ref(),
+        )
+        .unwrap();
+
+    let (cards, mut mounted) = authorize_cards(document);
+    tick().await;
+    let names: Vec<String> = {
+        let list = cards.query_selector_all("[data-testid=auth-scheme]").unwrap();
+        (0..list.length())
+            .map(|i| {
+                list.item(i)
+                    .unwrap()
+                    .unchecked_into::<web_sys::Element>()
+                    .get_attribute("data-scheme")
+                    .unwrap()
+            })
+            .collect()
+    };
+    assert_eq!(names, ["apiKey", "oauth", "bearer"], "every scheme of the document, in its order");
+    assert_eq!(announced.borrow().last(), Some(&(document.to_owned(), Vec::new())), "announced when made");
+
+    type_into(&cards, "[data-scheme=apiKey] [data-part=key]", "k-dialog");
+    tick().await;
+    assert_eq!(announced.borrow().last(), Some(&(document.to_owned(), vec!["apiKey".to_owned()])));
+
+    let mock = FakeMock::answering(200, json!({}));
+    let panel = Panel::mount(&things("fromTheDialog"), &mock, document);
+    tick().await;
+    assert_eq!(panel.text("[data-testid=try-auth-status]"), "Sends apiKey.");
+    panel.click("[data-testid=try-send]");
+    tick().await;
+    assert_eq!(mock.last().header_value("X-Key"), Some("k-dialog"), "the panel sends the dialog's key");
+
+    // A token typed in the panel shows in the dialog (and the page hears of it).
+    panel.fill("[data-scheme=oauth] [data-testid=auth-input][data-part=token]", "t-panel");
+    tick().await;
+    let token: web_sys::HtmlInputElement = cards
+        .query_selector("[data-scheme=oauth] [data-testid=auth-input][data-part=token]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(token.value(), "t-panel");
+    assert_eq!(
+        announced.borrow().last(),
+        Some(&(document.to_owned(), vec!["apiKey".to_owned(), "oauth".to_owned()]))
+    );
+    // Another document's vault is another's: it announces nothing filled.
+    let (other, mut other_mounted) = authorize_cards("tryit-test/authorize/dialog-other");
+    tick().await;
+    assert_eq!(
+        announced.borrow().last(),
+        Some(&("tryit-test/authorize/dialog-other".to_owned(), Vec::new()))
+    );
+    other_mounted.unmount();
+    other.remove();
+
+    window
+        .remove_event_listener_with_callback(
+            petstore_browser::credentials::EVENT,
+            listener.as_ref().unchecked_ref(),
+        )
+        .unwrap();
+    panel.close();
+    mounted.unmount();
+    cards.remove();
 }

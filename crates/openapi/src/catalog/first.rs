@@ -70,6 +70,7 @@ impl Catalog {
             stability: None,
             hide_try_it: false,
             webhook: false,
+            security: None,
         });
         let every: Vec<Listed> = names
             .iter()

@@ -9,6 +9,8 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
+use crate::security::Requirements;
+
 mod first;
 mod items;
 mod raw;
@@ -156,6 +158,9 @@ pub struct OperationSummary {
     pub hide_try_it: bool,
     /// An operation of a webhook (`webhooks`): `path` is then the webhook's name.
     pub webhook: bool,
+    /// Its own `security` (scheme names only), when it has one; else the document's applies
+    /// ([`OperationSummary::requirements`]).
+    pub security: Option<Requirements>,
 }
 
 impl OperationSummary {
@@ -163,6 +168,13 @@ impl OperationSummary {
     #[must_use]
     pub fn anchor(&self) -> String {
         anchor_of(self.operation_id.as_deref(), self.method, &self.path, self.webhook)
+    }
+
+    /// The security it needs: its own, else `document`'s (the catalog's
+    /// [`Catalog::security`]).
+    #[must_use]
+    pub fn requirements<'a>(&'a self, document: &'a Requirements) -> &'a Requirements {
+        self.security.as_ref().unwrap_or(document)
     }
 }
 
@@ -206,6 +218,8 @@ pub struct Catalog {
     pub version: String,
     /// `info.description` (Markdown), when given.
     pub description: Option<String>,
+    /// The document's `security` (scheme names only): what an operation without its own needs.
+    pub security: Requirements,
     /// Groups in the order the document declares their tags.
     pub groups: Vec<Group>,
     /// Operations of paths and of webhooks, each once.
@@ -325,7 +339,9 @@ impl Catalog {
             (None, None) => return Err(CatalogError::UnsupportedVersion("no `openapi` field".into())),
         }
         let info = raw.info.ok_or_else(|| CatalogError::Malformed("the `info` object is missing.".into()))?;
-        Ok(Self::build(info, raw.tags, &raw.tag_groups, &raw.paths, &raw.webhooks))
+        let mut catalog = Self::build(info, raw.tags, &raw.tag_groups, &raw.paths, &raw.webhooks);
+        catalog.security = raw.security;
+        Ok(catalog)
     }
 
     /// The groups with only the operations whose path, summary or operationId contains every
@@ -523,6 +539,7 @@ impl Catalog {
             title: info.title,
             version: info.version,
             description: info.description,
+            security: Requirements::default(),
             groups,
             counts: (operation_count, webhook_count),
             partial: false,
@@ -541,6 +558,7 @@ impl OperationSummary {
             stability: op.stability.as_deref().and_then(Stability::parse),
             hide_try_it: op.hide_try_it,
             webhook,
+            security: op.security,
         }
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::{Method, OperationSummary};
+use crate::security::Requirements;
 
 pub(super) struct RawDoc<'a> {
     pub(super) openapi: Option<String>,
@@ -16,6 +17,7 @@ pub(super) struct RawDoc<'a> {
     pub(super) tag_groups: Vec<RawTagGroup>,
     pub(super) paths: Vec<Cow<'a, [Listed]>>,
     pub(super) webhooks: Vec<Cow<'a, [Listed]>>,
+    pub(super) security: Requirements,
 }
 
 /// A value of the wrong type reads as absent: the list shows what it can, and the view of the
@@ -27,6 +29,12 @@ where
 {
     let value = serde_json::Value::deserialize(deserializer)?;
     Ok(T::deserialize(value).unwrap_or_default())
+}
+
+/// A `security` list, when the field is there (`crate::security::read_requirements`).
+fn requirements<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Requirements>, D::Error> {
+    let value = serde_json::Value::deserialize(deserializer)?;
+    Ok(Some(crate::security::read_requirements(&value)))
 }
 
 /// An operation: an object, or null for none.
@@ -73,6 +81,8 @@ pub(super) struct RawRoot {
     pub(super) tags: Vec<RawTag>,
     #[serde(rename = "x-tagGroups", default, deserialize_with = "lenient_list")]
     pub(super) tag_groups: Vec<RawTagGroup>,
+    #[serde(default, deserialize_with = "requirements")]
+    pub(super) security: Option<Requirements>,
 }
 
 impl RawRoot {
@@ -90,8 +100,17 @@ impl RawRoot {
         paths: Vec<Cow<'a, [Listed]>>,
         webhooks: Vec<Cow<'a, [Listed]>>,
     ) -> RawDoc<'a> {
-        let RawRoot { openapi, swagger, info, tags, tag_groups } = self;
-        RawDoc { openapi, swagger, info, tags, tag_groups, paths, webhooks }
+        let RawRoot { openapi, swagger, info, tags, tag_groups, security } = self;
+        RawDoc {
+            openapi,
+            swagger,
+            info,
+            tags,
+            tag_groups,
+            paths,
+            webhooks,
+            security: security.unwrap_or_default(),
+        }
     }
 }
 
@@ -212,6 +231,9 @@ pub(super) struct RawOperation {
     pub(super) stability: Option<String>,
     #[serde(rename = "x-hideTryItPanel", default, deserialize_with = "lenient")]
     pub(super) hide_try_it: bool,
+    /// Absent: the document's applies; present, whatever it holds (see `read_requirements`).
+    #[serde(default, deserialize_with = "requirements")]
+    pub(super) security: Option<Requirements>,
 }
 
 /// An operation as the list shows it, and the tags it is listed under.

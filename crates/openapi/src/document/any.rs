@@ -138,6 +138,19 @@ impl AnyDocument {
         }
     }
 
+    /// The security schemes of `components.securitySchemes`, in document order
+    /// ([`crate::security::schemes`]).
+    ///
+    /// # Errors
+    /// [`PartError::Arriving`] while the rest of the text is still arriving.
+    pub fn security_schemes(&self) -> Result<Vec<crate::security::Scheme>, PartError> {
+        match self {
+            Self::Whole(doc) => Ok(crate::security::schemes(doc)),
+            Self::Indexed(doc) => Ok(doc.security_schemes()),
+            Self::Arriving(doc) => doc.whole().ok_or(PartError::Arriving)?.security_schemes(),
+        }
+    }
+
     /// The root fields (other than `paths`, `components` and webhooks, for an indexed one).
     #[must_use]
     pub fn root(&self) -> Option<&serde_json::Map<String, Value>> {

@@ -201,6 +201,22 @@ impl IndexedDocument {
         names
     }
 
+    /// The security schemes of `components.securitySchemes` ([`crate::security::schemes`]):
+    /// only that part of the text is read.
+    #[must_use]
+    pub fn security_schemes(&self) -> Vec<crate::security::Scheme> {
+        let Some(schemes) = self.parts().components.get("securitySchemes") else { return Vec::new() };
+        let read: Map<String, Value> = schemes
+            .iter()
+            .take(crate::security::MAX_SCHEMES)
+            .map(|(name, range)| {
+                (name.clone(), serde_json::from_str(&self.text[range.clone()]).unwrap_or(Value::Null))
+            })
+            .collect();
+        let doc = serde_json::json!({ "components": { "securitySchemes": read } });
+        crate::security::schemes(&doc)
+    }
+
     /// The small document that starts at `start` (a path item, a webhook or a component) and
     /// holds everything it refers to.
     fn small_document(&self, start: Place) -> Option<Value> {

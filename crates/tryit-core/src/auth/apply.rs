@@ -33,6 +33,26 @@ pub enum Credential {
 #[serde(transparent)]
 pub struct Credentials(pub BTreeMap<String, Credential>);
 
+impl Credentials {
+    /// The schemes with a credential a request can send now: a key, a user name or password,
+    /// a token not past its `expires_at_ms` (what the operation list counts as filled; [`apply`]
+    /// still checks each against its scheme).
+    #[must_use]
+    pub fn usable(&self, now_ms: f64) -> Vec<String> {
+        self.0
+            .iter()
+            .filter(|(_, credential)| match credential {
+                Credential::ApiKey(key) => !key.is_empty(),
+                Credential::Basic { user, password } => !(user.is_empty() && password.is_empty()),
+                Credential::Token { value, expires_at_ms, .. } => {
+                    !value.is_empty() && expires_at_ms.is_none_or(|at| at > now_ms)
+                }
+            })
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+}
+
 /// What [`apply`] did to a request.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Applied {

@@ -74,6 +74,38 @@ pub fn Authorization(
     })
 }
 
+/// Every security scheme of a document, for the page's Authorize dialog: the same cards as the
+/// panel's Authorization part, in the document's `vault`, so what is entered here is what the
+/// next Send of any operation uses, and what a panel entered shows here. `base` is the base URL
+/// OAuth 2 and discovery URLs in the document are relative to.
+#[component]
+pub fn AuthorizeAll(schemes: Vec<Scheme>, vault: Vault, base: Signal<String>) -> impl IntoView {
+    let cards = schemes
+        .into_iter()
+        .map(|scheme| view! { <SchemeCard scheme=scheme vault=vault base=base required=Vec::new() /> })
+        .collect_view();
+    view! {
+        <div class="authorize-all" data-testid="authorize-all">
+            <p class="hint">"Each operation's Send uses the credentials of the schemes it names."</p>
+            {cards}
+        </div>
+    }
+}
+
+/// Tells the page, from now on, which schemes of `document` have a usable credential
+/// (`petstore_browser::credentials`): once now, and at every change of the vault's credentials.
+/// The operation list marks the operations that need credentials with it.
+pub fn announce(document: &str, vault: Vault) {
+    let document = document.to_owned();
+    let filled = Memo::new(move |_| vault.credentials.with(|c| c.usable(now_ms())));
+    // Immediate: the vault is made before the first panel is mounted, when this module's
+    // instance has no task queue for a deferred effect yet; and the page hears of a change
+    // in the same task.
+    ImmediateEffect::new_scoped(move || {
+        filled.with(|names| petstore_browser::credentials::announce(&document, names))
+    });
+}
+
 /// What the request sends, as the status line says it: its state (`ok` or `missing`) and its
 /// sentence.
 fn status_of(applied: &Applied) -> (&'static str, String) {
