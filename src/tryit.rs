@@ -28,9 +28,9 @@ pub const EXTRAS_PATH: &str = "tryit-extras/petstore_tryit.js";
 pub type MountFn =
     Arc<dyn Fn(&web_sys::HtmlElement, &str, &str, &Function, &str) -> Result<JsValue, String> + Send + Sync>;
 
-/// What the Example blocks of a page show: `(schema document, slots)` as JSON to the fills as
-/// JSON (the module's `fillExamples`), or why not.
-pub type FillFn = Arc<dyn Fn(&str, &str) -> Result<String, String> + Send + Sync>;
+/// Fills the Example blocks of a page: `(root, schema document, slots)`, the last two as JSON,
+/// to the fills as JSON (the module's `fillExamples`), or why not.
+pub type FillFn = Arc<dyn Fn(&web_sys::Element, &str, &str) -> Result<String, String> + Send + Sync>;
 /// Renders the Authorize dialog's cards: `(slot, the document's security schemes as JSON,
 /// document key, base URL)` to what was mounted (its `unmount()` removes it), or why not.
 pub type AuthorizeFn =
@@ -119,28 +119,28 @@ impl TryItHost {
 }
 
 impl TryItHost {
-    /// What the Example blocks `slots_json` (of a component schema's page) show, their `$ref`s
-    /// read in `schema_document_json`: the fills as JSON (see [`show_examples`]). Loads the
+    /// Fills the Example blocks `slots_json` (of a component schema's page) under `root` with
+    /// the mock generator's values, their `$ref`s read in `schema_document_json` (the module's
+    /// `fillExamples` writes them: the first download does not carry the code). Loads the
     /// module (without its extras) if it is not loaded yet.
     ///
     /// # Errors
     /// The module did not load, or the slots could not be read (the message says why).
-    pub async fn example_fills(
+    pub async fn fill_examples(
         &self,
+        root: &web_sys::Element,
         schema_document_json: &str,
         slots_json: &str,
-    ) -> Result<String, String> {
+    ) -> Result<(), String> {
         match self {
-            Self::Linked(_, _, fill) => fill(schema_document_json, slots_json),
+            Self::Linked(_, _, fill) => fill(root, schema_document_json, slots_json).map(drop),
             Self::Module => {
                 let module = module(false).await?;
                 let fill: Function = Reflect::get(&module, &"fillExamples".into())
                     .map_err(|e| message_of(&e))?
                     .unchecked_into();
-                let fills = fill
-                    .call2(&JsValue::UNDEFINED, &schema_document_json.into(), &slots_json.into())
-                    .map_err(|e| message_of(&e))?;
-                fills.as_string().ok_or_else(|| "the module answered something other than text".to_owned())
+                let args = Array::of3(root, &schema_document_json.into(), &slots_json.into());
+                fill.apply(&JsValue::UNDEFINED, &args).map(drop).map_err(|e| message_of(&e))
             }
         }
     }
@@ -171,54 +171,6 @@ impl TryItHost {
             }
         }
     }
-}
-
-/// What a mounted panel ([`TryItHost::mount`]) says of its operation's Example blocks, as JSON.
-#[must_use]
-pub fn examples_of(mounted: &JsValue) -> Option<String> {
-    let examples = Reflect::get(mounted, &"examples".into()).ok()?.dyn_into::<Function>().ok()?;
-    examples.call0(mounted).ok()?.as_string()
-}
-
-/// Puts `fills` (JSON, a list of `ExampleFill`s) into the Example blocks under `root` (the
-/// reference's `pre[data-example]`): a generated value where the document has none (the mock's
-/// generator, which fits the schema), and the note beside each block, or none.
-pub fn show_examples(root: &web_sys::Element, fills: &str) {
-    // Read with the browser's JSON (no deserializer in the first download for three fields).
-    let Ok(fills) = js_sys::JSON::parse(fills) else { return };
-    let text = |fill: &JsValue, key: &str| Reflect::get(fill, &key.into()).ok().and_then(|v| v.as_string());
-    let document = root.owner_document();
-    for fill in Array::from(&fills).iter() {
-        let Some(at) = text(&fill, "at") else { continue };
-        let fill = ExampleFill { json: text(&fill, "json"), note: text(&fill, "note") };
-        let at = at.replace(['"', '\\'], "");
-        let Ok(Some(block)) = root.query_selector(&format!(r#"pre[data-example="{at}"]"#)) else { continue };
-        if let (Some(json), Some(code)) = (&fill.json, block.first_element_child()) {
-            code.set_text_content(Some(json));
-        }
-        // Said for tests and styles: the block shows what the module made or checked.
-        let _ = block.set_attribute("data-example-filled", "");
-        let note = root.query_selector(&format!(r#"[data-example-note="{at}"]"#)).ok().flatten();
-        match (note, fill.note) {
-            (Some(note), Some(text)) => note.set_text_content(Some(&text)),
-            (Some(note), None) => note.remove(),
-            (None, Some(text)) => {
-                let Some(p) = document.as_ref().and_then(|d| d.create_element("p").ok()) else { continue };
-                p.set_class_name("hint");
-                let _ = p.set_attribute("data-testid", "example-notes");
-                let _ = p.set_attribute("data-example-note", &at);
-                p.set_text_content(Some(&text));
-                let _ = block.after_with_node_1(&p);
-            }
-            (None, None) => {}
-        }
-    }
-}
-
-/// What [`show_examples`] reads of one `petstore_reference::ExampleFill`.
-struct ExampleFill {
-    json: Option<String>,
-    note: Option<String>,
 }
 
 /// Removes a panel [`TryItHost::mount`] rendered (or the cards of [`TryItHost::authorize`]).

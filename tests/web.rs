@@ -36,8 +36,8 @@ fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
                     .map(JsValue::from)
                     .map_err(|e| petstore_tryit::message_of(&e))
             }),
-            std::sync::Arc::new(|doc, slots| {
-                petstore_tryit::fill_examples(doc, slots).map_err(|e| petstore_tryit::message_of(&e))
+            std::sync::Arc::new(|root, doc, slots| {
+                petstore_tryit::fill_examples(root, doc, slots).map_err(|e| petstore_tryit::message_of(&e))
             }),
         ));
         f()

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use super::markdown::fragment;
 use crate::mock::MockState;
-use crate::tryit::{TryItHost, examples_of, show_examples, unmount};
+use crate::tryit::{TryItHost, unmount};
 
 /// The reference of one operation. The try-it panel starts on the in-browser mock when
 /// `mock_first` (the built-in document), else on the document's first server, with the mock
@@ -114,9 +114,6 @@ fn Workbench(
             match host.mount(&slot, &json, offer, &lend, &key, extras).await {
                 // The view may be gone by now: the panel goes with it.
                 Ok(panel) => {
-                    if let (Some(article), Some(fills)) = (slot.parent_element(), examples_of(&panel)) {
-                        show_examples(&article, &fills);
-                    }
                     if mounted.try_set_value(Some(panel.clone())).is_some() {
                         unmount(&panel);
                     }

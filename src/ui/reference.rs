@@ -404,9 +404,7 @@ fn schema_detail(schema: petstore_reference::SchemaView) -> AnyView {
     let slots = serde_json::to_string(&[&schema.slot]).unwrap_or_default();
     node.on_load(move |root| {
         leptos::task::spawn_local(async move {
-            if let Ok(fills) = host.example_fills(&doc, &slots).await {
-                crate::tryit::show_examples(&root, &fills);
-            }
+            let _ = host.fill_examples(&root, &doc, &slots).await;
         });
     });
     let page = fragment(&|out| html::schema_page(out, &schema), None);

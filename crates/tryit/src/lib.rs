@@ -11,6 +11,7 @@
 #[cfg(feature = "extras")]
 pub mod authorize;
 pub mod code_samples;
+mod examples;
 pub mod mock;
 pub mod page;
 pub mod panel;
@@ -57,7 +58,6 @@ pub fn Workbench(
 #[wasm_bindgen]
 pub struct Mounted {
     handle: Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>,
-    examples: String,
 }
 
 impl std::fmt::Debug for Mounted {
@@ -71,13 +71,6 @@ impl Mounted {
     /// Removes the panel and stops what it has in flight; again is a no-op.
     pub fn unmount(&mut self) {
         self.handle.take();
-    }
-
-    /// What the operation's Example blocks show, as JSON: a list of `ExampleFill`s (see
-    /// `petstore_tryit_core::prefill::example_fills`).
-    #[must_use]
-    pub fn examples(&self) -> String {
-        self.examples.clone()
     }
 }
 
@@ -106,9 +99,13 @@ pub fn mount_try_it(
     };
     let mut view: OperationView = serde_json::from_str(view_json)
         .map_err(|e| JsValue::from_str(&format!("The operation could not be read: {e}.")))?;
-    // The reference's Example blocks, from the document's examples as they are.
-    let examples =
-        serde_json::to_string(&petstore_tryit_core::prefill::example_fills(&view)).unwrap_or_default();
+    // The reference's Example blocks (in the article the slot is in), from the document's
+    // examples as they are; written here rather than by the page, so the first download does
+    // not carry the code.
+    let fills = petstore_tryit_core::prefill::example_fills(&view);
+    if let Some(article) = slot.parent_element() {
+        examples::show(&article, &fills);
+    }
     // Values that fit their schemas, from the mock's generator, where the document has none
     // that fit: the first Send passes the description's own checks.
     petstore_tryit_core::prefill::prefill(&mut view);
@@ -118,23 +115,30 @@ pub fn mount_try_it(
     let handle = leptos::mount::mount_to(slot, move || {
         view! { <Workbench view=view offer=offer mock=mock vault=vault history=history /> }.into_any()
     });
-    Ok(Mounted { handle: Some(handle), examples })
+    Ok(Mounted { handle: Some(handle) })
 }
 
-/// What the Example blocks `slots_json` (a list of `ExampleSlot`s) show, as JSON (a list of
-/// `ExampleFill`s): values from the mock's generator, and whether the document's own fit; the
-/// slots' `$ref`s are read in `schema_document_json` (a component schema's page calls this; an
-/// operation's blocks come with its panel, [`Mounted::examples`]).
+/// Fills the Example blocks `slots_json` (a list of `ExampleSlot`s) under `root` (the
+/// reference's `pre[data-example]`) with values from the mock's generator, and says beside the
+/// document's own when they do not fit; returns the fills as JSON (a list of `ExampleFill`s).
+/// The slots' `$ref`s are read in `schema_document_json`. A component schema's page calls this;
+/// an operation's blocks are filled when its panel is mounted ([`mount_try_it`]).
 ///
 /// # Errors
 /// The JSON cannot be read (the message says why).
 #[wasm_bindgen(js_name = fillExamples)]
-pub fn fill_examples(schema_document_json: &str, slots_json: &str) -> Result<String, JsValue> {
+pub fn fill_examples(
+    root: &web_sys::Element,
+    schema_document_json: &str,
+    slots_json: &str,
+) -> Result<String, JsValue> {
     let unreadable =
         |e: serde_json::Error| JsValue::from_str(&format!("The examples could not be read: {e}."));
     let doc: serde_json::Value = serde_json::from_str(schema_document_json).map_err(unreadable)?;
     let slots: Vec<petstore_reference::ExampleSlot> = serde_json::from_str(slots_json).map_err(unreadable)?;
-    serde_json::to_string(&petstore_tryit_core::prefill::fills_of(&doc, &slots)).map_err(unreadable)
+    let fills = petstore_tryit_core::prefill::fills_of(&doc, &slots);
+    examples::show(root, &fills);
+    serde_json::to_string(&fills).map_err(unreadable)
 }
 
 /// Renders, at the end of `slot`, the cards of every security scheme of a document
@@ -161,7 +165,7 @@ pub fn mount_authorize(
     let handle = leptos::mount::mount_to(slot, move || {
         view! { <authorize::AuthorizeAll schemes=schemes vault=vault base=base /> }.into_any()
     });
-    Ok(Mounted { handle: Some(handle), examples: "[]".to_owned() })
+    Ok(Mounted { handle: Some(handle) })
 }
 
 /// How a panel offers the in-browser mock.
