@@ -35,10 +35,21 @@ extern "C" {
     fn record(this: &MockHandle, request: &str, response: &str) -> Result<String, JsValue>;
 }
 
+/// One way an exchange departs from the description.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct Mismatch {
+    /// What it is about: `operation`, `request`, `status`, `media-type`, `header` or `body`.
+    pub kind: String,
+    /// Where in the body, as a JSON pointer (empty for the status, a header, the whole body).
+    pub pointer: String,
+    /// The rule broken, in words.
+    pub rule: String,
+}
+
 /// What the mock's drift check answers (`checkExchangeJson`).
 #[derive(Debug, serde::Deserialize)]
 struct Checked {
-    mismatches: Vec<crate::transport::Mismatch>,
+    mismatches: Vec<Mismatch>,
 }
 
 /// What the mock's `recordJson` answers: the items it stored and removed, in words too.
@@ -91,11 +102,7 @@ impl MockLink {
     ///
     /// # Errors
     /// There is no mock now, or it could not check them (the message says why).
-    pub fn check(
-        &self,
-        request: &Request,
-        response: &Response,
-    ) -> Result<Vec<crate::transport::Mismatch>, String> {
+    pub fn check(&self, request: &Request, response: &Response) -> Result<Vec<Mismatch>, String> {
         let handle = self.handle()?;
         let asked = serde_json::to_string(request).map_err(|e| e.to_string())?;
         let answered = serde_json::to_string(response).map_err(|e| e.to_string())?;

@@ -123,30 +123,11 @@ pub enum Drift {
     /// As the description says.
     Matches,
     /// Where it departs from the description (and where the request did).
-    Mismatches(Vec<Mismatch>),
+    Mismatches(Vec<crate::mock::Mismatch>),
     /// It could not be checked (why, in a sentence).
     NotChecked(String),
     /// The page's mock of the description is still starting: checked once it has.
     Pending,
-}
-
-/// One way an exchange departs from the description.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-pub struct Mismatch {
-    /// What it is about: `operation`, `request`, `status`, `media-type`, `header` or `body`.
-    pub kind: String,
-    /// Where in the body, as a JSON pointer (empty for the status, a header, the whole body).
-    pub pointer: String,
-    /// The rule broken, in words.
-    pub rule: String,
-}
-
-impl Mismatch {
-    /// In one line: "`/items/0/id`: expected integer, got string".
-    #[must_use]
-    pub fn line(&self) -> String {
-        if self.pointer.is_empty() { self.rule.clone() } else { format!("{}: {}", self.pointer, self.rule) }
-    }
 }
 
 /// Stops a request in flight: Cancel, the timeout, or its view going away.
