@@ -133,6 +133,17 @@ function stop(child) {
   } catch {}
 }
 
+/** The creates timed at `base` holding `n` pets; with `concurrent`, creates and reads per second
+ * from 4 clients too. */
+async function measure(base, n, concurrent) {
+  const result = { creates: await timeCreates(base, CREATES) };
+  if (concurrent) {
+    result.writes = await throughput(base, 4, () => ["POST", "/pets", { name: NAME, categoryId: 1 }]);
+    result.reads = await throughput(base, 4, () => ["GET", `/pets/${1 + Math.floor(Math.random() * n)}`]);
+  }
+  return result;
+}
+
 async function ours(work, n, concurrent) {
   const state = join(work, `state-${n}.json`);
   writeFileSync(state, JSON.stringify(petstoreState(n)));
@@ -140,12 +151,7 @@ async function ours(work, n, concurrent) {
     line.match(/petstore-mock listening on (\S+)/)?.[1],
   );
   try {
-    const result = { creates: await timeCreates(base, CREATES) };
-    if (concurrent) {
-      result.writes = await throughput(base, 4, () => ["POST", "/pets", { name: NAME, categoryId: 1 }]);
-      result.reads = await throughput(base, 4, () => ["GET", `/pets/${1 + Math.floor(Math.random() * n)}`]);
-    }
-    return result;
+    return await measure(base, n, concurrent);
   } finally {
     stop(child);
   }
@@ -169,12 +175,7 @@ async function jsonServer(work, n, concurrent) {
     await new Promise((done) => setTimeout(done, 100));
   }
   try {
-    const result = { creates: await timeCreates(base, CREATES) };
-    if (concurrent) {
-      result.writes = await throughput(base, 4, () => ["POST", "/pets", { name: NAME, categoryId: 1 }]);
-      result.reads = await throughput(base, 4, () => ["GET", `/pets/${1 + Math.floor(Math.random() * n)}`]);
-    }
-    return result;
+    return await measure(base, n, concurrent);
   } finally {
     stop(child);
   }

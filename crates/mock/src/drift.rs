@@ -99,7 +99,7 @@ impl fmt::Display for Mismatch {
 
 /// A checked exchange: the operation the request named (its `operationId`, else `METHOD
 /// template`), when one did, and every mismatch found, the request's first.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Checked {
     /// The operation, when the request's method and path name one.
     pub operation: Option<String>,

@@ -4,6 +4,36 @@ use serde_json::{Map, Value};
 
 use super::{MAX_DEPTH, MAX_EXAMPLE_ITEMS, MAX_EXAMPLE_STRING, MAX_NODES, follow, resolved_schema};
 
+/// An Example block of an operation's page, as the try-it module is handed it: it generates
+/// the value where the document has none, with the mock's generator, and checks the
+/// document's own against the schema ([`ExampleFill`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExampleSlot {
+    /// Which block: `request`, or `response/<i>/<j>` (the `j`th example of the `i`th response);
+    /// the page's `<pre data-example>` says the same.
+    pub at: String,
+    /// The schema (with [`crate::OperationView::schema_document`] for its `$ref`s).
+    pub schema: Value,
+    /// The document's own example, when the block shows one.
+    pub documented: Option<Value>,
+    /// An answer's example (`writeOnly` properties left out), else a request's (`readOnly`
+    /// left out).
+    pub answer: bool,
+}
+
+/// What the try-it module says of one Example block ([`ExampleSlot`]): the value to show
+/// instead (a generated one), and the note beside it (what a generated value leaves out, or
+/// why the document's own does not fit its schema); no note removes the one there.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExampleFill {
+    /// [`ExampleSlot::at`].
+    pub at: String,
+    /// The value to show, as pretty JSON; `None` keeps the one shown (the document's).
+    pub json: Option<String>,
+    /// The note, one sentence or more.
+    pub note: Option<String>,
+}
+
 /// An example generated from a schema, and what it leaves out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Example {

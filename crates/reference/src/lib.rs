@@ -25,7 +25,7 @@ mod tree;
 
 pub use component::SchemaView;
 pub use document::DocumentViews;
-pub use example::{Example, example_for, generate_example};
+pub use example::{Example, ExampleFill, ExampleSlot, example_for, generate_example};
 pub use links::{external_docs, safe_link};
 pub use overview::{License, Overview};
 pub(crate) use parts::resolved_schema;
@@ -204,36 +204,6 @@ pub struct ResponseView {
     /// The content's schema as the document has it (its top `$ref` followed): what the try-it
     /// module generates and checks the examples with.
     pub schema_json: Value,
-}
-
-/// An Example block of an operation's page, as the try-it module is handed it: it generates
-/// the value where the document has none, with the mock's generator, and checks the
-/// document's own against the schema ([`ExampleFill`]).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ExampleSlot {
-    /// Which block: `request`, or `response/<i>/<j>` (the `j`th example of the `i`th response);
-    /// the page's `<pre data-example>` says the same.
-    pub at: String,
-    /// The schema (with [`OperationView::schema_document`] for its `$ref`s).
-    pub schema: Value,
-    /// The document's own example, when the block shows one.
-    pub documented: Option<Value>,
-    /// An answer's example (`writeOnly` properties left out), else a request's (`readOnly`
-    /// left out).
-    pub answer: bool,
-}
-
-/// What the try-it module says of one Example block ([`ExampleSlot`]): the value to show
-/// instead (a generated one), and the note beside it (what a generated value leaves out, or
-/// why the document's own does not fit its schema); no note removes the one there.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ExampleFill {
-    /// [`ExampleSlot::at`].
-    pub at: String,
-    /// The value to show, as pretty JSON; `None` keeps the one shown (the document's).
-    pub json: Option<String>,
-    /// The note, one sentence or more.
-    pub note: Option<String>,
 }
 
 /// One `x-codeSamples` entry.

@@ -40,6 +40,24 @@ fn first_try(doc: &Value) -> (usize, Vec<String>) {
     (tried, refused)
 }
 
+/// `check` over every public description of the mock's fixtures: the counts summed, the
+/// problems named by their file.
+fn over_public_fixtures(check: fn(&Value) -> (usize, Vec<String>)) -> (usize, Vec<String>) {
+    let dir = format!("{}/../mock/tests/fixtures/public", env!("CARGO_MANIFEST_DIR"));
+    let (mut all, mut failed) = (0, Vec::new());
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (count, problems) = check(&doc);
+        all += count;
+        failed.extend(problems.into_iter().map(|p| format!("{}: {p}", path.display())));
+    }
+    (all, failed)
+}
+
 fn read(path: &str) -> Value {
     let text = std::fs::read_to_string(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     serde_json::from_str(&text).unwrap()
@@ -73,18 +91,7 @@ fn the_petstore_and_the_public_descriptions_pass_their_own_checks_on_the_first_t
     assert!(tried > 10, "{tried}");
     assert_eq!(refused, Vec::<String>::new());
 
-    let dir = format!("{}/../mock/tests/fixtures/public", env!("CARGO_MANIFEST_DIR"));
-    let (mut all, mut failed) = (0, Vec::new());
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("json") {
-            continue;
-        }
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let (tried, refused) = first_try(&doc);
-        all += tried;
-        failed.extend(refused.into_iter().map(|r| format!("{}: {r}", path.display())));
-    }
+    let (all, failed) = over_public_fixtures(first_try);
     assert!(all > 20, "{all}");
     assert_eq!(failed, Vec::<String>::new(), "{} of {all} refused", failed.len());
 }
@@ -240,18 +247,7 @@ fn the_reference_examples_are_the_generators_and_fit_their_schemas() {
     let created: Value = serde_json::from_str(created.json.as_deref().unwrap()).unwrap();
     assert!(created["isbn"].as_str().unwrap().starts_with("97"), "{created}");
 
-    let dir = format!("{}/../mock/tests/fixtures/public", env!("CARGO_MANIFEST_DIR"));
-    let (mut all, mut failed) = (0, Vec::new());
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("json") {
-            continue;
-        }
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let (filled, misfits) = misfit_examples(&doc);
-        all += filled;
-        failed.extend(misfits.into_iter().map(|m| format!("{}: {m}", path.display())));
-    }
+    let (all, failed) = over_public_fixtures(misfit_examples);
     assert!(all > 40, "{all}");
     assert_eq!(failed, Vec::<String>::new(), "{} of {all} do not fit", failed.len());
 }

@@ -134,10 +134,9 @@ impl JsPetstoreMock {
     /// `checkExchangeJson`). Changes nothing.
     #[wasm_bindgen(js_name = checkExchangeJson)]
     pub fn check_exchange_json(&self, request: &str, response: &str) -> Result<String, JsError> {
-        let (request, response) = self.inner.exchange_of("checkExchangeJson", request, response)?;
-        let checked = self.inner.mock.with_mock(|mock| mock.check_exchange(&request, &response));
-        let json = serde_json::json!({"operation": checked.operation, "mismatches": checked.mismatches});
-        Ok(json.to_string())
+        self.inner.check_exchange_json(request, response, |mock, request, response| {
+            mock.check_exchange(request, response)
+        })
     }
 
     /// Throws: the Petstore's mock keeps what is sent to it, by the Petstore's rules, not a

@@ -104,6 +104,19 @@ impl<M: StatefulMock + 'static> JsMock<M> {
         Ok((request, response))
     }
 
+    /// `checkExchangeJson(request, response)`: `check` (the mock's drift check) on the
+    /// exchange read from JSON text, as JSON text (`{"operation", "mismatches"}`).
+    pub(crate) fn check_exchange_json(
+        &self,
+        request: &str,
+        response: &str,
+        check: impl FnOnce(&M, &petstore_http::Request, &petstore_http::Response) -> petstore_api_mock::Checked,
+    ) -> Result<String, JsError> {
+        let (request, response) = self.exchange_of("checkExchangeJson", request, response)?;
+        let checked = self.mock.with_mock(|mock| check(mock, &request, &response));
+        serde_json::to_string(&checked).map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// `installFetch(prefix)`, and with `xhr` the `XMLHttpRequest` interceptor too.
     pub(crate) fn install_fetch(&self, prefix: &str, xhr: bool) -> Result<Function, JsValue> {
         install_with(&self.installed, &self.mock, prefix, xhr)
