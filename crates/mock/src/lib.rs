@@ -49,6 +49,7 @@ mod params;
 mod patch;
 mod problems;
 mod record;
+pub mod records;
 mod resources;
 mod routes;
 mod security;
@@ -78,6 +79,7 @@ pub use self::params::Params;
 use self::params::Raw;
 pub use self::problems::{MAX_PROBLEMS, Problem};
 pub use self::record::{RecordError, Recorded};
+pub use self::records::{Changes, Record};
 use self::resources::Resource;
 use self::spec::{Operation, Spec};
 pub use self::stateful::{SnapshotError, StatefulMock};
@@ -162,6 +164,8 @@ pub struct ApiMock {
     /// For each path index, the resource whose stored item it sits under, if any.
     owners: Arc<Vec<Option<usize>>>,
     store: Store,
+    /// The whole state was replaced since a storage last took the changes.
+    replaced: bool,
     options: MockOptions,
     revision: u64,
     /// The state of the random choices of delays and failures.
@@ -207,6 +211,7 @@ impl ApiMock {
             roles: Arc::new(roles),
             owners: Arc::new(owners),
             store: Store::default(),
+            replaced: true,
             options: MockOptions::default(),
             revision: 0,
             random: 0x9E37_79B9_7F4A_7C15,
@@ -302,6 +307,7 @@ impl ApiMock {
         let resources = Arc::clone(&self.resources);
         self.store =
             Store::from_snapshot(snapshot, &self.api, |c| resources.iter().any(|r| r.collection == c))?;
+        self.replaced = true;
         self.revision += 1;
         Ok(())
     }
@@ -309,7 +315,36 @@ impl ApiMock {
     /// Empties the state.
     pub fn reset(&mut self) {
         self.store = Store::default();
+        self.replaced = true;
         self.revision += 1;
+    }
+
+    /// The records changed since the last call (see [`records`]); [`Changes::Everything`]
+    /// after a restore or a reset, and for a new mock.
+    pub fn take_changes(&mut self) -> Changes {
+        let changes = self.store.take_changes(&self.api);
+        if std::mem::take(&mut self.replaced) { Changes::Everything } else { changes }
+    }
+
+    /// The whole state as records: the counters (`meta`), each item, each deleted path.
+    #[must_use]
+    pub fn records(&self) -> Vec<Record> {
+        self.store.records(&self.api)
+    }
+
+    /// Replaces the state with records a storage kept (as [`ApiMock::records`] and
+    /// [`ApiMock::take_changes`] gave them, in any order); on error the state is untouched.
+    /// The storage holds them already, so they are not handed back as changes.
+    ///
+    /// # Errors
+    /// As [`ApiMock::restore`], naming the record at fault.
+    pub fn restore_records(&mut self, records: Vec<Record>) -> Result<(), SnapshotError> {
+        let resources = Arc::clone(&self.resources);
+        self.store =
+            Store::from_records(records, &self.api, |c| resources.iter().any(|r| r.collection == c))?;
+        self.replaced = false;
+        self.revision += 1;
+        Ok(())
     }
 
     /// Answers one request. Never panics; every failure is an answer.
@@ -449,9 +484,9 @@ impl ApiMock {
                 let (response, changed) = call.run(resource, role, op, &params, &path_names, body)?;
                 // A create or replace at a path deleted outside the resources (`DELETE` on a
                 // collection) puts it back, as it does outside them.
-                let revived = matches!(op.method, "PUT" | "POST") && !self.store.deleted.is_empty() && {
+                let revived = matches!(op.method, "PUT" | "POST") && self.store.has_deleted() && {
                     let template = spec.paths.get(path_index).map_or("", |p| p.template.as_str());
-                    self.store.deleted.remove(&routes::Template::parse(template).fill(path_params))
+                    self.store.revive(&routes::Template::parse(template).fill(path_params))
                 };
                 if changed || revived {
                     self.revision += 1;
@@ -506,6 +541,18 @@ impl StatefulMock for ApiMock {
     /// Empties the state (an API mock has no demo data).
     fn reset(&mut self, _seed: bool) {
         ApiMock::reset(self);
+    }
+
+    fn take_changes(&mut self) -> Changes {
+        ApiMock::take_changes(self)
+    }
+
+    fn records(&self) -> Vec<Record> {
+        ApiMock::records(self)
+    }
+
+    fn restore_records(&mut self, records: Vec<Record>) -> Result<(), SnapshotError> {
+        ApiMock::restore_records(self, records)
     }
 }
 

@@ -2,7 +2,7 @@
 //! DELETE there removed.
 
 use super::answer::{self, Prefer};
-use super::{ApiMock, Failure, Matched, routes, store};
+use super::{ApiMock, Failure, Matched, routes};
 use petstore_http::Response;
 
 impl ApiMock {
@@ -19,13 +19,13 @@ impl ApiMock {
     ) -> Result<Response, Failure> {
         let Matched { spec, path_index, op, path_params } = *route;
         // Most documents never delete outside their resources: the path is made only when needed.
-        if self.store.deleted.is_empty() && op.method != "DELETE" {
+        if !self.store.has_deleted() && op.method != "DELETE" {
             return answer::from_document(spec, op, prefer, accept, seed);
         }
         let template = spec.paths.get(path_index).map_or("", |p| p.template.as_str());
         let path = routes::Template::parse(template).fill(path_params);
         // A PUT or POST to the deleted path itself may put it back; anything else is gone.
-        let revives = matches!(op.method, "PUT" | "POST") && self.store.deleted.contains(&path);
+        let revives = matches!(op.method, "PUT" | "POST") && self.store.is_deleted(&path);
         if !asks_document
             && !revives
             && let Some(deleted) = self.store.deleted_at(&path)
@@ -35,10 +35,8 @@ impl ApiMock {
         let response = answer::from_document(spec, op, prefer, accept, seed)?;
         let success = (200..300).contains(&response.status);
         let changed = match op.method {
-            "DELETE" if success && !asks_document && self.store.deleted.len() < store::MAX_DELETED_PATHS => {
-                self.store.deleted.insert(path)
-            }
-            "PUT" | "POST" if success && !asks_document => self.store.deleted.remove(&path),
+            "DELETE" if success && !asks_document => self.store.mark_deleted(path),
+            "PUT" | "POST" if success && !asks_document => self.store.revive(&path),
             _ => false,
         };
         if changed {

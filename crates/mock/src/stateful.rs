@@ -4,6 +4,7 @@
 use petstore_http::{Request, Response};
 
 use crate::Handled;
+use crate::records::{Changes, Record};
 
 /// Why a snapshot was refused. The mock's state is untouched when this is returned.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -49,4 +50,14 @@ pub trait StatefulMock {
     fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError>;
     /// Empties the state; `seed` asks for demo data where the mock has some.
     fn reset(&mut self, seed: bool);
+    /// The records changed since the last call ([`crate::records`]), so that a storage writes
+    /// only those; [`Changes::Everything`] when the whole state was replaced.
+    fn take_changes(&mut self) -> Changes;
+    /// The whole state as records.
+    fn records(&self) -> Vec<Record>;
+    /// Replaces the state with the records a storage kept; on error the state is untouched.
+    ///
+    /// # Errors
+    /// When the records are not a state of this mock.
+    fn restore_records(&mut self, records: Vec<Record>) -> Result<(), SnapshotError>;
 }

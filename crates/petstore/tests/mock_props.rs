@@ -3,7 +3,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+use std::collections::BTreeMap;
+
 use petstore::Mock;
+use petstore_api_mock::Changes;
 use petstore_http::Request;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -131,5 +134,32 @@ proptest! {
         // Whatever state was reached survives a snapshot round trip.
         let restored = Mock::from_snapshot(&mock.snapshot()).unwrap();
         prop_assert_eq!(restored.snapshot(), mock.snapshot());
+    }
+
+    /// A storage that writes only what `take_changes` hands it holds, after any sequence, the
+    /// records of the whole state; and a mock read back from them is the same mock.
+    #[test]
+    fn the_changed_records_keep_a_storage_equal_to_the_state(seeded in any::<bool>(), requests in proptest::collection::vec(request(), 1..40)) {
+        let mut mock = if seeded { Mock::seeded() } else { Mock::new() };
+        let mut storage: BTreeMap<String, String> = BTreeMap::new();
+        for request in &requests {
+            mock.handle(request);
+            match mock.take_changes() {
+                Changes::Everything => storage = mock.records().into_iter().collect(),
+                Changes::Records(changes) => {
+                    for (key, value) in changes {
+                        match value {
+                            Some(text) => storage.insert(key, text),
+                            None => storage.remove(&key),
+                        };
+                    }
+                }
+            }
+            prop_assert_eq!(&storage, &mock.records().into_iter().collect::<BTreeMap<_, _>>(), "after {:?}", request);
+        }
+        let mut read = Mock::new();
+        read.restore_records(storage.into_iter().collect()).unwrap();
+        prop_assert_eq!(read.snapshot(), mock.snapshot());
+        prop_assert_eq!(read.take_changes(), Changes::Records(Vec::new()), "records read back are not changes");
     }
 }

@@ -216,7 +216,10 @@ fn delete_pet(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError> 
     }
     store.pets.remove(&id);
     store.stock.remove(&id);
-    store.orders.retain(|_, o| o.pet_id != id);
+    let orders: Vec<i64> = store.orders.values().filter(|o| o.pet_id == id).map(|o| o.id).collect();
+    for order in orders {
+        store.orders.remove(&order);
+    }
     Ok(no_content())
 }
 
@@ -324,7 +327,8 @@ fn cancel_order(store: &mut Store, inputs: &Inputs) -> Result<Response, ApiError
         ));
     }
     store.orders.remove(&id);
-    *store.stock.entry(o.pet_id).or_default() += o.quantity;
+    let stock = store.stock.get(&o.pet_id).copied().unwrap_or_default();
+    store.stock.insert(o.pet_id, stock + o.quantity);
     if let Some(p) = store.pets.get_mut(&o.pet_id) {
         p.status = PetStatus::Available;
     }

@@ -5,6 +5,7 @@
 
 mod handlers;
 mod store;
+mod table;
 
 use std::sync::OnceLock;
 
@@ -15,7 +16,8 @@ use self::handlers::Inputs;
 pub use self::store::SNAPSHOT_VERSION;
 use self::store::Store;
 use petstore_api_mock::{
-    ApiMock, Failure, Handled, MockOptions, OversizedBody, Params, Rules, SnapshotError, StatefulMock,
+    ApiMock, Changes, Failure, Handled, MockOptions, OversizedBody, Params, Record, Rules, SnapshotError,
+    StatefulMock,
 };
 use petstore_http::{Request, Response};
 
@@ -56,6 +58,8 @@ pub struct Mock {
     api: ApiMock,
     store: Store,
     revision: u64,
+    /// The whole state was replaced since a storage last took the changes.
+    replaced: bool,
 }
 
 /// Largest request body, in bytes (64 KiB).
@@ -76,7 +80,7 @@ fn petstore_api() -> &'static ApiMock {
 
 impl Default for Mock {
     fn default() -> Self {
-        Self { api: petstore_api().clone(), store: Store::default(), revision: 0 }
+        Self { api: petstore_api().clone(), store: Store::default(), revision: 0, replaced: true }
     }
 }
 
@@ -201,6 +205,34 @@ impl Mock {
     /// invariant.
     pub fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError> {
         self.store = Store::from_snapshot(snapshot)?;
+        self.replaced = true;
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// The records changed since the last call: `meta` (the next ids), `category:ID`, `pet:ID`,
+    /// `stock:ID`, `order:ID`; [`Changes::Everything`] after a restore or a reset, and for a
+    /// new mock. A storage writes these instead of the whole state.
+    pub fn take_changes(&mut self) -> Changes {
+        let changes = self.store.take_changes();
+        if std::mem::take(&mut self.replaced) { Changes::Everything } else { changes }
+    }
+
+    /// The whole state as records.
+    #[must_use]
+    pub fn records(&self) -> Vec<Record> {
+        self.store.records()
+    }
+
+    /// Replaces the state with records a storage kept, in any order, with a snapshot's checks;
+    /// on error the state is untouched. The storage holds them already, so they are not handed
+    /// back as changes.
+    ///
+    /// # Errors
+    /// As [`Mock::restore`], naming the record at fault.
+    pub fn restore_records(&mut self, records: Vec<Record>) -> Result<(), SnapshotError> {
+        self.store = Store::from_records(records)?;
+        self.replaced = false;
         self.revision += 1;
         Ok(())
     }
@@ -216,6 +248,7 @@ impl Mock {
     /// Empties the store (`seed: true` fills it with the demo data again).
     pub fn reset(&mut self, seed: bool) {
         self.store = if seed { Store::seeded() } else { Store::default() };
+        self.replaced = true;
         self.revision += 1;
     }
 
@@ -253,5 +286,17 @@ impl StatefulMock for Mock {
 
     fn reset(&mut self, seed: bool) {
         Mock::reset(self, seed);
+    }
+
+    fn take_changes(&mut self) -> Changes {
+        Mock::take_changes(self)
+    }
+
+    fn records(&self) -> Vec<Record> {
+        Mock::records(self)
+    }
+
+    fn restore_records(&mut self, records: Vec<Record>) -> Result<(), SnapshotError> {
+        Mock::restore_records(self, records)
     }
 }

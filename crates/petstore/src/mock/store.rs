@@ -1,11 +1,11 @@
 //! The mock's state, its invariants, the demo seed, and the versioned snapshot format.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::SnapshotError;
+use super::table::Table;
 use crate::model::{Category, InventoryItem, Pet, PetStatus};
+use petstore_api_mock::records::{Changes, META_KEY, Record};
 use petstore_http::error::{ApiError, ErrorCode};
 
 /// The snapshot format this mock writes and reads.
@@ -46,13 +46,29 @@ impl Default for NextIds {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Store {
-    pub categories: BTreeMap<i64, Category>,
-    pub pets: BTreeMap<i64, Pet>,
-    pub orders: BTreeMap<i64, StoredOrder>,
+    pub categories: Table<Category>,
+    pub pets: Table<Pet>,
+    pub orders: Table<StoredOrder>,
     /// Units in stock per pet; every pet has an entry.
-    pub stock: BTreeMap<i64, i32>,
+    pub stock: Table<i32>,
     pub next: NextIds,
+    /// The next ids as a storage last took them (`None`: never).
+    saved_next: Option<NextIds>,
 }
+
+/// The record of the format version and the next ids.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Meta {
+    version: u64,
+    next_ids: NextIds,
+}
+
+// The records' key prefixes (the kind, a colon, the id).
+const CATEGORY: &str = "category:";
+const PET: &str = "pet:";
+const ORDER: &str = "order:";
+const STOCK: &str = "stock:";
 
 /// The stored form of the state: read into owned records, written from borrowed ones (a save
 /// copies no record).
@@ -250,14 +266,12 @@ impl Store {
         }
         let version: Version =
             serde_json::from_str(text).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
-        match version.version {
-            Some(SNAPSHOT_VERSION) => {}
-            Some(found) => {
-                return Err(SnapshotError::UnsupportedVersion { found, expected: SNAPSHOT_VERSION });
-            }
-            None => return Err(SnapshotError::Malformed("it has no version field".into())),
-        }
+        check_version(version.version)?;
         let s: Snapshot = serde_json::from_str(text).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
+        Self::from_parsed(s)
+    }
+
+    fn from_parsed(s: Snapshot) -> Result<Self, SnapshotError> {
         let mut store = Store { next: s.next_ids, ..Store::default() };
         for c in s.categories {
             if store.categories.insert(c.id, c.clone()).is_some() {
@@ -284,6 +298,131 @@ impl Store {
         }
         store.check().map_err(SnapshotError::Inconsistent)?;
         Ok(store)
+    }
+
+    /// The whole state as records: `meta` (version and next ids), then one per category, pet,
+    /// stock entry and order.
+    pub(crate) fn records(&self) -> Vec<Record> {
+        let mut records =
+            Vec::with_capacity(1 + self.categories.len() + 2 * self.pets.len() + self.orders.len());
+        records.push((META_KEY.to_owned(), self.meta_text()));
+        records.extend(self.categories.iter().map(|(id, c)| (format!("{CATEGORY}{id}"), text_of(c))));
+        records.extend(self.pets.iter().map(|(id, p)| (format!("{PET}{id}"), text_of(p))));
+        records.extend(self.stock.iter().map(|(id, q)| (format!("{STOCK}{id}"), q.to_string())));
+        records.extend(self.orders.iter().map(|(id, o)| (format!("{ORDER}{id}"), text_of(o))));
+        records
+    }
+
+    /// The records changed since the last call.
+    pub(crate) fn take_changes(&mut self) -> Changes {
+        let mut changes = Vec::new();
+        if self.saved_next != Some(self.next) {
+            self.saved_next = Some(self.next);
+            changes.push((META_KEY.to_owned(), Some(self.meta_text())));
+        }
+        changes.extend(
+            self.categories.take_changed().map(|(id, c)| (format!("{CATEGORY}{id}"), c.map(text_of))),
+        );
+        changes.extend(self.pets.take_changed().map(|(id, p)| (format!("{PET}{id}"), p.map(text_of))));
+        changes
+            .extend(self.stock.take_changed().map(|(id, q)| (format!("{STOCK}{id}"), q.map(i32::to_string))));
+        changes.extend(self.orders.take_changed().map(|(id, o)| (format!("{ORDER}{id}"), o.map(text_of))));
+        Changes::Records(changes)
+    }
+
+    /// Forgets what changed: a storage holds this state already.
+    pub(crate) fn mark_saved(&mut self) {
+        self.saved_next = Some(self.next);
+        self.categories.mark_saved();
+        self.pets.mark_saved();
+        self.stock.mark_saved();
+        self.orders.mark_saved();
+    }
+
+    /// Reads the records [`Store::records`] writes, in any order, with a snapshot's checks.
+    pub(crate) fn from_records(records: Vec<Record>) -> Result<Self, SnapshotError> {
+        fn read<T: serde::de::DeserializeOwned>(key: &str, text: &str) -> Result<T, SnapshotError> {
+            serde_json::from_str(text)
+                .map_err(|e| SnapshotError::Malformed(format!("the record {key:?}: {e}")))
+        }
+        let mut meta = None;
+        let mut s = Snapshot {
+            version: SNAPSHOT_VERSION,
+            next_ids: NextIds::default(),
+            categories: Vec::new(),
+            pets: Vec::new(),
+            orders: Vec::new(),
+            stock: Vec::new(),
+        };
+        for (key, text) in &records {
+            if key == META_KEY {
+                let value: serde_json::Value = read(key, text)?;
+                check_version(value.get("version").and_then(serde_json::Value::as_u64))?;
+                meta = Some(read::<Meta>(key, text)?);
+                continue;
+            }
+            let (kind, id) =
+                key.split_once(':').and_then(|(kind, id)| Some((kind, id.parse::<i64>().ok()?))).ok_or_else(
+                    || SnapshotError::Malformed(format!("the record {key:?} is not one of the Petstore's")),
+                )?;
+            // A record's key and its id must agree, or a later write would leave the old one behind.
+            let held = match kind {
+                "category" => {
+                    let category: Category = read(key, text)?;
+                    let held = category.id;
+                    s.categories.push(category);
+                    held
+                }
+                "pet" => {
+                    let pet: Pet = read(key, text)?;
+                    let held = pet.id;
+                    s.pets.push(pet);
+                    held
+                }
+                "order" => {
+                    let order: StoredOrder = read(key, text)?;
+                    let held = order.id;
+                    s.orders.push(order);
+                    held
+                }
+                "stock" => {
+                    s.stock.push(StockEntry { pet_id: id, quantity: read(key, text)? });
+                    id
+                }
+                _ => {
+                    return Err(SnapshotError::Malformed(format!(
+                        "the record {key:?} is not one of the Petstore's"
+                    )));
+                }
+            };
+            if held != id {
+                return Err(SnapshotError::Inconsistent(format!("the record {key:?} holds id {held}")));
+            }
+        }
+        let Some(meta) = meta else {
+            return Err(SnapshotError::Malformed("the records have no meta record".to_owned()));
+        };
+        s.next_ids = meta.next_ids;
+        let mut store = Self::from_parsed(s)?;
+        store.mark_saved();
+        Ok(store)
+    }
+
+    fn meta_text(&self) -> String {
+        text_of(&Meta { version: SNAPSHOT_VERSION, next_ids: self.next })
+    }
+}
+
+fn text_of(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Refuses another version than this mock's, naming it; a missing version is malformed.
+fn check_version(version: Option<u64>) -> Result<(), SnapshotError> {
+    match version {
+        Some(SNAPSHOT_VERSION) => Ok(()),
+        Some(found) => Err(SnapshotError::UnsupportedVersion { found, expected: SNAPSHOT_VERSION }),
+        None => Err(SnapshotError::Malformed("it has no version field".into())),
     }
 }
 
