@@ -20,6 +20,7 @@ use petstore_http::error::{ApiError, ErrorCode};
 use petstore_http::{Request, Response};
 
 use crate::Served;
+use crate::durable::Durable;
 
 use crate::cors;
 
@@ -41,9 +42,9 @@ const DRAIN_LIMIT: usize = 8 * 1024 * 1024;
 /// mutex held only for the call is enough.
 pub type SharedMock = Arc<Mutex<Served>>;
 
-/// Called with the mock, still locked, after a request changed it and before the answer is
-/// sent (`serve --state` writes the state file there, so no change is answered unsaved).
-pub type OnChange = Arc<dyn Fn(&Served) + Send + Sync>;
+/// Where `serve --state` keeps the changes: handed over under the mock's lock after every
+/// request, and committed before the answer is sent, so no change is answered unsaved.
+pub type OnChange = Arc<Durable>;
 
 #[derive(Clone)]
 struct AppState {
@@ -56,8 +57,7 @@ pub fn router(mock: SharedMock) -> Router {
     router_with(mock, None)
 }
 
-/// [`router`], calling `on_change` after every request that changed the mock, before its
-/// answer leaves.
+/// [`router`], keeping every change in `on_change`'s database before its answer leaves.
 pub fn router_with(mock: SharedMock, on_change: Option<OnChange>) -> Router {
     Router::new().fallback(dispatch).with_state(AppState { mock, on_change })
 }
@@ -90,18 +90,17 @@ async fn dispatch(State(state): State<AppState>, request: axum::extract::Request
         }
     };
     // The lock is let go before any wait below.
-    let handled = {
+    let (handled, kept) = {
         let mut mock = lock(&state.mock);
-        let revision = mock.revision();
         let handled = match oversized {
             Some(body) => mock.handle_oversized(&request, body),
             None => mock.handle(&request),
         };
-        if let Some(on_change) = state.on_change.as_ref().filter(|_| mock.revision() != revision) {
-            on_change(&mock);
-        }
-        handled
+        (handled, state.on_change.as_ref().map(|durable| durable.after(&mut mock)))
     };
+    if let (Some(durable), Some(change)) = (&state.on_change, kept) {
+        durable.wait(change).await;
+    }
     if handled.delay_ms > 0 {
         tokio::time::sleep(std::time::Duration::from_millis(u64::from(handled.delay_ms))).await;
     }

@@ -14,9 +14,10 @@ use petstore_api_mock::{ApiMock, Delay, FailureOptions, MockOptions};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
-use crate::app::lock;
 use crate::proxy::{Proxy, ProxyError};
-use crate::{OnChange, Served, StateFileError, description, router_with, state_file};
+use crate::durable::Durable;
+use crate::state_db::{self, Found, StateDb};
+use crate::{Served, StateFileError, description, router_with, state_file};
 
 /// Serves the mock `args` describe until Ctrl-C or SIGTERM, on a runtime of its own, and
 /// saves the state (with `--state`). Messages on stderr start with `program` (the binary's
@@ -85,8 +86,10 @@ pub struct ServeArgs {
     /// operationId under "operations"); the flags above win over it.
     #[arg(long, value_name = "FILE")]
     behaviour: Option<PathBuf>,
-    /// Load the state from FILE at start if it exists; every change is saved there (atomically,
-    /// synced to disk) before it is answered. One server per FILE: FILE.lock keeps a second off.
+    /// Keep the state in FILE, a SQLite database (created when missing): every change is
+    /// committed there, synced to disk, before it is answered. A JSON state (an export, or the
+    /// file of an earlier version) is imported once, and kept beside it. One server per FILE:
+    /// FILE.lock keeps a second off.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
     /// With --state: when FILE cannot be read as a saved mock, move it aside to
@@ -134,11 +137,17 @@ enum ServeError {
 async fn serve(program: &'static str, args: ServeArgs) -> Result<(), ServeError> {
     // Held until the process ends (the system lets go of it however it ends).
     let _lock = args.state.as_deref().map(state_file::lock).transpose()?;
-    let mock = initial_mock(program, &args)?;
+    let (mut mock, db) = initial_mock(program, &args)?;
+    let durable = db.map(|db| Arc::new(Durable::start(program, db)));
+    if let Some(durable) = &durable {
+        // A fresh state is in the file before anyone is told the server listens.
+        let change = durable.after(&mut mock);
+        durable.wait(change).await;
+    }
     let proxy =
         args.proxy.as_deref().map(|url| Proxy::new(url, args.log.as_deref(), args.record)).transpose()?;
     // Before the URL is printed: a signal sent as soon as a client sees the URL must already
-    // mean "save and stop", not the default "die at once".
+    // mean "stop in order", not the default "die at once".
     let mut signals = StopSignals::install().map_err(ServeError::Signal)?;
     let listener = TcpListener::bind((args.host.as_str(), args.port)).await.map_err(|source| {
         if source.kind() == io::ErrorKind::AddrInUse {
@@ -156,17 +165,6 @@ async fn serve(program: &'static str, args: ServeArgs) -> Result<(), ServeError>
 
     let shared = Arc::new(Mutex::new(mock));
     let (stop, stopped) = oneshot::channel::<()>();
-    let on_change = args.state.clone().map(|path| -> OnChange {
-        Arc::new(move |mock: &Served| {
-            if let Err(error) = state_file::save(&path, &mock.snapshot()) {
-                // The change is in memory only: answering it would tell the client it is kept.
-                // Stop instead, as a database does when it cannot sync; the file holds the state
-                // before this change.
-                eprintln!("{program}: {error}\n{program}: stopping, so that no change is answered unsaved");
-                std::process::exit(1);
-            }
-        })
-    });
     let app = match proxy {
         Some(proxy) => {
             eprintln!(
@@ -178,9 +176,9 @@ async fn serve(program: &'static str, args: ServeArgs) -> Result<(), ServeError>
                     .unwrap_or_default(),
                 if args.record { "; answers recorded into the state" } else { "" }
             );
-            crate::proxy::router(Arc::clone(&shared), on_change, proxy)
+            crate::proxy::router(Arc::clone(&shared), durable.clone(), proxy)
         }
-        None => router_with(Arc::clone(&shared), on_change),
+        None => router_with(Arc::clone(&shared), durable.clone()),
     };
     let server = axum::serve(listener, app).with_graceful_shutdown(async {
         let _ = stopped.await;
@@ -191,7 +189,7 @@ async fn serve(program: &'static str, args: ServeArgs) -> Result<(), ServeError>
         signal = signals.recv() => {
             eprintln!("{program}: {signal} received, stopping");
             let _ = stop.send(());
-            // Connections finish their requests; one that never does must not cost the state.
+            // Connections finish their requests; one that never does must not hold the stop.
             if tokio::time::timeout(DRAIN_TIME, &mut server).await.is_err() {
                 eprintln!("{program}: connections still open after {DRAIN_TIME:?}, closing them");
                 server.abort();
@@ -205,15 +203,17 @@ async fn serve(program: &'static str, args: ServeArgs) -> Result<(), ServeError>
         }
     }
 
-    if let Some(path) = &args.state {
-        let snapshot = lock(&shared).snapshot();
-        state_file::save(path, &snapshot)?;
-        eprintln!("{program}: state saved to {}", path.display());
+    if let (Some(durable), Some(path)) = (&durable, &args.state) {
+        // Every answered change is committed already; this commits any change whose answer was
+        // cut off, and closes the database.
+        durable.close();
+        eprintln!("{program}: state kept in {}", path.display());
     }
     Ok(())
 }
 
-fn initial_mock(program: &str, args: &ServeArgs) -> Result<Served, ServeError> {
+/// The mock to serve and, with `--state`, its open database.
+fn initial_mock(program: &str, args: &ServeArgs) -> Result<(Served, Option<StateDb>), ServeError> {
     let fresh: Served = match &args.spec {
         Some(path) => api_mock(program, path, args)?.into(),
         None => {
@@ -221,34 +221,62 @@ fn initial_mock(program: &str, args: &ServeArgs) -> Result<Served, ServeError> {
             mock.with_options(mock_options(args)?).into()
         }
     };
-    if let Some(path) = &args.state {
-        let loaded = match state_file::load(path, |text| {
-            let mut mock = fresh.clone();
-            mock.restore(text).map(|()| mock)
-        }) {
-            Err(StateFileError::Invalid { source, .. }) if args.reset => {
-                let aside = state_file::keep_aside(path)?;
-                eprintln!(
-                    "{program}: {} could not be loaded ({source}); it is kept as {} and the mock starts fresh",
-                    path.display(),
-                    aside.display()
-                );
-                None
-            }
-            loaded => loaded?,
-        };
-        if let Some(mock) = loaded {
+    let Some(path) = &args.state else { return Ok((fresh, None)) };
+    let opened = match open_state(program, path, &fresh) {
+        Err(error) if args.reset && error.resettable() => {
+            let aside = state_file::keep_aside(path)?;
+            state_db::move_log(path, &aside);
             eprintln!(
-                "{program}: state loaded from {} ({}){}",
+                "{program}: {} could not be loaded ({}); it is kept as {} and the mock starts fresh",
                 path.display(),
-                mock.summary(),
-                if args.seed { "; --seed ignored" } else { "" }
+                error.reason(),
+                aside.display()
             );
-            return Ok(mock);
+            None
         }
-        eprintln!("{program}: {} does not exist yet; it is written at the first change", path.display());
+        opened => opened?,
+    };
+    if let Some((mut mock, db)) = opened {
+        // What the file holds needs no writing again.
+        let _ = mock.take_write();
+        eprintln!(
+            "{program}: state loaded from {} ({}){}",
+            path.display(),
+            mock.summary(),
+            if args.seed { "; --seed ignored" } else { "" }
+        );
+        return Ok((mock, Some(db)));
     }
-    Ok(fresh)
+    let db = StateDb::open(path)?;
+    eprintln!("{program}: keeping the state in {} (a new SQLite database)", path.display());
+    Ok((fresh, Some(db)))
+}
+
+/// The state `path` holds, read into a copy of `fresh`: its database, or a JSON snapshot
+/// imported into one; `None` when there is none yet.
+fn open_state(program: &str, path: &Path, fresh: &Served) -> Result<Option<(Served, StateDb)>, StateFileError> {
+    let invalid = |source| StateFileError::Invalid { path: path.to_owned(), source };
+    match state_db::look(path)? {
+        Found::Nothing => Ok(None),
+        Found::Database => {
+            let db = StateDb::open(path)?;
+            let mut mock = fresh.clone();
+            mock.restore_records(db.records()?).map_err(invalid)?;
+            Ok(Some((mock, db)))
+        }
+        Found::Snapshot(text) => {
+            let mut mock = fresh.clone();
+            mock.restore(&text).map_err(invalid)?;
+            let kept = state_db::import(path, mock.records())?;
+            eprintln!(
+                "{program}: imported the JSON state in {}; it is now a SQLite database, and the JSON \
+                 is kept as {}",
+                path.display(),
+                kept.display()
+            );
+            Ok(Some((mock, StateDb::open(path)?)))
+        }
+    }
 }
 
 /// Reads `--spec` and the behaviour flags into a mock, and says on stderr what it mocks.

@@ -8,8 +8,10 @@ pub mod app;
 pub mod cli;
 pub mod cors;
 pub mod description;
+pub mod durable;
 pub mod proxy;
 pub mod served;
+pub mod state_db;
 pub mod state_file;
 
 pub use app::{BODY_LIMIT, OnChange, READ_CAP, SharedMock, router, router_with};

@@ -216,7 +216,14 @@ async fn forward(State(state): State<ProxyState>, request: axum::extract::Reques
             let checked =
                 checker.map(|mock| mock.check_exchange(&core_request, &core_response)).unwrap_or_default();
             if state.proxy.record {
-                record(&mut lock(&state.mock), &core_request, &core_response, state.on_change.as_ref());
+                let kept = {
+                    let mut mock = lock(&state.mock);
+                    record(&mut mock, &core_request, &core_response);
+                    state.on_change.as_ref().map(|durable| durable.after(&mut mock))
+                };
+                if let (Some(durable), Some(change)) = (&state.on_change, kept) {
+                    durable.wait(change).await;
+                }
             }
             let status = answer.status.as_u16();
             let mut response = to_client(answer);
@@ -419,18 +426,12 @@ fn write_line(log: &Mutex<File>, line: &ExchangeLine) {
     }
 }
 
-/// Keeps the answer's items in the mock's state, saved (by `on_change`) before the answer
-/// leaves.
-fn record(mock: &mut Served, request: &Request, response: &Response, on_change: Option<&OnChange>) {
+/// Keeps the answer's items in the mock's state (saved by the caller before the answer
+/// leaves).
+fn record(mock: &mut Served, request: &Request, response: &Response) {
     let Served::Api(api) = mock else { return };
-    let before = api.revision();
     if let Err(error) = ApiMock::record(api, request, response) {
         eprintln!("an answer was not recorded: {error}");
-    }
-    if api.revision() != before
-        && let Some(on_change) = on_change
-    {
-        on_change(mock);
     }
 }
 

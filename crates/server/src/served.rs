@@ -6,6 +6,8 @@ use petstore_api_mock::SnapshotError;
 use petstore_api_mock::{ApiMock, Handled, OversizedBody};
 use petstore_http::Request;
 
+use crate::state_db::Write;
+
 /// One of the two mocks; both answer through [`Served::handle`].
 #[derive(Debug, Clone)]
 pub enum Served {
@@ -71,6 +73,40 @@ impl Served {
         match self {
             Served::Petstore(mock) => mock.restore(snapshot),
             Served::Api(mock) => mock.restore(snapshot),
+        }
+    }
+
+    /// What changed since the last call, as the state database takes it.
+    pub fn take_write(&mut self) -> Option<Write> {
+        match self {
+            Served::Petstore(mock) => {
+                let changes = mock.take_changes();
+                Write::of(changes, || mock.records())
+            }
+            Served::Api(mock) => {
+                let changes = mock.take_changes();
+                Write::of(changes, || mock.records())
+            }
+        }
+    }
+
+    /// The whole state as records.
+    #[must_use]
+    pub fn records(&self) -> Vec<petstore_api_mock::Record> {
+        match self {
+            Served::Petstore(mock) => mock.records(),
+            Served::Api(mock) => mock.records(),
+        }
+    }
+
+    /// Replaces the state with the records a database kept.
+    ///
+    /// # Errors
+    /// When they are not a state of this mock.
+    pub fn restore_records(&mut self, records: Vec<petstore_api_mock::Record>) -> Result<(), SnapshotError> {
+        match self {
+            Served::Petstore(mock) => mock.restore_records(records),
+            Served::Api(mock) => mock.restore_records(records),
         }
     }
 

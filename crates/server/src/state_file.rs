@@ -66,6 +66,38 @@ pub enum StateFileError {
         /// What the system said.
         source: io::Error,
     },
+    /// SQLite refused to open, read or write the state database.
+    #[error("cannot use the state database {}: {source}", path.display())]
+    Database {
+        /// The state file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// The database was written by a newer server.
+    #[error(
+        "the state file {} has schema version {found}, written by a newer petstore-mock; this one \
+         knows versions up to {known}. Run the newer one, or export the state with it and import \
+         the JSON here.",
+        path.display()
+    )]
+    TooNew {
+        /// The state file.
+        path: PathBuf,
+        /// Its version.
+        found: u32,
+        /// The newest this server knows.
+        known: u32,
+    },
+    /// A SQLite database of another program.
+    #[error(
+        "the state file {} is a SQLite database of another program; choose another file with --state.",
+        path.display()
+    )]
+    NotOurs {
+        /// The state file.
+        path: PathBuf,
+    },
     /// Writing, syncing or renaming failed.
     #[error("cannot save the state to {}: {source}", path.display())]
     Write {
@@ -74,6 +106,26 @@ pub enum StateFileError {
         /// What the system said.
         source: io::Error,
     },
+}
+
+impl StateFileError {
+    /// Whether `--reset` may keep the file aside and start fresh: it was read, but it holds no
+    /// state this server can use (a database of a newer server, or of another program, is
+    /// refused rather than moved).
+    #[must_use]
+    pub fn resettable(&self) -> bool {
+        matches!(self, Self::Invalid { .. } | Self::Database { .. })
+    }
+
+    /// Why the state was refused, without the advice around it.
+    #[must_use]
+    pub fn reason(&self) -> String {
+        match self {
+            Self::Invalid { source, .. } => source.to_string(),
+            Self::Database { source, .. } => source.to_string(),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// The mock saved in `path`, read by `restore`, or `None` when there is no such file yet. Checks
@@ -158,7 +210,8 @@ pub fn keep_aside(path: &Path) -> Result<PathBuf, StateFileError> {
     Ok(aside)
 }
 
-fn sibling(path: &Path, suffix: &str) -> PathBuf {
+/// `path` with `suffix` added to its file name.
+pub(crate) fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.file_name().map(ToOwned::to_owned).unwrap_or_default();
     name.push(suffix);
     path.with_file_name(name)
@@ -170,7 +223,8 @@ pub fn temporary_path(path: &Path) -> PathBuf {
     sibling(path, ".tmp")
 }
 
-fn directory_of(path: &Path) -> PathBuf {
+/// The directory that holds `path` (`.` for a bare name).
+pub(crate) fn directory_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
         _ => PathBuf::from("."),

@@ -86,13 +86,12 @@ fn options_inject_failures_and_switch_checks_off() {
 #[test]
 fn state_is_kept_in_the_state_file() {
     let dir = scratch_dir("spec-state");
-    let state = dir.join("tasks.json");
+    let state = dir.join("tasks.db");
     let state_arg = state.to_str().unwrap();
     let mut server = Server::start(&["--spec", SPEC, "--state", state_arg]);
     assert_eq!(server.post_json("/projects", &json!({"name": "Kept"})).status, 201);
     assert!(server.stop_with("TERM").success());
-    let saved: serde_json::Value = serde_json::from_str(&fs::read_to_string(&state).unwrap()).unwrap();
-    assert_eq!(saved["api"], "Tasks 1.0");
+    assert!(fs::read(&state).unwrap().starts_with(b"SQLite format 3\0"));
     let mut again = Server::start(&["--spec", SPEC, "--state", state_arg]);
     assert_eq!(again.get("/projects/1").json()["name"], "Kept");
     assert!(again.stderr().contains("state loaded from"), "{}", again.stderr());

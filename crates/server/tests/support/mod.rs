@@ -28,9 +28,26 @@ impl Server {
     /// Starts `petstore-mock serve --host 127.0.0.1 --port 0 ARGS...` and waits for the line
     /// with the URL it listens on.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(BINARY)
+        let mut command = Command::new(BINARY);
+        command.args(["serve", "--host", "127.0.0.1", "--port", "0"]).args(args);
+        Self::start_command(command)
+    }
+
+    /// [`Server::start`] with the files it writes limited to `kib` KiB (`ulimit -f`; SIGXFSZ
+    /// ignored, so a write past the limit fails as on a full disk instead of killing it).
+    pub fn start_with_file_limit(kib: u64, args: &[&str]) -> Server {
+        let mut command = Command::new("bash");
+        command
+            .arg("-c")
+            .arg(format!("trap '' XFSZ; ulimit -f {kib}; exec \"$0\" \"$@\""))
+            .arg(BINARY)
             .args(["serve", "--host", "127.0.0.1", "--port", "0"])
-            .args(args)
+            .args(args);
+        Self::start_command(command)
+    }
+
+    fn start_command(mut command: Command) -> Server {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
