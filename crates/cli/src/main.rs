@@ -29,6 +29,8 @@ enum Command {
     /// Serve the mock of a description over HTTP until Ctrl-C or SIGTERM.
     #[command(mut_arg("spec", |arg| arg.required(true)), mut_arg("seed", |arg| arg.hide(true)))]
     Mock(cli::ServeArgs),
+    /// Write the state a `mock --state FILE` keeps as JSON, also while the mock runs.
+    Export(petstore_mock_server::export::ExportArgs),
     /// Sum up the log of `mock --proxy URL --log LOG`: per operation, the calls and the
     /// mismatches with the description by kind.
     Drift(DriftArgs),
@@ -110,6 +112,7 @@ struct ServeArgs {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Mock(args) => cli::run(PROGRAM, args),
+        Command::Export(args) => petstore_mock_server::export::run(PROGRAM, &args),
         Command::Drift(args) => drift(&args.log),
         Command::Build(args) => build(args),
         Command::Serve(args) => {

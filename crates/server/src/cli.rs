@@ -14,8 +14,8 @@ use petstore_api_mock::{ApiMock, Delay, FailureOptions, MockOptions};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
-use crate::proxy::{Proxy, ProxyError};
 use crate::durable::Durable;
+use crate::proxy::{Proxy, ProxyError};
 use crate::state_db::{self, Found, StateDb};
 use crate::{Served, StateFileError, description, router_with, state_file};
 
@@ -254,7 +254,11 @@ fn initial_mock(program: &str, args: &ServeArgs) -> Result<(Served, Option<State
 
 /// The state `path` holds, read into a copy of `fresh`: its database, or a JSON snapshot
 /// imported into one; `None` when there is none yet.
-fn open_state(program: &str, path: &Path, fresh: &Served) -> Result<Option<(Served, StateDb)>, StateFileError> {
+fn open_state(
+    program: &str,
+    path: &Path,
+    fresh: &Served,
+) -> Result<Option<(Served, StateDb)>, StateFileError> {
     let invalid = |source| StateFileError::Invalid { path: path.to_owned(), source };
     match state_db::look(path)? {
         Found::Nothing => Ok(None),

@@ -47,7 +47,12 @@ impl Durable {
             eprintln!("{program}: cannot start the state writer; stopping");
             std::process::exit(1);
         }
-        Self { sender: Mutex::new(Some(sender)), queued: AtomicU64::new(0), committed, writer: Mutex::new(writer) }
+        Self {
+            sender: Mutex::new(Some(sender)),
+            queued: AtomicU64::new(0),
+            committed,
+            writer: Mutex::new(writer),
+        }
     }
 
     /// Hands what `mock` changed since the last call to the writer. Call it under the mock's
@@ -83,7 +88,12 @@ impl Durable {
     }
 }
 
-fn write_groups(program: &str, mut db: StateDb, receiver: &Receiver<(u64, Write)>, published: &watch::Sender<u64>) {
+fn write_groups(
+    program: &str,
+    mut db: StateDb,
+    receiver: &Receiver<(u64, Write)>,
+    published: &watch::Sender<u64>,
+) {
     while let Ok(first) = receiver.recv() {
         let mut group = vec![first];
         while group.len() < MAX_GROUP

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod cors;
 pub mod description;
 pub mod durable;
+pub mod export;
 pub mod proxy;
 pub mod served;
 pub mod state_db;

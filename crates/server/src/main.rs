@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use petstore_mock_server::cli::{self, ServeArgs};
+use petstore_mock_server::export::{self, ExportArgs};
 
 /// The Petstore mock, or the mock of any OpenAPI document, as a local HTTP server.
 #[derive(Debug, Parser)]
@@ -19,9 +20,14 @@ struct Cli {
 enum Command {
     /// Serve the mock API over HTTP until Ctrl-C or SIGTERM.
     Serve(ServeArgs),
+    /// Write the state a `serve --state FILE` keeps as JSON (the format Import and `restore`
+    /// read, and `--state` imports), also while the server runs.
+    Export(ExportArgs),
 }
 
 fn main() -> ExitCode {
-    let Cli { command: Command::Serve(args) } = Cli::parse();
-    cli::run("petstore-mock", args)
+    match Cli::parse().command {
+        Command::Serve(args) => cli::run("petstore-mock", args),
+        Command::Export(args) => export::run("petstore-mock", &args),
+    }
 }

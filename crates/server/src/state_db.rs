@@ -98,21 +98,12 @@ impl StateDb {
         let failed = |source: rusqlite::Error| StateFileError::Database { path: path.to_owned(), source };
         let conn = Connection::open_with_flags(
             path,
-            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(failed)?;
-        let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(failed)?;
-        let id: i32 = conn.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(failed)?;
-        let tables: i64 = conn
-            .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
-            .map_err(failed)?;
-        if id != APPLICATION_ID && tables > 0 {
-            return Err(StateFileError::NotOurs { path: path.to_owned() });
-        }
-        let known = schema_version();
-        if found > known {
-            return Err(StateFileError::TooNew { path: path.to_owned(), found, known });
-        }
+        let found = check_schema(&conn, path)?;
         conn.pragma_update(None, "journal_mode", "WAL").map_err(failed)?;
         conn.pragma_update(None, "synchronous", "FULL").map_err(failed)?;
         for (version, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
@@ -122,6 +113,21 @@ impl StateDb {
             ))
             .map_err(failed)?;
         }
+        Ok(Self { conn, path: path.to_owned() })
+    }
+
+    /// Opens the database at `path` to read it only (while a server may write it).
+    ///
+    /// # Errors
+    /// As [`StateDb::open`]; a database of an older schema is read as it is.
+    pub fn open_read_only(path: &Path) -> Result<Self, StateFileError> {
+        let failed = |source: rusqlite::Error| StateFileError::Database { path: path.to_owned(), source };
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(failed)?;
+        check_schema(&conn, path)?;
         Ok(Self { conn, path: path.to_owned() })
     }
 
@@ -176,6 +182,23 @@ impl StateDb {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// The schema version of an open database of ours.
+fn check_schema(conn: &Connection, path: &Path) -> Result<u32, StateFileError> {
+    let failed = |source: rusqlite::Error| StateFileError::Database { path: path.to_owned(), source };
+    let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(failed)?;
+    let id: i32 = conn.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(failed)?;
+    let tables: i64 =
+        conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0)).map_err(failed)?;
+    if id != APPLICATION_ID && tables > 0 {
+        return Err(StateFileError::NotOurs { path: path.to_owned() });
+    }
+    let known = schema_version();
+    if found > known {
+        return Err(StateFileError::TooNew { path: path.to_owned(), found, known });
+    }
+    Ok(found)
 }
 
 /// One change of the state as the database takes it.

@@ -1,6 +1,5 @@
-//! The `--state FILE`: the mock's snapshot, read at start and written atomically after every
-//! change, before the change is answered (so a crash, `kill -9` or a power cut loses no write a
-//! client was told about: the file holds the state before or after the write, whole).
+//! What `--state FILE` needs around its database ([`crate::state_db`]): the errors, the lock,
+//! keeping an unreadable file aside, and writing a JSON file atomically (`export --out`).
 //!
 //! A file that cannot be loaded stops the server rather than being replaced by a fresh store:
 //! it may hold someone's work. `--reset` keeps it aside and starts fresh. `FILE.lock`, locked
@@ -128,29 +127,6 @@ impl StateFileError {
     }
 }
 
-/// The mock saved in `path`, read by `restore`, or `None` when there is no such file yet. Checks
-/// first that the file's directory exists, so that a typo in the path stops the server now
-/// rather than losing the state at shutdown.
-///
-/// # Errors
-/// [`StateFileError`] when the directory is missing, or the file is unreadable or not a
-/// snapshot this mock reads.
-pub fn load<T>(
-    path: &Path,
-    restore: impl FnOnce(&str) -> Result<T, SnapshotError>,
-) -> Result<Option<T>, StateFileError> {
-    let dir = directory_of(path);
-    if !dir.is_dir() {
-        return Err(StateFileError::NoDirectory { path: path.to_owned(), dir });
-    }
-    let text = match fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(StateFileError::Read { path: path.to_owned(), source }),
-    };
-    restore(&text).map(Some).map_err(|source| StateFileError::Invalid { path: path.to_owned(), source })
-}
-
 /// Writes `snapshot` to `path` so that a crash at any moment leaves either the old file or the
 /// new one whole: write `FILE.tmp` beside it, sync it, rename it over `FILE`, sync the directory.
 ///
@@ -249,15 +225,10 @@ mod tests {
     }
 
     #[test]
-    fn missing_file_is_a_fresh_start() {
+    fn missing_file_is_a_fresh_start_and_a_missing_directory_is_refused_up_front() {
         let dir = scratch("missing");
-        assert!(load(&dir.join("state.json"), petstore::Mock::from_snapshot).unwrap().is_none());
-    }
-
-    #[test]
-    fn missing_directory_is_refused_up_front() {
-        let dir = scratch("nodir");
-        let error = load(&dir.join("no/such/dir/state.json"), petstore::Mock::from_snapshot).unwrap_err();
+        assert_eq!(crate::state_db::look(&dir.join("state.db")).unwrap(), crate::state_db::Found::Nothing);
+        let error = crate::state_db::look(&dir.join("no/such/dir/state.db")).unwrap_err();
         assert!(matches!(error, StateFileError::NoDirectory { .. }), "{error}");
         assert!(error.to_string().contains("does not exist"), "{error}");
     }

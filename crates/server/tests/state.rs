@@ -200,7 +200,11 @@ fn a_change_that_cannot_be_saved_is_not_answered_and_the_server_stops() {
     // Without the limit, everything answered is there.
     let again = Server::start(&["--state", state.to_str().unwrap()]);
     for id in &acknowledged {
-        assert_eq!(again.get(&format!("/categories/{id}")).status, 200, "category {id} was answered, then lost");
+        assert_eq!(
+            again.get(&format!("/categories/{id}")).status,
+            200,
+            "category {id} was answered, then lost"
+        );
     }
     assert!(acknowledged.len() > 10, "{} writes before the limit", acknowledged.len());
 }
@@ -319,4 +323,27 @@ fn state_file_in_a_missing_directory_is_refused_at_start() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("does not exist"), "{stderr}");
+}
+
+#[test]
+fn export_writes_the_json_state_while_the_server_runs_and_another_server_imports_it() {
+    let dir = scratch_dir("export");
+    let state = dir.join("state.db");
+    let server = Server::start(&["--state", state.to_str().unwrap(), "--seed"]);
+    let (_, pet) = create_pet(&server, "Exported");
+    let output = run(&["export", "--state", state.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json = String::from_utf8(output.stdout).unwrap();
+    let exported = petstore::Mock::from_snapshot(json.trim()).expect("the export is a snapshot");
+    assert_eq!(exported.counts().pets, 7);
+
+    let copy = dir.join("copy.json");
+    let output = run(&["export", "--state", state.to_str().unwrap(), "--out", copy.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let imported = Server::start(&["--state", copy.to_str().unwrap()]);
+    assert_eq!(imported.get(&format!("/pets/{}", pet["id"])).json(), pet);
+
+    let missing = run(&["export", "--state", dir.join("none.db").to_str().unwrap()]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("holds no state"));
 }
