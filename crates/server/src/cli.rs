@@ -206,8 +206,8 @@ async fn serve(program: &'static str, args: ServeArgs) -> Result<(), ServeError>
     if let (Some(durable), Some(path)) = (&durable, &args.state) {
         // Every answered change is committed already; this commits any change whose answer was
         // cut off, and closes the database.
-        durable.close();
-        eprintln!("{program}: state kept in {}", path.display());
+        let (changes, commits) = durable.close();
+        eprintln!("{program}: state kept in {} ({changes} changes in {commits} commits)", path.display());
     }
     Ok(())
 }

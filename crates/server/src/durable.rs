@@ -9,7 +9,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use tokio::sync::watch;
@@ -28,6 +28,8 @@ pub struct Durable {
     /// The number of the last change handed over (moved under the mock's lock only).
     queued: AtomicU64,
     committed: watch::Receiver<u64>,
+    /// Commits made (each holds one or more changes).
+    commits: Arc<AtomicU64>,
     writer: Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -39,9 +41,11 @@ impl Durable {
     pub fn start(program: &'static str, db: StateDb) -> Self {
         let (sender, receiver) = mpsc::channel();
         let (published, committed) = watch::channel(0);
+        let commits = Arc::new(AtomicU64::new(0));
+        let counted = Arc::clone(&commits);
         let writer = std::thread::Builder::new()
             .name("state-writer".to_owned())
-            .spawn(move || write_groups(program, db, &receiver, &published))
+            .spawn(move || write_groups(program, db, &receiver, &published, &counted))
             .ok();
         if writer.is_none() {
             eprintln!("{program}: cannot start the state writer; stopping");
@@ -51,6 +55,7 @@ impl Durable {
             sender: Mutex::new(Some(sender)),
             queued: AtomicU64::new(0),
             committed,
+            commits,
             writer: Mutex::new(writer),
         }
     }
@@ -79,12 +84,14 @@ impl Durable {
         let _ = committed.wait_for(|done| *done >= number).await;
     }
 
-    /// Commits what is waiting and stops the writer (the database is then closed).
-    pub fn close(&self) {
+    /// Commits what is waiting and stops the writer (the database is then closed). Returns
+    /// how many changes were written, and in how many commits.
+    pub fn close(&self) -> (u64, u64) {
         self.sender.lock().unwrap_or_else(PoisonError::into_inner).take();
         if let Some(writer) = self.writer.lock().unwrap_or_else(PoisonError::into_inner).take() {
             let _ = writer.join();
         }
+        (self.queued.load(Ordering::SeqCst), self.commits.load(Ordering::Relaxed))
     }
 }
 
@@ -93,6 +100,7 @@ fn write_groups(
     mut db: StateDb,
     receiver: &Receiver<(u64, Write)>,
     published: &watch::Sender<u64>,
+    commits: &AtomicU64,
 ) {
     while let Ok(first) = receiver.recv() {
         let mut group = vec![first];
@@ -115,5 +123,6 @@ fn write_groups(
             std::process::exit(1);
         }
         published.send_replace(last);
+        commits.fetch_add(1, Ordering::Relaxed);
     }
 }
