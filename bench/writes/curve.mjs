@@ -1,7 +1,7 @@
 // `make bench-writes`: the time of one acknowledged create against how many items are stored,
 // for the native server (`petstore-mock serve --state FILE`), json-server (its db.json), and the
 // page's mock (`PetstoreMock.handle`, saved to localStorage), in one run; then, at the largest
-// size, creates and reads per second from 4 concurrent clients. Each size starts from a state
+// size, creates and reads per second from 4 concurrent connections (wrk). Each size starts from a state
 // holding that many pets (written directly, so the curve does not wait for thousands of slow
 // creates), then times CREATES sequential creates of pets with 90-character names. Prints
 // Markdown (stdout); progress on stderr.
@@ -90,23 +90,31 @@ function summary(times) {
   return { median: sorted[Math.floor(sorted.length / 2)], mean: times.reduce((a, b) => a + b, 0) / times.length };
 }
 
-/** Requests per second from `clients` concurrent clients for SECONDS, each sending `next()`. */
-async function throughput(base, clients, next) {
-  const until = performance.now() + SECONDS * 1000;
-  let done = 0;
-  let failed = 0;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < until) {
-        const [method, path, body] = next();
-        const status = await call(base, method, path, body);
-        if (status >= 200 && status < 300) done++;
-        else failed++;
-      }
-    }),
+/** Answered requests per second from 4 concurrent connections for SECONDS, under wrk (a C
+ * client, so the figure is the server's, not node's): `script` is wrk's Lua. */
+async function throughput(base, script) {
+  const file = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`);
+  writeFileSync(
+    file,
+    `${script}\ndone = function(summary) io.write(string.format("answered %d non2xx %d\\n", summary.requests, summary.errors.status)) end\n`,
   );
-  return { perSecond: done / SECONDS, failed };
+  const output = await new Promise((done, fail) => {
+    const child = spawn("wrk", ["-t2", "-c4", `-d${SECONDS}s`, "-s", file, base], { stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    child.stdout.on("data", (chunk) => (text += chunk));
+    child.stderr.on("data", (chunk) => (text += chunk));
+    child.on("exit", (code) => (code === 0 ? done(text) : fail(new Error(`wrk exited with ${code}: ${text}`))));
+  });
+  const [, answered, failed] = output.match(/answered (\d+) non2xx (\d+)/) ?? [];
+  if (answered === undefined) throw new Error(`wrk said: ${output}`);
+  return { perSecond: (Number(answered) - Number(failed)) / SECONDS, failed: Number(failed) };
 }
+
+const CREATE_SCRIPT = `wrk.method = "POST"
+wrk.path = "/pets"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '${JSON.stringify({ name: NAME, categoryId: 1 })}'`;
+const readScript = (n) => `request = function() return wrk.format("GET", "/pets/" .. math.random(1, ${n})) end`;
 
 /** Starts `command` and resolves to [child, base URL] once `ready(line)` gives the URL. */
 function start(command, args, ready) {
@@ -138,8 +146,8 @@ function stop(child) {
 async function measure(base, n, concurrent) {
   const result = { creates: await timeCreates(base, CREATES) };
   if (concurrent) {
-    result.writes = await throughput(base, 4, () => ["POST", "/pets", { name: NAME, categoryId: 1 }]);
-    result.reads = await throughput(base, 4, () => ["GET", `/pets/${1 + Math.floor(Math.random() * n)}`]);
+    result.writes = await throughput(base, CREATE_SCRIPT);
+    result.reads = await throughput(base, readScript(n));
   }
   return result;
 }
@@ -263,7 +271,7 @@ try {
     `Time per create at ${last.n} against ${first.n}: petstore-mock ${(last.us.creates.median / first.us.creates.median).toFixed(1)}x, json-server ${(last.them.creates.median / first.them.creates.median).toFixed(1)}x (target for petstore-mock: within 1.5x).`,
   );
   out.push("");
-  out.push(`At ${last.n} pets, 4 concurrent clients for ${SECONDS} s:`);
+  out.push(`At ${last.n} pets, 4 concurrent connections for ${SECONDS} s (wrk -t2 -c4; answered with a 2xx, per second):`);
   out.push("");
   out.push("| | petstore-mock --state | json-server |");
   out.push("|---|---:|---:|");

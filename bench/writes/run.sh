@@ -3,7 +3,7 @@
 # for petstore-mock --state, json-server and the page's mock, in one run (bench/writes/curve.mjs);
 # writes bench/WRITES.md. Builds petstore-mock (native-bench profile, as bench/mock/run.sh does)
 # and the app (dist/, for the page's mock module) when missing, and installs json-server and
-# playwright-core (bench/package.json). Not part of `make test`.
+# playwright-core (bench/package.json) and wrk (Debian; the concurrent part). Not part of `make test`.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 BENCH="$ROOT/bench"
@@ -11,6 +11,10 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 cd "$ROOT"
 export PATH="$ROOT/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
+if ! command -v wrk >/dev/null; then
+  echo "Installing wrk (Debian)" >&2
+  apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+fi
 if [[ ! -x "$BENCH/node_modules/.bin/json-server" || ! -d "$BENCH/node_modules/playwright-core" ]]; then
   (cd "$BENCH" && npm ci --no-audit --no-fund --loglevel=error)
 fi
