@@ -43,8 +43,9 @@ pub(crate) struct Store {
     /// has no order of its own), and the next place.
     places: HashMap<ItemKey, u64>,
     next_place: u64,
-    /// The records changed since the storage last took them.
-    dirty: BTreeSet<Dirty>,
+    /// The records changed since the storage last took them; `None` until a storage asks (a
+    /// mock kept in memory only notes nothing).
+    dirty: Option<BTreeSet<Dirty>>,
     counters_dirty: bool,
 }
 
@@ -127,7 +128,13 @@ impl Store {
                 self.next_place += 1;
             }
         }
-        self.dirty.insert(Dirty::Item(key));
+        self.note(Dirty::Item(key));
+    }
+
+    fn note(&mut self, dirty: Dirty) {
+        if let Some(noted) = &mut self.dirty {
+            noted.insert(dirty);
+        }
     }
 
     pub(crate) fn remove(&mut self, collection: &str, scope: &str, id: &str) -> Option<Value> {
@@ -141,7 +148,7 @@ impl Store {
         self.count -= 1;
         let key = (collection.to_owned(), scope.to_owned(), id.to_owned());
         self.places.remove(&key);
-        self.dirty.insert(Dirty::Item(key));
+        self.note(Dirty::Item(key));
         Some(old)
     }
 
@@ -160,7 +167,7 @@ impl Store {
         if self.deleted.len() >= MAX_DELETED_PATHS || self.deleted.contains(&path) {
             return false;
         }
-        self.dirty.insert(Dirty::Deleted(path.clone()));
+        self.note(Dirty::Deleted(path.clone()));
         self.deleted.insert(path)
     }
 
@@ -168,7 +175,7 @@ impl Store {
     pub(crate) fn revive(&mut self, path: &str) -> bool {
         let revived = self.deleted.remove(path);
         if revived {
-            self.dirty.insert(Dirty::Deleted(path.to_owned()));
+            self.note(Dirty::Deleted(path.to_owned()));
         }
         revived
     }
@@ -251,7 +258,6 @@ impl Store {
             store.fits(1, size_of(&item)).map_err(SnapshotError::Inconsistent)?;
             store.put(&collection, &scope, id, item);
         }
-        store.dirty.clear();
         Ok(store)
     }
 
@@ -276,11 +282,11 @@ impl Store {
 
     /// The records changed since the last call, with their new texts.
     pub(crate) fn take_changes(&mut self, api: &str) -> Changes {
-        let mut changes = Vec::with_capacity(self.dirty.len() + 1);
+        let mut changes = Vec::with_capacity(self.dirty.as_ref().map_or(0, BTreeSet::len) + 1);
         if std::mem::take(&mut self.counters_dirty) {
             changes.push((META_KEY.to_owned(), Some(self.meta_text(api))));
         }
-        for dirty in std::mem::take(&mut self.dirty) {
+        for dirty in self.dirty.replace(BTreeSet::new()).unwrap_or_default() {
             changes.push(match dirty {
                 Dirty::Item(key) => {
                     let text = self.get(&key.0, &key.1, &key.2).map(|item| self.item_text(&key, item));
@@ -339,6 +345,9 @@ impl Store {
         let order: Vec<ItemKey> = store.item_keys();
         store.places = order.into_iter().zip(places.iter().copied()).collect();
         store.next_place = places.last().map_or(0, |last| last + 1);
+        // The storage holds these: note changes from now on.
+        store.dirty = Some(BTreeSet::new());
+        store.counters_dirty = false;
         Ok(store)
     }
 
