@@ -24,7 +24,8 @@ const APPLICATION_ID: i32 = 0x5045_5453;
 const MIGRATIONS: &[&str] =
     &["CREATE TABLE records (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID"];
 
-/// The largest JSON snapshot imported (512 MiB).
+/// The largest JSON snapshot imported, and the most the records of a database may take
+/// together when they are read (512 MiB).
 pub const MAX_IMPORT_BYTES: u64 = 512 * 1024 * 1024;
 
 /// The schema version this server writes.
@@ -134,12 +135,28 @@ impl StateDb {
     /// Every record, in key order.
     ///
     /// # Errors
-    /// [`StateFileError::Database`] when they cannot be read.
+    /// [`StateFileError::Database`] when they cannot be read; [`StateFileError::Read`] when they
+    /// take more than [`MAX_IMPORT_BYTES`].
     pub fn records(&self) -> Result<Vec<Record>, StateFileError> {
         let failed = |source| StateFileError::Database { path: self.path.clone(), source };
         let mut statement = self.conn.prepare("SELECT key, value FROM records").map_err(failed)?;
-        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).map_err(failed)?;
-        rows.collect::<Result<Vec<Record>, _>>().map_err(failed)
+        let mut rows = statement.query([]).map_err(failed)?;
+        let mut records = Vec::new();
+        let mut bytes = 0_u64;
+        while let Some(row) = rows.next().map_err(failed)? {
+            let record: Record = (row.get(0).map_err(failed)?, row.get(1).map_err(failed)?);
+            bytes += (record.0.len() + record.1.len()) as u64;
+            if bytes > MAX_IMPORT_BYTES {
+                return Err(StateFileError::Read {
+                    path: self.path.clone(),
+                    source: std::io::Error::other(format!(
+                        "its records take more than {MAX_IMPORT_BYTES} bytes, the most a state is read up to"
+                    )),
+                });
+            }
+            records.push(record);
+        }
+        Ok(records)
     }
 
     /// Writes these changes, in order, in one transaction, committed and synced when this
