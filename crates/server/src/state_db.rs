@@ -132,7 +132,7 @@ impl StateDb {
         Ok(Self { conn, path: path.to_owned() })
     }
 
-    /// Every record, in key order.
+    /// Every record (in no particular order: the mocks read them in any).
     ///
     /// # Errors
     /// [`StateFileError::Database`] when they cannot be read; [`StateFileError::Read`] when they
