@@ -14,8 +14,10 @@
 #![deny(missing_docs)]
 
 pub mod intercept;
+pub mod layout;
 mod notice;
 mod persistent;
+mod saving;
 #[cfg(target_arch = "wasm32")]
 mod storage_events;
 pub mod store;
