@@ -38,4 +38,4 @@ pub mod markdown_api;
 
 pub use persistent::{MockOptions, Notice, PersistentMock, Subscription};
 pub use petstore_browser::LocalStorage;
-pub use store::{KeyValueStore, MemoryStore, StorageError};
+pub use store::{KeyValueStore, MemoryStore, StorageError, Written};

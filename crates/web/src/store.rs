@@ -65,6 +65,12 @@ impl MemoryStore {
         self.inner.borrow_mut().quota = quota;
     }
 
+    /// The keys it holds, in order.
+    #[must_use]
+    pub fn keys(&self) -> Vec<String> {
+        self.inner.borrow().entries.keys().cloned().collect()
+    }
+
     /// How many writes (`set` calls) the store took, and how many characters of keys plus
     /// values they carried, since it was made (over all clones).
     #[must_use]

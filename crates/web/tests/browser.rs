@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use petstore::Mock;
 use petstore_http::Request;
-use petstore_web::sync::Saved;
+use petstore_web::sync::{Saved, Stored};
 use petstore_web::{MockOptions, Notice, PersistentMock};
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
@@ -57,7 +57,7 @@ fn the_state_survives_a_new_mock_on_the_same_key() {
     drop(first);
 
     let saved = storage().get_item(&key).unwrap().unwrap();
-    assert_eq!(Saved::decode(&saved).unwrap().generation, 1);
+    assert_eq!(Stored::decode(&saved).unwrap().generation(), 1);
     let (second, notice) = open(&key);
     assert_eq!(notice, None);
     assert!(pet_names(&second).contains(&"Rex".to_owned()));
@@ -77,7 +77,7 @@ fn unreadable_storage_starts_fresh_and_says_why() {
         assert!(reason.contains(says), "{name}: {reason}");
         assert_eq!(mock.counts(), Mock::seeded().counts());
         let replaced = storage().get_item(&key).unwrap().unwrap();
-        assert!(Saved::decode(&replaced).is_ok(), "the unreadable value is replaced: {replaced}");
+        assert!(Stored::decode(&replaced).is_ok(), "the unreadable value is replaced: {replaced}");
     }
 }
 
@@ -124,7 +124,7 @@ fn a_write_by_anyone_else_is_taken_in_before_the_next_request() {
     assert!(!names.contains(&"Mine".to_owned()), "{names:?}");
     create_pet(&a, "After");
     let saved = storage().get_item(&key).unwrap().unwrap();
-    assert_eq!(Saved::decode(&saved).unwrap().generation, 11, "the next write follows theirs");
+    assert_eq!(Stored::decode(&saved).unwrap().generation(), 11, "the next write follows theirs");
 }
 
 #[wasm_bindgen_test]
@@ -186,7 +186,7 @@ fn without_a_key_nothing_is_stored() {
 fn watched_storage_knows_its_own_write_and_sees_anyone_elses() {
     use petstore_web::store::{KeyValueStore, WatchedStorage};
     let key = fresh_key("watched");
-    let watched = WatchedStorage::new(petstore_web::LocalStorage::open().unwrap());
+    let watched = WatchedStorage::new(petstore_web::LocalStorage::open().unwrap(), key.clone());
     assert!(!watched.unchanged(&key), "nothing read or written yet");
     watched.set(&key, "ours: é, 🐕").unwrap();
     assert_eq!(storage().get_item(&key).unwrap().as_deref(), Some("ours: é, 🐕"));
@@ -196,4 +196,6 @@ fn watched_storage_knows_its_own_write_and_sees_anyone_elses() {
     assert_eq!(watched.get(&key).unwrap().as_deref(), Some("theirs"));
     assert!(watched.unchanged(&key));
     assert!(!watched.unchanged("petstore-web-test/another-key"), "another key is not known");
+    watched.set(&format!("{key}/log/1"), "an entry").unwrap();
+    assert!(watched.unchanged(&key), "writes of other keys do not hide the watched one");
 }
