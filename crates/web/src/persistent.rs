@@ -31,9 +31,11 @@ pub struct Subscription(u64);
 
 /// A mock (the Petstore's by default, or any [`StatefulMock`] such as the mock of another
 /// document), saved after every change under one key of a shared store (`localStorage` in the
-/// browser) and restored from it on open.
+/// browser) and keys below it, and restored from it on open. A change writes the records it
+/// touched (one log entry and a small header, see [`crate::layout`]), not the whole state.
 ///
-/// Tabs stay consistent: before every request, reset or restore the mock re-reads the key, and
+/// Tabs stay consistent: before every request, reset or restore the mock re-reads the key's
+/// header, and
 /// takes the stored state when another tab wrote since (so a change is always made on the
 /// latest state); in the browser a `storage` event does the same as soon as another tab writes.
 /// Two writes at the very same moment cannot both win: the tab whose write lost learns it from
