@@ -33,7 +33,7 @@ const MARKER = "petstore-mock-store/1";
  * writes); once it holds more than twice what its keys hold, it is rewritten: `FILE.tmp`
  * written and synced, renamed over `FILE`, the directory synced. A crash at any moment leaves
  * every synced write whole. A file of an earlier version (one JSON value) is read as the value
- * of the first key asked for, and rewritten in the log format at the first write.
+ * of the mock's key, and rewritten in the log format at the first write.
  */
 export function fileStorage(file) {
   const path = file instanceof URL ? fileURLToPath(file) : resolve(String(file));
@@ -52,8 +52,15 @@ export function fileStorage(file) {
   let offset = 0;
   /** The file is an earlier version's (one JSON value): the first write rewrites it. */
   let earlier = false;
-  /** That value, until a key is asked for. */
-  let legacy = null;
+  /** The first key asked for: the mock's own. A file holds one mock's state, whatever its key:
+   * the mock's key is stored as "", the keys below it as the rest ("/log/ID"), so that a mock of
+   * another description (another key) finds that state and refuses it rather than share the file. */
+  let root = null;
+  const nameOf = (key) => {
+    if (root === null) root = key;
+    if (key === root) return "";
+    return key.startsWith(`${root}/`) ? key.slice(root.length) : `=${key}`;
+  };
 
   const lineOf = (key, value) => "\n" + JSON.stringify(value === undefined ? [key] : [key, value]);
   const put = (key, value) => {
@@ -95,7 +102,6 @@ export function fileStorage(file) {
       ino = null;
       offset = 0;
       earlier = false;
-      legacy = null;
       return;
     }
     if (now.size > MAX_STATE_BYTES) throw new Error(`${shown} holds ${now.size} bytes; a state file holds at most ${MAX_STATE_BYTES}`);
@@ -124,7 +130,8 @@ export function fileStorage(file) {
     live = 0;
     ino = now.ino;
     earlier = !text.startsWith(MARKER);
-    legacy = earlier ? text : null;
+    // An earlier version's file is the value of the mock's key.
+    if (earlier) put("", text);
     offset = earlier ? now.size : Buffer.byteLength(text.slice(0, apply(text)));
   };
   /** `FILE.tmp` with every value, synced, renamed over `FILE`, the directory synced. */
@@ -172,7 +179,6 @@ export function fileStorage(file) {
     follow();
     if (ino === null || earlier) {
       // A new file, or an earlier version's: written whole, in the log format.
-      legacy = null;
       put(key, value);
       rewrite();
       return;
@@ -191,27 +197,25 @@ export function fileStorage(file) {
   return {
     name: shown,
     getItem(key) {
+      const name = nameOf(String(key));
       follow();
-      if (legacy !== null) {
-        // An earlier version's file is the value of the key its mock reads.
-        put(key, legacy);
-        legacy = null;
-      }
-      return values.get(key) ?? null;
+      return values.get(name) ?? null;
     },
     setItem(key, value) {
+      const name = nameOf(String(key));
       try {
-        append(key, String(value), true);
+        append(name, String(value), true);
       } catch (error) {
         throw new Error(`${shown} could not be written (${error.message})`);
       }
     },
     removeItem(key) {
+      const name = nameOf(String(key));
       follow();
-      if (!values.has(key)) return;
+      if (!values.has(name)) return;
       try {
         // Not synced: a removal a crash loses only leaves a value nothing reads.
-        append(key, undefined, false);
+        append(name, undefined, false);
       } catch (error) {
         throw new Error(`${shown} could not be written (${error.message})`);
       }
