@@ -162,10 +162,9 @@ pub fn encode_base(generation: u64, records: &[Record]) -> String {
     text
 }
 
+/// A base as read: its `generation` is not needed (the header's counts).
 #[derive(Deserialize)]
 struct BaseWire<'a> {
-    #[allow(dead_code)] // read to check the shape; the header holds the generation that counts
-    generation: u64,
     #[serde(borrow)]
     records: BTreeMap<String, &'a RawValue>,
 }

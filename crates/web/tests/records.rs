@@ -255,3 +255,30 @@ fn two_tabs_writing_at_the_same_moment_converge_on_one_and_the_other_is_told() {
     let (c, _) = PersistentMock::with_store(store, KEY, true);
     assert_eq!(c.snapshot(), a.snapshot());
 }
+
+#[test]
+fn bases_and_log_entries_round_trip_any_key_and_keep_the_records_texts() {
+    use petstore_web::layout::{decode_base, decode_entry, encode_base, encode_entry};
+    let records = vec![
+        ("meta".to_owned(), r#"{"version":1,"next":{"pet":3}}"#.to_owned()),
+        (
+            "item:[\"/todos\",\"\",\"a \\\"b\\\" é\"]".to_owned(),
+            r#"{"title":"x\ny","n":[1,2.5e3]}"#.to_owned(),
+        ),
+        ("stock:2".to_owned(), "0".to_owned()),
+    ];
+    let base = decode_base(&encode_base(4, &records)).unwrap();
+    assert_eq!(base.into_iter().collect::<Vec<_>>(), {
+        let mut sorted = records.clone();
+        sorted.sort();
+        sorted
+    });
+    let changed = [("pet:7".to_owned(), Some(r#"{"id":7}"#.to_owned())), ("deleted:/x".to_owned(), None)];
+    let text = encode_entry(9, "4.ab", Some("8.cd"), &changed.iter().cloned().collect());
+    let entry = decode_entry(&text).unwrap();
+    assert_eq!((entry.generation, entry.base.as_str(), entry.prev.as_deref()), (9, "4.ab", Some("8.cd")));
+    let mut expected = changed.to_vec();
+    expected.sort();
+    assert_eq!(entry.records, expected);
+    assert!(decode_entry("{").is_err() && decode_base(r#"{"records":[]}"#).is_err());
+}
