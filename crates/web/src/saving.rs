@@ -169,11 +169,14 @@ impl Saving {
         let id = layout::id(generation, &self.tab);
         let entry = layout::encode_entry(generation, &header.base, header.last.as_deref(), records);
         let next = header.with_entry(generation, id.clone(), entry.len());
-        if next.compaction_due() && next.log_size >= self.retry_compaction_at {
+        let too_long = next.entries > layout::MAX_ENTRIES;
+        if next.compaction_due() && (next.log_size >= self.retry_compaction_at || too_long) {
             match self.write_base(mock, generation) {
                 Ok(()) => return Ok(()),
-                // Still fits as a log entry: compaction waits until the log has grown by as
-                // much again.
+                // A log no reader would take: the change waits for room.
+                Err(error) if too_long => return Err(error),
+                // Still fits as a log entry: compaction waits until the log has grown by half
+                // again.
                 Err(_) => self.retry_compaction_at = next.log_size + next.log_size / 2,
             }
         }
