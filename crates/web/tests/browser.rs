@@ -64,6 +64,42 @@ fn the_state_survives_a_new_mock_on_the_same_key() {
     assert_eq!(second.counts().pets, Mock::seeded().counts().pets + 1);
 }
 
+/// The keys of `localStorage` that belong to the mock saved under `key`, in order.
+fn keys_of(key: &str) -> Vec<String> {
+    let storage = storage();
+    let mut keys: Vec<String> = (0..storage.length().unwrap())
+        .filter_map(|i| storage.key(i).unwrap())
+        .filter(|k| k == key || k.starts_with(&format!("{key}/")))
+        .collect();
+    keys.sort();
+    keys
+}
+
+#[wasm_bindgen_test]
+fn a_create_adds_one_log_entry_beside_the_header_and_an_earlier_saved_state_is_read() {
+    let key = fresh_key("records");
+    let mut earlier = Mock::seeded();
+    earlier.handle(&Request::new("POST", "/pets").json(&json!({"name": "Old", "categoryId": 1})));
+    storage().set_item(&key, &Saved { generation: 4, snapshot: &earlier.snapshot() }.encode()).unwrap();
+    let (mock, notice) = open(&key);
+    assert_eq!(notice, None);
+    assert!(pet_names(&mock).contains(&"Old".to_owned()));
+
+    create_pet(&mock, "First");
+    let after_first = keys_of(&key);
+    assert_eq!(after_first.len(), 2, "the header and a base: {after_first:?}");
+    create_pet(&mock, "Second");
+    let after_second = keys_of(&key);
+    assert_eq!(after_second.len(), 3, "one log entry more: {after_second:?}");
+    assert!(after_second.iter().any(|k| k.starts_with(&format!("{key}/log/"))));
+
+    // Reset writes a new base and removes the replaced base and log.
+    mock.reset(false).unwrap();
+    assert_eq!(keys_of(&key).len(), 2, "{:?}", keys_of(&key));
+    let (reopened, notice) = open(&key);
+    assert_eq!((reopened.counts().pets, notice), (0, None));
+}
+
 #[wasm_bindgen_test]
 fn unreadable_storage_starts_fresh_and_says_why() {
     for (name, text, says) in [
