@@ -30,6 +30,12 @@ pub const MAX_HEADER_CHARS: usize = 4 * 1024;
 pub const MAX_VALUE_CHARS: usize = 256 * 1024 * 1024;
 /// The most log entries a header may name; a write compacts before the log grows past it.
 pub const MAX_ENTRIES: u64 = 20_000;
+/// How long the base and log a compaction replaced are kept: long enough for a write another
+/// tab made at the same moment, on that log, to arrive (Chromium hands `localStorage` writes to
+/// other tabs within milliseconds) and still be read whole. The header names them
+/// ([`Header::replaced`]) until a write after that removes them, whichever tab makes it.
+pub const GRACE_MS: u64 = 1_000;
+
 /// The log may grow to this many characters, however small the base, before a compaction.
 pub const MIN_COMPACTION_CHARS: u64 = 32 * 1024;
 
@@ -51,6 +57,21 @@ pub struct Header {
     pub log_size: u64,
     /// The characters of the base.
     pub base_size: u64,
+    /// The base and log the last compaction replaced, until a write removes them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<Replaced>,
+}
+
+/// A base and log a compaction replaced: kept a moment, for a tab that wrote on them at the
+/// same moment (see [`GRACE_MS`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replaced {
+    /// The replaced base's id.
+    pub base: String,
+    /// The id of the replaced log's newest entry (the others follow from it).
+    pub last: Option<String>,
+    /// When the compaction was written, in milliseconds since 1970.
+    pub at: u64,
 }
 
 impl Header {
@@ -65,6 +86,7 @@ impl Header {
             entries: 0,
             log_size: 0,
             base_size: base_size as u64,
+            replaced: None,
         }
     }
 

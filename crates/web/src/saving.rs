@@ -5,7 +5,8 @@
 use petstore_api_mock::StatefulMock;
 use petstore_api_mock::records::Record;
 
-use crate::layout::{self, Header, MAX_HEADER_CHARS, MAX_VALUE_CHARS, Pending};
+use crate::layout::GRACE_MS;
+use crate::layout::{self, Header, MAX_HEADER_CHARS, MAX_VALUE_CHARS, Pending, Replaced};
 use crate::store::{KeyValueStore, StorageError};
 use crate::sync::{self, Local, Stored};
 
@@ -27,6 +28,16 @@ pub(crate) struct Saving {
     /// After a compaction the store refused (a full store), the log size to reach before
     /// trying again, so a nearly full store is not sent the whole state at every write.
     retry_compaction_at: u64,
+}
+
+/// Milliseconds since 1970.
+fn now_ms() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    return js_sys::Date::now() as u64;
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
 }
 
 /// What reading the stored state found.
@@ -160,6 +171,16 @@ impl Saving {
     /// storage holds no layout of ours, or the log has grown past half the base.
     pub(crate) fn save<M: StatefulMock>(&mut self, mock: &mut M) -> Result<(), StorageError> {
         self.pending.add(mock.take_changes());
+        match self.write(mock, false) {
+            // A full store: what a compaction left makes room at once.
+            Err(_) if self.chain.as_ref().is_some_and(|h| h.replaced.is_some()) => self.write(mock, true),
+            saved => saved,
+        }
+    }
+
+    /// [`Saving::save`] once; `settle`: remove what the last compaction replaced even before
+    /// [`GRACE_MS`].
+    fn write<M: StatefulMock>(&mut self, mock: &M, settle: bool) -> Result<(), StorageError> {
         let generation = sync::next_generation(&self.local);
         let appendable = match (&self.chain, &self.pending) {
             (Some(header), Pending::Records(records)) => Some((header.clone(), records)),
@@ -168,7 +189,7 @@ impl Saving {
         let Some((header, records)) = appendable else { return self.write_base(mock, generation) };
         let id = layout::id(generation, &self.tab);
         let entry = layout::encode_entry(generation, &header.base, header.last.as_deref(), records);
-        let next = header.with_entry(generation, id.clone(), entry.len());
+        let mut next = header.with_entry(generation, id.clone(), entry.len());
         let too_long = next.entries > layout::MAX_ENTRIES;
         if next.compaction_due() && (next.log_size >= self.retry_compaction_at || too_long) {
             match self.write_base(mock, generation) {
@@ -180,32 +201,55 @@ impl Saving {
                 Err(_) => self.retry_compaction_at = next.log_size + next.log_size / 2,
             }
         }
+        self.settle(&mut next, settle);
         self.store.set(&layout::entry_key(&self.key, &id), &entry)?;
         self.set_header(&next).inspect_err(|_| self.remove(&layout::entry_key(&self.key, &id)))?;
         self.entries.push(id);
         Ok(())
     }
 
-    /// Writes the whole state as a new base, then the header that points at it, then removes
-    /// the base and log entries it replaces.
+    /// Writes the whole state as a new base, then the header that points at it; the header
+    /// names the base and log entries it replaces, removed by a write [`GRACE_MS`] later.
     fn write_base<M: StatefulMock>(&mut self, mock: &M, generation: u64) -> Result<(), StorageError> {
         let id = layout::id(generation, &self.tab);
         let base = layout::encode_base(generation, &mock.records());
         let key = layout::base_key(&self.key, &id);
+        let mut header = Header::of_base(generation, id, base.len());
+        if let Some(mut old) = self.chain.clone() {
+            // What an earlier compaction replaced goes now: the header names one replaced log.
+            self.settle(&mut old, true);
+            header.replaced = Some(Replaced { base: old.base, last: old.last, at: now_ms() });
+        }
         self.store.set(&key, &base)?;
-        let header = Header::of_base(generation, id, base.len());
         drop(base);
-        let old = self.chain.clone();
         self.set_header(&header).inspect_err(|_| self.remove(&key))?;
-        let replaced = std::mem::take(&mut self.entries);
-        if let Some(old) = old.filter(|old| old.base != header.base) {
-            self.remove(&layout::base_key(&self.key, &old.base));
-        }
-        for id in replaced {
-            self.remove(&layout::entry_key(&self.key, &id));
-        }
+        self.entries.clear();
         self.retry_compaction_at = 0;
         Ok(())
+    }
+
+    /// Removes the base and log entries a compaction replaced, when `header` names some and
+    /// [`GRACE_MS`] have passed (or `now`), and clears the name in `header`, which the caller
+    /// writes next.
+    fn settle(&self, header: &mut Header, now: bool) {
+        let Some(replaced) = &header.replaced else { return };
+        if !now && now_ms().saturating_sub(replaced.at) < GRACE_MS {
+            return;
+        }
+        let mut next = replaced.last.clone();
+        let mut removed = 0;
+        while let Some(id) = next.take() {
+            let key = layout::entry_key(&self.key, &id);
+            let entry = self.store.get(&key).ok().flatten().and_then(|t| layout::decode_entry(&t).ok());
+            next = entry.filter(|e| e.base == replaced.base).and_then(|e| e.prev);
+            self.remove(&key);
+            removed += 1;
+            if removed > layout::MAX_ENTRIES {
+                break;
+            }
+        }
+        self.remove(&layout::base_key(&self.key, &replaced.base));
+        header.replaced = None;
     }
 
     /// Writes `header` as our latest write; on success nothing is pending any more.
@@ -239,5 +283,5 @@ fn tab_id() -> String {
             .map_or(0, |d| u64::from(d.subsec_nanos()));
         (nanos ^ OPENED.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9e37_79b9)) & 0xffff_ffff
     };
-    format!("{random:x}")
+    format!("{random:08x}")
 }

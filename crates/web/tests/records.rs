@@ -5,11 +5,12 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use std::rc::Rc;
+use std::time::Duration;
 
 use petstore::Mock;
 use petstore_http::Request;
 use petstore_web::Written;
-use petstore_web::layout::{Header, base_key, entry_key};
+use petstore_web::layout::{GRACE_MS, Header, base_key, entry_key};
 use petstore_web::sync::{Saved, Stored};
 use petstore_web::{KeyValueStore, MemoryStore, Notice, PersistentMock};
 use serde_json::json;
@@ -108,10 +109,19 @@ fn the_log_is_folded_into_a_new_base_once_it_passes_half_the_base() {
         cost.chars / creates < 3 * compacted.base_size / creates + 1_000,
         "{cost:?} over {creates} creates"
     );
-    // The replaced base and log entries are gone: the header and one base remain.
-    assert_eq!(store.keys(), vec![KEY.to_owned(), base_key(KEY, &compacted.base)]);
-
+    // The replaced base and log are kept a moment (a tab writing on them at the same moment
+    // must still find them), then removed by the first write after it.
+    let replaced = compacted.replaced.clone().unwrap();
+    assert_eq!(replaced.base, first.base);
+    assert!(store.keys().contains(&base_key(KEY, &first.base)));
+    assert_eq!(create(&mock, "Soon after"), 201);
+    assert!(store.keys().contains(&base_key(KEY, &first.base)), "within the grace");
+    std::thread::sleep(Duration::from_millis(GRACE_MS + 50));
     assert_eq!(create(&mock, "After"), 201);
+    let now = header(&store);
+    assert_eq!(now.replaced, None);
+    assert_eq!(store.keys().len(), 4, "the header, the base and two entries: {:?}", store.keys());
+    assert_eq!(now.entries, 2);
     let (reopened, _) = PersistentMock::with_store(store.clone(), KEY, false);
     assert_eq!(reopened.snapshot(), mock.snapshot());
 }
@@ -281,4 +291,40 @@ fn bases_and_log_entries_round_trip_any_key_and_keep_the_records_texts() {
     expected.sort();
     assert_eq!(entry.records, expected);
     assert!(decode_entry("{").is_err() && decode_base(r#"{"records":[]}"#).is_err());
+}
+
+#[test]
+fn a_tab_writing_on_the_log_another_tab_just_compacted_still_finds_it_whole() {
+    let store = MemoryStore::new();
+    let (a, _) = PersistentMock::with_store(store.clone(), KEY, false);
+    let (b, _) = PersistentMock::with_store(store.clone(), KEY, false);
+    a.restore(&state(200)).unwrap();
+    // A writes until a write of its compacts the log; `before` is the header just before.
+    let mut before = store.get(KEY).unwrap().unwrap();
+    loop {
+        assert_eq!(create(&a, "A pet with a name long enough to fill the log a little faster"), 201);
+        let now = store.get(KEY).unwrap().unwrap();
+        if header(&store).entries == 0 {
+            break;
+        }
+        before = now;
+    }
+    // B had not seen that write: it writes on the log A just replaced, at the same generation.
+    store.set(KEY, &before).unwrap();
+    assert!(b.sync());
+    assert_eq!(create(&b, "FromB"), 201);
+    assert_eq!(header(&store).generation, a.generation(), "a write at the same moment");
+
+    // B's header stays: A takes it (the replaced log is still there) and is told.
+    assert!(a.sync());
+    assert_eq!(a.notices(), vec![Notice::Overwritten]);
+    assert_eq!(a.snapshot(), b.snapshot());
+    let (c, notice) = PersistentMock::with_store(store.clone(), KEY, false);
+    assert_eq!((c.snapshot(), notice), (b.snapshot(), None));
+    // A's lost base is removed; B's next writes go on.
+    let bases = store.keys().iter().filter(|k| k.contains("/base/")).count();
+    assert_eq!(bases, 1, "{:?}", store.keys());
+    assert_eq!(create(&a, "Later"), 201);
+    assert!(b.sync());
+    assert_eq!(b.notices(), vec![]);
 }
