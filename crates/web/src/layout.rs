@@ -12,7 +12,9 @@
 //! it: a write that stops between the two leaves the header on the previous entry, and the
 //! orphan entry is never read. Each entry names the one before it, so the header's last entry
 //! leads back through the whole log to the base. Ids are `GENERATION.TAB`: two tabs that write
-//! at the same moment write different keys, and the header that stays names a whole chain.
+//! at the same moment write different keys, and the header that stays names a whole chain. A
+//! compaction's header names the base and log it replaced ([`Replaced`]) until the first write
+//! [`GRACE_MS`] later removes them.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
