@@ -44,10 +44,11 @@ export interface ApiMockOptions {
   /** The same delay and failure options per operationId. */
   operations?: Record<string, {delay?: {min: number, max: number}, failure?: {rate: number, status?: number, network?: boolean}}>;
 }
-/** Where a mock keeps its state: `localStorage`, `sessionStorage`, or any object with these two methods. */
+/** Where a mock keeps its state: `localStorage`, `sessionStorage`, or any object with these methods (`removeItem` optional: without it, values no longer needed stay). */
 export interface ApiMockStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
+  removeItem?(key: string): void;
 }
 /** A resource the mock stores, as `resources()` lists them. */
 export interface ApiMockResource {

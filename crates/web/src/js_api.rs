@@ -25,7 +25,7 @@ export interface PetstoreMockOptions {
   /** The localStorage key to save under (default "petstore-mock/v1"); `null` keeps the state in memory only. */
   storageKey?: string | null;
   /** A store of your own instead of localStorage, as for `ApiMock` (see `ApiMockOptions.storage`). */
-  storage?: {getItem(key: string): string | null; setItem(key: string, value: string): void};
+  storage?: {getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem?(key: string): void};
   /** Check parameters and bodies against the document (default true); the business rules hold either way. */
   validate?: boolean;
   /** A delay before every answer of fetch, in milliseconds. */

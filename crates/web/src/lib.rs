@@ -14,8 +14,10 @@
 #![deny(missing_docs)]
 
 pub mod intercept;
+pub mod layout;
 mod notice;
 mod persistent;
+mod saving;
 #[cfg(target_arch = "wasm32")]
 mod storage_events;
 pub mod store;
@@ -36,4 +38,4 @@ pub mod markdown_api;
 
 pub use persistent::{MockOptions, Notice, PersistentMock, Subscription};
 pub use petstore_browser::LocalStorage;
-pub use store::{KeyValueStore, MemoryStore, StorageError};
+pub use store::{KeyValueStore, MemoryStore, StorageError, Written};

@@ -12,8 +12,9 @@ use petstore_api_mock::StatefulMock;
 use petstore_http::{Request, Response};
 
 pub use crate::notice::Notice;
+use crate::saving::Saving;
 use crate::store::KeyValueStore;
-use crate::sync::{self, Local, Saved, Start, Sync};
+use crate::sync::{self, Local, Start, Stored, Sync};
 
 /// How to open a [`PersistentMock`] in the browser.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,9 +31,11 @@ pub struct Subscription(u64);
 
 /// A mock (the Petstore's by default, or any [`StatefulMock`] such as the mock of another
 /// document), saved after every change under one key of a shared store (`localStorage` in the
-/// browser) and restored from it on open.
+/// browser) and keys below it, and restored from it on open. A change writes the records it
+/// touched (one log entry and a small header, see [`crate::layout`]), not the whole state.
 ///
-/// Tabs stay consistent: before every request, reset or restore the mock re-reads the key, and
+/// Tabs stay consistent: before every request, reset or restore the mock re-reads the key's
+/// header, and
 /// takes the stored state when another tab wrote since (so a change is always made on the
 /// latest state); in the browser a `storage` event does the same as soon as another tab writes.
 /// Two writes at the very same moment cannot both win: the tab whose write lost learns it from
@@ -72,12 +75,6 @@ struct State<M> {
     /// A change the store refuses is undone and answered 503 rather than kept in memory
     /// ([`PersistentMock::with_own_store_of`]).
     refuse_unsaved: bool,
-}
-
-struct Saving {
-    store: Box<dyn KeyValueStore>,
-    key: String,
-    local: Local,
 }
 
 impl<M: StatefulMock + 'static> fmt::Debug for PersistentMock<M> {
@@ -220,8 +217,12 @@ impl<M: StatefulMock + 'static> PersistentMock<M> {
         seed: bool,
     ) -> Result<(Self, Option<Notice>), crate::StorageError> {
         let storage = crate::LocalStorage::open()?;
-        let (mock, notice) =
-            Self::with_store_of(initial, crate::store::WatchedStorage::new(storage), key.clone(), seed);
+        let (mock, notice) = Self::with_store_of(
+            initial,
+            crate::store::WatchedStorage::new(storage, key.clone()),
+            key.clone(),
+            seed,
+        );
         // Weak: the listener lives inside the mock and must not keep it alive.
         let inner = Rc::downgrade(&mock.inner);
         let listener = crate::storage_events::StorageListener::new(key, move || {
@@ -462,26 +463,26 @@ impl<M: StatefulMock> State<M> {
                 return Ok((state, Some(notice)));
             }
         };
-        let mut local = Local::default();
-        let (mock, refused) = match sync::start(stored.as_deref()) {
-            Start::Empty => (initial(seed), None),
-            Start::Saved(saved) => {
-                let mut mock = initial(seed);
-                match mock.restore(saved.snapshot) {
-                    Ok(()) => {
-                        local.generation = saved.generation;
-                        (mock, None)
-                    }
-                    Err(error) => (initial(seed), Some(error.to_string())),
+        let mut saving = Saving::new(store, key, Local { seen: stored.clone(), ..Local::default() });
+        let mut mock = initial(seed);
+        let refused = match sync::start(stored.as_deref()) {
+            Start::Empty => None,
+            Start::Saved(saved) => match saving.take(&mut mock, &saved) {
+                Ok(generation) => {
+                    saving.local.generation = generation;
+                    None
                 }
-            }
-            Start::Unreadable { reason } => (initial(seed), Some(reason)),
+                Err(reason) => {
+                    mock = initial(seed);
+                    Some(reason)
+                }
+            },
+            Start::Unreadable { reason } => Some(reason),
         };
         if let Some(reason) = refused.as_ref().filter(|_| strict) {
             return Err(reason.clone());
         }
-        local.seen = stored;
-        let mut state = Self::new(mock, seed, Some(Saving { store, key, local }));
+        let mut state = Self::new(mock, seed, Some(saving));
         let notice = refused.map(|reason| Notice::StartedFresh { reason });
         if notice.is_some() {
             // Replace the unreadable value so the next start is clean and other tabs follow.
@@ -500,18 +501,23 @@ impl<M: StatefulMock> State<M> {
             return false;
         }
         let Ok(stored) = saving.store.get(&saving.key) else { return false };
-        let (generation, discards_ours) = match sync::sync(&saving.local, stored.as_deref()) {
+        let (taken, discards_ours) = match sync::sync(&saving.local, stored.as_deref()) {
             Sync::UpToDate => return false,
             Sync::Unreadable => (None, false),
-            Sync::Adopt { saved, discards_ours } => {
-                let restored = self.mock.restore(saved.snapshot).is_ok();
-                (restored.then_some(saved.generation), discards_ours)
+            Sync::Adopt { stored, discards_ours } => {
+                let ours = saving.chain().cloned().filter(|_| saving.local.wrote_seen && discards_ours);
+                let taken = saving.take(&mut self.mock, &stored).ok();
+                if taken.is_some() {
+                    saving.remove_lost_write(ours.as_ref());
+                }
+                (taken, discards_ours)
             }
         };
-        let Some(generation) = generation else {
+        let Some(generation) = taken else {
             // Not a state we can take: keep ours; our next write replaces it.
             saving.local.seen = stored;
             saving.local.wrote_seen = false;
+            saving.forget_chain();
             return false;
         };
         saving.local = Local { generation, seen: stored, wrote_seen: false, unsaved: false };
@@ -526,23 +532,24 @@ impl<M: StatefulMock> State<M> {
         let Some(saving) = &mut self.saving else { return };
         saving.local.unsaved = false;
         self.not_saved = None;
-        let stored = saving.local.seen.as_deref().and_then(|text| sync::Saved::decode(text).ok());
-        let restored = stored.is_some_and(|saved| self.mock.restore(saved.snapshot).is_ok());
+        let stored = saving.local.seen.clone();
+        let restored = stored
+            .as_deref()
+            .and_then(|text| Stored::decode(text).ok())
+            .is_some_and(|stored| saving.take(&mut self.mock, &stored).is_ok());
         if !restored {
             self.mock.reset(self.seed);
+            saving.forget_chain();
+            saving.clear_pending();
         }
     }
 
-    /// Writes the state under the next generation; on failure keeps it in memory and says so
-    /// (the error is the store's sentence).
+    /// Writes what changed under the next generation; on failure keeps it in memory and says
+    /// so (the error is the store's sentence).
     fn save(&mut self) -> Result<(), String> {
         let Some(saving) = &mut self.saving else { return Ok(()) };
-        let generation = sync::next_generation(&saving.local);
-        let snapshot = self.mock.snapshot();
-        let text = Saved { generation, snapshot: &snapshot }.encode_own();
-        match saving.store.set(&saving.key, &text) {
+        match saving.save(&mut self.mock) {
             Ok(()) => {
-                saving.local = Local { generation, seen: Some(text), wrote_seen: true, unsaved: false };
                 self.not_saved = None;
                 Ok(())
             }

@@ -22,6 +22,15 @@ pub trait KeyValueStore {
     /// [`StorageError::QuotaExceeded`] when the value does not fit.
     fn set(&self, key: &str, value: &str) -> Result<(), StorageError>;
 
+    /// Removes the value under `key`. A store that cannot remove (a `storage` object without
+    /// `removeItem`) keeps it: the saved mock only removes what no longer counts.
+    ///
+    /// # Errors
+    /// [`StorageError`] when the store refused.
+    fn remove(&self, _key: &str) -> Result<(), StorageError> {
+        Ok(())
+    }
+
     /// Whether `key` still holds the value this store last read or wrote under it (`false`
     /// when that is not known: read the value then).
     fn unchanged(&self, _key: &str) -> bool {
@@ -41,6 +50,7 @@ pub struct MemoryStore {
 struct Memory {
     entries: BTreeMap<String, String>,
     quota: Option<usize>,
+    written: Written,
 }
 
 impl MemoryStore {
@@ -55,10 +65,27 @@ impl MemoryStore {
         self.inner.borrow_mut().quota = quota;
     }
 
-    /// Removes the value under `key`.
-    pub fn remove(&self, key: &str) {
-        self.inner.borrow_mut().entries.remove(key);
+    /// The keys it holds, in order.
+    #[must_use]
+    pub fn keys(&self) -> Vec<String> {
+        self.inner.borrow().entries.keys().cloned().collect()
     }
+
+    /// How many writes (`set` calls) the store took, and how many characters of keys plus
+    /// values they carried, since it was made (over all clones).
+    #[must_use]
+    pub fn written(&self) -> Written {
+        self.inner.borrow().written
+    }
+}
+
+/// What a [`MemoryStore`] was sent: see [`MemoryStore::written`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Written {
+    /// `set` calls that succeeded.
+    pub writes: u64,
+    /// Characters of their keys and values.
+    pub chars: u64,
 }
 
 impl KeyValueStore for MemoryStore {
@@ -82,7 +109,14 @@ impl KeyValueStore for MemoryStore {
                 )));
             }
         }
+        memory.written.writes += 1;
+        memory.written.chars += (key.chars().count() + value.chars().count()) as u64;
         memory.entries.insert(key.to_owned(), value.to_owned());
+        Ok(())
+    }
+
+    fn remove(&self, key: &str) -> Result<(), StorageError> {
+        self.inner.borrow_mut().entries.remove(key);
         Ok(())
     }
 }
@@ -95,27 +129,34 @@ impl KeyValueStore for LocalStorage {
     fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
         LocalStorage::set(self, key, value)
     }
+
+    fn remove(&self, key: &str) -> Result<(), StorageError> {
+        LocalStorage::remove(self, key)
+    }
 }
 
-/// `localStorage` that keeps the value it last read or wrote (under one key) as the JavaScript
-/// string it is, so [`KeyValueStore::unchanged`] compares in JavaScript: a mock that checks
-/// before every request whether another tab wrote does not copy the whole stored state into
-/// WebAssembly each time to find it unchanged.
+/// `localStorage` that keeps the value it last read or wrote under one key (the saved mock's
+/// header) as the JavaScript string it is, so [`KeyValueStore::unchanged`] compares in
+/// JavaScript: a mock that checks before every request whether another tab wrote does not copy
+/// the value into WebAssembly each time to find it unchanged.
 #[derive(Debug)]
 pub struct WatchedStorage {
     storage: LocalStorage,
-    last: RefCell<Option<(String, js_sys::JsString)>>,
+    watched: String,
+    last: RefCell<Option<js_sys::JsString>>,
 }
 
 impl WatchedStorage {
-    /// `storage`, nothing read or written yet.
+    /// `storage`, watching `key`; nothing read or written yet.
     #[must_use]
-    pub fn new(storage: LocalStorage) -> Self {
-        Self { storage, last: RefCell::new(None) }
+    pub fn new(storage: LocalStorage, key: impl Into<String>) -> Self {
+        Self { storage, watched: key.into(), last: RefCell::new(None) }
     }
 
     fn remember(&self, key: &str, value: Option<js_sys::JsString>) {
-        *self.last.borrow_mut() = value.map(|value| (key.to_owned(), value));
+        if key == self.watched {
+            *self.last.borrow_mut() = value;
+        }
     }
 }
 
@@ -136,16 +177,22 @@ impl KeyValueStore for WatchedStorage {
         Ok(())
     }
 
+    fn remove(&self, key: &str) -> Result<(), StorageError> {
+        self.storage.remove(key)?;
+        self.remember(key, None);
+        Ok(())
+    }
+
     fn unchanged(&self, key: &str) -> bool {
         let last = self.last.borrow();
-        let Some((last_key, last)) = last.as_ref() else { return false };
-        last_key == key && self.storage.get_js(key).ok().flatten().is_some_and(|now| now == *last)
+        let Some(last) = last.as_ref() else { return false };
+        key == self.watched && self.storage.get_js(key).ok().flatten().is_some_and(|now| now == *last)
     }
 }
-
 /// A store of the caller's own, given to `new ApiMock(.., {storage})` or `new PetstoreMock({storage})`:
 /// any object with `getItem(key)` and `setItem(key, value)` as `localStorage` has them (the npm
-/// package's file store in Node, `sessionStorage`). What they throw is said in their own words.
+/// package's file store in Node, `sessionStorage`), and `removeItem(key)` when it has one. What
+/// they throw is said in their own words.
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod js {
     use wasm_bindgen::prelude::*;
@@ -161,6 +208,8 @@ pub mod js {
         fn get_item(this: &StorageLike, key: &str) -> Result<JsValue, JsValue>;
         #[wasm_bindgen(method, catch, js_name = setItem)]
         fn set_item(this: &StorageLike, key: &str, value: &str) -> Result<(), JsValue>;
+        #[wasm_bindgen(method, catch, js_name = removeItem)]
+        fn remove_item(this: &StorageLike, key: &str) -> Result<(), JsValue>;
     }
 
     /// The `storage` option: a checked [`StorageLike`].
@@ -169,6 +218,8 @@ pub mod js {
         storage: StorageLike,
         /// The storage's `name` (a file store names its file), for messages.
         pub name: Option<String>,
+        /// Whether it has `removeItem` (optional: without it, values no longer needed stay).
+        removes: bool,
     }
 
     impl JsStorage {
@@ -185,7 +236,7 @@ pub mod js {
                 );
             }
             let name = js_sys::Reflect::get(value, &"name".into()).ok().and_then(|n| n.as_string());
-            Ok(Self { storage: value.clone().unchecked_into(), name })
+            Ok(Self { storage: value.clone().unchecked_into(), name, removes: has("removeItem") })
         }
     }
 
@@ -207,6 +258,13 @@ pub mod js {
             self.storage
                 .set_item(key, value)
                 .map_err(|e| StorageError::Refused(petstore_browser::message_of(&e)))
+        }
+
+        fn remove(&self, key: &str) -> Result<(), StorageError> {
+            if !self.removes {
+                return Ok(());
+            }
+            self.storage.remove_item(key).map_err(|e| StorageError::Refused(petstore_browser::message_of(&e)))
         }
     }
 }

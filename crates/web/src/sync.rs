@@ -1,15 +1,19 @@
-//! The saved envelope and the decisions about it, with no browser and no mock: what to do with
-//! what storage holds at start, and whether another tab's write replaces our state.
+//! The saved state's header and the decisions about it, with no browser and no mock: what to do
+//! with what storage holds at start, and whether another tab's write replaces our state.
 //!
-//! Storage holds `{"generation": N, "snapshot": {..}}`. Every successful write stores the
-//! generation it was based on plus one, so a reader can tell a write that saw its own latest
-//! state (a higher generation) from one made at the same time on an older state (equal or
-//! lower: the writer never saw ours).
+//! The mock's key holds a [`Header`] (the records layout of [`crate::layout`]), or, as saved by
+//! earlier versions, the whole snapshot in an envelope, `{"generation": N, "snapshot": {..}}`
+//! ([`Saved`], still read, and replaced by the records layout at the first write). Every
+//! successful write stores the generation it was based on plus one, so a reader can tell a
+//! write that saw its own latest state (a higher generation) from one made at the same time on
+//! an older state (equal or lower: the writer never saw ours).
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-/// The mock's saved state as it sits in storage.
+pub use crate::layout::Header;
+
+/// A whole snapshot as earlier versions saved it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Saved<'a> {
     /// Counts the writes to this key over all tabs.
@@ -41,24 +45,6 @@ impl<'a> Saved<'a> {
         }
     }
 
-    /// The text to store for a snapshot the mock itself wrote (`Mock::snapshot`: JSON by
-    /// construction), the same as [`Saved::encode`] gives, without parsing the snapshot again
-    /// to check it: a save follows every write.
-    #[must_use]
-    pub fn encode_own(&self) -> String {
-        if self.snapshot.is_empty() {
-            return self.encode();
-        }
-        // Sized once: a snapshot is the whole state, and a save follows every write.
-        let mut text = String::with_capacity(self.snapshot.len() + 48);
-        text.push_str(r#"{"generation":"#);
-        text.push_str(&self.generation.to_string());
-        text.push_str(r#","snapshot":"#);
-        text.push_str(self.snapshot);
-        text.push('}');
-        text
-    }
-
     /// Reads stored text back.
     ///
     /// # Errors
@@ -70,13 +56,44 @@ impl<'a> Saved<'a> {
     }
 }
 
+/// What the mock's key holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stored<'a> {
+    /// The header of the records layout.
+    Records(Header),
+    /// A whole snapshot, as earlier versions saved it.
+    Snapshot(Saved<'a>),
+}
+
+impl<'a> Stored<'a> {
+    /// Reads what the mock's key holds.
+    ///
+    /// # Errors
+    /// A sentence saying why the text is not a saved mock.
+    pub fn decode(text: &'a str) -> Result<Self, String> {
+        match Header::decode(text)? {
+            Some(header) => Ok(Self::Records(header)),
+            None => Saved::decode(text).map(Self::Snapshot),
+        }
+    }
+
+    /// The generation of the write that stored it.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        match self {
+            Self::Records(header) => header.generation,
+            Self::Snapshot(saved) => saved.generation,
+        }
+    }
+}
+
 /// What storage held when a tab started.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Start<'a> {
     /// Nothing saved yet: start with the initial data and write nothing until a change.
     Empty,
     /// A saved mock to restore.
-    Saved(Saved<'a>),
+    Saved(Stored<'a>),
     /// Something that is not a saved mock: start fresh and replace it, saying why.
     Unreadable {
         /// A sentence for the user.
@@ -90,8 +107,8 @@ pub enum Start<'a> {
 pub fn start(stored: Option<&str>) -> Start<'_> {
     match stored {
         None => Start::Empty,
-        Some(text) => match Saved::decode(text) {
-            Ok(saved) => Start::Saved(saved),
+        Some(text) => match Stored::decode(text) {
+            Ok(stored) => Start::Saved(stored),
             Err(reason) => Start::Unreadable { reason },
         },
     }
@@ -120,7 +137,7 @@ pub enum Sync<'a> {
     /// Another tab wrote: take its state.
     Adopt {
         /// What it wrote.
-        saved: Saved<'a>,
+        stored: Stored<'a>,
         /// Taking it discards a change of ours that the other tab never saw (a write at the
         /// same moment, or a change we could not save): tell the user.
         discards_ours: bool,
@@ -139,11 +156,11 @@ pub fn sync<'a>(local: &Local, stored: Option<&'a str>) -> Sync<'a> {
     if local.seen.as_deref() == Some(text) {
         return Sync::UpToDate;
     }
-    match Saved::decode(text) {
+    match Stored::decode(text) {
         Err(_) => Sync::Unreadable,
-        Ok(saved) => {
-            let raced = local.wrote_seen && saved.generation <= local.generation;
-            Sync::Adopt { saved, discards_ours: raced || local.unsaved }
+        Ok(stored) => {
+            let raced = local.wrote_seen && stored.generation() <= local.generation;
+            Sync::Adopt { stored, discards_ours: raced || local.unsaved }
         }
     }
 }
@@ -151,12 +168,11 @@ pub fn sync<'a>(local: &Local, stored: Option<&'a str>) -> Sync<'a> {
 /// The generation the next write gets: one more than any we know of.
 #[must_use]
 pub fn next_generation(local: &Local) -> u64 {
-    // Our own last write holds our generation: it is not parsed again (a save follows every
-    // change, and the text is the whole state).
+    // Our own last write holds our generation: it is not parsed again.
     let stored = if local.wrote_seen {
         local.generation
     } else {
-        local.seen.as_deref().and_then(|t| Saved::decode(t).ok()).map_or(0, |s| s.generation)
+        local.seen.as_deref().and_then(|t| Stored::decode(t).ok()).map_or(0, |s| s.generation())
     };
     local.generation.max(stored).saturating_add(1)
 }

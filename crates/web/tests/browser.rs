@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use petstore::Mock;
 use petstore_http::Request;
-use petstore_web::sync::Saved;
+use petstore_web::sync::{Saved, Stored};
 use petstore_web::{MockOptions, Notice, PersistentMock};
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
@@ -57,11 +57,48 @@ fn the_state_survives_a_new_mock_on_the_same_key() {
     drop(first);
 
     let saved = storage().get_item(&key).unwrap().unwrap();
-    assert_eq!(Saved::decode(&saved).unwrap().generation, 1);
+    assert_eq!(Stored::decode(&saved).unwrap().generation(), 1);
     let (second, notice) = open(&key);
     assert_eq!(notice, None);
     assert!(pet_names(&second).contains(&"Rex".to_owned()));
     assert_eq!(second.counts().pets, Mock::seeded().counts().pets + 1);
+}
+
+/// The keys of `localStorage` that belong to the mock saved under `key`, in order.
+fn keys_of(key: &str) -> Vec<String> {
+    let storage = storage();
+    let mut keys: Vec<String> = (0..storage.length().unwrap())
+        .filter_map(|i| storage.key(i).unwrap())
+        .filter(|k| k == key || k.starts_with(&format!("{key}/")))
+        .collect();
+    keys.sort();
+    keys
+}
+
+#[wasm_bindgen_test]
+fn a_create_adds_one_log_entry_beside_the_header_and_an_earlier_saved_state_is_read() {
+    let key = fresh_key("records");
+    let mut earlier = Mock::seeded();
+    earlier.handle(&Request::new("POST", "/pets").json(&json!({"name": "Old", "categoryId": 1})));
+    storage().set_item(&key, &Saved { generation: 4, snapshot: &earlier.snapshot() }.encode()).unwrap();
+    let (mock, notice) = open(&key);
+    assert_eq!(notice, None);
+    assert!(pet_names(&mock).contains(&"Old".to_owned()));
+
+    create_pet(&mock, "First");
+    let after_first = keys_of(&key);
+    assert_eq!(after_first.len(), 2, "the header and a base: {after_first:?}");
+    create_pet(&mock, "Second");
+    let after_second = keys_of(&key);
+    assert_eq!(after_second.len(), 3, "one log entry more: {after_second:?}");
+    assert!(after_second.iter().any(|k| k.starts_with(&format!("{key}/log/"))));
+
+    // Reset writes a new base; the replaced base and log are kept a moment (for a tab writing
+    // on them at the same moment).
+    mock.reset(false).unwrap();
+    assert_eq!(keys_of(&key).len(), 4, "{:?}", keys_of(&key));
+    let (reopened, notice) = open(&key);
+    assert_eq!((reopened.counts().pets, notice), (0, None));
 }
 
 #[wasm_bindgen_test]
@@ -77,7 +114,7 @@ fn unreadable_storage_starts_fresh_and_says_why() {
         assert!(reason.contains(says), "{name}: {reason}");
         assert_eq!(mock.counts(), Mock::seeded().counts());
         let replaced = storage().get_item(&key).unwrap().unwrap();
-        assert!(Saved::decode(&replaced).is_ok(), "the unreadable value is replaced: {replaced}");
+        assert!(Stored::decode(&replaced).is_ok(), "the unreadable value is replaced: {replaced}");
     }
 }
 
@@ -124,7 +161,7 @@ fn a_write_by_anyone_else_is_taken_in_before_the_next_request() {
     assert!(!names.contains(&"Mine".to_owned()), "{names:?}");
     create_pet(&a, "After");
     let saved = storage().get_item(&key).unwrap().unwrap();
-    assert_eq!(Saved::decode(&saved).unwrap().generation, 11, "the next write follows theirs");
+    assert_eq!(Stored::decode(&saved).unwrap().generation(), 11, "the next write follows theirs");
 }
 
 #[wasm_bindgen_test]
@@ -186,7 +223,7 @@ fn without_a_key_nothing_is_stored() {
 fn watched_storage_knows_its_own_write_and_sees_anyone_elses() {
     use petstore_web::store::{KeyValueStore, WatchedStorage};
     let key = fresh_key("watched");
-    let watched = WatchedStorage::new(petstore_web::LocalStorage::open().unwrap());
+    let watched = WatchedStorage::new(petstore_web::LocalStorage::open().unwrap(), key.clone());
     assert!(!watched.unchanged(&key), "nothing read or written yet");
     watched.set(&key, "ours: é, 🐕").unwrap();
     assert_eq!(storage().get_item(&key).unwrap().as_deref(), Some("ours: é, 🐕"));
@@ -196,4 +233,6 @@ fn watched_storage_knows_its_own_write_and_sees_anyone_elses() {
     assert_eq!(watched.get(&key).unwrap().as_deref(), Some("theirs"));
     assert!(watched.unchanged(&key));
     assert!(!watched.unchanged("petstore-web-test/another-key"), "another key is not known");
+    watched.set(&format!("{key}/log/1"), "an entry").unwrap();
+    assert!(watched.unchanged(&key), "writes of other keys do not hide the watched one");
 }

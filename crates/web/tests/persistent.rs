@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use petstore::Mock;
 use petstore_http::Request;
-use petstore_web::sync::Saved;
+use petstore_web::sync::{Saved, Stored};
 use petstore_web::{KeyValueStore, MemoryStore, Notice, PersistentMock};
 use serde_json::{Value, json};
 
@@ -39,7 +39,7 @@ fn a_new_mock_on_the_same_key_finds_the_saved_state() {
     create_pet(&first, "Rex");
     assert_eq!(first.generation(), 1);
     let saved = store.get(KEY).unwrap().unwrap();
-    assert_eq!(Saved::decode(&saved).unwrap().generation, 1);
+    assert_eq!(Stored::decode(&saved).unwrap().generation(), 1);
 
     let (second, notice) = PersistentMock::with_store(store, KEY, true);
     assert_eq!(notice, None);
@@ -253,10 +253,10 @@ fn garbage_written_by_someone_else_is_kept_out_and_replaced_by_the_next_change()
     assert!(pet_names(&a).contains(&"Rex".to_owned()));
     create_pet(&a, "Max");
     let saved = store.get(KEY).unwrap().unwrap();
-    assert_eq!(Saved::decode(&saved).unwrap().generation, 2);
+    assert_eq!(Stored::decode(&saved).unwrap().generation(), 2);
 
     // Removing the key (a cleared storage) keeps the state too.
-    store.remove(KEY);
+    store.remove(KEY).unwrap();
     assert!(!a.sync());
     assert_eq!(pet_names(&a).len(), Mock::seeded().counts().pets + 2);
 }

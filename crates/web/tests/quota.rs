@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore_http::Request;
-use petstore_web::sync::Saved;
+use petstore_web::sync::Stored;
 use petstore_web::{MockOptions, Notice, PersistentMock};
 use serde_json::json;
 use wasm_bindgen_test::*;
@@ -62,7 +62,7 @@ fn a_full_storage_keeps_changes_in_memory_says_so_and_retries() {
     create(&mock, "Later");
     assert_eq!(mock.notices(), vec![], "saved again on the next change");
     let stored = storage().get_item(KEY).unwrap().unwrap();
-    assert_eq!(Saved::decode(&stored).unwrap().generation, 2);
+    assert_eq!(Stored::decode(&stored).unwrap().generation(), 2);
 
     let (reopened, _) = PersistentMock::open(&MockOptions { seed: true, storage_key: Some(KEY.into()) });
     assert_eq!(reopened.counts().pets, count + 1, "the in-memory change was saved with the next one");

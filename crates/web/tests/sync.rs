@@ -1,9 +1,10 @@
-//! The storage decisions as plain functions: the envelope, what a start finds, and whether
-//! another tab's write is taken and reported.
+//! The storage decisions as plain functions: the header and the earlier versions' envelope,
+//! what a start finds, and whether another tab's write is taken and reported.
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_web::sync::{Local, Saved, Start, Sync, next_generation, start, sync};
+use petstore_web::layout::Header;
+use petstore_web::sync::{Local, Saved, Start, Stored, Sync, next_generation, start, sync};
 
 const SNAPSHOT: &str = r#"{"version":1,"pets":[]}"#;
 
@@ -16,22 +17,6 @@ fn the_envelope_round_trips_and_embeds_the_snapshot_as_json() {
     let text = stored(7, SNAPSHOT);
     assert_eq!(text, r#"{"generation":7,"snapshot":{"version":1,"pets":[]}}"#);
     assert_eq!(Saved::decode(&text), Ok(Saved { generation: 7, snapshot: SNAPSHOT }));
-}
-
-#[test]
-fn the_mock_s_own_snapshots_are_wrapped_as_encode_wraps_them() {
-    let mut mock = petstore::mock::Mock::seeded();
-    let snapshot = mock.snapshot();
-    assert_eq!(Saved { generation: 12, snapshot: &snapshot }.encode_own(), stored(12, &snapshot));
-    let body = serde_json::json!({"name": "Nib \"the\" \u{e9}l\u{e8}ve \u{1f408}", "categoryId": 1});
-    let created = mock.handle(&petstore_http::Request::new("POST", "/pets").json(&body));
-    assert_eq!(created.status, 201, "{:?}", String::from_utf8_lossy(&created.body));
-    let snapshot = mock.snapshot();
-    let text = Saved { generation: 13, snapshot: &snapshot }.encode_own();
-    assert_eq!(text, stored(13, &snapshot));
-    assert_eq!(Saved::decode(&text), Ok(Saved { generation: 13, snapshot: &snapshot }));
-    // An empty snapshot (none the mock writes) is still stored as one the mock will refuse.
-    assert_eq!(Saved { generation: 1, snapshot: "" }.encode_own(), stored(1, ""));
 }
 
 #[test]
@@ -52,7 +37,12 @@ fn text_that_is_not_an_envelope_is_refused_with_a_sentence() {
 fn start_classifies_what_storage_holds() {
     assert_eq!(start(None), Start::Empty);
     let text = stored(3, SNAPSHOT);
-    assert_eq!(start(Some(&text)), Start::Saved(Saved { generation: 3, snapshot: SNAPSHOT }));
+    assert_eq!(
+        start(Some(&text)),
+        Start::Saved(Stored::Snapshot(Saved { generation: 3, snapshot: SNAPSHOT }))
+    );
+    let header = Header::of_base(4, "4.ab".into(), 10);
+    assert_eq!(start(Some(&header.encode())), Start::Saved(Stored::Records(header)));
     assert!(matches!(start(Some("garbage")), Start::Unreadable { .. }));
 }
 
@@ -61,7 +51,7 @@ fn local(generation: u64, seen: Option<&str>, wrote_seen: bool, unsaved: bool) -
 }
 
 fn adopt(text: &str, discards_ours: bool) -> Sync<'_> {
-    Sync::Adopt { saved: Saved::decode(text).unwrap(), discards_ours }
+    Sync::Adopt { stored: Stored::decode(text).unwrap(), discards_ours }
 }
 
 #[test]
@@ -107,4 +97,28 @@ fn the_next_write_is_above_every_generation_we_know() {
     // Our own write: the generation we wrote it with.
     let ours = stored(7, "{}");
     assert_eq!(next_generation(&local(7, Some(&ours), true, false)), 8);
+}
+
+#[test]
+fn headers_round_trip_and_decide_like_envelopes() {
+    let ours = Header::of_base(5, "5.a".into(), 100).encode();
+    let theirs = Header::of_base(5, "5.a".into(), 100).with_entry(6, "6.b".into(), 40).encode();
+    let racing = Header::of_base(5, "5.a".into(), 100).with_entry(5, "5.c".into(), 40).encode();
+    assert_eq!(sync(&local(5, Some(&ours), true, false), Some(&ours)), Sync::UpToDate);
+    assert_eq!(sync(&local(5, Some(&ours), true, false), Some(&theirs)), adopt(&theirs, false));
+    assert_eq!(sync(&local(5, Some(&ours), true, false), Some(&racing)), adopt(&racing, true));
+    assert_eq!(next_generation(&local(5, Some(&theirs), false, false)), 7);
+}
+
+#[test]
+fn headers_of_another_format_or_out_of_bounds_are_refused_with_a_sentence() {
+    let mut header = Header::of_base(1, "1.a".into(), 10);
+    header.format = "records/9".into();
+    let reason = Stored::decode(&header.encode()).unwrap_err();
+    assert!(reason.contains("records/9"), "{reason}");
+    let mut header = Header::of_base(1, "1.a".into(), 10);
+    header.entries = u64::MAX;
+    assert!(Stored::decode(&header.encode()).unwrap_err().contains("log entries"));
+    assert!(Stored::decode(r#"{"format":"records/1"}"#).is_err());
+    assert!(matches!(start(Some(r#"{"format":1}"#)), Start::Unreadable { .. }));
 }

@@ -1,7 +1,7 @@
 // The package in Node: the WebAssembly module is read from beside this file and compiled when
 // the package is imported, so `new ApiMock(description)` works at once. Descriptions are read
 // from paths and file:, http: or https: URLs; the state is kept in memory, or in a file.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,11 +19,21 @@ export function ready() {
   return Promise.resolve();
 }
 
+/** The first line of a state file in the log format; a file without it is one JSON value as
+ * earlier versions wrote it. */
+const MARKER = "petstore-mock-store/1";
+
 /**
- * A store for the `storage` option that keeps the state in one file: read when the mock
- * opens and before each change (so two mocks on one file follow each other), written before
- * each change is answered: `FILE.tmp` written and synced, renamed over `FILE`, the directory
- * synced. A crash at any moment leaves the last answered state whole.
+ * A store for the `storage` option that keeps the state in one file, as a log: each
+ * `setItem(key, value)` appends one line (`\n["key","value"]`) and syncs the file before it
+ * returns, so a change costs what it wrote, whatever the size of the state; `removeItem` appends
+ * `\n["key"]`. Lines start with their newline, so a line a crash cut short is followed by a
+ * whole one and is skipped when the file is read. The file is read when the mock opens and
+ * followed before each change (two mocks on one file, in one process or two, see each other's
+ * writes); once it holds more than twice what its keys hold, it is rewritten: `FILE.tmp`
+ * written and synced, renamed over `FILE`, the directory synced. A crash at any moment leaves
+ * every synced write whole. A file of an earlier version (one JSON value) is read as the value
+ * of the mock's key, and rewritten in the log format at the first write.
  */
 export function fileStorage(file) {
   const path = file instanceof URL ? fileURLToPath(file) : resolve(String(file));
@@ -34,44 +44,179 @@ export function fileStorage(file) {
     isDirectory = statSync(dir).isDirectory();
   } catch {}
   if (!isDirectory) throw new Error(`${shown}: the directory ${dir} does not exist.`);
+
+  /** What the file holds, as read up to `offset` of the file `ino`. */
+  let values = new Map();
+  let live = 0;
+  let ino = null;
+  let offset = 0;
+  /** The file is an earlier version's (one JSON value): the first write rewrites it. */
+  let earlier = false;
+  /** The first key asked for: the mock's own. A file holds one mock's state, whatever its key:
+   * the mock's key is stored as "", the keys below it as the rest ("/log/ID"), so that a mock of
+   * another description (another key) finds that state and refuses it rather than share the file. */
+  let root = null;
+  const nameOf = (key) => {
+    if (root === null) root = key;
+    if (key === root) return "";
+    return key.startsWith(`${root}/`) ? key.slice(root.length) : `=${key}`;
+  };
+
+  const lineOf = (key, value) => "\n" + JSON.stringify(value === undefined ? [key] : [key, value]);
+  const put = (key, value) => {
+    const old = values.get(key);
+    if (old !== undefined) live -= key.length + old.length + 8;
+    if (value === undefined) values.delete(key);
+    else {
+      values.set(key, value);
+      live += key.length + value.length + 8;
+    }
+  };
+  /** Applies the lines of `text` (from a line's start); returns how many characters of it were
+   * whole lines (a last line still being written, or cut short, waits). */
+  const apply = (text) => {
+    const lines = text.split("\n");
+    let used = lines[0].length;
+    for (let i = 1; i < lines.length; i++) {
+      let op;
+      try {
+        op = JSON.parse(lines[i]);
+      } catch {
+        if (i === lines.length - 1) return used;
+      }
+      used += 1 + lines[i].length;
+      if (Array.isArray(op) && typeof op[0] === "string" && (op.length === 1 || typeof op[1] === "string")) put(op[0], op[1]);
+    }
+    return used;
+  };
+  const readError = (error) => new Error(`${shown} cannot be read (${error.message})`);
+  /** Takes in what the file holds now: only the new lines while it is the same file. */
+  const follow = () => {
+    let now;
+    try {
+      now = statSync(path);
+    } catch (error) {
+      if (error.code !== "ENOENT") throw readError(error);
+      values = new Map();
+      live = 0;
+      ino = null;
+      offset = 0;
+      earlier = false;
+      return;
+    }
+    if (now.size > MAX_STATE_BYTES) throw new Error(`${shown} holds ${now.size} bytes; a state file holds at most ${MAX_STATE_BYTES}`);
+    if (now.ino === ino && now.size >= offset && !earlier) {
+      if (now.size === offset) return;
+      const fd = openSync(path, "r");
+      try {
+        const buffer = Buffer.alloc(now.size - offset);
+        readSync(fd, buffer, 0, buffer.length, offset);
+        const text = buffer.toString("utf8");
+        offset += Buffer.byteLength(text.slice(0, apply(text)));
+      } catch (error) {
+        throw readError(error);
+      } finally {
+        closeSync(fd);
+      }
+      return;
+    }
+    let text;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      throw readError(error);
+    }
+    values = new Map();
+    live = 0;
+    ino = now.ino;
+    earlier = !text.startsWith(MARKER);
+    // An earlier version's file is the value of the mock's key.
+    if (earlier) put("", text);
+    offset = earlier ? now.size : Buffer.byteLength(text.slice(0, apply(text)));
+  };
+  /** `FILE.tmp` with every value, synced, renamed over `FILE`, the directory synced. */
+  const rewrite = () => {
+    const temporary = `${path}.tmp`;
+    let fd;
+    try {
+      fd = openSync(temporary, "w");
+      let chunk = MARKER;
+      for (const [key, value] of values) {
+        chunk += lineOf(key, value);
+        if (chunk.length > 1 << 20) {
+          writeSync(fd, chunk);
+          chunk = "";
+        }
+      }
+      writeSync(fd, chunk);
+      fsyncSync(fd);
+      closeSync(fd);
+      fd = undefined;
+      renameSync(temporary, path);
+      syncDirectory();
+      const now = statSync(path);
+      ino = now.ino;
+      offset = now.size;
+      earlier = false;
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd);
+      try {
+        unlinkSync(temporary);
+      } catch {}
+      throw error;
+    }
+  };
+  const syncDirectory = () => {
+    const directory = openSync(dir, "r");
+    try {
+      fsyncSync(directory);
+    } finally {
+      closeSync(directory);
+    }
+  };
+  /** Appends one line; `sync`: synced before it returns. */
+  const append = (key, value, sync) => {
+    follow();
+    if (ino === null || earlier) {
+      // A new file, or an earlier version's: written whole, in the log format.
+      put(key, value);
+      rewrite();
+      return;
+    }
+    const fd = openSync(path, "a");
+    try {
+      writeSync(fd, lineOf(key, value));
+      if (sync) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    follow();
+    if (offset > 2 * live + (1 << 20)) rewrite();
+  };
+
   return {
     name: shown,
-    getItem() {
-      let size;
+    getItem(key) {
+      const name = nameOf(String(key));
+      follow();
+      return values.get(name) ?? null;
+    },
+    setItem(key, value) {
+      const name = nameOf(String(key));
       try {
-        size = statSync(path).size;
+        append(name, String(value), true);
       } catch (error) {
-        if (error.code === "ENOENT") return null;
-        throw new Error(`${shown} cannot be read (${error.message})`);
-      }
-      if (size > MAX_STATE_BYTES) throw new Error(`${shown} holds ${size} bytes; a state file holds at most ${MAX_STATE_BYTES}`);
-      try {
-        return readFileSync(path, "utf8");
-      } catch (error) {
-        throw new Error(`${shown} cannot be read (${error.message})`);
+        throw new Error(`${shown} could not be written (${error.message})`);
       }
     },
-    setItem(_key, value) {
-      const temporary = `${path}.tmp`;
-      let fd;
+    removeItem(key) {
+      const name = nameOf(String(key));
+      follow();
+      if (!values.has(name)) return;
       try {
-        fd = openSync(temporary, "w");
-        writeFileSync(fd, value);
-        fsyncSync(fd);
-        closeSync(fd);
-        fd = undefined;
-        renameSync(temporary, path);
-        const directory = openSync(dir, "r");
-        try {
-          fsyncSync(directory);
-        } finally {
-          closeSync(directory);
-        }
+        // Not synced: a removal a crash loses only leaves a value nothing reads.
+        append(name, undefined, false);
       } catch (error) {
-        if (fd !== undefined) closeSync(fd);
-        try {
-          unlinkSync(temporary);
-        } catch {}
         throw new Error(`${shown} could not be written (${error.message})`);
       }
     },

@@ -3,7 +3,7 @@
 // fetch; state in memory and in a file that a kill -9 does not lose; clear errors.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -131,6 +131,51 @@ test("state in a file: kept across opens, refused when it is another's, a failed
     message: "The change was not made: the mock's state could not be saved (the disk is full).",
   });
   assert.equal(JSON.parse(failing.handle({ method: "GET", url: "/todos" }).body).length, 0);
+});
+
+const titles = (mock) => JSON.parse(mock.handle({ method: "GET", url: "/todos" }).body).map((t) => t.title);
+const createTodo = (mock, title) => mock.handle({ method: "POST", url: "/todos", headers: json, body: JSON.stringify({ title }) }).status;
+
+test("a state file of an earlier version (one JSON value) is read, and rewritten as a log at the first write", async () => {
+  const earlier = await ApiMock.open("api/openapi.yaml");
+  createTodo(earlier, "Old");
+  const file = join(scratch, "earlier.json");
+  const text = `{"generation":3,"snapshot":${earlier.snapshot()}}`;
+  writeFileSync(file, text);
+  const mock = await ApiMock.open("api/openapi.yaml", { file });
+  assert.deepEqual(titles(mock), ["Old"]);
+  assert.equal(readFileSync(file, "utf8"), text, "opening and reading write nothing");
+  assert.equal(createTodo(mock, "New"), 201);
+  assert.ok(readFileSync(file, "utf8").startsWith("petstore-mock-store/1\n"));
+  assert.deepEqual(titles(await ApiMock.open("api/openapi.yaml", { file })), ["Old", "New"]);
+});
+
+test("each write appends what it changed, whatever the state holds; a last line cut short is skipped", async () => {
+  const appended = async (todos) => {
+    const file = join(scratch, `appended-${todos}.json`);
+    const filled = await ApiMock.open("api/openapi.yaml");
+    for (let i = 0; i < todos; i++) createTodo(filled, `todo ${i}`);
+    const mock = await ApiMock.open("api/openapi.yaml", { file });
+    mock.restore(filled.snapshot());
+    const sizes = [];
+    for (let i = 0; i < 20; i++) {
+      const before = statSync(file).size;
+      assert.equal(createTodo(mock, `more ${i}`), 201);
+      sizes.push(statSync(file).size - before);
+    }
+    return { file, mock, median: sizes.sort((a, b) => a - b)[10] };
+  };
+  const small = await appended(10);
+  const large = await appended(3000);
+  assert.ok(large.median < small.median + 64, `bytes per create: ${small.median} at 10 to-dos, ${large.median} at 3,000`);
+
+  // A crash in the middle of a line: the line is skipped, the writes before it are kept.
+  appendFileSync(large.file, '\n["api-mock/v1/To-do API 1.0/log/9');
+  const reopened = await ApiMock.open("api/openapi.yaml", { file: large.file });
+  const count = (mock) => mock.resources()[0].count;
+  assert.equal(count(reopened), 3020);
+  assert.equal(createTodo(reopened, "after the cut"), 201);
+  assert.equal(count(await ApiMock.open("api/openapi.yaml", { file: large.file })), 3021);
 });
 
 test("kill -9 while writing loses no acknowledged change", async () => {
