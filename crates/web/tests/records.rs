@@ -350,8 +350,8 @@ fn three_tabs_taking_turns_at_random_always_agree_with_a_reload() {
         let request = match next(4) {
             0 | 1 => Request::new("POST", "/pets")
                 .json(&json!({"name": format!("Pet {step} with a longer name"), "categoryId": 1 + next(3)})),
-            2 => Request::new("DELETE", &format!("/pets/{id}")),
-            _ => Request::new("PUT", &format!("/pets/{id}"))
+            2 => Request::new("DELETE", format!("/pets/{id}")),
+            _ => Request::new("PUT", format!("/pets/{id}"))
                 .json(&json!({"name": format!("Renamed {step}"), "categoryId": 2, "status": "sold"})),
         };
         let status = tab.handle(&request).status;
