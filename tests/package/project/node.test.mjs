@@ -178,6 +178,19 @@ test("each write appends what it changed, whatever the state holds; a last line 
   assert.equal(count(await ApiMock.open("api/openapi.yaml", { file: large.file })), 3021);
 });
 
+test("two mocks on one file follow each other's appended writes, and either reopens the whole", async () => {
+  const file = join(scratch, "shared.json");
+  const a = await ApiMock.open("api/openapi.yaml", { file });
+  const b = await ApiMock.open("api/openapi.yaml", { file });
+  assert.equal(createTodo(a, "from a"), 201);
+  assert.deepEqual(titles(b), ["from a"]);
+  assert.equal(createTodo(b, "from b"), 201);
+  assert.equal(createTodo(a, "from a again"), 201);
+  assert.deepEqual(titles(b), ["from a", "from b", "from a again"]);
+  assert.deepEqual(a.notices(), []);
+  assert.deepEqual(titles(await ApiMock.open("api/openapi.yaml", { file })), ["from a", "from b", "from a again"]);
+});
+
 test("kill -9 while writing loses no acknowledged change", async () => {
   const file = join(scratch, "crash.json");
   // In the project, where the package resolves.
