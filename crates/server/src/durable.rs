@@ -67,21 +67,23 @@ impl Durable {
         if let Some(write) = mock.take_write() {
             let number = self.queued.load(Ordering::SeqCst) + 1;
             let sender = self.sender.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(sender) = sender.as_ref()
-                && sender.send((number, write)).is_ok()
-            {
-                self.queued.store(number, Ordering::SeqCst);
+            if let Some(sender) = sender.as_ref() {
+                // A change the writer no longer takes (the server is stopping) is never
+                // committed, so its answer waits for good: the process ends first.
+                let _ = sender.send((number, write));
             }
+            self.queued.store(number, Ordering::SeqCst);
         }
         self.queued.load(Ordering::SeqCst)
     }
 
-    /// Waits until every change up to `number` is committed.
+    /// Waits until every change up to `number` is committed; for ever when the writer has
+    /// stopped before committing it (an unsaved change is never answered).
     pub async fn wait(&self, number: u64) {
         let mut committed = self.committed.clone();
-        // The writer never drops its side before the last change is committed, and a failed
-        // commit ends the process.
-        let _ = committed.wait_for(|done| *done >= number).await;
+        if committed.wait_for(|done| *done >= number).await.is_err() {
+            std::future::pending::<()>().await;
+        }
     }
 
     /// Commits what is waiting and stops the writer (the database is then closed). Returns
