@@ -54,6 +54,7 @@ mod resources;
 mod routes;
 mod security;
 mod spec;
+mod state;
 mod stateful;
 mod store;
 mod text_values;
@@ -285,68 +286,6 @@ impl ApiMock {
             .collect()
     }
 
-    /// Increases on every change of state.
-    #[must_use]
-    pub fn revision(&self) -> u64 {
-        self.revision
-    }
-
-    /// The state as versioned JSON.
-    #[must_use]
-    pub fn snapshot(&self) -> String {
-        self.store.snapshot(&self.api)
-    }
-
-    /// Replaces the state with a snapshot of a mock of the same document; on error the state
-    /// is untouched.
-    ///
-    /// # Errors
-    /// When the text is not a snapshot, has another version, is of another document or holds
-    /// more than the limits.
-    pub fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError> {
-        let resources = Arc::clone(&self.resources);
-        self.store =
-            Store::from_snapshot(snapshot, &self.api, |c| resources.iter().any(|r| r.collection == c))?;
-        self.replaced = true;
-        self.revision += 1;
-        Ok(())
-    }
-
-    /// Empties the state.
-    pub fn reset(&mut self) {
-        self.store = Store::default();
-        self.replaced = true;
-        self.revision += 1;
-    }
-
-    /// The records changed since the last call (see [`records`]); [`Changes::Everything`]
-    /// after a restore or a reset, and for a new mock.
-    pub fn take_changes(&mut self) -> Changes {
-        let changes = self.store.take_changes(&self.api);
-        if std::mem::take(&mut self.replaced) { Changes::Everything } else { changes }
-    }
-
-    /// The whole state as records: the counters (`meta`), each item, each deleted path.
-    #[must_use]
-    pub fn records(&self) -> Vec<Record> {
-        self.store.records(&self.api)
-    }
-
-    /// Replaces the state with records a storage kept (as [`ApiMock::records`] and
-    /// [`ApiMock::take_changes`] gave them, in any order); on error the state is untouched.
-    /// The storage holds them already, so they are not handed back as changes.
-    ///
-    /// # Errors
-    /// As [`ApiMock::restore`], naming the record at fault.
-    pub fn restore_records(&mut self, records: Vec<Record>) -> Result<(), SnapshotError> {
-        let resources = Arc::clone(&self.resources);
-        self.store =
-            Store::from_records(records, &self.api, |c| resources.iter().any(|r| r.collection == c))?;
-        self.replaced = false;
-        self.revision += 1;
-        Ok(())
-    }
-
     /// Answers one request. Never panics; every failure is an answer.
     pub fn handle(&mut self, request: &Request) -> Response {
         self.handle_timed(request).response
@@ -515,45 +454,6 @@ pub(crate) struct Matched<'a> {
     path_index: usize,
     op: &'a Operation,
     path_params: &'a [(String, String)],
-}
-
-impl StatefulMock for ApiMock {
-    fn handle(&mut self, request: &Request) -> Response {
-        ApiMock::handle(self, request)
-    }
-
-    fn handle_timed(&mut self, request: &Request) -> Handled {
-        ApiMock::handle_timed(self, request)
-    }
-
-    fn revision(&self) -> u64 {
-        ApiMock::revision(self)
-    }
-
-    fn snapshot(&self) -> String {
-        ApiMock::snapshot(self)
-    }
-
-    fn restore(&mut self, snapshot: &str) -> Result<(), SnapshotError> {
-        ApiMock::restore(self, snapshot)
-    }
-
-    /// Empties the state (an API mock has no demo data).
-    fn reset(&mut self, _seed: bool) {
-        ApiMock::reset(self);
-    }
-
-    fn take_changes(&mut self) -> Changes {
-        ApiMock::take_changes(self)
-    }
-
-    fn records(&self) -> Vec<Record> {
-        ApiMock::records(self)
-    }
-
-    fn restore_records(&mut self, records: Vec<Record>) -> Result<(), SnapshotError> {
-        ApiMock::restore_records(self, records)
-    }
 }
 
 /// The operation a request's method and path name: its path item's index, the path's

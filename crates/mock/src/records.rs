@@ -30,8 +30,8 @@ impl Changes {
 /// The key of the record that holds a mock's counters and format version.
 pub const META_KEY: &str = "meta";
 
-/// The JSON text of a value. Serializing a `serde_json::Value` or one of the mocks' records
+/// The JSON text of a record. Serializing a `serde_json::Value` or one of the mocks' records
 /// cannot fail, so an empty text would only mean a defect.
-pub(crate) fn text_of(value: &impl serde::Serialize) -> String {
+pub fn text_of(value: &impl serde::Serialize) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }

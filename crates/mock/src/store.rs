@@ -334,36 +334,21 @@ impl Store {
             return Err(SnapshotError::Malformed("the records have no meta record".to_owned()));
         };
         items.sort_by_key(|(place, ..)| *place);
-        let places: Vec<u64> = items.iter().map(|(place, ..)| *place).collect();
+        // Keep the places the records hold: a record written later must sort after them.
+        let places: HashMap<ItemKey, u64> = items.iter().map(|(place, at, _)| (at.clone(), *place)).collect();
+        let next_place = items.last().map_or(0, |(place, ..)| place + 1);
         let mut store = Self::from_parts(
             meta.counters,
             deleted,
             items.into_iter().map(|(_, at, item)| (at, item)),
             known,
         )?;
-        // Keep the places the records hold: a record written later must sort after them.
-        let order: Vec<ItemKey> = store.item_keys();
-        store.places = order.into_iter().zip(places.iter().copied()).collect();
-        store.next_place = places.last().map_or(0, |last| last + 1);
+        store.places = places;
+        store.next_place = next_place;
         // The storage holds these: note changes from now on.
         store.dirty = Some(BTreeSet::new());
         store.counters_dirty = false;
         Ok(store)
-    }
-
-    /// Every item's key, in creation order within each scope.
-    fn item_keys(&self) -> Vec<ItemKey> {
-        let mut keys: Vec<(u64, ItemKey)> = Vec::with_capacity(self.count);
-        for (collection, scopes) in &self.resources {
-            for (scope, items) in scopes {
-                for id in items.keys() {
-                    let key = (collection.clone(), scope.clone(), id.clone());
-                    keys.push((self.places.get(&key).copied().unwrap_or(0), key));
-                }
-            }
-        }
-        keys.sort_by_key(|(place, _)| *place);
-        keys.into_iter().map(|(_, key)| key).collect()
     }
 
     fn meta_text(&self, api: &str) -> String {

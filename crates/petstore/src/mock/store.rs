@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::SnapshotError;
 use super::table::Table;
 use crate::model::{Category, InventoryItem, Pet, PetStatus};
-use petstore_api_mock::records::{Changes, META_KEY, Record};
+use petstore_api_mock::records::{Changes, META_KEY, Record, text_of};
 use petstore_http::error::{ApiError, ErrorCode};
 
 /// The snapshot format this mock writes and reads.
@@ -367,24 +367,9 @@ impl Store {
                 )?;
             // A record's key and its id must agree, or a later write would leave the old one behind.
             let held = match kind {
-                "category" => {
-                    let category: Category = read(key, text)?;
-                    let held = category.id;
-                    s.categories.push(category);
-                    held
-                }
-                "pet" => {
-                    let pet: Pet = read(key, text)?;
-                    let held = pet.id;
-                    s.pets.push(pet);
-                    held
-                }
-                "order" => {
-                    let order: StoredOrder = read(key, text)?;
-                    let held = order.id;
-                    s.orders.push(order);
-                    held
-                }
+                "category" => push(&mut s.categories, read(key, text)?, |c: &Category| c.id),
+                "pet" => push(&mut s.pets, read(key, text)?, |p: &Pet| p.id),
+                "order" => push(&mut s.orders, read(key, text)?, |o: &StoredOrder| o.id),
                 "stock" => {
                     s.stock.push(StockEntry { pet_id: id, quantity: read(key, text)? });
                     id
@@ -413,8 +398,11 @@ impl Store {
     }
 }
 
-fn text_of(value: &impl Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+/// Adds a record read back to its list; returns the id it holds.
+fn push<T>(list: &mut Vec<T>, record: T, id: impl Fn(&T) -> i64) -> i64 {
+    let held = id(&record);
+    list.push(record);
+    held
 }
 
 /// Refuses another version than this mock's, naming it; a missing version is malformed.
