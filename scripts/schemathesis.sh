@@ -29,7 +29,7 @@ if [[ "$installed" != *" $SCHEMATHESIS_VERSION" ]]; then
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
-cargo build --quiet --locked -p petstore-mock-server --bin petstore-mock
+cargo build --quiet --locked -p playground-server --bin petstore-mock
 
 work="$(mktemp -d)"
 server_pid=""

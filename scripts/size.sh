@@ -5,7 +5,7 @@ DIST="${1:-$(cd "$(dirname "$0")/.." && pwd)/dist}"
 shopt -s nullglob
 # The reference page's own files (not the deferred modules or the other pages' CSS): its two
 # stylesheets are hashed by Trunk (theme-*.css, style-*.css); theme.css is the Domains page's copy.
-files=("$DIST"/petstore-playground-*.wasm "$DIST"/petstore-playground-*.js "$DIST"/theme-*.css "$DIST"/style-*.css)
+files=("$DIST"/playground-app-*.wasm "$DIST"/playground-app-*.js "$DIST"/theme-*.css "$DIST"/style-*.css)
 [ ${#files[@]} -gt 0 ] || { echo "no build in $DIST: run trunk build --release --offline" >&2; exit 1; }
 for f in "${files[@]}"; do
   printf '%s %s %s\n' "${f##*.}" "$(stat -c %s "$f")" "$(gzip -9 -c "$f" | wc -c)"

@@ -1,5 +1,5 @@
 //! Which security schemes of a document have credentials, as the page knows it: the try-it
-//! module keeps them and announces every change (`petstore_browser::credentials`); until it
+//! module keeps them and announces every change (`playground_browser::credentials`); until it
 //! has, the schemes this browser remembers. The operation list marks with it which operations
 //! need credentials and which have them.
 
@@ -7,8 +7,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use leptos::prelude::*;
-use petstore_browser::credentials::{EVENT, announced, remembered};
-use petstore_openapi::security::{Access, Requirements, access};
+use playground_browser::credentials::{EVENT, announced, remembered};
+use playground_openapi::security::{Access, Requirements, access};
 
 thread_local! {
     /// The last announcement of each document, for the page's life: a document shown again

@@ -1,14 +1,14 @@
 //! The document the reference shows, and loading another one: by URL (also `?url=` at start),
 //! from a file or from pasted text, JSON or YAML. The checks and messages are the core's
-//! (`petstore_openapi::document`); this module fetches and reads bytes, has YAML converted by
+//! (`playground_openapi::document`); this module fetches and reads bytes, has YAML converted by
 //! js-yaml (`vendor/js-yaml.min.js`, loaded only when a document is not JSON), and swaps
 //! the document only when the new one is valid, so a failed load keeps the current one.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use petstore_openapi::Catalog;
-use petstore_openapi::document::{
+use playground_openapi::Catalog;
+use playground_openapi::document::{
     self, AnyDocument, Arriving, DocumentError, DocumentStream, Format, Listing, Read, Source, Streamed,
 };
 use wasm_bindgen::prelude::*;
@@ -31,7 +31,7 @@ use js::{
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The document (operation views are built from it on demand): indexed text
-    /// (`petstore_openapi::document::IndexedDocument`), or parsed whole after a conversion; or,
+    /// (`playground_openapi::document::IndexedDocument`), or parsed whole after a conversion; or,
     /// while its text still arrives, `AnyDocument::Arriving`, which takes the whole document
     /// when it is in ([`Arrivals`] says when).
     pub value: AnyDocument,
@@ -162,7 +162,7 @@ fn save(value: &AnyDocument, source: &Source, original: Option<&[u8]>) {
     };
     let name = named.filter(|n| !n.trim().is_empty()).unwrap_or_else(|| fallback.to_owned());
     let media_type = if yaml { "application/yaml" } else { "application/json" };
-    if let Err(e) = petstore_browser::download(&name, media_type, bytes) {
+    if let Err(e) = playground_browser::download(&name, media_type, bytes) {
         web_sys::console::warn_1(&format!("The document was not saved: {e}").into());
     }
 }
@@ -223,7 +223,7 @@ async fn yaml_to_json(yaml: &[u8]) -> Result<Vec<u8>, DocumentError> {
 
 /// The Swagger 2.0 converter's module (built from crates/web with the feature `convert-api`),
 /// relative to the page: loaded the first time a document needs it.
-const CONVERTER_PATH: &str = "convert/petstore_convert.js";
+const CONVERTER_PATH: &str = "convert/playground_convert.js";
 
 /// A Swagger 2.0 document's JSON converted to OpenAPI 3.0 by the converter module, and the
 /// converter's notes.
@@ -246,7 +246,7 @@ async fn convert_swagger2(json: Vec<u8>) -> Result<(Vec<u8>, Vec<String>), Docum
 }
 
 /// The JSON of a document fetched from a URL bundled with the files its references name
-/// (`petstore_openapi::bundle`, in the converter's module), or `None` when it names none. A
+/// (`playground_openapi::bundle`, in the converter's module), or `None` when it names none. A
 /// reference that cannot be followed stays with why beside it, which its views show.
 async fn bundle_files(read: &Read, source: &Source) -> Result<Option<Vec<u8>>, DocumentError> {
     let Source::Url(address) = source else { return Ok(None) };
@@ -255,7 +255,7 @@ async fn bundle_files(read: &Read, source: &Source) -> Result<Option<Vec<u8>>, D
         Read::Swagger2(text) => text.as_bytes(),
         Read::OpenApi(..) => return Ok(None),
     };
-    if !petstore_openapi::bundle::text_may_refer_to_other_files(json) {
+    if !playground_openapi::bundle::text_may_refer_to_other_files(json) {
         return Ok(None);
     }
     let module = crate::modules::load(CONVERTER_PATH).await.map_err(DocumentError::BundlerUnavailable)?;

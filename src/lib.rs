@@ -1,6 +1,6 @@
-//! Petstore Playground: the Leptos app. It renders core values (`petstore_core`) and holds no
+//! Petstore Playground: the Leptos app. It renders core values (the pure crates: `playground-openapi`, `playground-reference`, ...) and holds no
 //! API logic of its own; the mock it talks to is the
-//! `petstore_mock.js` module built from `petstore_web`.
+//! `petstore_mock.js` module built from `playground_web`.
 
 pub mod credentials;
 pub mod document;
@@ -43,7 +43,7 @@ fn invalid_site(reason: &str) -> impl IntoView + use<> {
     site::remove_prerendered();
     let message = format!(
         "This page's configuration (the #{} element) could not be read: {reason}.",
-        petstore_reference::site::CONFIG_ID
+        playground_reference::site::CONFIG_ID
     );
     view! {
         <main id="content">
@@ -123,7 +123,7 @@ fn reference_page(
     let builtin = loaded.source.is_builtin();
     let download = loaded.saver();
     let base = match &loaded.source {
-        petstore_openapi::document::Source::Url(address) => Some(address.clone()),
+        playground_openapi::document::Source::Url(address) => Some(address.clone()),
         _ => None,
     };
     let loader = config.is_none().then(|| ui::document_loader::document_loader(documents));

@@ -2,5 +2,5 @@
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(petstore_playground::App);
+    leptos::mount::mount_to_body(playground_app::App);
 }

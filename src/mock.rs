@@ -1,6 +1,6 @@
 //! The app's handle on the in-browser mock. The page uses the same JavaScript modules that
 //! frontend developers import: `mock/petstore_mock.js` (a `PetstoreMock` saved in
-//! `localStorage`, shared by tabs) for the built-in document, and `api-mock/petstore_api_mock.js`
+//! `localStorage`, shared by tabs) for the built-in document, and `api-mock/playground_api_mock.js`
 //! (an `ApiMock` of the shown document, saved per document) for any other. The Petstore's is
 //! loaded after the reference is on screen, so the reference's first download stays small;
 //! another document's when it is mocked (see [`MockState::show`]). Counts and notices are
@@ -11,8 +11,8 @@ use std::rc::Rc;
 use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
 use leptos::prelude::*;
 use petstore::Counts;
-use petstore_api_mock::MockNotice;
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
+use playground_mock::MockNotice;
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -31,7 +31,7 @@ pub const STORAGE_KEY: &str = "petstore-playground/mock/v1";
 pub const MODULE_PATH: &str = "mock/petstore_mock.js";
 
 /// The module of the mock of any other document, relative to the page.
-pub const API_MODULE_PATH: &str = "api-mock/petstore_api_mock.js";
+pub const API_MODULE_PATH: &str = "api-mock/playground_api_mock.js";
 
 /// What a request to a mock that is not ready yet is told.
 const STARTING: &str = "The in-browser mock is still starting; try again in a moment.";
@@ -114,7 +114,7 @@ pub type SourceText = dyn Fn(Option<usize>) -> Option<Result<Uint8Array, usize>>
 pub struct ApiSource {
     /// The document itself: a source is the same as another when it holds the very same
     /// document (see [`MockSource::same`]).
-    pub document: petstore_openapi::document::AnyDocument,
+    pub document: playground_openapi::document::AnyDocument,
     /// Its name in file names: the title, as letters, digits and dashes.
     pub name: String,
     /// Its JSON text, once the whole of it is in (see [`SourceText`]).
@@ -141,7 +141,7 @@ impl MockSource {
     /// its JSON text (read when the mock starts, once the whole document is in).
     #[must_use]
     pub fn of(loaded: &crate::document::Loaded) -> Self {
-        use petstore_openapi::document::AnyDocument;
+        use playground_openapi::document::AnyDocument;
         if loaded.source.is_builtin() {
             return Self::Petstore;
         }
@@ -188,7 +188,7 @@ impl MockSource {
     /// with a mock of its own). A source holds its document, so the one compared with cannot
     /// have been freed and its address reused.
     fn same(&self, other: &Self) -> bool {
-        use petstore_openapi::document::AnyDocument;
+        use playground_openapi::document::AnyDocument;
         use std::sync::Arc;
         match (self, other) {
             (Self::Petstore, Self::Petstore) => true,

@@ -65,7 +65,7 @@ pub async fn after_paint() {
 }
 
 /// The text of a JavaScript error or rejection.
-pub use petstore_browser::message_of;
+pub use playground_browser::message_of;
 
 /// Waits for the next paint, then imports the wasm-bindgen module at `path` (relative to the
 /// page) and starts its WebAssembly; resolves to the module's namespace.

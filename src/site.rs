@@ -1,12 +1,12 @@
 //! Site mode: the page of a site `playground build` published, whose description is the page's
 //! own. The build writes the configuration into `<script type="application/json"
-//! id="playground-site">` (`petstore_reference::site::SiteConfig`, read once at start) and the
-//! reference's first paint into `#prerendered` (`petstore_reference::html::prerender`), which
+//! id="playground-site">` (`playground_reference::site::SiteConfig`, read once at start) and the
+//! reference's first paint into `#prerendered` (`playground_reference::html::prerender`), which
 //! the app removes when its own page takes its place.
 
 use std::sync::Arc;
 
-use petstore_reference::site::{CONFIG_ID, PRERENDERED_ID, SiteConfig, TryIt};
+use playground_reference::site::{CONFIG_ID, PRERENDERED_ID, SiteConfig, TryIt};
 
 /// The site's configuration, in context when the page is a published site. A test may
 /// provide it before mounting [`crate::App`]; otherwise the app reads the page's element.

@@ -1,4 +1,4 @@
-//! Where the try-it panel and the code samples come from: the `tryit/petstore_tryit.js` module
+//! Where the try-it panel and the code samples come from: the `tryit/playground_tryit.js` module
 //! (built from crates/tryit), loaded when the first operation is opened and kept for the page's
 //! life, so the reference's first download does not carry them. A test links the module's Rust
 //! side instead ([`TryItHost::Linked`]); both are handed the same JSON. The page's Authorize
@@ -16,12 +16,12 @@ use crate::modules::message_of;
 
 /// The module, relative to the page: for operations with JSON bodies and no security schemes
 /// (all of the Petstore's).
-pub const MODULE_PATH: &str = "tryit/petstore_tryit.js";
+pub const MODULE_PATH: &str = "tryit/playground_tryit.js";
 /// The module with the Authorization part and form, text and file bodies, for operations that
 /// need them ([`OperationView::needs_full_try_it`]).
 ///
-/// [`OperationView::needs_full_try_it`]: petstore_reference::OperationView::needs_full_try_it
-pub const EXTRAS_PATH: &str = "tryit-extras/petstore_tryit.js";
+/// [`OperationView::needs_full_try_it`]: playground_reference::OperationView::needs_full_try_it
+pub const EXTRAS_PATH: &str = "tryit-extras/playground_tryit.js";
 
 /// Renders a panel: `(slot, operation view as JSON, mock available, lend the mock, document
 /// key)` to the mounted panel (its `unmount()` removes it), or why not.

@@ -5,12 +5,12 @@
 
 use leptos::prelude::*;
 use petstore::document::PETSTORE_JSON;
-use petstore_openapi::Catalog;
-use petstore_playground::App;
-use petstore_playground::document::BuiltinText;
-use petstore_playground::tryit::TryItHost;
-use petstore_playground::ui::markdown::MarkdownRenderer;
-use petstore_playground::ui::reference::Reference;
+use playground_app::App;
+use playground_app::document::BuiltinText;
+use playground_app::tryit::TryItHost;
+use playground_app::ui::markdown::MarkdownRenderer;
+use playground_app::ui::reference::Reference;
+use playground_openapi::Catalog;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -23,21 +23,22 @@ fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
     document.body().unwrap().append_child(&root).unwrap();
     leptos::mount::mount_to(root.clone(), move || {
         // The page loads the renderer as a module; here the core's renderer is linked in.
-        provide_context(MarkdownRenderer::ready(|s| Some(petstore_reference::markdown::to_safe_html(s))));
+        provide_context(MarkdownRenderer::ready(|s| Some(playground_reference::markdown::to_safe_html(s))));
         // The page loads the try-it panel as a module too.
         provide_context(TryItHost::Linked(
             std::sync::Arc::new(|slot, json, mock, lend, key| {
-                petstore_tryit::mount_try_it(slot.clone(), json, mock, Some(lend.clone()), key)
+                playground_tryit::mount_try_it(slot.clone(), json, mock, Some(lend.clone()), key)
                     .map(JsValue::from)
-                    .map_err(|e| petstore_tryit::message_of(&e))
+                    .map_err(|e| playground_tryit::message_of(&e))
             }),
             std::sync::Arc::new(|slot, schemes, key, base| {
-                petstore_tryit::mount_authorize(slot.clone(), schemes, key, base)
+                playground_tryit::mount_authorize(slot.clone(), schemes, key, base)
                     .map(JsValue::from)
-                    .map_err(|e| petstore_tryit::message_of(&e))
+                    .map_err(|e| playground_tryit::message_of(&e))
             }),
             std::sync::Arc::new(|root, doc, slots| {
-                petstore_tryit::fill_examples(root, doc, slots).map_err(|e| petstore_tryit::message_of(&e))
+                playground_tryit::fill_examples(root, doc, slots)
+                    .map_err(|e| playground_tryit::message_of(&e))
             }),
         ));
         f()
@@ -112,11 +113,11 @@ fn the_core_reads_the_embedded_document_on_wasm32() {
 // ---- The Mock block and notices ----
 
 use petstore::{Counts, Mock};
-use petstore_api_mock::MockNotice;
-use petstore_playground::mock::{MockState, STORAGE_KEY};
-use petstore_playground::ui::mock_notices::MockNotices;
-use petstore_playground::ui::mock_panel::MockPanel;
-use petstore_web::js_api::JsPetstoreMock;
+use playground_app::mock::{MockState, STORAGE_KEY};
+use playground_app::ui::mock_notices::MockNotices;
+use playground_app::ui::mock_panel::MockPanel;
+use playground_mock::MockNotice;
+use playground_web::js_api::JsPetstoreMock;
 use wasm_bindgen::JsValue;
 
 /// Lets Leptos run the effects a change scheduled.
@@ -270,7 +271,7 @@ async fn unreadable_saved_data_shows_a_notice_that_can_be_dismissed() {
 
 #[wasm_bindgen_test]
 fn a_save_problem_is_an_alert_without_a_dismiss_button() {
-    let saved = petstore_web::Notice::NotSaved { reason: "the storage is full".into() };
+    let saved = playground_web::Notice::NotSaved { reason: "the storage is full".into() };
     let notices = Signal::stored(vec![MockNotice::from(&saved)]);
     let root =
         mount(move || view! { <MockNotices notices=notices on_dismiss=Callback::new(|()| {}) /> }.into_any());
@@ -283,7 +284,7 @@ fn a_save_problem_is_an_alert_without_a_dismiss_button() {
 
 fn mount_document(doc: serde_json::Value) -> HtmlElement {
     let catalog = Catalog::from_value(&doc).unwrap();
-    let document = petstore_openapi::document::AnyDocument::whole(doc);
+    let document = playground_openapi::document::AnyDocument::whole(doc);
     mount(move || view! { <Reference document=document catalog=catalog /> }.into_any())
 }
 
@@ -642,8 +643,8 @@ async fn operations_that_hide_try_it_keep_their_samples() {
 
 // ---- The transport, on its own ----
 
-use petstore_tryit::mock::MockLink;
-use petstore_tryit::transport::{self, Abort, Destination, Outcome};
+use playground_tryit::mock::MockLink;
+use playground_tryit::transport::{self, Abort, Destination, Outcome};
 use wasm_bindgen::closure::Closure;
 
 /// What the page lends the try-it module: `mock` itself.
@@ -659,7 +660,7 @@ async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() 
     let mock = owner.with(|| open_mock(key));
     let pet = serde_json::json!({"name": "Wire", "categoryId": 1});
     let created = transport::send(
-        &petstore_http::Request::new("POST", "/pets").json(&pet),
+        &playground_http::Request::new("POST", "/pets").json(&pet),
         Destination::Mock(Some(link(mock))),
         &Abort::new(),
     )
@@ -677,7 +678,7 @@ async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() 
     assert!(body.contains("\"name\": \"Wire\""), "pretty JSON: {body}");
 
     let missing = transport::send(
-        &petstore_http::Request::new("GET", "/pets/999"),
+        &playground_http::Request::new("GET", "/pets/999"),
         Destination::Mock(Some(link(mock))),
         &Abort::new(),
     )
@@ -689,16 +690,19 @@ async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() 
         (error.code.as_deref(), error.message.as_str()),
         (Some("not_found"), "Pet 999 does not exist.")
     );
-    let nowhere =
-        transport::send(&petstore_http::Request::new("GET", "/pets"), Destination::Mock(None), &Abort::new())
-            .await;
+    let nowhere = transport::send(
+        &playground_http::Request::new("GET", "/pets"),
+        Destination::Mock(None),
+        &Abort::new(),
+    )
+    .await;
     assert_eq!(
         nowhere.outcome,
         Outcome::Failure("The in-browser mock is not available on this page.".to_owned())
     );
 
     // Nothing listens there (browsers refuse the port outright): explained, not thrown.
-    let request = petstore_http::Request::new("GET", "http://127.0.0.1:9/pets");
+    let request = playground_http::Request::new("GET", "http://127.0.0.1:9/pets");
     let down = transport::send(&request, Destination::Network { credentialed: false }, &Abort::new()).await;
     assert_eq!(down.target, "http://127.0.0.1:9");
     let Outcome::Failure(message) = down.outcome.clone() else { panic!("no answer: {:?}", down.outcome) };
@@ -826,7 +830,7 @@ async fn another_document_gets_a_mock_of_its_own_until_back_to_petstore() {
     until(|| shown(&root, "[data-testid=mock-failed]")).await;
     let failed = text(&root, "[data-testid=mock-failed]");
     assert!(failed.starts_with("This document's in-browser mock could not be started: "), "{failed}");
-    assert!(failed.contains("petstore_api_mock.js"), "{failed}");
+    assert!(failed.contains("playground_api_mock.js"), "{failed}");
     until(|| shown(&root, "[data-testid=document-source]")).await;
     assert!(text(&root, "[data-testid=document-source]").contains("pasted text"));
 
@@ -971,7 +975,7 @@ async fn a_list_gone_before_its_first_frame_measures_nothing() {
     document.body().unwrap().append_child(&root).unwrap();
     let groups = Catalog::from_json(PETSTORE_JSON.as_bytes()).unwrap().groups;
     let mounted = leptos::mount::mount_to(root.clone(), move || {
-        view! { <petstore_playground::ui::operation_list::OperationList groups=groups /> }
+        view! { <playground_app::ui::operation_list::OperationList groups=groups /> }
     });
     // The list's effect runs (and asks for the next frame) before the frame comes.
     for _ in 0..3 {
@@ -1077,7 +1081,7 @@ fn locked_document(title: &str) -> serde_json::Value {
 /// Mounts the reference of `doc` as a loaded document (its credentials kept under its title).
 fn mount_loaded(doc: serde_json::Value) -> HtmlElement {
     let catalog = Catalog::from_value(&doc).unwrap();
-    let document = petstore_openapi::document::AnyDocument::whole(doc);
+    let document = playground_openapi::document::AnyDocument::whole(doc);
     mount(move || view! { <Reference document=document catalog=catalog builtin=false /> }.into_any())
 }
 

@@ -30,7 +30,7 @@ const boxInViewport = (find) => `(() => {
   return b.width > 0 && b.height > 0 && b.bottom > 0 && b.top < innerHeight;
 })()`;
 
-/** The fragment our app writes for an anchor (petstore_core::outline::href): a few characters percent-encoded. */
+/** The fragment our app writes for an anchor (playground_openapi::outline::href): a few characters percent-encoded. */
 const fragment = (anchor) => anchor.replace(/[\u0000-\u001f\u007f "<>`#%]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 
 /** A tag or operationId as Redoc and Scalar write it in their links (GitHub's names are already slugs). */

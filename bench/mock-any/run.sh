@@ -112,7 +112,7 @@ PROFILE=(--config 'profile.native-bench.inherits="release"' --config 'profile.na
 BIN="${MOCK_ANY_BIN:-}"
 if [[ -z "$BIN" && "$TARGET" != prism ]]; then
   echo "==> building petstore-mock"
-  if cargo "${PROFILE[@]}" build --quiet --locked --profile native-bench -p petstore-mock-server --bin petstore-mock; then
+  if cargo "${PROFILE[@]}" build --quiet --locked --profile native-bench -p playground-server --bin petstore-mock; then
     BIN="$TARGET_DIR/native-bench/petstore-mock"
   elif [[ "$TARGET" == ours ]]; then
     echo "petstore-mock does not build" >&2

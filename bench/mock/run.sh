@@ -61,7 +61,7 @@ trap stop_all EXIT
 # --- 1. core dispatch -------------------------------------------------------------------------
 if [[ "${BENCH_MOCK_CRITERION:-1}" != 0 ]]; then
   echo "==> criterion: core dispatch"
-  cargo "${PROFILE[@]}" bench --locked --profile native-bench -p petstore-mock-server --bench dispatch \
+  cargo "${PROFILE[@]}" bench --locked --profile native-bench -p playground-server --bench dispatch \
     | tee "$work/criterion.txt"
 else
   : >"$work/criterion.txt"
@@ -69,7 +69,7 @@ fi
 
 # --- 2. HTTP servers --------------------------------------------------------------------------
 echo "==> building petstore-mock"
-cargo "${PROFILE[@]}" build --quiet --locked --profile native-bench -p petstore-mock-server --bin petstore-mock
+cargo "${PROFILE[@]}" build --quiet --locked --profile native-bench -p playground-server --bin petstore-mock
 
 free_port() {
   node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'

@@ -38,7 +38,7 @@ PROFILE=(--config 'profile.native-bench.inherits="release"' --config 'profile.na
          --config 'profile.native-bench.panic="unwind"')
 echo "==> building petstore-mock and playground"
 cargo "${PROFILE[@]}" build --quiet --locked --profile native-bench \
-  -p petstore-mock-server --bin petstore-mock -p playground --bin playground
+  -p playground-server --bin petstore-mock -p playground --bin playground
 
 work="$(mktemp -d)"
 pids=()

@@ -21,7 +21,7 @@ fi
 PROFILE=(--config 'profile.native-bench.inherits="release"' --config 'profile.native-bench.opt-level=3'
          --config 'profile.native-bench.lto=false' --config 'profile.native-bench.codegen-units=16'
          --config 'profile.native-bench.panic="unwind"')
-cargo "${PROFILE[@]}" build --quiet --locked --profile native-bench -p petstore-mock-server --bin petstore-mock
+cargo "${PROFILE[@]}" build --quiet --locked --profile native-bench -p playground-server --bin petstore-mock
 if [[ ! -f "$ROOT/dist/mock/petstore_mock.js" ]]; then
   scripts/ensure-tools.sh build
   trunk build --release --offline --locked

@@ -4,8 +4,8 @@
 use std::sync::{Arc, Weak};
 
 use leptos::prelude::*;
-use petstore_openapi::Catalog;
-use petstore_openapi::document::{AnyDocument, Arriving};
+use playground_openapi::Catalog;
+use playground_openapi::document::{AnyDocument, Arriving};
 
 /// The documents shown while their text arrived, once more of one arrived (the whole of its
 /// `paths` after its first rows, then the whole document): the views that waited for it are

@@ -36,10 +36,10 @@ export async function openDocument(kind, input) {
   if (url.protocol !== "http:" && url.protocol !== "https:") return { error: "bad-url" };
   try {
     // index.html starts the request for the ?url= document before the app runs; taken once.
-    const early = globalThis.__petstoreEarlyDocument;
+    const early = globalThis.__playgroundEarlyDocument;
     let response, reader;
     if (early && early.href === url.href) {
-      globalThis.__petstoreEarlyDocument = undefined;
+      globalThis.__playgroundEarlyDocument = undefined;
       response = await early.response;
       // Its body, read into a queue since it started to arrive (index.html).
       reader = await early.reader;

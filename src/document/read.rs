@@ -52,7 +52,7 @@ pub(super) async fn read_js(input: &Input) -> JsValue {
 }
 
 /// Reads a document. Pasted text is read whole. Anything else is read as it arrives
-/// (`petstore_openapi::document::DocumentStream`): with `early`, its list goes to `early` as soon
+/// (`playground_openapi::document::DocumentStream`): with `early`, its list goes to `early` as soon
 /// as it can be shown, with the document still arriving, and the page paints it before the
 /// reading goes on; the whole document then replaces the arriving one in the same signal.
 /// With `first_rows`, the list goes to `early` as soon as that many of its first rows are

@@ -3,7 +3,7 @@
 //! every operation's panel sends. The module is loaded when the dialog is first opened.
 
 use leptos::prelude::*;
-use petstore_openapi::security::Scheme;
+use playground_openapi::security::Scheme;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::tryit::{TryItHost, unmount};

@@ -1,5 +1,5 @@
 //! Markdown from the document, rendered into HTML with no executable content by the core's
-//! renderer. The renderer is the deferred module `markdown/petstore_markdown.js`, loaded after
+//! renderer. The renderer is the deferred module `markdown/playground_markdown.js`, loaded after
 //! the first description has been painted: until then (a few tens of milliseconds) a
 //! description shows as plain text, then every description on the page switches to its
 //! rendered form.
@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use js_sys::{Function, Reflect};
 use leptos::prelude::*;
-use petstore_reference::html::{Html, MARKDOWN_SOURCE};
+use playground_reference::html::{Html, MARKDOWN_SOURCE};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
@@ -25,7 +25,7 @@ const LINKS: &str = "img[src], a[href]";
 pub struct DocumentBase(pub String);
 
 /// The renderer's module, relative to the page.
-const MODULE_PATH: &str = "markdown/petstore_markdown.js";
+const MODULE_PATH: &str = "markdown/playground_markdown.js";
 
 type Render = Rc<dyn Fn(&str) -> Option<String>>;
 
@@ -152,7 +152,7 @@ async fn render_pending(root: web_sys::Element, renderer: MarkdownRenderer, base
     }
 }
 
-/// A read-only part of the reference that the core writes as HTML ([`petstore_reference::html`]):
+/// A read-only part of the reference that the core writes as HTML ([`playground_reference::html`]):
 /// its descriptions are rendered Markdown when the page's renderer is ready, else plain text
 /// until it is (outside an [`crate::App`], which provides the renderer, they stay text).
 /// A click on a button with a `data-action` calls `on_action` with the action's name.

@@ -2,7 +2,7 @@
 //! or another tab's change replaced this one's.
 
 use leptos::prelude::*;
-use petstore_api_mock::MockNotice;
+use playground_mock::MockNotice;
 
 /// One line per notice (a handful at most, so the list is rebuilt when it changes); a current problem is an alert, a past event a status with a Dismiss
 /// button (`on_dismiss`).

@@ -32,7 +32,7 @@ pub fn MockTransfer() -> impl IntoView {
         let result = mock.snapshot().and_then(|text| {
             // `petstore-mock-state.json`, or another document's named after its title.
             let name = format!("{}-mock-state.json", mock.name());
-            petstore_browser::download_json(&name, &text).map_err(|e| e.to_string())
+            playground_browser::download_json(&name, &text).map_err(|e| e.to_string())
         });
         outcome.set(result.err().map(|e| (true, e)));
     };

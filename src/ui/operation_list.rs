@@ -15,11 +15,11 @@ use std::sync::Arc;
 
 use leptos::html;
 use leptos::prelude::*;
-use petstore_openapi::catalog::Group;
-use petstore_openapi::outline::{self, Row};
-use petstore_reference::html::row_html;
+use playground_openapi::catalog::Group;
+use playground_openapi::outline::{self, Row};
+use playground_reference::html::row_html;
 
-use petstore_openapi::security::{Access, Requirements};
+use playground_openapi::security::{Access, Requirements};
 
 use crate::credentials::{Marking, access_of};
 use crate::document::Arrivals;

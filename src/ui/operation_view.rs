@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use petstore_reference::OperationView;
-use petstore_reference::site::{SiteConfig, TryIt};
+use playground_reference::OperationView;
+use playground_reference::site::{SiteConfig, TryIt};
 use wasm_bindgen::prelude::*;
 
 use super::markdown::fragment;
@@ -35,7 +35,7 @@ pub fn OperationDetail(
         None => (mock_first, true),
     };
     let anchor = view.anchor();
-    let reference = fragment(&|html| petstore_reference::html::operation(html, &view), None);
+    let reference = fragment(&|html| playground_reference::html::operation(html, &view), None);
     // A webhook is a request the API sends: there is nothing to try or to call.
     let workbench = (!view.webhook)
         .then(|| view! { <Workbench view=Arc::new(view) mock_first=mock_first offer_mock=offer_mock document_key=document_key /> });
@@ -50,7 +50,7 @@ pub fn OperationDetail(
 /// How a site's panel of `view` starts, as `(mock_first, offer_mock)`: on the mock (`"mock"`);
 /// hidden, the code samples staying (`"none"`, the operation's own `x-hideTryItPanel` way); or
 /// on the site's server, put first among the operation's servers, which the panel starts on
-/// (`petstore_tryit`'s `Target::initial`; a target the reader chose before still wins). The
+/// (`playground_tryit`'s `Target::initial`; a target the reader chose before still wins). The
 /// mock is offered beside a server when the site shows its Mock block.
 fn try_it_of_site(view: &mut OperationView, site: &SiteConfig) -> (bool, bool) {
     match &site.try_it {

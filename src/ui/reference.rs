@@ -2,16 +2,16 @@
 //! operation chosen by the URL's `#operationId` (back and forward follow it).
 
 use leptos::prelude::*;
-use petstore_openapi::Catalog;
-use petstore_openapi::document::AnyDocument;
+use playground_openapi::Catalog;
+use playground_openapi::document::AnyDocument;
 
-use petstore_openapi::outline::{Page, SCHEMAS_ANCHOR};
-use petstore_reference::html::{self, DOWNLOAD_ACTION};
-use petstore_reference::site::SiteConfig;
-use petstore_reference::{DocumentViews, Overview, ViewError};
+use playground_openapi::outline::{Page, SCHEMAS_ANCHOR};
+use playground_reference::html::{self, DOWNLOAD_ACTION};
+use playground_reference::site::SiteConfig;
+use playground_reference::{DocumentViews, Overview, ViewError};
 
-use petstore_openapi::security::SchemeKind;
-use petstore_openapi::servers::read_servers;
+use playground_openapi::security::SchemeKind;
+use playground_openapi::servers::read_servers;
 
 use super::authorize::Authorize;
 use super::markdown::fragment;
@@ -74,7 +74,8 @@ pub fn Reference(
         logo: site.as_ref().and_then(|site| site.logo.clone()),
     };
     // A site whose panels are hidden has nothing to authorize.
-    let offers_try_it = site.as_ref().is_none_or(|site| site.try_it != petstore_reference::site::TryIt::None);
+    let offers_try_it =
+        site.as_ref().is_none_or(|site| site.try_it != playground_reference::site::TryIt::None);
     let marking = marking(&document, &catalog, &document_key);
     let list = List::new(document.clone(), catalog);
     let selected = follow_hash();
@@ -170,7 +171,7 @@ fn header(
     children: Option<Children>,
 ) -> impl IntoView {
     let Heading { title, version, converted, logo } = heading;
-    // `petstore_reference::html::prerender` writes the same header for a site's first paint.
+    // `playground_reference::html::prerender` writes the same header for a site's first paint.
     let logo = logo.map(|src| view! { <img class="site-logo" src=src alt="" data-testid="site-logo" /> });
     view! {
         <header class="doc-header">
@@ -180,7 +181,7 @@ fn header(
                     <span class="version" data-testid="doc-version">{html::version_label(&version)}</span>
                     <span class="op-count" data-testid="op-count">{move || html::operation_count(&list.get())}</span>
                     {move || webhook_count(&list.get())}
-                    <a href=petstore_openapi::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
+                    <a href=playground_openapi::outline::href(SCHEMAS_ANCHOR) data-testid="header-schemas-link">"Schemas"</a>
                 </p>
                 {authorize}
                 {converted.map(|notes| view! { <Converted notes=notes /> })}
@@ -397,7 +398,7 @@ fn Converted(notes: Vec<String>) -> impl IntoView {
 /// A component schema's page. Its Example block is the mock generator's (or the schema's own
 /// example, with a note when it does not fit), from the try-it module once it is loaded; until
 /// then, and if it cannot load, the reference's own.
-fn schema_detail(schema: petstore_reference::SchemaView) -> AnyView {
+fn schema_detail(schema: playground_reference::SchemaView) -> AnyView {
     let node = NodeRef::<leptos::html::Div>::new();
     let host = crate::tryit::TryItHost::from_context();
     let doc = serde_json::to_string(&schema.schema_document).unwrap_or_default();

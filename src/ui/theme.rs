@@ -13,10 +13,10 @@ fn apply(theme: &str) {
     // The choice still applies to this page where storage is blocked or full.
     if theme == "light" || theme == "dark" {
         let _ = root.set_attribute("data-theme", theme);
-        let _ = petstore_browser::set(THEME_KEY, theme);
+        let _ = playground_browser::set(THEME_KEY, theme);
     } else {
         let _ = root.remove_attribute("data-theme");
-        let _ = petstore_browser::remove(THEME_KEY);
+        let _ = playground_browser::remove(THEME_KEY);
     }
 }
 

@@ -138,7 +138,7 @@ test("ApiMock options: injected network failures, documented error statuses, del
   try {
     await ready(page);
     const result = await page.evaluate(async () => {
-      const { ApiMock } = await import("./api-mock/petstore_api_mock.js");
+      const { ApiMock } = await import("./api-mock/playground_api_mock.js");
       const network = new ApiMock(window.todoApi, { storageKey: null, failure: { rate: 1, network: true } });
       const rejected = await network.fetch("/todos").then(() => "answered", (e) => `${e.name}: ${e.message}`);
       const failing = new ApiMock(window.todoApi, { storageKey: null, failure: { rate: 1, status: 503 } });

@@ -13,7 +13,7 @@ import { WASM_TRACKER } from "../../bench/lib/load.mjs";
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const REPO = join(HERE, "../..");
 // In CI the repository is cloned with `../shared` beside it.
-const PETSTORE3 = join(REPO, "../shared/fixtures/swagger-petstore3.yaml");
+const PETSTORE3 = join(REPO, "tests/fixtures/swagger-petstore3.yaml");
 const GITHUB = join(HERE, "node_modules/@octokit/openapi/generated/api.github.com.json");
 // A description kept in many files (the server's and the CLI's tests read it too).
 const LIBRARY = join(REPO, "tests/fixtures/library");

@@ -1,5 +1,5 @@
 // Project settings > Domains end to end against the release build (dist/domains.html, which
-// loads dist/dashboard/petstore_dashboard.js): the walk from Add to live by clicking and typing,
+// loads dist/dashboard/playground_dashboard.js): the walk from Add to live by clicking and typing,
 // a reload, DNS-over-HTTPS against a local HTTPS resolver answering recorded JSON, an
 // unreachable and a silent resolver, axe-core, and screenshots in light and dark, desktop and phone.
 import { after, before, test } from "node:test";

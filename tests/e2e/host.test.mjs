@@ -311,7 +311,7 @@ test("on the host the page signs the owner in and works on the host's domains, f
   const { page, context, problems } = await openHostPage();
   try {
     // The host named its API in the page: no demo, no simulated zone, no settings.
-    assert.equal(await page.locator("meta[name=petstore-host-api]").getAttribute("content"), "/_host/api");
+    assert.equal(await page.locator("meta[name=playground-host-api]").getAttribute("content"), "/_host/api");
     assert.equal(await id(page, "domains-page").getAttribute("data-mode"), "host");
     // The host's module only: the demo's (simulated zone, settings, DNS-over-HTTPS) is not loaded.
     const modules = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname));

@@ -11,7 +11,7 @@ import { ARTIFACTS, launch, openPage, send, serveStatic } from "./harness.mjs";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 // In CI the repository is cloned with `../shared` beside it.
-const PETSTORE3 = join(HERE, "../../../shared/fixtures/swagger-petstore3.yaml");
+const PETSTORE3 = join(HERE, "../fixtures/swagger-petstore3.yaml");
 const TITLE = "Swagger Petstore - OpenAPI 3.0";
 
 let site;

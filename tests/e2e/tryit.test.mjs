@@ -25,8 +25,8 @@ let plainServer;
 async function startMockServer() {
   const binary = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "petstore-mock");
   if (!existsSync(binary)) {
-    const built = spawnSync("cargo", ["build", "-p", "petstore-mock-server"], { cwd: ROOT, stdio: "inherit" });
-    assert.equal(built.status, 0, "cargo build -p petstore-mock-server failed");
+    const built = spawnSync("cargo", ["build", "-p", "playground-server"], { cwd: ROOT, stdio: "inherit" });
+    assert.equal(built.status, 0, "cargo build -p playground-server failed");
   }
   const child = spawn(binary, ["serve", "--host", "127.0.0.1", "--port", "0", "--seed"], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((ok, fail) => {

@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_browser::{LocalStorage, StorageError, describe, download_json, get, remove, set};
+use playground_browser::{LocalStorage, StorageError, describe, download_json, get, remove, set};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 

@@ -1,5 +1,5 @@
 //! Real DNS answers for custom domains: the CNAME, A and AAAA records at a name (what
-//! [`petstore_domains::verify`] checks) and the CAA records that decide which certificate
+//! [`playground_domains::verify`] checks) and the CAA records that decide which certificate
 //! authorities may issue for it (RFC 8659).
 
 use std::fmt;
@@ -13,8 +13,8 @@ use hickory_resolver::net::NetError;
 use hickory_resolver::net::runtime::TokioRuntimeProvider;
 use hickory_resolver::proto::rr::{Name, RData, Record, RecordType};
 use hickory_resolver::{Resolver, TokioResolver};
-use petstore_domains::dns::{Caa, same_name};
-use petstore_domains::{DnsRecord, RecordKind, RecordSet};
+use playground_domains::dns::{Caa, same_name};
+use playground_domains::{DnsRecord, RecordKind, RecordSet};
 
 /// One CAA record: flags, tag (`issue`, `issuewild`, `iodef`, ...) and value, as in
 /// `0 issue "letsencrypt.org"`. The same model the dashboard parses from DNS-over-HTTPS answers.

@@ -1,10 +1,10 @@
 //! Certificates for `playground host`: what the host needs to put a custom domain on HTTPS.
-//! Native only (sockets, tokio, ring); the dashboard's pure model stays in `petstore-domains`.
+//! Native only (sockets, tokio, ring); the dashboard's pure model stays in `playground-domains`.
 //!
 //! - [`dns`]: real DNS answers. [`Dns::system`](dns::Dns::system) or
 //!   [`Dns::with_server`](dns::Dns::with_server); [`Dns::records`](dns::Dns::records) gives the
-//!   CNAME, A and AAAA records owned by a name as a [`petstore_domains::RecordSet`], ready for
-//!   [`petstore_domains::verify`]; [`Dns::caa`](dns::Dns::caa) finds the relevant CAA set (RFC
+//!   CNAME, A and AAAA records owned by a name as a [`playground_domains::RecordSet`], ready for
+//!   [`playground_domains::verify`]; [`Dns::caa`](dns::Dns::caa) finds the relevant CAA set (RFC
 //!   8659) and [`caa_allows`](dns::caa_allows) judges it for a CA. An absent name is an empty
 //!   answer; a timeout or SERVFAIL is a [`DnsError`](dns::DnsError) naming the name and server.
 //! - [`acme`]: issuance over HTTP-01 (RFC 8555). [`Acme::connect`](acme::Acme::connect) opens or
@@ -26,15 +26,15 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use petstore_certs::acme::{Acme, Challenges};
-//! use petstore_certs::dns::{CaaVerdict, Dns, caa_allows};
-//! use petstore_certs::sni::{Certificates, server_config};
+//! use playground_certs::acme::{Acme, Challenges};
+//! use playground_certs::dns::{CaaVerdict, Dns, caa_allows};
+//! use playground_certs::sni::{Certificates, server_config};
 //!
 //! # async fn host() -> Result<(), Box<dyn std::error::Error>> {
 //! let dns = Dns::system()?;
 //! let records = dns.records("docs.example.com").await?;
-//! let instruction = petstore_domains::instructions("docs.example.com", "sites.platform.test");
-//! petstore_domains::verify(&instruction, &records)?;
+//! let instruction = playground_domains::instructions("docs.example.com", "sites.platform.test");
+//! playground_domains::verify(&instruction, &records)?;
 //! if let verdict @ CaaVerdict::Forbidden { .. } =
 //!     caa_allows(&dns.caa("docs.example.com").await?, "letsencrypt.org")
 //! {

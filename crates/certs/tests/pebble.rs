@@ -9,11 +9,11 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use petstore_certs::acme::{Acme, AcmeStep, Challenges, renew_due};
-use petstore_certs::dns::{CaaVerdict, Dns, DnsFailure, caa_allows};
-use petstore_certs::pebble::Pebble;
-use petstore_certs::sni::{CertError, Certificates, server_config};
-use petstore_domains::{DnsRecord, RecordKind, instructions, verify};
+use playground_certs::acme::{Acme, AcmeStep, Challenges, renew_due};
+use playground_certs::dns::{CaaVerdict, Dns, DnsFailure, caa_allows};
+use playground_certs::pebble::Pebble;
+use playground_certs::sni::{CertError, Certificates, server_config};
+use playground_domains::{DnsRecord, RecordKind, instructions, verify};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -4,10 +4,10 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use petstore_openapi::Catalog;
-use petstore_openapi::catalog::{METHODS, Method};
-use petstore_openapi::document::{self, AnyDocument, Read};
-use petstore_reference::OperationView;
+use playground_openapi::Catalog;
+use playground_openapi::catalog::{METHODS, Method};
+use playground_openapi::document::{self, AnyDocument, Read};
+use playground_reference::OperationView;
 use serde_json::Value;
 
 /// At most this many warnings of one kind are printed; the rest are counted.
@@ -49,7 +49,7 @@ pub fn check(path: &Path, document: Value) -> Result<Checked, CheckError> {
     let (document, read, catalog) = match document::read(bytes).map_err(|e| fail(e.to_string()))? {
         Read::OpenApi(read, catalog) => (document, read, catalog),
         Read::Swagger2(_) => {
-            let converted = petstore_convert::swagger2_to_openapi3(&document)
+            let converted = playground_convert::swagger2_to_openapi3(&document)
                 .map_err(|e| fail(format!("Swagger 2.0: {e}")))?;
             warnings.extend(
                 converted
@@ -89,7 +89,7 @@ fn unlisted(document: &Value, catalog: &Catalog) -> Vec<String> {
                         "{}{} {name} is not listed: `/{field}/{}/{key}` is not an operation (an object)",
                         if webhook { "the webhook " } else { "" },
                         method.as_str(),
-                        petstore_openapi::pointer::escape_segment(name)
+                        playground_openapi::pointer::escape_segment(name)
                     ));
                 }
             }

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
-use petstore_api_mock::{ExchangeLine, Summary};
+use playground_mock::{ExchangeLine, Summary};
 
 /// The longest line read from a log (1 MiB); a longer one is skipped as not an exchange.
 pub const MAX_LINE: usize = 1024 * 1024;

@@ -1,13 +1,13 @@
 //! `playground host`: serves published sites at their default addresses and custom domains,
-//! with the Domains page's API (`petstore_host`), until Ctrl-C or SIGTERM.
+//! with the Domains page's API (`playground_host`), until Ctrl-C or SIGTERM.
 //! `playground host hash-password` makes the argon2 hash an owner's entry in `host.toml` needs.
 
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use petstore_host::config::HostConfig;
-use petstore_mock_server::cli::StopSignals;
+use playground_host::config::HostConfig;
+use playground_server::cli::StopSignals;
 
 /// Serves the host `config` describes until Ctrl-C or SIGTERM. Prints one line on stdout per
 /// listener, `PROGRAM listening on http://ADDRESS` (then `https://`), for scripts to read.
@@ -35,7 +35,7 @@ pub fn run(program: &'static str, config: &Path) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let host = match petstore_host::Host::open(config) {
+        let host = match playground_host::Host::open(config) {
             Ok(host) => host,
             Err(error) => {
                 eprintln!("{program}: {error}");
@@ -82,7 +82,7 @@ pub fn hash_password(program: &'static str) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let password = line.trim_end_matches(['\r', '\n']);
-    match petstore_host::password::hash_password(password) {
+    match playground_host::password::hash_password(password) {
         Ok(hash) => print_hash(&hash),
         Err(error) => {
             eprintln!("{program}: {error}");

@@ -1,17 +1,17 @@
-//! What `playground host` is given to reach the outside world: `petstore-certs`' real DNS
+//! What `playground host` is given to reach the outside world: `playground-certs`' real DNS
 //! (hickory), ACME client (instant-acme, HTTP-01) and SNI certificates (rustls), behind the
-//! traits of [`petstore_host::services`].
+//! traits of [`playground_host::services`].
 
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use petstore_certs::acme::{self, Acme};
-use petstore_certs::dns::Dns;
-use petstore_certs::sni::{self, Certificates};
-use petstore_domains::{DnsRecord, RecordKind, RecordSet};
-use petstore_host::Host;
-use petstore_host::services::{
+use playground_certs::acme::{self, Acme};
+use playground_certs::dns::Dns;
+use playground_certs::sni::{self, Certificates};
+use playground_domains::{DnsRecord, RecordKind, RecordSet};
+use playground_host::Host;
+use playground_host::services::{
     BoxFuture, CertificateStore, Challenges, Io, Issued, Issuer, Services, TlsAcceptor, Verifier,
 };
 use tokio::net::TcpStream;
@@ -79,7 +79,7 @@ pub async fn real(program: &str, host: &Host) -> Result<Services, ServicesError>
     match tokio::time::timeout(ACCOUNT_TIME, issuer.connect()).await {
         Ok(Ok(fresh)) => {
             if let Some(credentials) = fresh {
-                let now = petstore_host::now();
+                let now = playground_host::now();
                 if let Err(e) = host.store().set_acme_credentials(&issuer.directory_url, &credentials, now) {
                     eprintln!("{program}: warning: the ACME account could not be stored: {e}");
                 }

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use petstore_mock_server::cli;
 use playground::check::MAX_WARNINGS;
 use playground::host;
 use playground::serve::{self, Serve};
 use playground::site::{self, Build, Source};
+use playground_server::cli;
 
 /// The program's name in its messages.
 const PROGRAM: &str = "playground";
@@ -30,7 +30,7 @@ enum Command {
     #[command(mut_arg("spec", |arg| arg.required(true)), mut_arg("seed", |arg| arg.hide(true)))]
     Mock(cli::ServeArgs),
     /// Write the state a `mock --state FILE` keeps as JSON, also while the mock runs.
-    Export(petstore_mock_server::export::ExportArgs),
+    Export(playground_server::export::ExportArgs),
     /// Sum up the log of `mock --proxy URL --log LOG`: per operation, the calls and the
     /// mismatches with the description by kind.
     Drift(DriftArgs),
@@ -112,7 +112,7 @@ struct ServeArgs {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Mock(args) => cli::run(PROGRAM, args),
-        Command::Export(args) => petstore_mock_server::export::run(PROGRAM, &args),
+        Command::Export(args) => playground_server::export::run(PROGRAM, &args),
         Command::Drift(args) => drift(&args.log),
         Command::Build(args) => build(args),
         Command::Serve(args) => {

@@ -2,14 +2,14 @@
 //! site's configuration element, the early request pointed at the site's document, the
 //! pre-rendered reference, and every address of the app's files made relative.
 
-use petstore_reference::html::escape;
-use petstore_reference::markdown::to_safe_html;
+use playground_reference::html::escape;
+use playground_reference::markdown::to_safe_html;
 
 /// The longest page description (`<meta name="description">`), in characters.
 pub const MAX_SUMMARY_CHARS: usize = 160;
 
 /// The id of the site's configuration element, which the app reads.
-pub use petstore_reference::site::CONFIG_ID;
+pub use playground_reference::site::CONFIG_ID;
 
 /// The document the app's early request asks for, in the app's `index.html`.
 const APP_DOCUMENT: &str = "petstore.json";

@@ -24,9 +24,9 @@ use axum::middleware::map_response;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use petstore_api_mock::ApiMock;
-use petstore_mock_server::cli::{DRAIN_TIME, StopSignals};
-use petstore_mock_server::{SharedMock, router_with};
+use playground_mock::ApiMock;
+use playground_server::cli::{DRAIN_TIME, StopSignals};
+use playground_server::{SharedMock, router_with};
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch};
 
@@ -363,7 +363,7 @@ async fn watch_files(program: &'static str, source: Source, shared: Arc<Shared>,
         match made {
             Ok(Ok((version, fresh))) => {
                 files = watched(&version.files);
-                *petstore_mock_server::app::lock(&mock) = fresh.into();
+                *playground_server::app::lock(&mock) = fresh.into();
                 *shared.version.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(version);
                 shared.set_error(None);
                 eprintln!("{program}: reloaded; the mock starts again with an empty state");

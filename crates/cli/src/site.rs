@@ -6,9 +6,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use petstore_mock_server::description::{self, DescriptionError};
-use petstore_reference::html::prerender;
-use petstore_reference::site::SiteConfig;
+use playground_reference::html::prerender;
+use playground_reference::site::SiteConfig;
+use playground_server::description::{self, DescriptionError};
 use serde_json::{Map, Value, json};
 
 use crate::check::{self, CheckError};

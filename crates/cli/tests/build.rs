@@ -57,7 +57,7 @@ fn a_description_becomes_a_site() {
         "openapi.json",
         "app-1.js",
         "app-1_bg.wasm",
-        "api-mock/petstore_api_mock.js",
+        "api-mock/playground_api_mock.js",
     ] {
         assert!(out.join(file).is_file(), "{file} is in the site");
     }

@@ -383,7 +383,7 @@ fn with_a_real_ca_and_dns_a_domain_goes_from_added_to_served_over_https_and_back
         let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
         probe.local_addr().expect("an address").port()
     };
-    let pebble = runtime.block_on(petstore_certs::pebble::Pebble::start(http_port)).expect("Pebble starts");
+    let pebble = runtime.block_on(playground_certs::pebble::Pebble::start(http_port)).expect("Pebble starts");
     let target = "cname.docs-host.test";
     let localhost = std::net::Ipv4Addr::LOCALHOST;
     runtime.block_on(pebble.set_a(target, localhost)).expect("A of the target");

@@ -9,7 +9,7 @@ use super::read::{At, field, object, opt_array, opt_bool, opt_object, opt_str, o
 use super::refs::{ParamKind, unknown_location};
 use super::schema::VALUE_FIELDS;
 use super::{Converter, capitalized, effective, unique_texts};
-use petstore_openapi::pointer::escape_segment;
+use playground_openapi::pointer::escape_segment;
 
 /// The operations a Swagger 2.0 path item can have.
 const METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "patch"];

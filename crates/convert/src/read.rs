@@ -57,7 +57,7 @@ impl<'a> At<'a> {
                 Key::Pointer(pointer) => out.push_str(pointer),
                 Key::Field(name) => {
                     out.push('/');
-                    out.push_str(&petstore_openapi::pointer::escape_segment(name));
+                    out.push_str(&playground_openapi::pointer::escape_segment(name));
                 }
                 Key::Index(index) => {
                     let _ = write!(out, "/{index}");

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::error::ConvertError;
 use super::read::{At, object, req_str};
-use petstore_openapi::pointer::escape_segment;
+use playground_openapi::pointer::escape_segment;
 
 /// What a parameter of the root `parameters` becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,7 +211,7 @@ fn component(pointer: &str) -> Option<(&str, String, &str)> {
     let rest = pointer.strip_prefix('/')?;
     let (kind, rest) = rest.split_once('/')?;
     let (name, tail) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
-    Some((kind, petstore_openapi::pointer::unescape_segment(name), tail))
+    Some((kind, playground_openapi::pointer::unescape_segment(name), tail))
 }
 
 /// Whether OpenAPI 3 allows `name` as a component name.

@@ -8,7 +8,7 @@ use super::operation::collection_format;
 use super::read::{At, field, object, opt_object, opt_str, wrong};
 use super::schema::VALUE_FIELDS;
 use super::{Converter, effective};
-use petstore_openapi::pointer::escape_segment;
+use playground_openapi::pointer::escape_segment;
 
 impl<'d> Converter<'d> {
     /// The Responses Object at `at` of an operation whose `produces` is `produces`. A

@@ -1,5 +1,5 @@
 //! What the page takes from the browser: the clock, IDNA through the URL parser, localStorage
-//! (through `petstore_browser`, with the page's own sentences), the clipboard and whether it is
+//! (through `playground_browser`, with the page's own sentences), the clipboard and whether it is
 //! offline. Each returns a plain result the page can show.
 
 use wasm_bindgen_futures::JsFuture;
@@ -12,7 +12,7 @@ pub fn now_secs() -> u64 {
 }
 
 /// IDNA to ASCII with the browser's URL parser (`new URL("http://" + name).hostname`), the
-/// [`petstore_domains::ToAscii`] the page injects, so the wasm carries no Unicode tables.
+/// [`playground_domains::ToAscii`] the page injects, so the wasm carries no Unicode tables.
 ///
 /// # Errors
 /// The parser refused the name.
@@ -31,7 +31,7 @@ pub fn to_ascii(name: &str) -> Result<String, String> {
 /// # Errors
 /// Storage is not available in this browser.
 pub fn load(key: &str) -> Result<Option<String>, String> {
-    petstore_browser::get(key).map_err(|_| storage_unavailable())
+    playground_browser::get(key).map_err(|_| storage_unavailable())
 }
 
 /// Writes `value` under `key` in localStorage.
@@ -39,7 +39,7 @@ pub fn load(key: &str) -> Result<Option<String>, String> {
 /// # Errors
 /// Storage is not available, or full.
 pub fn save(key: &str, value: &str) -> Result<(), String> {
-    let storage = petstore_browser::LocalStorage::open().map_err(|_| storage_unavailable())?;
+    let storage = playground_browser::LocalStorage::open().map_err(|_| storage_unavailable())?;
     storage.set(key, value).map_err(|_| {
         "The domain settings could not be saved: the browser's storage for this page is full or blocked. Changes last until the page is closed.".to_owned()
     })

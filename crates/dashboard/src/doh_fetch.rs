@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use petstore_domains::{DnsRecord, RecordKind, RecordSet, doh};
+use playground_domains::{DnsRecord, RecordKind, RecordSet, doh};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;

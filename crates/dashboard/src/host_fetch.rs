@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use petstore_domains::hosted::{error_text, needs_sign_in, unreachable_text};
+use playground_domains::hosted::{error_text, needs_sign_in, unreachable_text};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -78,7 +78,7 @@ pub async fn call<T: DeserializeOwned>(
     let answer = send(method, path, body).await?;
     if !(200..300).contains(&answer.status) {
         let code =
-            serde_json::from_str::<petstore_domains::hosted::ApiError>(&answer.body).ok().map(|e| e.code);
+            serde_json::from_str::<playground_domains::hosted::ApiError>(&answer.body).ok().map(|e| e.code);
         return Err(Failure {
             message: error_text(answer.status, &answer.body, answer.retry_after.as_deref()),
             status: Some(answer.status),

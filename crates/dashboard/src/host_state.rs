@@ -6,10 +6,10 @@
 use std::collections::{HashMap, HashSet};
 
 use leptos::prelude::*;
-use petstore_domains::hosted::{
+use playground_domains::hosted::{
     Changed, HostedCertificate, Me, ProjectSummary, ProjectView, Route, SESSION_NOT_KEPT, SignedIn,
 };
-use petstore_domains::{CertificateStatus, DomainRole, DomainState, Event, Outcome};
+use playground_domains::{CertificateStatus, DomainRole, DomainState, Event, Outcome};
 use serde_json::json;
 
 use crate::browser;

@@ -1,15 +1,15 @@
 //! Project settings > Domains: the page that takes a project owner from "add a domain" to
 //! "live" (DNS instructions, verification, certificate, primary and redirects, removal), built
-//! as its own JavaScript module (`dist/dashboard/petstore_dashboard.js`, `mountDomains`) so the
+//! as its own JavaScript module (`dist/dashboard/playground_dashboard.js`, `mountDomains`) so the
 //! API reference's first download does not carry it.
 //!
-//! The page only renders [`petstore_domains::Dashboard`] and sends the owner's intent back
+//! The page only renders [`playground_domains::Dashboard`] and sends the owner's intent back
 //! as its calls. Three things are injected from the browser: the time (`Date.now()`), IDNA (the
 //! URL parser) and DNS (the simulated zone, or DNS-over-HTTPS answers fetched first).
 #![deny(missing_docs)]
 
 #[cfg(not(any(feature = "demo", feature = "host")))]
-compile_error!("petstore-dashboard needs the feature demo, host, or both");
+compile_error!("playground-dashboard needs the feature demo, host, or both");
 
 pub mod browser;
 #[cfg(feature = "demo")]
@@ -34,7 +34,7 @@ pub use ui::host_page::HostPage;
 pub use ui::page::DomainsPage;
 
 /// Mounts the Domains page into `root`: on a host (the document has the host's
-/// `<meta name="petstore-host-api">`, see [`petstore_domains::hosted`]) the page works on the
+/// `<meta name="playground-host-api">`, see [`playground_domains::hosted`]) the page works on the
 /// host's state through its API; anywhere else it is the demo with the simulated zone, with
 /// the default options (saved under `STORAGE_KEY`, a tick every 5 seconds). A module built with
 /// one mode only (feature `demo` or `host`, as `scripts/build-modules.sh` builds them) mounts
@@ -49,7 +49,7 @@ pub fn mount_domains(root: web_sys::HtmlElement) {
     #[cfg(feature = "demo")]
     mount_domains_with(root, PageOptions::default());
     #[cfg(not(feature = "demo"))]
-    mount_host(root, petstore_domains::hosted::DEFAULT_API.to_owned());
+    mount_host(root, playground_domains::hosted::DEFAULT_API.to_owned());
 }
 
 /// The API's base path the host named in the document, if the page is on a host.
@@ -57,9 +57,9 @@ pub fn mount_domains(root: web_sys::HtmlElement) {
 #[must_use]
 pub fn host_api() -> Option<String> {
     let document = web_sys::window()?.document()?;
-    let selector = format!("meta[name=\"{}\"]", petstore_domains::hosted::HOST_META);
+    let selector = format!("meta[name=\"{}\"]", playground_domains::hosted::HOST_META);
     let content = document.query_selector(&selector).ok()??.get_attribute("content")?;
-    petstore_domains::hosted::api_base(&content)
+    playground_domains::hosted::api_base(&content)
 }
 
 /// Mounts the host's Domains page into `root`, its API at `api` (tests mount it directly).

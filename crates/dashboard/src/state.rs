@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use leptos::prelude::*;
-use petstore_domains::{
+use playground_domains::{
     Dashboard, DnsRecord, DomainRole, DomainState, Event, Outcome, RecordKind, RecordSet, Settings, doh,
 };
 

@@ -1,6 +1,8 @@
 //! What one domain's card reads, the same in the demo and on a host.
 
-use petstore_domains::{CertificateStatus, DnsInstruction, DomainRole, DomainState, Outcome, RemovalWarning};
+use playground_domains::{
+    CertificateStatus, DnsInstruction, DomainRole, DomainState, Outcome, RemovalWarning,
+};
 
 /// What one domain's card shows, read from the page's state.
 #[derive(Debug, Clone, PartialEq, Eq)]

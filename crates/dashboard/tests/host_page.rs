@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 #![cfg(all(target_arch = "wasm32", feature = "host"))]
 
-use petstore_dashboard::mount_host;
+use playground_dashboard::mount_host;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};

@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use petstore_dashboard::{PageOptions, mount_domains_with};
-use petstore_domains::Dashboard;
+use playground_dashboard::{PageOptions, mount_domains_with};
+use playground_domains::Dashboard;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -349,7 +349,7 @@ async fn settings_and_configurations_are_refused_with_the_reason() {
 
 #[wasm_bindgen_test]
 async fn a_certificate_missing_after_30_minutes_shows_the_troubleshooting_steps() {
-    use petstore_domains::{DnsRecord, RecordKind, Settings};
+    use playground_domains::{DnsRecord, RecordKind, Settings};
     let key = "test/domains/overdue";
     let now = (js_sys::Date::now() / 1000.0) as u64;
     let mut dashboard = Dashboard::new(Settings { certificate_delay_secs: 100_000, ..Settings::example() });
@@ -386,7 +386,7 @@ async fn a_certificate_missing_after_30_minutes_shows_the_troubleshooting_steps(
 
 #[wasm_bindgen_test]
 async fn re_verifying_the_live_primary_keeps_it_serving_and_primary_and_another_can_serve_too() {
-    use petstore_domains::{DnsRecord, RecordKind, Settings};
+    use playground_domains::{DnsRecord, RecordKind, Settings};
     let key = "test/domains/reverify-primary";
     let now = (js_sys::Date::now() / 1000.0) as u64;
     // Two live domains, www chosen as primary; a certificate takes a day, so the re-verified

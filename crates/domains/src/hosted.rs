@@ -2,7 +2,7 @@
 //! JSON answers as the page reads them, the routes it calls, and the sentences it shows for
 //! the host's errors. Pure, like the rest of the crate: the page fetches, this reads.
 //!
-//! Mode: the host adds `<meta name="petstore-host-api" content="/_host/api">` ([`HOST_META`])
+//! Mode: the host adds `<meta name="playground-host-api" content="/_host/api">` ([`HOST_META`])
 //! to the page's HTML as it serves it. A static copy of the page (the demo, `trunk serve`, a
 //! published site) never has it, so the page knows where it is before any request, and the
 //! demo sends none.
@@ -19,7 +19,7 @@ use crate::troubleshooting::{Symptom, Trouble};
 
 /// The `name` of the `<meta>` element the host adds to the page; its `content` is the API's
 /// path on the host (such as `/_host/api`).
-pub const HOST_META: &str = "petstore-host-api";
+pub const HOST_META: &str = "playground-host-api";
 
 /// Where the host's API is unless the page is told otherwise.
 pub const DEFAULT_API: &str = "/_host/api";

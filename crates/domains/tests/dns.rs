@@ -3,10 +3,10 @@
 
 mod common;
 
-use petstore_domains::dns::{CNAME_TTL, caa_blocking};
-use petstore_domains::doh::{DOH_ACCEPT, type_code};
-use petstore_domains::name::registrable_zone;
-use petstore_domains::*;
+use playground_domains::dns::{CNAME_TTL, caa_blocking};
+use playground_domains::doh::{DOH_ACCEPT, type_code};
+use playground_domains::name::registrable_zone;
+use playground_domains::*;
 
 use common::*;
 
@@ -213,7 +213,7 @@ fn doh_query_urls() {
 
 #[test]
 fn doh_queries_for_verification_and_caa() {
-    use petstore_domains::doh::{caa_queries, verification_queries};
+    use playground_domains::doh::{caa_queries, verification_queries};
     let q = verification_queries(&instructions("docs.example.com", TARGET));
     assert_eq!(
         q,
@@ -235,7 +235,7 @@ fn doh_queries_for_verification_and_caa() {
 
 #[test]
 fn propagation_note_after_48_hours() {
-    use petstore_domains::machine::{DNS_PROPAGATION_MAX_SECS, PROPAGATION_NOTE, propagation_note};
+    use playground_domains::machine::{DNS_PROPAGATION_MAX_SECS, PROPAGATION_NOTE, propagation_note};
     assert_eq!(propagation_note(100, 100 + DNS_PROPAGATION_MAX_SECS - 1), PROPAGATION_NOTE);
     assert!(PROPAGATION_NOTE.contains("up to 48 hours"));
     assert!(

@@ -3,11 +3,11 @@
 
 mod common;
 
-use petstore_domains::dns::{Caa, caa_blocking};
-use petstore_domains::machine::{
+use playground_domains::dns::{Caa, caa_blocking};
+use playground_domains::machine::{
     CERTIFICATE_TROUBLESHOOT_AFTER_SECS, certificate_status, certificate_troubleshooting,
 };
-use petstore_domains::*;
+use playground_domains::*;
 
 use common::*;
 

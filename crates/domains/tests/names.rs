@@ -3,7 +3,7 @@
 
 mod common;
 
-use petstore_domains::*;
+use playground_domains::*;
 
 use common::*;
 
@@ -113,7 +113,7 @@ fn the_injected_converter_is_used_and_its_errors_shown() {
 #[cfg(not(target_arch = "wasm32"))]
 mod props {
     use super::*;
-    use petstore_domains::name::is_apex;
+    use playground_domains::name::is_apex;
     use proptest::prelude::*;
 
     proptest! {

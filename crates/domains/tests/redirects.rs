@@ -3,8 +3,8 @@
 
 mod common;
 
-use petstore_domains::redirects::REDIRECT_STATUS;
-use petstore_domains::*;
+use playground_domains::redirects::REDIRECT_STATUS;
+use playground_domains::*;
 
 use common::*;
 
@@ -30,7 +30,7 @@ fn redirect_validation() {
     let attached = ["a.example.com", "b.example.com", "c.example.com", "p.example.com"];
     let r = |from: &str, to: &str, status: u16| Redirect { from: from.into(), to: to.into(), status };
     let cfg = |primary: &str, redirects: Vec<Redirect>| DomainConfig {
-        domains: petstore_domains::redirects::DomainsSection { primary: primary.into(), redirects },
+        domains: playground_domains::redirects::DomainsSection { primary: primary.into(), redirects },
     };
     let cases: Vec<(DomainConfig, &str)> = vec![
         (cfg("x.example.com", vec![]), "The primary domain x.example.com is not attached to this project."),

@@ -2,7 +2,7 @@
 
 mod common;
 
-use petstore_domains::*;
+use playground_domains::*;
 
 use common::*;
 

@@ -1,4 +1,4 @@
-//! The generator's questions to `petstore_validate`, the project's one schema checker: whether
+//! The generator's questions to `playground_validate`, the project's one schema checker: whether
 //! a value satisfies a schema, or a shape (every schema it was built from), to accept a
 //! schema's own examples, keep a `oneOf` value out of the other branches and call a generated
 //! value exact. Values are read in the generation's direction and strictly
@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use petstore_validate::{Patterns, Validator, Verdict};
+use playground_validate::{Patterns, Validator, Verdict};
 
 use super::Run;
 use super::shape::Shape;

@@ -5,7 +5,7 @@
 //! and `allOf` members together, so `allOf` is generated as one merged schema. A value comes,
 //! in order, from the schema's own `example`/`examples[0]`/`default` when it validates, its
 //! `const`/`enum`, a branch of its `oneOf`/`anyOf` merged with the rest, else its type and
-//! limits. Every value is checked against the schema with `petstore_validate` ([`check`])
+//! limits. Every value is checked against the schema with `playground_validate` ([`check`])
 //! before it is called exact.
 
 #![deny(missing_docs)]
@@ -20,7 +20,7 @@ mod tests;
 
 use serde_json::Value;
 
-use petstore_openapi::schema::Direction;
+use playground_openapi::schema::Direction;
 use shape::Shape;
 
 /// Nesting where optional properties and items stop; one more level and objects and lists
@@ -330,7 +330,7 @@ impl<'a> Run<'a> {
         let others: Vec<&[Value]> = lists.collect();
         let common: Vec<&'a Value> = first
             .iter()
-            .filter(|v| others.iter().all(|list| list.iter().any(|o| petstore_validate::same(o, v))))
+            .filter(|v| others.iter().all(|list| list.iter().any(|o| playground_validate::same(o, v))))
             .collect();
         let mut fitting = Vec::new();
         for value in &common {
@@ -458,7 +458,7 @@ impl<'a> Run<'a> {
         }
         let set = if set == 0 {
             self.note("the schema's types exclude each other".to_owned());
-            shape.parts.iter().find_map(|p| petstore_openapi::schema::primary_type(p)).map_or(
+            shape.parts.iter().find_map(|p| playground_openapi::schema::primary_type(p)).map_or(
                 shape::STRING,
                 |t| match t {
                     "object" => shape::OBJECT,
@@ -554,7 +554,7 @@ fn discriminator_for<'a>(discriminator: &'a Value, branch: &Value) -> Option<(&'
             (target == reference || target == name).then(|| key.clone())
         })
     });
-    Some((property, mapped.unwrap_or_else(|| petstore_openapi::pointer::unescape_segment(name))))
+    Some((property, mapped.unwrap_or_else(|| playground_openapi::pointer::unescape_segment(name))))
 }
 
 /// How many JSON values `value` holds, itself included.
@@ -570,7 +570,7 @@ fn nodes_in(value: &Value) -> usize {
 fn describe(value: &Value) -> String {
     let text = value.to_string();
     if text.chars().count() > 40 {
-        format!("{}… ({})", text.chars().take(40).collect::<String>(), petstore_openapi::json::kind(value))
+        format!("{}… ({})", text.chars().take(40).collect::<String>(), playground_openapi::json::kind(value))
     } else {
         text
     }

@@ -200,7 +200,7 @@ impl<'a> Run<'a> {
             [|| Value::Null, || Value::Bool(false), || Value::from(0), || Value::String(String::new())];
         let Value::Object(fields) = value else { return None };
         let declared = |schema: &'a Value| {
-            petstore_openapi::pointer::resolve(self.doc, schema)
+            playground_openapi::pointer::resolve(self.doc, schema)
                 .ok()
                 .and_then(|s| s.get("properties"))
                 .and_then(Value::as_object)
@@ -315,12 +315,13 @@ impl<'a> Run<'a> {
             let mark = self.mark();
             let mut value = self.value(item_shape.clone(), ctx.child(name));
             let mut tries = 0;
-            while unique && items.iter().any(|i| petstore_validate::same(i, &value)) && tries < UNIQUE_TRIES {
+            while unique && items.iter().any(|i| playground_validate::same(i, &value)) && tries < UNIQUE_TRIES
+            {
                 tries += 1;
                 self.reset(&mark);
                 value = self.value(item_shape.clone(), Ctx { fresh: true, ..ctx.child(name) });
             }
-            let duplicate = unique && items.iter().any(|i| petstore_validate::same(i, &value));
+            let duplicate = unique && items.iter().any(|i| playground_validate::same(i, &value));
             // Fewer items rather than a repeated one, or one whose discriminator misnames it,
             // when the list may be shorter.
             if (duplicate || self.misnamed > mark.misnamed) && items.len() >= min {

@@ -1,7 +1,7 @@
 //! Strings that match a `pattern`: the pattern, rewritten in Rust's dialect by
-//! `petstore_validate` (look-around groups taken out first), is read into `regex-syntax`'s tree
+//! `playground_validate` (look-around groups taken out first), is read into `regex-syntax`'s tree
 //! (anchors and word boundaries ignored), walked with repetition counts picked by seed and
-//! stretched towards `minLength`, and the result confirmed by `petstore_validate` against the
+//! stretched towards `minLength`, and the result confirmed by `playground_validate` against the
 //! pattern as written (ECMA-262 patterns are unanchored, so text around a match is free where
 //! the pattern is not anchored).
 
@@ -36,7 +36,7 @@ impl Run<'_> {
     /// A string matching `pattern` and every one of `more`, `min..=max` characters long.
     pub(super) fn patterned(&mut self, pattern: &str, more: &[&str], min: usize, max: usize) -> String {
         let cleaned = without_lookaround(pattern);
-        let parsed = petstore_validate::ecma_to_regex(&cleaned).and_then(|r| parse(&r.text));
+        let parsed = playground_validate::ecma_to_regex(&cleaned).and_then(|r| parse(&r.text));
         let hir = match parsed {
             Some(hir) => hir,
             None => {

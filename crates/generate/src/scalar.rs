@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::shape::Shape;
 use super::{Run, describe};
-use petstore_openapi::schema::Bound;
+use playground_openapi::schema::Bound;
 
 /// Strings are at most this long unless `minLength` asks for more...
 const DEFAULT_STRING: usize = 256;

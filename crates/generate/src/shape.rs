@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use petstore_openapi::schema::{Bound, Direction};
+use playground_openapi::schema::{Bound, Direction};
 
 /// At most this many parts in one conjunction, and this deep a chain of `$ref`/`allOf`.
 const MAX_PARTS: usize = 64;
@@ -72,7 +72,7 @@ impl<'a> Shape<'a> {
             }
             Value::Object(map) => map,
             other => {
-                self.problem(format!("a schema is {}, not an object", petstore_openapi::json::kind(other)));
+                self.problem(format!("a schema is {}, not an object", playground_openapi::json::kind(other)));
                 return;
             }
         };
@@ -93,7 +93,7 @@ impl<'a> Shape<'a> {
         }
         if let Some(reference) = map.get("$ref") {
             match reference.as_str() {
-                Some(r) if r.starts_with('#') => match petstore_openapi::pointer::pointer_target(doc, r) {
+                Some(r) if r.starts_with('#') => match playground_openapi::pointer::pointer_target(doc, r) {
                     Some(target) => {
                         self.refs.push(r);
                         self.add(doc, target, chain + 1);
@@ -148,12 +148,12 @@ impl<'a> Shape<'a> {
 
     /// The tightest lower bound of the parts (3.0 and 3.1 dialects alike).
     pub(super) fn lower(&self) -> Option<Bound> {
-        tightest(self.parts.iter().filter_map(|p| petstore_openapi::schema::lower_bound(p)), |a, b| a > b)
+        tightest(self.parts.iter().filter_map(|p| playground_openapi::schema::lower_bound(p)), |a, b| a > b)
     }
 
     /// The tightest upper bound of the parts.
     pub(super) fn upper(&self) -> Option<Bound> {
-        tightest(self.parts.iter().filter_map(|p| petstore_openapi::schema::upper_bound(p)), |a, b| a < b)
+        tightest(self.parts.iter().filter_map(|p| playground_openapi::schema::upper_bound(p)), |a, b| a < b)
     }
 
     /// The first `format` of the parts.
@@ -202,7 +202,7 @@ impl<'a> Shape<'a> {
             if part.get("type").is_none() {
                 continue;
             }
-            let (names, nullable) = petstore_openapi::schema::types(part);
+            let (names, nullable) = playground_openapi::schema::types(part);
             let mut bits = if nullable { NULL } else { 0 };
             let mut known = true;
             for name in names {

@@ -11,7 +11,7 @@ mod structure;
 use serde_json::{Value, json};
 
 use super::{Generated, generate};
-use petstore_openapi::schema::Direction;
+use playground_openapi::schema::Direction;
 
 /// Seeds every test runs through.
 const SEEDS: std::ops::Range<u64> = 0..40;

@@ -18,8 +18,8 @@ use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post, put};
-use petstore_domains::dns::caa_blocking;
-use petstore_domains::{
+use playground_domains::dns::caa_blocking;
+use playground_domains::{
     Dashboard, DomainConfig, DomainRole, DomainState, Event, Refusal, normalize_host, validate_config,
 };
 use serde::Deserialize;

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 
-use petstore_domains::Plan;
-use petstore_domains::name::check_normalized;
+use playground_domains::Plan;
+use playground_domains::name::check_normalized;
 use serde::Deserialize;
 
 /// Default lifetime of a session (12 hours).

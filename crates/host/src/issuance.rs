@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use petstore_domains::{Action, DomainState, step};
+use playground_domains::{Action, DomainState, step};
 use tokio::sync::{mpsc, watch};
 use tokio::task::{JoinHandle, JoinSet};
 

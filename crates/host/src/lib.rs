@@ -2,11 +2,11 @@
 //! at its default address `{project}.{platform}` and at its custom domains, and the Domains
 //! page's JSON API on the admin host (see `API.md`).
 //!
-//! The lifecycle rules are the pure core's ([`petstore_domains`]): every change loads the
+//! The lifecycle rules are the pure core's ([`playground_domains`]): every change loads the
 //! project into a [`Dashboard`], applies the core's action (which goes through
-//! [`petstore_domains::step`]) and writes the project back in one SQLite transaction
+//! [`playground_domains::step`]) and writes the project back in one SQLite transaction
 //! ([`store`]) before answering. DNS, the certificate authority and TLS are traits
-//! ([`services`]) that `petstore-certs` implements.
+//! ([`services`]) that `playground-certs` implements.
 //!
 //! Routing by `Host`: the admin host answers the API; a default address serves its site; a
 //! custom domain that serves (the primary, or one set to serve) serves the site over HTTPS and
@@ -34,7 +34,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use petstore_domains::{Dashboard, DnsRecord, Domain, DomainRole, RecordKind, RecordSet, Settings};
+use playground_domains::{Dashboard, DnsRecord, Domain, DomainRole, RecordKind, RecordSet, Settings};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -99,8 +99,8 @@ impl Shared {
             cname_target: self.config.cname_target.clone(),
             plan: project.plan,
             deploy_succeeded: project.site_dir.join("index.html").is_file(),
-            certificate_delay_secs: petstore_domains::machine::DEFAULT_CERTIFICATE_DELAY_SECS,
-            doh_resolver: petstore_domains::doh::DEFAULT_DOH_RESOLVER.to_owned(),
+            certificate_delay_secs: playground_domains::machine::DEFAULT_CERTIFICATE_DELAY_SECS,
+            doh_resolver: playground_domains::doh::DEFAULT_DOH_RESOLVER.to_owned(),
             certificate_authority: self.config.acme.ca_identifier.clone(),
         };
         let mut dashboard = Dashboard::new(settings);

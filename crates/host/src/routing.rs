@@ -169,9 +169,9 @@ async fn admin_page(State(app): State<App>, method: Method, uri: Uri) -> Respons
 
 /// The `<meta>` element the host adds to the Domains page's HTML: its `content` is the API's
 /// path ([`api::API_PREFIX`]). A static copy of the page lacks it and runs as the demo.
-pub(crate) const HOST_META: &str = "petstore-host-api";
+pub(crate) const HOST_META: &str = "playground-host-api";
 
-/// `html` with `<meta name="petstore-host-api" content="/_host/api">` right after the `<head>`
+/// `html` with `<meta name="playground-host-api" content="/_host/api">` right after the `<head>`
 /// tag, or after `<html>` or the doctype when a (minified) page has no `<head>` tag, or first.
 fn with_host_meta(html: &[u8]) -> Vec<u8> {
     let meta = format!("<meta name=\"{HOST_META}\" content=\"{}\">", api::API_PREFIX);
@@ -243,7 +243,7 @@ mod tests {
 
     #[test]
     fn the_page_learns_where_the_api_is() {
-        let meta = r#"<meta name="petstore-host-api" content="/_host/api">"#;
+        let meta = r#"<meta name="playground-host-api" content="/_host/api">"#;
         let page = |html: &str| String::from_utf8(with_host_meta(html.as_bytes())).unwrap();
         assert_eq!(page("<html><head><title>x</title>"), format!("<html><head>{meta}<title>x</title>"));
         assert_eq!(page("<HEAD lang=en>x"), format!("<HEAD lang=en>{meta}x"));

@@ -1,7 +1,7 @@
 //! What the host asks of the outside world, as traits: DNS ([`Verifier`]), the certificate
 //! authority ([`Issuer`]), the HTTP-01 answers it serves ([`Challenges`]), the certificates the
 //! TLS side offers by SNI ([`CertificateStore`]) and the TLS handshake itself ([`TlsAcceptor`]).
-//! `petstore-certs` implements them (hickory, instant-acme, rustls), wired in
+//! `playground-certs` implements them (hickory, instant-acme, rustls), wired in
 //! `crates/cli/src/host_services.rs`; tests use fakes.
 //!
 //! How they map:
@@ -20,7 +20,7 @@ use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use petstore_domains::RecordSet;
+use playground_domains::RecordSet;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
@@ -34,7 +34,7 @@ pub trait Verifier: Send + Sync + 'static {
     fn records<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>>;
     /// The CAA records that apply to `name`: those of the closest of `name` and its parents
     /// that has any (RFC 8659); empty when none has. The host judges them with
-    /// [`petstore_domains::dns::caa_blocking`] against the configured authority.
+    /// [`playground_domains::dns::caa_blocking`] against the configured authority.
     fn caa<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>>;
 }
 
@@ -86,7 +86,7 @@ pub trait Io: AsyncRead + AsyncWrite + Unpin + Send + 'static {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send + 'static> Io for T {}
 
 /// The TLS handshake of the HTTPS listener (rustls with the [`CertificateStore`]'s SNI
-/// resolver, in `petstore-certs`).
+/// resolver, in `playground-certs`).
 pub trait TlsAcceptor: Send + Sync + 'static {
     /// Completes the handshake on `stream`.
     fn accept(&self, stream: TcpStream) -> BoxFuture<'static, io::Result<Box<dyn Io>>>;

@@ -9,7 +9,7 @@ use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use petstore_domains::{DnsRecord, DomainRole, DomainState, Plan};
+use playground_domains::{DnsRecord, DomainRole, DomainState, Plan};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::config::ProjectConfig;

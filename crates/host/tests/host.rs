@@ -5,9 +5,9 @@
 
 mod support;
 
-use petstore_domains::RecordKind;
-use petstore_host::store::StoreError;
-use petstore_host::{HostError, start};
+use playground_domains::RecordKind;
+use playground_host::store::StoreError;
+use playground_host::{HostError, start};
 use support::*;
 
 #[tokio::test]
@@ -519,7 +519,7 @@ async fn a_database_from_a_newer_host_is_refused() {
     let scratch = Scratch::new("");
     let fakes = Fakes::new(false);
     scratch.start(&fakes).await.stop().await;
-    let db = petstore_host::store::database_path(&path_of(&scratch, "data"));
+    let db = playground_host::store::database_path(&path_of(&scratch, "data"));
     let conn = rusqlite_version_bump(&db);
     drop(conn);
     let error = start(scratch.config(), fakes.services()).await.unwrap_err();
@@ -529,7 +529,7 @@ async fn a_database_from_a_newer_host_is_refused() {
 fn rusqlite_version_bump(db: &std::path::Path) -> rusqlite::Connection {
     // As a newer host would have left it.
     let conn = rusqlite::Connection::open(db).unwrap();
-    conn.pragma_update(None, "user_version", petstore_host::store::schema_version() + 1).unwrap();
+    conn.pragma_update(None, "user_version", playground_host::store::schema_version() + 1).unwrap();
     conn
 }
 

@@ -3,10 +3,7 @@
 
 #![deny(missing_docs)]
 
-pub mod error;
 pub mod form;
-
-pub use error::{ApiError, ErrorBody};
 
 use serde::{Deserialize, Serialize};
 

@@ -8,9 +8,9 @@ use serde_json::Value;
 use super::failure::{self, Failure, documented};
 use super::generate::generate;
 use super::spec::{Operation, Spec};
-use petstore_http::Response;
-use petstore_openapi::pointer::resolve;
-use petstore_openapi::schema::Direction;
+use playground_http::Response;
+use playground_openapi::pointer::resolve;
+use playground_openapi::schema::Direction;
 
 /// What the request's `Prefer` headers ask for (as Prism reads them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -124,7 +124,7 @@ pub(crate) fn pick_media<'a>(
     }
     content
         .iter()
-        .find(|(m, _)| petstore_http::form::is_json(m))
+        .find(|(m, _)| playground_http::form::is_json(m))
         .or_else(|| content.iter().next())
         .map(|(m, e)| (m.as_str(), e))
 }
@@ -202,7 +202,7 @@ pub(crate) fn value_of(
 /// itself for a string in any other type, XML for an object in an XML type.
 pub(crate) fn encode(media: &str, value: &Value) -> Vec<u8> {
     match value {
-        _ if petstore_http::form::is_json(media) => json_bytes(value),
+        _ if playground_http::form::is_json(media) => json_bytes(value),
         Value::String(text) => text.clone().into_bytes(),
         _ if media.contains("xml") => {
             let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");

@@ -16,9 +16,9 @@ use super::params::Params;
 use super::resources::{self, IdKind, Resource, Role, lower_first, properties};
 use super::spec::{Operation, Spec};
 use super::store::{Store, size_of};
-use petstore_http::Response;
-use petstore_openapi::pointer::resolve;
-use petstore_openapi::schema::Direction;
+use playground_http::Response;
+use playground_openapi::pointer::resolve;
+use playground_openapi::schema::Direction;
 
 /// One call on a resource.
 pub(crate) struct Call<'a> {

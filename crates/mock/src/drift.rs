@@ -16,10 +16,10 @@ use super::failure::{self, Failure};
 use super::params::{self, Raw};
 use super::spec::{Operation, Spec};
 use super::{ApiMock, split_target};
-use petstore_http::{Request, Response};
-use petstore_openapi::pointer::resolve;
-use petstore_openapi::schema::Direction;
-use petstore_validate::Step;
+use playground_http::{Request, Response};
+use playground_openapi::pointer::resolve;
+use playground_openapi::schema::Direction;
+use playground_validate::Step;
 
 /// The most mismatches one check lists (the first ones found).
 pub const MAX_MISMATCHES: usize = 50;
@@ -194,8 +194,8 @@ impl ApiMock {
             ("header", "proxy-authorization".to_owned()),
             ("header", "cookie".to_owned()),
         ];
-        for scheme in petstore_openapi::security::schemes(&self.spec.doc) {
-            use petstore_openapi::security::{ApiKeyIn, SchemeKind};
+        for scheme in playground_openapi::security::schemes(&self.spec.doc) {
+            use playground_openapi::security::{ApiKeyIn, SchemeKind};
             if let SchemeKind::ApiKey { name, location } = scheme.kind {
                 let place = match location {
                     ApiKeyIn::Header => "header",
@@ -307,7 +307,7 @@ fn answer_mismatches(
         return vec![Mismatch::new(MismatchKind::Status, "", rule)];
     };
     let mut out = header_mismatches(spec, status, response, headers);
-    let sent = petstore_http::find_header(headers, "Content-Type").map(str::trim).filter(|c| !c.is_empty());
+    let sent = playground_http::find_header(headers, "Content-Type").map(str::trim).filter(|c| !c.is_empty());
     let content = response.get("content").and_then(Value::as_object).filter(|c| !c.is_empty());
     let Some(content) = content else {
         if !body.is_empty() {
@@ -337,7 +337,7 @@ fn answer_mismatches(
             ));
             content
                 .iter()
-                .find(|(media, _)| petstore_http::form::is_json(media))
+                .find(|(media, _)| playground_http::form::is_json(media))
                 .map(|(m, e)| (m.as_str(), e))
         }
         Some(sent) => match content.iter().find(|(media, _)| params::media_matches(media, sent)) {
@@ -355,17 +355,17 @@ fn answer_mismatches(
                 // The body is still read as the type it says it is, when that is JSON and
                 // the status documents a JSON schema: a wrong label on the right data is one
                 // mismatch, not two.
-                let json_sent = petstore_http::form::is_json(sent);
+                let json_sent = playground_http::form::is_json(sent);
                 content
                     .iter()
-                    .find(|(media, _)| json_sent && petstore_http::form::is_json(media))
+                    .find(|(media, _)| json_sent && playground_http::form::is_json(media))
                     .map(|(m, e)| (m.as_str(), e))
             }
         },
     };
     let Some((media, entry)) = entry else { return out };
     let Some(schema) = entry.get("schema") else { return out };
-    if !petstore_http::form::is_json(media) {
+    if !playground_http::form::is_json(media) {
         // Only JSON bodies are read against their schemas; text of a string schema is the
         // string itself.
         return out;
@@ -442,7 +442,7 @@ fn header_mismatches(
         let Some(schema) = header.get("schema") else { continue };
         let schema = resolve(&spec.doc, schema).unwrap_or(schema);
         let joined = values.join(",");
-        let is_list = petstore_openapi::schema::primary_type(schema) == Some("array");
+        let is_list = playground_openapi::schema::primary_type(schema) == Some("array");
         let read = if is_list {
             let items = schema.get("items").unwrap_or(&Value::Bool(true));
             joined

@@ -6,8 +6,8 @@ use serde_json::Value;
 use super::generate::generate;
 use super::resources::properties;
 use super::spec::Spec;
-use petstore_openapi::pointer::resolve;
-use petstore_openapi::schema::Direction;
+use playground_openapi::pointer::resolve;
+use playground_openapi::schema::Direction;
 
 /// Integer fields of a list wrapper that hold the total.
 const TOTALS: [&str; 8] = [
@@ -53,7 +53,7 @@ pub(super) fn embed_list(spec: &Spec, schema: &Value, items: Vec<Value>, total: 
                 .collect(),
         )
     };
-    if petstore_openapi::schema::primary_type(resolved) == Some("array") {
+    if playground_openapi::schema::primary_type(resolved) == Some("array") {
         let list = fit(resolved.get("items"), &items);
         if validator.check(schema, &list, "").is_ok() {
             return list;
@@ -64,7 +64,7 @@ pub(super) fn embed_list(spec: &Spec, schema: &Value, items: Vec<Value>, total: 
     if let Value::Object(fields) = &mut wrapper {
         let props = properties(spec, schema);
         let array = props.iter().find(|(_, p)| {
-            resolve(&spec.doc, p).is_ok_and(|p| petstore_openapi::schema::primary_type(p) == Some("array"))
+            resolve(&spec.doc, p).is_ok_and(|p| playground_openapi::schema::primary_type(p) == Some("array"))
         });
         if let Some((name, prop)) = array {
             let items_schema = resolve(&spec.doc, prop).ok().and_then(|p| p.get("items"));

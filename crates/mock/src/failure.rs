@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 
 use super::problems::{MAX_PROBLEMS, Problem};
 use super::spec::{Operation, Spec};
-use petstore_http::Response;
-use petstore_openapi::schema::Direction;
+use playground_http::Response;
+use playground_openapi::schema::Direction;
 
 /// A refused request, answered with the Error object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +34,11 @@ pub struct Failure {
 impl Failure {
     fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
         Self { status, code, message: message.into(), headers: Vec::new(), problems: Vec::new() }
+    }
+
+    /// A business rule's refusal ([`super::Rules`]): its status, code and message as they are.
+    pub fn rule(status: u16, code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(status, code, message)
     }
 
     /// The failure with these problems too (kept to [`MAX_PROBLEMS`]).
@@ -106,13 +111,6 @@ impl Failure {
     }
 }
 
-/// A business rule's refusal ([`super::Rules`]): its code, status and message as they are.
-impl From<petstore_http::error::ApiError> for Failure {
-    fn from(error: petstore_http::error::ApiError) -> Self {
-        Self::new(error.status(), error.code.as_str(), error.message)
-    }
-}
-
 /// Whether the operation documents this status exactly.
 pub(crate) fn documents(op: &Operation, status: u16) -> bool {
     op.responses.iter().any(|(s, _)| *s == status.to_string())
@@ -170,7 +168,7 @@ pub(crate) fn render(spec: &Spec, op: Option<&Operation>, failure: &Failure, see
     // The document's JSON media type for this status (`application/problem+json`), if any.
     let media = content
         .and_then(Value::as_object)
-        .and_then(|c| c.keys().find(|m| petstore_http::form::is_json(m) && !m.contains('*')))
+        .and_then(|c| c.keys().find(|m| playground_http::form::is_json(m) && !m.contains('*')))
         .map_or("application/json", String::as_str);
     // A shape that lists problems (FastAPI's `detail`) for a refused request: one entry each.
     let listed = schema
@@ -207,8 +205,8 @@ fn fill(spec: &Spec, schema: &Value, value: &mut Value, failure: &Failure, depth
     let Value::Object(fields) = value else { return };
     let validator = spec.validator().direction(Direction::Response);
     for (name, prop) in super::resources::properties(spec, schema) {
-        let resolved = petstore_openapi::pointer::resolve(&spec.doc, prop).ok();
-        let kind = resolved.and_then(|p| petstore_openapi::schema::primary_type(p));
+        let resolved = playground_openapi::pointer::resolve(&spec.doc, prop).ok();
+        let kind = resolved.and_then(|p| playground_openapi::schema::primary_type(p));
         let lower = name.to_ascii_lowercase();
         let candidate = match (lower.as_str(), kind) {
             (

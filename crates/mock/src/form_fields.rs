@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::spec::Spec;
 use super::text_values::{property_schema, scalar};
-use petstore_openapi::pointer::resolve;
-use petstore_openapi::schema::Direction;
+use playground_openapi::pointer::resolve;
+use playground_openapi::schema::Direction;
 
 /// Form fields as an object, each read as its property's schema reads it; a field given
 /// several times is a list.
@@ -29,7 +29,7 @@ pub(super) fn form_object(
         }
         let prop_resolved = prop.and_then(|p| resolve(&spec.doc, p).ok());
         let is_list =
-            prop_resolved.is_some_and(|p| petstore_openapi::schema::primary_type(p) == Some("array"));
+            prop_resolved.is_some_and(|p| playground_openapi::schema::primary_type(p) == Some("array"));
         let read = match (&value, prop_resolved) {
             (Value::String(text), Some(p)) if is_list => {
                 let items = p.get("items").unwrap_or(&Value::Null);
@@ -37,7 +37,7 @@ pub(super) fn form_object(
                     .unwrap_or_else(|| scalar(spec, items, text).unwrap_or(value.clone()))
             }
             (Value::String(text), Some(p))
-                if !matches!(petstore_openapi::schema::primary_type(p), Some("object")) =>
+                if !matches!(playground_openapi::schema::primary_type(p), Some("object")) =>
             {
                 structured(spec, p, text).unwrap_or_else(|| scalar(spec, p, text).unwrap_or(value.clone()))
             }
@@ -70,7 +70,7 @@ pub(super) fn form_object(
 /// multipart part of such a property is JSON, OpenAPI's default for it).
 fn structured(spec: &Spec, schema: &Value, text: &str) -> Option<Value> {
     let schema = resolve(&spec.doc, schema).unwrap_or(schema);
-    if !matches!(petstore_openapi::schema::primary_type(schema), None | Some("object" | "array")) {
+    if !matches!(playground_openapi::schema::primary_type(schema), None | Some("object" | "array")) {
         return None;
     }
     if !text.trim_start().starts_with(['{', '[']) {
@@ -120,7 +120,7 @@ fn member_schema<'a>(spec: &'a Spec, schema: &'a Value, name: &str) -> Option<&'
 fn item_schema<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a Value> {
     std::iter::once(schema)
         .chain(branches(spec, schema))
-        .find(|s| petstore_openapi::schema::primary_type(s) == Some("array"))
+        .find(|s| playground_openapi::schema::primary_type(s) == Some("array"))
         .and_then(|s| s.get("items"))
         .and_then(|items| resolve(&spec.doc, items).ok())
 }
@@ -172,7 +172,7 @@ fn put_deep(
         }
     }
     *slot = match (&value, at) {
-        (Value::String(text), Some(leaf)) => match petstore_openapi::schema::primary_type(leaf) {
+        (Value::String(text), Some(leaf)) => match playground_openapi::schema::primary_type(leaf) {
             // `a[b]=` is the only way a form writes an empty object or list at `b`.
             Some("object") if text.is_empty() => Value::Object(Map::new()),
             Some("array") if text.is_empty() => Value::Array(Vec::new()),
@@ -230,7 +230,7 @@ fn fill_empty_members(spec: &Spec, schema: &Value, value: &mut Value, depth: usi
             continue;
         }
         let Some(member) = member_schema(spec, schema, name) else { continue };
-        let mut empty = match petstore_openapi::schema::primary_type(member) {
+        let mut empty = match playground_openapi::schema::primary_type(member) {
             Some("object") => Value::Object(Map::new()),
             Some("array") => Value::Array(Vec::new()),
             _ => continue,

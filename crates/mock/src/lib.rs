@@ -2,8 +2,8 @@
 //! from data generated from its schemas, requests checked against it.
 //!
 //! ```
-//! use petstore_api_mock::ApiMock;
-//! use petstore_http::Request;
+//! use playground_mock::ApiMock;
+//! use playground_http::Request;
 //! use serde_json::json;
 //!
 //! let doc = json!({
@@ -60,8 +60,8 @@ mod store;
 mod text_values;
 mod xml_body;
 
-/// Data generated from a schema (the crate `petstore-generate`), kept at its old path.
-pub use petstore_generate as generate;
+/// Data generated from a schema (the crate `playground-generate`), kept at its old path.
+pub use playground_generate as generate;
 
 use std::sync::Arc;
 
@@ -86,7 +86,7 @@ use self::spec::{Operation, Spec};
 pub use self::stateful::{SnapshotError, StatefulMock};
 use self::store::Store;
 pub use self::store::{GENERIC_SNAPSHOT_VERSION, MAX_ITEMS, MAX_STORED_BYTES};
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
 
 /// Why a document cannot be mocked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -184,7 +184,7 @@ impl ApiMock {
     /// no paths.
     pub fn from_document(doc: Value) -> Result<Self, MockError> {
         let doc = if doc.get("swagger").is_some() {
-            petstore_convert::swagger2_to_openapi3(&doc).map_err(|e| MockError(e.to_string()))?.document
+            playground_convert::swagger2_to_openapi3(&doc).map_err(|e| MockError(e.to_string()))?.document
         } else if doc.get("openapi").and_then(Value::as_str).is_some() {
             doc
         } else {
@@ -226,7 +226,7 @@ impl ApiMock {
     /// # Errors
     /// When the text is not JSON, and as [`ApiMock::from_document`].
     pub fn from_json(text: &[u8]) -> Result<Self, MockError> {
-        let doc = petstore_openapi::document::parse_json(text).map_err(|e| MockError(e.to_string()))?;
+        let doc = playground_openapi::document::parse_json(text).map_err(|e| MockError(e.to_string()))?;
         Self::from_document(doc)
     }
 

@@ -3,7 +3,7 @@
 
 use super::answer::{self, Prefer};
 use super::{ApiMock, Failure, Matched, routes};
-use petstore_http::Response;
+use playground_http::Response;
 
 impl ApiMock {
     /// An operation outside the stored resources, answered from the document; a DELETE that

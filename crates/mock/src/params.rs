@@ -16,9 +16,9 @@ use super::form_fields::{add_empty_members, form_object};
 use super::problems::{self, MAX_PROBLEMS, Problem};
 use super::spec::{Body, Location, Operation, Param, Spec};
 use super::text_values::{property_schema, scalar};
-use petstore_http::Request;
-use petstore_openapi::pointer::resolve;
-use petstore_openapi::schema::Direction;
+use playground_http::Request;
+use playground_openapi::pointer::resolve;
+use playground_openapi::schema::Direction;
 
 /// The largest request body the mock of a document reads (1 MiB).
 pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
@@ -183,7 +183,7 @@ fn strip_path_style(param: &Param, schema: &Value, text: &str) -> String {
 /// Whether a parameter's value is a list or an object, whose text holds several pieces; JSON
 /// content is one text.
 fn is_structured(param: &Param, schema: &Value) -> bool {
-    !param.json && matches!(petstore_openapi::schema::primary_type(schema), Some("array" | "object"))
+    !param.json && matches!(playground_openapi::schema::primary_type(schema), Some("array" | "object"))
 }
 
 /// Splits one text into the items of a list, by the style's separator, when the schema wants
@@ -206,7 +206,7 @@ fn query_value(
     schema: &Value,
     query: &[(String, String)],
 ) -> Option<Result<Value, String>> {
-    let kind = petstore_openapi::schema::primary_type(schema);
+    let kind = playground_openapi::schema::primary_type(schema);
     if param.style == "deepObject" || (kind == Some("object") && param.explode && !param.json) {
         let prefix = format!("{}[", param.name);
         let mut fields = Map::new();
@@ -249,7 +249,7 @@ fn from_text(spec: &Spec, param: &Param, schema: &Value, pieces: &[String]) -> R
         let text = pieces.join(",");
         return serde_json::from_str(&text).map_err(|e| format!("is not JSON: {e}"));
     }
-    match petstore_openapi::schema::primary_type(schema) {
+    match playground_openapi::schema::primary_type(schema) {
         Some("array") => {
             let items = schema.get("items").unwrap_or(&Value::Null);
             let items = resolve(&spec.doc, items).unwrap_or(items);
@@ -339,7 +339,7 @@ pub(crate) fn read_body(
         )));
     };
     let sent_type = sent.unwrap_or(media.as_str());
-    let value = if petstore_http::form::is_json(media) || petstore_http::form::is_json(sent_type) {
+    let value = if playground_http::form::is_json(media) || playground_http::form::is_json(sent_type) {
         Some(serde_json::from_slice::<Value>(bytes).map_err(|e| {
             let message = format!("The body is not valid JSON: {e}.");
             let problem = problems::json_invalid(bytes, &e, message.clone());
@@ -354,16 +354,18 @@ pub(crate) fn read_body(
         }
         Some(form)
     } else if media.starts_with("multipart/") {
-        let fields = petstore_http::form::parse_multipart(sent_type, bytes).map_err(Failure::malformed)?;
+        let fields = playground_http::form::parse_multipart(sent_type, bytes).map_err(Failure::malformed)?;
         Some(form_object(
             spec,
             schema.as_ref(),
             fields.into_iter().map(|f| match f.value {
-                petstore_http::form::FieldValue::Text(text) => (f.name, Value::String(text)),
-                petstore_http::form::FieldValue::File { file_name, .. } => (f.name, Value::String(file_name)),
+                playground_http::form::FieldValue::Text(text) => (f.name, Value::String(text)),
+                playground_http::form::FieldValue::File { file_name, .. } => {
+                    (f.name, Value::String(file_name))
+                }
             }),
         ))
-    } else if petstore_http::form::is_xml(media) {
+    } else if playground_http::form::is_xml(media) {
         let text = std::str::from_utf8(bytes)
             .map_err(|_| Failure::malformed("The body is not UTF-8 text.".to_owned()))?;
         Some(

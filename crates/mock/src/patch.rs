@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::failure::Failure;
 use super::resources::{Resource, lower_first};
 use super::spec::Spec;
-use petstore_openapi::schema::Direction;
+use playground_openapi::schema::Direction;
 
 /// The item `old` after the PATCH body `body`: RFC 6902 operations (409 when they cannot be
 /// applied or would leave the item invalid), else a merge patch (see [`merge_fitting`]).

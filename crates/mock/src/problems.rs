@@ -8,9 +8,9 @@
 use serde_json::{Map, Value, json};
 
 use super::spec::{Location, Spec};
-use petstore_openapi::pointer::resolve;
-use petstore_openapi::schema::Direction;
-use petstore_validate::Step;
+use playground_openapi::pointer::resolve;
+use playground_openapi::schema::Direction;
+use playground_validate::Step;
 
 /// The most problems one refusal lists.
 pub const MAX_PROBLEMS: usize = 50;
@@ -42,7 +42,7 @@ pub(crate) fn place(location: Location) -> &'static str {
 
 /// The validator's problems of `value`, placed under `loc` (`["body"]`, `["query", "limit"]`).
 pub(crate) fn from_validator(
-    found: Vec<petstore_validate::Problem>,
+    found: Vec<playground_validate::Problem>,
     loc: &[Value],
     value: &Value,
 ) -> Vec<Problem> {
@@ -139,7 +139,7 @@ pub(crate) fn unreadable(spec: &Spec, schema: &Value, message: &str) -> &'static
         return "multiple_of";
     }
     let schema = resolve(&spec.doc, schema).unwrap_or(schema);
-    match petstore_openapi::schema::primary_type(schema) {
+    match playground_openapi::schema::primary_type(schema) {
         Some("integer") => "int_parsing",
         Some("number") => "float_parsing",
         Some("boolean") => "bool_parsing",
@@ -168,7 +168,7 @@ pub(crate) fn lists_problems(spec: &Spec, schema: &Value) -> bool {
     let property = |schema, name| super::text_values::property_schema(spec, schema, name);
     let Some(detail) = property(schema, "detail") else { return false };
     let Ok(detail) = resolve(&spec.doc, detail) else { return false };
-    if petstore_openapi::schema::primary_type(detail) != Some("array") {
+    if playground_openapi::schema::primary_type(detail) != Some("array") {
         return false;
     }
     let Some(item) = detail.get("items") else { return false };

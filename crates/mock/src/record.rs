@@ -11,7 +11,7 @@ use super::params::{self, Raw};
 use super::resources::{Resource, Role};
 use super::split_target;
 use super::store::size_of;
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
 
 /// What one recorded answer changed in the store.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::spec::{Location, PathItem, Spec};
-use petstore_openapi::pointer::resolve;
+use playground_openapi::pointer::resolve;
 
 /// What an operation does to a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,7 +237,7 @@ pub(crate) fn json_schema<'a>(_spec: &Spec, content: &'a Value) -> Option<&'a Va
     let content = content.as_object()?;
     content
         .iter()
-        .find(|(media, _)| petstore_http::form::is_json(media))
+        .find(|(media, _)| playground_http::form::is_json(media))
         .and_then(|(_, entry)| entry.get("schema"))
 }
 
@@ -249,7 +249,7 @@ fn item_schema(spec: &Spec, collections: &[usize], items: &[usize]) -> Option<Va
     let body = |paths: &[&PathItem], method: &str| {
         paths.iter().find_map(|path| {
             let body = path.op(method)?.body.as_ref()?;
-            body.content.iter().find(|(m, _)| petstore_http::form::is_json(m)).and_then(|(_, s)| s.clone())
+            body.content.iter().find(|(m, _)| playground_http::form::is_json(m)).and_then(|(_, s)| s.clone())
         })
     };
     items
@@ -279,7 +279,7 @@ fn unwrapped(spec: &Spec, schema: &Value, id_param: &str) -> Option<(String, Val
 /// Whether a schema describes an object (its type, its properties, or an `allOf` of those).
 pub(crate) fn is_object_schema(spec: &Spec, schema: &Value) -> bool {
     let Ok(schema) = resolve(&spec.doc, schema) else { return false };
-    petstore_openapi::schema::primary_type(schema) == Some("object")
+    playground_openapi::schema::primary_type(schema) == Some("object")
         || schema
             .get("allOf")
             .and_then(Value::as_array)
@@ -287,7 +287,7 @@ pub(crate) fn is_object_schema(spec: &Spec, schema: &Value) -> bool {
 }
 
 fn is_object_schema_shallow(spec: &Spec, schema: &Value) -> bool {
-    resolve(&spec.doc, schema).is_ok_and(|s| petstore_openapi::schema::primary_type(s) == Some("object"))
+    resolve(&spec.doc, schema).is_ok_and(|s| playground_openapi::schema::primary_type(s) == Some("object"))
 }
 
 /// The names of an object schema's properties, `allOf` parts included, with their schemas.
@@ -352,7 +352,8 @@ fn id_field(spec: &Spec, schema: &Value, id_param: &str) -> Option<String> {
 /// How ids look: from the id property's schema, else the path parameter's.
 fn id_kind(spec: &Spec, items: &[usize], schema: Option<&Value>, field: Option<&str>) -> IdKind {
     for schema in id_schemas(spec, items, schema, field) {
-        match (petstore_openapi::schema::primary_type(schema), schema.get("format").and_then(Value::as_str)) {
+        match (playground_openapi::schema::primary_type(schema), schema.get("format").and_then(Value::as_str))
+        {
             (Some("integer" | "number"), _) => return IdKind::Integer,
             (Some("string"), Some("uuid")) => return IdKind::Uuid,
             (Some("string"), _) => return IdKind::Text,

@@ -3,7 +3,7 @@
 
 use super::failure::Failure;
 use super::spec::{Credential, Operation};
-use petstore_http::Request;
+use playground_http::Request;
 
 /// Whether the request carries what one of the operation's security alternatives needs: a
 /// value where the scheme puts it, and one of `accepted` when that is not empty.

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::routes::{Params, Routes};
-use petstore_openapi::pointer::resolve;
-use petstore_openapi::security::{ApiKeyIn, Scheme, SchemeKind};
+use playground_openapi::pointer::resolve;
+use playground_openapi::security::{ApiKeyIn, Scheme, SchemeKind};
 
 /// The methods an OpenAPI path item may hold, as keys and as sent.
 pub(crate) const METHODS: [(&str, &str); 8] = [
@@ -122,7 +122,7 @@ pub(crate) struct Spec {
     pub routes: Routes,
     /// The path part of each server URL (`/v1`), longest first; requests may carry it.
     pub base_paths: Vec<String>,
-    pub patterns: petstore_validate::Patterns,
+    pub patterns: playground_validate::Patterns,
     /// What could not be read, in words.
     pub notes: Vec<String>,
     /// Values generated for answers, kept.
@@ -141,12 +141,12 @@ impl Spec {
                 "The document has no paths object.".to_owned()
             });
         };
-        let (patterns, skipped) = petstore_validate::compile_patterns(&doc);
+        let (patterns, skipped) = playground_validate::compile_patterns(&doc);
         let mut notes: Vec<String> = skipped
             .iter()
             .map(|p| format!("The pattern {p} is not checked: it cannot be compiled here."))
             .collect();
-        let schemes = petstore_openapi::security::schemes(&doc);
+        let schemes = playground_openapi::security::schemes(&doc);
         let mut routes = Routes::default();
         let mut paths = Vec::new();
         for (template, item) in paths_object.iter().take(MAX_PATHS) {
@@ -183,8 +183,8 @@ impl Spec {
         })
     }
 
-    pub(crate) fn validator(&self) -> petstore_validate::Validator<'_> {
-        petstore_validate::Validator::new(&self.doc, &self.patterns)
+    pub(crate) fn validator(&self) -> playground_validate::Validator<'_> {
+        playground_validate::Validator::new(&self.doc, &self.patterns)
     }
 
     /// Every path item that matches a request path, the most specific first, with its
@@ -218,7 +218,7 @@ impl Spec {
 /// variables at their defaults, longest first.
 fn base_paths(doc: &Value) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for server in petstore_openapi::servers::read_servers(doc.get("servers").unwrap_or(&Value::Null)) {
+    for server in playground_openapi::servers::read_servers(doc.get("servers").unwrap_or(&Value::Null)) {
         let url = server.resolve(&[]);
         let after_scheme = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
         let path = if url.contains("://") {
@@ -289,7 +289,7 @@ fn read_operation(
             Err(e) => notes.push(format!("{id}: response {status}: {e}")),
         }
     }
-    let security = petstore_openapi::security::security_requirements(doc, operation)
+    let security = playground_openapi::security::security_requirements(doc, operation)
         .into_iter()
         .map(|alternative| alternative.iter().map(|name| credential(schemes, name)).collect())
         .collect();
@@ -306,7 +306,7 @@ fn read_operation(
         .collect();
     let produces = produced
         .iter()
-        .find(|m| petstore_http::form::is_json(m))
+        .find(|m| playground_http::form::is_json(m))
         .or_else(|| produced.first())
         .filter(|m| !m.contains('*') && m.chars().all(|c| c.is_ascii_graphic()))
         .map(|m| (*m).to_owned());
@@ -379,7 +379,7 @@ fn read_param(doc: &Value, p: &Value) -> Result<Option<Param>, String> {
         (None, Some(content)) => {
             let (media, entry) = content.iter().next().ok_or(format!("parameter {name}: empty content"))?;
             let schema = entry.get("schema").cloned().unwrap_or_else(|| Value::Object(Map::new()));
-            (schema, petstore_http::form::is_json(media))
+            (schema, playground_http::form::is_json(media))
         }
         (None, None) => (Value::Object(Map::new()), false),
     };

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
 
 use crate::records::{Changes, Record};
 use crate::store::Store;

@@ -1,7 +1,7 @@
 //! What every stateful mock offers the browser's saved mock and the server ([`StatefulMock`]),
 //! and why a saved state was refused ([`SnapshotError`]).
 
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
 
 use crate::Handled;
 use crate::records::{Changes, Record};

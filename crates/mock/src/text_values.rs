@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::spec::Spec;
-use petstore_openapi::pointer::resolve;
+use playground_openapi::pointer::resolve;
 
 /// The schema of the property `name` of an object `schema` (its `allOf` parts included).
 pub(super) fn property_schema<'a>(spec: &'a Spec, schema: &'a Value, name: &str) -> Option<&'a Value> {
@@ -15,7 +15,7 @@ pub(super) fn property_schema<'a>(spec: &'a Spec, schema: &'a Value, name: &str)
 /// first reading that is valid JSON of an allowed type, else the text.
 pub(super) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, String> {
     let schema = resolve(&spec.doc, schema).unwrap_or(schema);
-    let (types, nullable) = petstore_openapi::schema::types(schema);
+    let (types, nullable) = playground_openapi::schema::types(schema);
     if nullable && text == "null" {
         return Ok(Value::Null);
     }

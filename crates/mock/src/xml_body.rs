@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use super::spec::Spec;
 use super::text_values::scalar;
-use petstore_openapi::pointer::resolve;
-use petstore_openapi::schema::Direction;
+use playground_openapi::pointer::resolve;
+use playground_openapi::schema::Direction;
 
 /// The most element levels read; deeper content is kept as its text.
 const MAX_DEPTH: usize = 32;
@@ -28,7 +28,7 @@ pub(crate) fn read(spec: &Spec, schema: Option<&Value>, text: &str) -> Result<Va
 
 /// An element as the value of `schema`.
 fn element(spec: &Spec, schema: Option<&Value>, node: roxmltree::Node<'_, '_>, depth: usize) -> Value {
-    let kind = schema.and_then(petstore_openapi::schema::primary_type);
+    let kind = schema.and_then(playground_openapi::schema::primary_type);
     let text = || node.text().unwrap_or_default().trim().to_owned();
     if depth > MAX_DEPTH {
         return Value::String(text());
@@ -75,7 +75,7 @@ fn object(spec: &Spec, schema: &Value, node: roxmltree::Node<'_, '_>, depth: usi
             continue;
         }
         let named = |n: &roxmltree::Node<'_, '_>| n.is_element() && n.tag_name().name() == xml_name;
-        if petstore_openapi::schema::primary_type(property_resolved) == Some("array") {
+        if playground_openapi::schema::primary_type(property_resolved) == Some("array") {
             let items = item_schema(spec, property_resolved);
             let wrapped = xml("wrapped").and_then(Value::as_bool) == Some(true);
             let list: Vec<Value> = if wrapped {

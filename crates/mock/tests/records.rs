@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use petstore_api_mock::{ApiMock, Changes, SnapshotError};
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
+use playground_mock::{ApiMock, Changes, SnapshotError};
 use serde_json::{Value, json};
 
 fn doc(title: &str) -> Value {

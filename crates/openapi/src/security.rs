@@ -269,7 +269,7 @@ pub enum Access {
 
 /// The [`Access`] of an operation whose alternatives are `requirements`, `filled` saying which
 /// schemes have a usable credential. Filled wins over open: an operation that may go without
-/// credentials still sends those it has (`petstore_tryit_core::auth::apply`).
+/// credentials still sends those it has (`playground_tryit_core::auth::apply`).
 #[must_use]
 pub fn access(requirements: &[Vec<String>], filled: &dyn Fn(&str) -> bool) -> Access {
     if requirements.iter().any(|names| !names.is_empty() && names.iter().all(|name| filled(name))) {

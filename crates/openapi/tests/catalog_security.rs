@@ -2,9 +2,9 @@
 //! document's, scheme names only; and the document's schemes, whole or indexed.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_openapi::Catalog;
-use petstore_openapi::document::{self, Read};
-use petstore_openapi::security::{Access, access};
+use playground_openapi::Catalog;
+use playground_openapi::document::{self, Read};
+use playground_openapi::security::{Access, access};
 use serde_json::json;
 
 fn ok() -> serde_json::Value {

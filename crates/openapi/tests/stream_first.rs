@@ -4,9 +4,9 @@
 //! used; then the whole list of `paths` follows.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_openapi::Catalog;
-use petstore_openapi::document::{self, DocumentStream, Listing};
-use petstore_openapi::outline::{self, Row};
+use playground_openapi::Catalog;
+use playground_openapi::document::{self, DocumentStream, Listing};
+use playground_openapi::outline::{self, Row};
 use serde_json::{Value, json};
 
 /// The listings `bytes` gave, streamed in chunks of `size` with a first list of `rows` rows

@@ -8,10 +8,10 @@
 use std::collections::{BTreeSet, HashSet};
 
 use petstore::document::PETSTORE_JSON;
+use petstore::error::{ErrorBody, ErrorCode};
 use petstore::model::{
     Category, InventoryItem, InventoryUpdate, NewCategory, NewPet, Order, Pet, PetStatus, Pets,
 };
-use petstore_http::error::{ErrorBody, ErrorCode};
 use serde_json::{Value, json};
 
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -23,7 +23,7 @@ fn doc() -> Value {
 
 /// Follows `$ref` (local JSON pointers only) until a non-reference object.
 fn resolve<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
-    petstore_openapi::pointer::resolve(doc, value).unwrap_or_else(|e| panic!("{e}"))
+    playground_openapi::pointer::resolve(doc, value).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Every operation as (method, path, operation object).

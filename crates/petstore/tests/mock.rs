@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore::Mock;
-use petstore_api_mock::SnapshotError;
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
+use playground_mock::SnapshotError;
 use serde_json::{Value, json};
 
 fn send(mock: &mut Mock, method: &str, target: &str, body: Option<Value>) -> Response {
@@ -504,7 +504,7 @@ fn snapshots_whose_ids_could_not_be_read_exactly_are_refused() {
 
 #[test]
 fn the_rules_sit_on_the_generic_mock_of_the_petstore_document() {
-    use petstore_api_mock::{ApiMock, Delay, FailureOptions, MockOptions, OperationOptions};
+    use playground_mock::{ApiMock, Delay, FailureOptions, MockOptions, OperationOptions};
     // The generic mock reads every part of the document: all its patterns are enforced.
     let generic = ApiMock::from_json(petstore::document::PETSTORE_JSON.as_bytes()).unwrap();
     assert_eq!(generic.notes(), [] as [String; 0]);

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use petstore::Mock;
-use petstore_api_mock::Changes;
-use petstore_http::Request;
+use playground_http::Request;
+use playground_mock::Changes;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

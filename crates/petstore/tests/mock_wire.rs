@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore::{Counts, Mock};
-use petstore_api_mock::{MockNotice, NoticeKind};
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
+use playground_mock::{MockNotice, NoticeKind};
 use serde_json::json;
 
 #[test]

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore::Mock;
-use petstore_api_mock::{Changes, SnapshotError};
-use petstore_http::Request;
+use playground_http::Request;
+use playground_mock::{Changes, SnapshotError};
 use serde_json::json;
 
 fn changed_keys(mock: &mut Mock) -> Vec<(String, bool)> {

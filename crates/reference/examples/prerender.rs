@@ -1,8 +1,8 @@
-//! Prints a site's first paint (`petstore_reference::html::prerender`) of a JSON description,
+//! Prints a site's first paint (`playground_reference::html::prerender`) of a JSON description,
 //! for a look at it before `playground build` writes it:
-//! `cargo run -p petstore-reference --example prerender -- openapi.json ['{"document":…}']`.
+//! `cargo run -p playground-reference --example prerender -- openapi.json ['{"document":…}']`.
 
-use petstore_reference::site::SiteConfig;
+use playground_reference::site::SiteConfig;
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
@@ -13,7 +13,7 @@ fn main() -> Result<(), String> {
     };
     let text = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
     let (document, catalog) =
-        petstore_openapi::document::load_json(text).map_err(|e| format!("{path}: {e}"))?;
-    let html = petstore_reference::html::prerender(&document, &catalog, &site);
+        playground_openapi::document::load_json(text).map_err(|e| format!("{path}: {e}"))?;
+    let html = playground_reference::html::prerender(&document, &catalog, &site);
     std::io::Write::write_all(&mut std::io::stdout(), html.as_bytes()).map_err(|e| e.to_string())
 }

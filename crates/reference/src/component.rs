@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::tree::schema_node;
 use super::{Example, ExampleSlot, SchemaNode, ViewError, generate_example};
-use petstore_openapi::pointer::escape_segment;
+use playground_openapi::pointer::escape_segment;
 
 /// A component schema, as the Schemas section shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +44,7 @@ impl SchemaView {
         let slot = ExampleSlot {
             at: "schema".to_owned(),
             schema: pointer,
-            documented: petstore_openapi::schema::example(schema).cloned(),
+            documented: playground_openapi::schema::example(schema).cloned(),
             answer: true,
         };
         let schema_document = super::reach::schema_document(doc, [&slot.schema]);

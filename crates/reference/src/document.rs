@@ -1,8 +1,8 @@
 //! The views of a document the reference shows ([`AnyDocument`]), whole, indexed or still
 //! arriving: the document gives the part a view is built from, this module builds the view.
 
-use petstore_openapi::catalog::{Method, OperationSummary};
-use petstore_openapi::document::{AnyDocument, PartError};
+use playground_openapi::catalog::{Method, OperationSummary};
+use playground_openapi::document::{AnyDocument, PartError};
 
 use crate::{OperationView, SchemaView, ViewError};
 

@@ -84,7 +84,7 @@ impl Builder<'_> {
         }
         let resolved = resolved_schema(self.doc, schema);
         let schema = &resolved;
-        if let Some(v) = petstore_openapi::schema::example(schema)
+        if let Some(v) = playground_openapi::schema::example(schema)
             .or_else(|| schema.get("const"))
             .or_else(|| schema.get("default"))
         {
@@ -108,9 +108,9 @@ impl Builder<'_> {
             }
         }
         let int = |k: &str| schema.get(k).and_then(Value::as_i64);
-        match petstore_openapi::schema::primary_type(schema) {
+        match playground_openapi::schema::primary_type(schema) {
             Some("integer") => {
-                let low = petstore_openapi::schema::lower_bound(schema).map_or(1, |b| {
+                let low = playground_openapi::schema::lower_bound(schema).map_or(1, |b| {
                     #[allow(clippy::cast_possible_truncation)] // a bound far out of range is clamped
                     let low = b.value.ceil().clamp(i64::MIN as f64, i64::MAX as f64) as i64;
                     if b.exclusive && b.value.fract() == 0.0 { low.saturating_add(1) } else { low }
@@ -118,7 +118,7 @@ impl Builder<'_> {
                 Value::from(int("maximum").map_or(low, |high| low.min(high)))
             }
             Some("number") => {
-                Value::from(petstore_openapi::schema::lower_bound(schema).map_or(1.5, |b| b.value))
+                Value::from(playground_openapi::schema::lower_bound(schema).map_or(1.5, |b| b.value))
             }
             Some("boolean") => Value::Bool(false),
             Some("null") => Value::Null,

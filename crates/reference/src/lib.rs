@@ -12,7 +12,7 @@ pub mod site;
 
 use serde_json::Value;
 
-use petstore_openapi::catalog::{Method, Stability};
+use playground_openapi::catalog::{Method, Stability};
 
 mod component;
 mod example;
@@ -285,11 +285,11 @@ pub struct OperationView {
     pub servers: Vec<String>,
     /// The same servers with their descriptions and `{variables}`, in the same order.
     #[serde(default)]
-    pub server_details: Vec<petstore_openapi::servers::Server>,
+    pub server_details: Vec<playground_openapi::servers::Server>,
     /// The security schemes [`OperationView::security`] names, as the document describes them
     /// (`components.securitySchemes`), in the order the requirements first name them.
     #[serde(default)]
-    pub schemes: Vec<petstore_openapi::security::Scheme>,
+    pub schemes: Vec<playground_openapi::security::Scheme>,
     /// The security the operation needs: its own `security`, else the document's. Each entry
     /// is one way in (the schemes of an entry are used together); an empty entry means the
     /// operation can also be called without credentials, and no entries that it needs none.
@@ -339,13 +339,13 @@ impl OperationView {
             || self
                 .request_body
                 .as_ref()
-                .is_some_and(|b| b.media_types.iter().any(|m| !petstore_http::form::is_json(&m.media_type)))
+                .is_some_and(|b| b.media_types.iter().any(|m| !playground_http::form::is_json(&m.media_type)))
     }
 
-    /// Its deep-link anchor (see [`petstore_openapi::catalog::anchor`]), the same as its row's in the list.
+    /// Its deep-link anchor (see [`playground_openapi::catalog::anchor`]), the same as its row's in the list.
     #[must_use]
     pub fn anchor(&self) -> String {
-        petstore_openapi::catalog::anchor_of(
+        playground_openapi::catalog::anchor_of(
             self.operation_id.as_deref(),
             self.method,
             &self.path,
@@ -456,7 +456,7 @@ impl OperationView {
             .and_then(Value::as_array)
             .map(|s| s.iter().filter_map(|s| s.get("url").and_then(Value::as_str).map(server_url)).collect())
             .unwrap_or_default();
-        let server_details = server_list.map(petstore_openapi::servers::read_servers).unwrap_or_default();
+        let server_details = server_list.map(playground_openapi::servers::read_servers).unwrap_or_default();
         let security = security(doc, op.get("security").or_else(|| doc.get("security")));
         let schemes = {
             let mut named: Vec<&str> = Vec::new();
@@ -467,7 +467,7 @@ impl OperationView {
                     }
                 }
             }
-            let all = if named.is_empty() { Vec::new() } else { petstore_openapi::security::schemes(doc) };
+            let all = if named.is_empty() { Vec::new() } else { playground_openapi::security::schemes(doc) };
             named.iter().filter_map(|name| all.iter().find(|s| s.name == *name).cloned()).collect()
         };
 
@@ -548,7 +548,7 @@ fn callback_views(
                 continue;
             }
         };
-        let operations = petstore_openapi::catalog::METHODS
+        let operations = playground_openapi::catalog::METHODS
             .iter()
             .filter(|m| item.get(m.as_str().to_ascii_lowercase()).is_some_and(Value::is_object))
             .filter_map(|m| OperationView::build_in(doc, item, *m, expression, Kind::Callback).ok())
@@ -571,10 +571,10 @@ fn server_url(url: &str) -> String {
 
 /// Follows `$ref`s; a broken one is a [`ViewError::BrokenRef`].
 fn resolve<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, ViewError> {
-    petstore_openapi::pointer::resolve(doc, value).map_err(ViewError::BrokenRef)
+    playground_openapi::pointer::resolve(doc, value).map_err(ViewError::BrokenRef)
 }
 
 /// Follows `$ref`s; the error is the reason alone, for the view's list of problems.
 pub(crate) fn follow<'a>(doc: &'a Value, value: &'a Value) -> Result<&'a Value, String> {
-    petstore_openapi::pointer::resolve(doc, value)
+    playground_openapi::pointer::resolve(doc, value)
 }

@@ -188,7 +188,7 @@ pub(super) fn parameter(doc: &Value, p: &Value) -> Result<ParameterView, String>
 pub(crate) fn resolved_schema(doc: &Value, schema: &Value) -> Value {
     match follow(doc, schema) {
         Ok(target) => {
-            petstore_openapi::schema::with_siblings(schema, target).unwrap_or_else(|| target.clone())
+            playground_openapi::schema::with_siblings(schema, target).unwrap_or_else(|| target.clone())
         }
         Err(_) => Value::Null,
     }

@@ -41,7 +41,7 @@ impl Tree<'_> {
                     return SchemaNode { kind: "any".into(), description: Some(e), ..SchemaNode::default() };
                 }
             };
-            let merged = petstore_openapi::schema::with_siblings(value, target);
+            let merged = playground_openapi::schema::with_siblings(value, target);
             self.stack.push(name.clone());
             let mut inner = self.node(merged.as_ref().unwrap_or(target), depth + 1);
             self.stack.pop();
@@ -69,14 +69,14 @@ impl Tree<'_> {
         }
         node.description = get("description").and_then(Value::as_str).map(str::to_owned);
         node.format = get("format").and_then(Value::as_str).map(str::to_owned);
-        let (types, nullable) = petstore_openapi::schema::types(value);
-        let integer = petstore_openapi::schema::is_integer(value);
+        let (types, nullable) = playground_openapi::schema::types(value);
+        let integer = playground_openapi::schema::is_integer(value);
         node.nullable = nullable;
         node.enumeration = get("enum")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .map(|v| if integer { petstore_openapi::schema::whole(v) } else { v.clone() })
+            .map(|v| if integer { playground_openapi::schema::whole(v) } else { v.clone() })
             .collect();
         node.constraints = constraints(value, obj);
         for key in ["oneOf", "anyOf", "allOf"] {
@@ -95,7 +95,7 @@ impl Tree<'_> {
                 node.nullable = false;
                 "null".to_owned()
             }
-            [] => petstore_openapi::schema::primary_type(value)
+            [] => playground_openapi::schema::primary_type(value)
                 .or_else(|| values_type(value))
                 .unwrap_or("any")
                 .to_owned(),
@@ -181,7 +181,7 @@ fn values_type(schema: &Value) -> Option<&'static str> {
         Value::Array(_) => "array",
         Value::Object(_) => "object",
     };
-    let values = petstore_openapi::schema::allowed_values(schema)?;
+    let values = playground_openapi::schema::allowed_values(schema)?;
     let first = of(values.first()?);
     values.iter().all(|v| of(v) == first).then_some(first)
 }
@@ -189,7 +189,7 @@ fn values_type(schema: &Value) -> Option<&'static str> {
 /// Whether `schema` allows `null` only: `{"type": "null"}`, `{"type": ["null"]}`,
 /// `{"const": null}` or `{"enum": [null]}`.
 fn is_null(schema: &Value) -> bool {
-    let (types, nullable) = petstore_openapi::schema::types(schema);
+    let (types, nullable) = playground_openapi::schema::types(schema);
     (types.is_empty() && nullable && schema.get("type").is_some())
         || schema.get("const") == Some(&Value::Null)
         || schema.get("enum").and_then(Value::as_array).is_some_and(|e| e.len() == 1 && e[0].is_null())
@@ -209,7 +209,7 @@ pub(crate) fn component_schema(reference: &str) -> Option<String> {
     let fragment = percent_encoding::percent_decode_str(reference.strip_prefix("#/components/schemas/")?)
         .decode_utf8()
         .ok()?;
-    (!fragment.contains('/')).then(|| petstore_openapi::pointer::unescape_segment(&fragment))
+    (!fragment.contains('/')).then(|| playground_openapi::pointer::unescape_segment(&fragment))
 }
 
 /// A schema in a few words, for constraints that name another schema ("string", "Pet",
@@ -221,7 +221,7 @@ fn summary(schema: &Value) -> String {
     if let Some(value) = schema.get("const") {
         return format!(
             "= {}",
-            shown(value, petstore_openapi::schema::is_integer(schema), MAX_EXAMPLE_CHARS)
+            shown(value, playground_openapi::schema::is_integer(schema), MAX_EXAMPLE_CHARS)
         );
     }
     if let Some(required) = schema.get("required").and_then(Value::as_array).filter(|r| !r.is_empty()) {
@@ -233,7 +233,7 @@ fn summary(schema: &Value) -> String {
             properties.iter().map(|(name, p)| format!("{name} {}", summary(p))).collect();
         return described.join(", ");
     }
-    let (types, nullable) = petstore_openapi::schema::types(schema);
+    let (types, nullable) = playground_openapi::schema::types(schema);
     match (types.is_empty(), nullable) {
         (true, true) => "null".to_owned(),
         (true, false) => "any value".to_owned(),
@@ -249,7 +249,7 @@ const MAX_EXAMPLE_CHARS: usize = 60;
 
 /// `value` as JSON on one line, whole numbers for an `integer` schema, cut at `max` characters.
 fn shown(value: &Value, integer: bool, max: usize) -> String {
-    let text = if integer { petstore_openapi::schema::whole(value) } else { value.clone() }.to_string();
+    let text = if integer { playground_openapi::schema::whole(value) } else { value.clone() }.to_string();
     match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text,
@@ -257,7 +257,7 @@ fn shown(value: &Value, integer: bool, max: usize) -> String {
 }
 
 fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
-    let integer = petstore_openapi::schema::is_integer(schema);
+    let integer = playground_openapi::schema::is_integer(schema);
     let num = |k: &str| obj.get(k).filter(|v| v.is_number()).map(Value::to_string);
     let mut out = Vec::new();
     match (num("minLength"), num("maxLength")) {
@@ -266,7 +266,7 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
         (None, Some(b)) => out.push(format!("at most {b} characters")),
         (None, None) => {}
     }
-    match (petstore_openapi::schema::lower_bound(schema), petstore_openapi::schema::upper_bound(schema)) {
+    match (playground_openapi::schema::lower_bound(schema), playground_openapi::schema::upper_bound(schema)) {
         (Some(a), Some(b)) if !a.exclusive && !b.exclusive => {
             out.push(format!("{} to {}", a.written, b.written))
         }

@@ -5,8 +5,8 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use petstore::Mock;
-use petstore_api_mock::ApiMock;
-use petstore_http::Request;
+use playground_http::Request;
+use playground_mock::ApiMock;
 use serde_json::json;
 
 fn dispatch(c: &mut Criterion) {

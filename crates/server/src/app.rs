@@ -15,9 +15,9 @@ use axum::http::request::Parts;
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::Response as HttpResponse;
 use http_body_util::BodyExt;
-use petstore_api_mock::OversizedBody;
-use petstore_http::error::{ApiError, ErrorCode};
-use petstore_http::{Request, Response};
+use petstore::error::{ApiError, ErrorCode};
+use playground_http::{Request, Response};
+use playground_mock::OversizedBody;
 
 use crate::Served;
 use crate::durable::Durable;

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::Args;
 use petstore::Mock;
-use petstore_api_mock::{ApiMock, Delay, FailureOptions, MockOptions};
+use playground_mock::{ApiMock, Delay, FailureOptions, MockOptions};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 

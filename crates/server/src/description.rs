@@ -1,13 +1,13 @@
 //! Reading an API description from disk: JSON or YAML, in one file or many (relative `$ref`s
-//! between files are followed and bundled into one document by `petstore_openapi::bundle`).
+//! between files are followed and bundled into one document by `playground_openapi::bundle`).
 //! Every size is bounded: [`MAX_DESCRIPTION_BYTES`] per file, and the bundle's [`Limits`].
 
 mod yaml;
 
 use std::path::{Component, Path, PathBuf};
 
-use petstore_openapi::bundle::{self, Bundler, Limits};
-use petstore_openapi::document::{self, Format};
+use playground_openapi::bundle::{self, Bundler, Limits};
+use playground_openapi::document::{self, Format};
 use serde_json::Value;
 
 /// The largest description file read (64 MiB).

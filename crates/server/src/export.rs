@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use petstore::Mock;
-use petstore_api_mock::ApiMock;
+use playground_mock::ApiMock;
 
 use crate::state_db::{self, Found, StateDb};
 use crate::{Served, description, state_file};
@@ -64,7 +64,7 @@ fn export(args: &ExportArgs) -> Result<String, String> {
         None => Mock::new().into(),
     };
     let path: &Path = &args.state;
-    let invalid = |e: petstore_api_mock::SnapshotError| format!("cannot export {}: {e}", path.display());
+    let invalid = |e: playground_mock::SnapshotError| format!("cannot export {}: {e}", path.display());
     match state_db::look(path).map_err(|e| e.to_string())? {
         Found::Nothing => {
             return Err(format!("{} holds no state (it does not exist or is empty)", path.display()));

@@ -1,12 +1,12 @@
 //! `petstore-mock serve`: the stateful Petstore mock, or the mock of any OpenAPI document given
-//! with `--spec`, over HTTP on this machine (the command itself is `petstore_mock_server::cli`,
+//! with `--spec`, over HTTP on this machine (the command itself is `playground_server::cli`,
 //! shared with `playground mock`).
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use petstore_mock_server::cli::{self, ServeArgs};
-use petstore_mock_server::export::{self, ExportArgs};
+use playground_server::cli::{self, ServeArgs};
+use playground_server::export::{self, ExportArgs};
 
 /// The Petstore mock, or the mock of any OpenAPI document, as a local HTTP server.
 #[derive(Debug, Parser)]

@@ -28,8 +28,8 @@ use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use petstore_api_mock::{ApiMock, Checked, ExchangeLine, Mismatch};
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
+use playground_mock::{ApiMock, Checked, ExchangeLine, Mismatch};
 
 use crate::app::{BodyRefusal, lock, read_body, to_core};
 use crate::{OnChange, Served, SharedMock};
@@ -452,7 +452,7 @@ fn refusal(status: u16, message: String) -> HttpResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use petstore_api_mock::MismatchKind;
+    use playground_mock::MismatchKind;
 
     #[test]
     fn urls_of_a_host_over_http_or_https_are_taken() {

@@ -2,9 +2,9 @@
 //! of any document given with `--spec`.
 
 use petstore::Mock;
-use petstore_api_mock::SnapshotError;
-use petstore_api_mock::{ApiMock, Handled, OversizedBody};
-use petstore_http::Request;
+use playground_http::Request;
+use playground_mock::SnapshotError;
+use playground_mock::{ApiMock, Handled, OversizedBody};
 
 use crate::state_db::Write;
 
@@ -92,7 +92,7 @@ impl Served {
 
     /// The whole state as records.
     #[must_use]
-    pub fn records(&self) -> Vec<petstore_api_mock::Record> {
+    pub fn records(&self) -> Vec<playground_mock::Record> {
         match self {
             Served::Petstore(mock) => mock.records(),
             Served::Api(mock) => mock.records(),
@@ -103,7 +103,7 @@ impl Served {
     ///
     /// # Errors
     /// When they are not a state of this mock.
-    pub fn restore_records(&mut self, records: Vec<petstore_api_mock::Record>) -> Result<(), SnapshotError> {
+    pub fn restore_records(&mut self, records: Vec<playground_mock::Record>) -> Result<(), SnapshotError> {
         match self {
             Served::Petstore(mock) => mock.restore_records(records),
             Served::Api(mock) => mock.restore_records(records),

@@ -1,5 +1,5 @@
 //! The `--state FILE` database: the mock's state in SQLite, one row per record (an item, a pet,
-//! a counter; see `petstore_api_mock::records`), so that a write costs the records it touched
+//! a counter; see `playground_mock::records`), so that a write costs the records it touched
 //! rather than the whole state. Commits are synced (WAL, `synchronous=FULL`) before a change is
 //! answered ([`crate::durable`] groups concurrent writers into one commit).
 //!
@@ -12,7 +12,7 @@ use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use petstore_api_mock::{Changes, Record};
+use playground_mock::{Changes, Record};
 use rusqlite::{Connection, OpenFlags, params};
 
 use crate::state_file::{StateFileError, directory_of, sibling};

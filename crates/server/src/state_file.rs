@@ -9,7 +9,7 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use petstore_api_mock::SnapshotError;
+use playground_mock::SnapshotError;
 
 /// Why the state file could not be used.
 #[derive(Debug, thiserror::Error)]

@@ -5,16 +5,16 @@
 //! starts, or none; a form that needs a file, and other bodies, are counted apart), the refused ones with the mock's answer, and how many documented body examples
 //! contradict their schemas (replaced by generated ones).
 //!
-//!   cargo run --release -p petstore-tryit-core --example first_try -- DOCUMENTS_DIR IDS_FILE
+//!   cargo run --release -p playground-tryit-core --example first_try -- DOCUMENTS_DIR IDS_FILE
 
 use std::io::Write as _;
 use std::path::Path;
 
-use petstore_api_mock::ApiMock;
-use petstore_http::form::FormKind;
-use petstore_openapi::Catalog;
-use petstore_reference::OperationView;
-use petstore_tryit_core::{prefill::prefill, request};
+use playground_http::form::FormKind;
+use playground_mock::ApiMock;
+use playground_openapi::Catalog;
+use playground_reference::OperationView;
+use playground_tryit_core::{prefill::prefill, request};
 use serde_json::{Value, json};
 
 /// Refusals kept per document (the rest are counted).
@@ -50,7 +50,7 @@ fn one(path: &Path) -> Result<Value, String> {
         .or_else(|_| serde_yaml_ng::from_slice(&bytes))
         .map_err(|e| format!("not JSON or YAML: {e}"))?;
     if doc.get("swagger").is_some() {
-        doc = petstore_convert::swagger2_to_openapi3(&doc).map_err(|e| e.to_string())?.document;
+        doc = playground_convert::swagger2_to_openapi3(&doc).map_err(|e| e.to_string())?.document;
     }
     let text = serde_json::to_vec(&doc).map_err(|e| e.to_string())?;
     let mut mock = ApiMock::from_json(&text).map_err(|e| format!("the mock cannot read it: {e}"))?;

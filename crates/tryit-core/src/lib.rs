@@ -13,8 +13,8 @@ pub mod samples;
 use serde_json::Value;
 
 use crate::request::{ParamInput, is_sendable, split_list};
-use petstore_http::Request;
-use petstore_reference::{OperationView, ParameterView};
+use playground_http::Request;
+use playground_reference::{OperationView, ParameterView};
 
 /// Answers whether `text` matches the regular expression `pattern`; `None` when the pattern
 /// cannot be compiled where the form runs (it is then not checked, and the server decides).
@@ -36,12 +36,12 @@ pub fn field_key(location: &str, name: &str) -> String {
 }
 
 fn schema_type(schema: &Value) -> Option<&str> {
-    petstore_openapi::schema::primary_type(schema)
+    playground_openapi::schema::primary_type(schema)
 }
 
 /// Checks one value (one item of an array) against a scalar schema; `label` names it. The text
 /// is read as the schema types it, then held to the schema's scalar keywords by
-/// `petstore_validate` (`enum`, `const`, bounds, `multipleOf`, lengths, `pattern`).
+/// `playground_validate` (`enum`, `const`, bounds, `multipleOf`, lengths, `pattern`).
 fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher<'_>) -> Result<(), String> {
     let value = match schema_type(schema) {
         Some("integer") => Value::from(text.parse::<i64>().map_err(|_| {
@@ -61,13 +61,13 @@ fn check_scalar(schema: &Value, text: &str, label: &str, matches: PatternMatcher
         Some(_) => Value::String(text.to_owned()),
         None => untyped(schema, text),
     };
-    petstore_validate::check_scalar(schema, &value, label, matches)
+    playground_validate::check_scalar(schema, &value, label, matches)
 }
 
 /// Text for a schema without a type, read as the mock reads it: text an `enum` or `const` lists
 /// as text stays text, JSON numbers and booleans are read as such, anything else is text.
 fn untyped(schema: &Value, text: &str) -> Value {
-    let listed = petstore_openapi::schema::allowed_values(schema)
+    let listed = playground_openapi::schema::allowed_values(schema)
         .is_some_and(|values| values.iter().any(|v| v.as_str() == Some(text)));
     let literal = || serde_json::from_str(text).ok().filter(|v: &Value| v.is_number() || v.is_boolean());
     (!listed).then(literal).flatten().unwrap_or_else(|| Value::String(text.to_owned()))

@@ -1,12 +1,12 @@
 //! The values a try-it panel starts with: the document's own examples where they fit their
-//! schemas, else values made by the mock's generator (`petstore-generate`) for a request, so the
+//! schemas, else values made by the mock's generator (`playground-generate`) for a request, so the
 //! first Send of a prefilled form passes the description's own checks (the in-browser mock's
 //! validation). `readOnly` properties are left out of bodies. Every later use (the form, the
 //! code samples, "put the example back") reads the view this fills.
 
-use petstore_openapi::schema::Direction;
-use petstore_reference::{ExampleFill, ExampleSlot, OperationView};
-use petstore_validate::{Patterns, Validator};
+use playground_openapi::schema::Direction;
+use playground_reference::{ExampleFill, ExampleSlot, OperationView};
+use playground_validate::{Patterns, Validator};
 
 /// The seed of prefilled values: the same operation starts with the same values every time.
 const SEED: u64 = 0;
@@ -31,13 +31,14 @@ pub fn prefill(view: &mut OperationView) {
             .is_some_and(|e| !empty(e) && validator.check(&param.schema_json, e, "").is_ok());
         if !fits {
             let mut generated =
-                petstore_generate::generate(doc, &param.schema_json, SEED, Direction::Request).value;
+                playground_generate::generate(doc, &param.schema_json, SEED, Direction::Request).value;
             if empty(&generated)
                 && let serde_json::Value::Object(mut schema) = param.schema_json.clone()
             {
                 // An empty `default` ("" for a correlation id): a value of the schema otherwise.
                 schema.remove("default");
-                generated = petstore_generate::generate(doc, &schema.into(), SEED, Direction::Request).value;
+                generated =
+                    playground_generate::generate(doc, &schema.into(), SEED, Direction::Request).value;
             }
             param.example = Some(generated).filter(|v| !v.is_null());
         }
@@ -62,7 +63,7 @@ pub fn prefill(view: &mut OperationView) {
     } else {
         body.example_notes.clear();
     }
-    let generated = petstore_generate::generate(doc, schema, SEED, Direction::Request);
+    let generated = playground_generate::generate(doc, schema, SEED, Direction::Request);
     body.example_notes.extend(generated.notes);
     body.example = generated.value;
     body.documented = false;
@@ -101,7 +102,7 @@ pub fn fills_of(doc: &serde_json::Value, slots: &[ExampleSlot]) -> Vec<ExampleFi
                     }),
                 },
                 None => {
-                    let generated = petstore_generate::generate(doc, &slot.schema, SEED, direction);
+                    let generated = playground_generate::generate(doc, &slot.schema, SEED, direction);
                     ExampleFill {
                         at: slot.at.clone(),
                         json: Some(serde_json::to_string_pretty(&generated.value).unwrap_or_default()),

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use petstore_http::Request;
-use petstore_reference::{OperationView, ParameterView};
+use playground_http::Request;
+use playground_reference::{OperationView, ParameterView};
 
 /// What goes in for one parameter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,15 +128,15 @@ fn with_query(url: String, query: &str) -> String {
     if query.is_empty() { url } else { format!("{url}?{query}") }
 }
 
-/// The fields of the form body `media` of `view` (from its schema, `petstore_http::form`), each
+/// The fields of the form body `media` of `view` (from its schema, `playground_http::form`), each
 /// starting on the value of the body's example where the example is of that media type (the
 /// one [`crate::prefill::prefill`] made fit the schema), else on the schema's own example,
 /// default or first `enum` value.
 #[must_use]
-pub fn form_fields(view: &OperationView, media: &str) -> Vec<petstore_http::form::FormFieldSpec> {
+pub fn form_fields(view: &OperationView, media: &str) -> Vec<playground_http::form::FormFieldSpec> {
     let Some(body) = &view.request_body else { return Vec::new() };
     let Some(option) = body.media_types.iter().find(|m| m.media_type == media) else { return Vec::new() };
-    let mut fields = petstore_http::form::fields_from_schema(&option.schema);
+    let mut fields = playground_http::form::fields_from_schema(&option.schema);
     if body.media_type == media {
         for field in &mut fields {
             match body.example.get(&field.name) {
@@ -156,7 +156,7 @@ pub fn form_fields(view: &OperationView, media: &str) -> Vec<petstore_http::form
 /// # Errors
 /// The form needs a file (the message names the field).
 pub fn with_form_example(view: &OperationView, request: &mut Request) -> Result<(), String> {
-    use petstore_http::form::{
+    use playground_http::form::{
         FormField, FormKind, SpecKind, boundary_for, encode_multipart, encode_urlencoded,
     };
     let Some(body) = &view.request_body else { return Ok(()) };
@@ -178,7 +178,7 @@ pub fn with_form_example(view: &OperationView, request: &mut Request) -> Result<
         FormKind::UrlEncoded => (encode_urlencoded(&fields), kind.media_type().to_owned()),
         FormKind::Multipart => {
             let boundary = boundary_for(&fields);
-            (encode_multipart(&fields, &boundary), petstore_http::form::multipart_content_type(&boundary))
+            (encode_multipart(&fields, &boundary), playground_http::form::multipart_content_type(&boundary))
         }
     };
     request.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));

@@ -3,11 +3,11 @@
 //! description (whose validation is the in-browser mock's).
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_api_mock::ApiMock;
-use petstore_openapi::Catalog;
-use petstore_reference::OperationView;
-use petstore_tryit_core::prefill::prefill;
-use petstore_tryit_core::request;
+use playground_mock::ApiMock;
+use playground_openapi::Catalog;
+use playground_reference::OperationView;
+use playground_tryit_core::prefill::prefill;
+use playground_tryit_core::request;
 use serde_json::{Value, json};
 
 /// Each operation's prefilled request sent to the mock: the operations tried, and the refused
@@ -152,7 +152,7 @@ fn a_documented_example_that_fits_is_kept_and_one_that_does_not_is_replaced_and_
 
 #[test]
 fn an_item_path_starts_on_an_id_the_mock_holds() {
-    use petstore_tryit_core::prefill::{created_id, held_id, item_collection};
+    use playground_tryit_core::prefill::{created_id, held_id, item_collection};
     let doc = read("tests/fixtures/fastapi/books.json");
     let catalog = Catalog::from_value(&doc).unwrap();
     let views: Vec<OperationView> =
@@ -168,17 +168,17 @@ fn an_item_path_starts_on_an_id_the_mock_holds() {
     let mut locations = Vec::new();
     for title in ["First", "Second"] {
         let body = json!({"title": title, "isbn": "9780000000001"});
-        let created = mock.handle(&petstore_http::Request::new("POST", "/books").json(&body));
+        let created = mock.handle(&playground_http::Request::new("POST", "/books").json(&body));
         assert_eq!(created.status, 201, "{}", String::from_utf8_lossy(&created.body));
         locations.push(created.header_value("Location").unwrap().to_owned());
     }
     let (collection, last) = created_id(&locations[1]).unwrap();
     assert_eq!(collection, "/books");
-    let read = mock.handle(&petstore_http::Request::new("GET", format!("/books/{last}")));
+    let read = mock.handle(&playground_http::Request::new("GET", format!("/books/{last}")));
     assert_eq!(read.json().unwrap()["title"], "Second");
-    let listed = mock.handle(&petstore_http::Request::new("GET", "/books")).json().unwrap();
+    let listed = mock.handle(&playground_http::Request::new("GET", "/books")).json().unwrap();
     let first = held_id(&listed, "book_id").unwrap();
-    let read = mock.handle(&petstore_http::Request::new("GET", format!("/books/{first}")));
+    let read = mock.handle(&playground_http::Request::new("GET", format!("/books/{first}")));
     assert_eq!(read.json().unwrap()["title"], "First");
 
     assert_eq!(created_id("http://127.0.0.1:4010/pets/7?x=1"), Some(("/pets".to_owned(), "7".to_owned())));
@@ -194,9 +194,9 @@ fn an_item_path_starts_on_an_id_the_mock_holds() {
 /// Every Example block the try-it module fills, for the operations of `doc`: generated values
 /// that fail their schema (in the block's direction), as "operation at: why".
 fn misfit_examples(doc: &Value) -> (usize, Vec<String>) {
-    use petstore_openapi::schema::Direction;
-    use petstore_tryit_core::prefill::example_fills;
-    use petstore_validate::{Patterns, Validator};
+    use playground_openapi::schema::Direction;
+    use playground_tryit_core::prefill::example_fills;
+    use playground_validate::{Patterns, Validator};
     let catalog = Catalog::from_value(doc).unwrap();
     let patterns = Patterns::default();
     let (mut filled, mut misfits) = (0, Vec::new());
@@ -239,7 +239,7 @@ fn the_reference_examples_are_the_generators_and_fit_their_schemas() {
     let catalog = Catalog::from_value(&doc).unwrap();
     let create = catalog.operations().find(|o| o.method.as_str() == "POST" && o.path == "/books").unwrap();
     let view = OperationView::build(&doc, create.method, &create.path).unwrap();
-    let fills = petstore_tryit_core::prefill::example_fills(&view);
+    let fills = playground_tryit_core::prefill::example_fills(&view);
     let request: Value = serde_json::from_str(fills[0].json.as_deref().unwrap()).unwrap();
     assert_eq!(fills[0].at, "request");
     assert!(request["isbn"].as_str().unwrap().starts_with("97"), "{request}");
@@ -276,8 +276,8 @@ fn a_documented_example_that_does_not_fit_stays_on_the_page_with_why() {
             "properties": {"id": {"type": "integer", "readOnly": true}, "code": {"type": "string", "pattern": "^[A-Z]{3}$"}}
         }}}
     });
-    let view = OperationView::build(&doc, petstore_openapi::catalog::Method::Post, "/things").unwrap();
-    let fills = petstore_tryit_core::prefill::example_fills(&view);
+    let view = OperationView::build(&doc, playground_openapi::catalog::Method::Post, "/things").unwrap();
+    let fills = playground_tryit_core::prefill::example_fills(&view);
     let at: Vec<&str> = fills.iter().map(|f| f.at.as_str()).collect();
     assert_eq!(at, ["request", "response/0/0", "response/0/1", "response/1/0"]);
     // The document's request example is kept on the page, and said not to fit (its pattern).

@@ -4,11 +4,11 @@
 
 use petstore::Mock;
 use petstore::document::PETSTORE_JSON;
-use petstore_http::Request;
-use petstore_openapi::Catalog;
-use petstore_reference::OperationView;
-use petstore_tryit_core::request::{self, ParamInput, example_text};
-use petstore_tryit_core::{FieldError, build_request, initial_text};
+use playground_http::Request;
+use playground_openapi::Catalog;
+use playground_reference::OperationView;
+use playground_tryit_core::request::{self, ParamInput, example_text};
+use playground_tryit_core::{FieldError, build_request, initial_text};
 use serde_json::{Value, json};
 
 fn doc() -> Value {

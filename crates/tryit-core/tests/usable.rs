@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use petstore_tryit_core::auth::{Credential, Credentials};
+use playground_tryit_core::auth::{Credential, Credentials};
 
 fn token(value: &str, expires_at_ms: Option<f64>) -> Credential {
     Credential::Token { value: value.to_owned(), expires_at_ms, refresh_token: None, scopes: Vec::new() }

@@ -3,9 +3,9 @@
 //! try-it panel); tabs and a copy button.
 
 use leptos::prelude::*;
-use petstore_http::Request;
-use petstore_reference::{CodeSamples as Samples, OperationView};
-use petstore_tryit_core::samples::{Lang, SampleForm, generate_with};
+use playground_http::Request;
+use playground_reference::{CodeSamples as Samples, OperationView};
+use playground_tryit_core::samples::{Lang, SampleForm, generate_with};
 use wasm_bindgen::JsCast;
 
 /// The samples of one operation; nothing when the document sets `x-codeSamples: false`.
@@ -26,7 +26,7 @@ pub fn CodeSamples(
         Samples::Generated => {
             let request = request.unwrap_or_else(|| {
                 let base = view.servers.first().cloned().unwrap_or_default();
-                Signal::stored(petstore_tryit_core::request::example(&view, &base))
+                Signal::stored(playground_tryit_core::request::example(&view, &base))
             });
             Lang::ALL
                 .iter()

@@ -1,10 +1,10 @@
 //! The reference's Example blocks, filled in the page by the module: the reference writes them
 //! with its own small generator and marks each `pre[data-example]` (its notes
 //! `[data-example-note]`); the module, which carries the mock's generator, writes what
-//! `petstore_tryit_core::prefill::example_fills` says over them. The module does it rather than
+//! `playground_tryit_core::prefill::example_fills` says over them. The module does it rather than
 //! the page so that the reference's first download does not carry the code.
 
-use petstore_reference::ExampleFill;
+use playground_reference::ExampleFill;
 
 /// Writes `fills` into the Example blocks under `root`: a generated value where the document
 /// has none, and the note beside each block, or none; each block filled is marked

@@ -1,5 +1,5 @@
 //! The try-it panel and the code samples of one operation, as a JavaScript module the reference
-//! loads when a reader opens an operation (`dist/tryit/petstore_tryit.js`, built by
+//! loads when a reader opens an operation (`dist/tryit/playground_tryit.js`, built by
 //! `scripts/build-modules.sh`), so the reference's first download does not carry them.
 //!
 //! The reference hands over the operation's view as JSON (the core's `OperationView`, without
@@ -21,7 +21,7 @@ pub mod vault;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use petstore_reference::OperationView;
+use playground_reference::OperationView;
 use wasm_bindgen::prelude::*;
 
 use crate::code_samples::CodeSamples;
@@ -102,13 +102,13 @@ pub fn mount_try_it(
     // The reference's Example blocks (in the article the slot is in), from the document's
     // examples as they are; written here rather than by the page, so the first download does
     // not carry the code.
-    let fills = petstore_tryit_core::prefill::example_fills(&view);
+    let fills = playground_tryit_core::prefill::example_fills(&view);
     if let Some(article) = slot.parent_element() {
         examples::show(&article, &fills);
     }
     // Values that fit their schemas, from the mock's generator, where the document has none
     // that fit: the first Send passes the description's own checks.
-    petstore_tryit_core::prefill::prefill(&mut view);
+    playground_tryit_core::prefill::prefill(&mut view);
     let view = Arc::new(view);
     let mock = lend_mock.map(MockLink::new);
     let (vault, history) = page::shared(document_key);
@@ -135,14 +135,15 @@ pub fn fill_examples(
     let unreadable =
         |e: serde_json::Error| JsValue::from_str(&format!("The examples could not be read: {e}."));
     let doc: serde_json::Value = serde_json::from_str(schema_document_json).map_err(unreadable)?;
-    let slots: Vec<petstore_reference::ExampleSlot> = serde_json::from_str(slots_json).map_err(unreadable)?;
-    let fills = petstore_tryit_core::prefill::fills_of(&doc, &slots);
+    let slots: Vec<playground_reference::ExampleSlot> =
+        serde_json::from_str(slots_json).map_err(unreadable)?;
+    let fills = playground_tryit_core::prefill::fills_of(&doc, &slots);
     examples::show(root, &fills);
     serde_json::to_string(&fills).map_err(unreadable)
 }
 
 /// Renders, at the end of `slot`, the cards of every security scheme of a document
-/// (`schemes_json`: its `petstore_openapi::security::Scheme`s as JSON), for the page's
+/// (`schemes_json`: its `playground_openapi::security::Scheme`s as JSON), for the page's
 /// Authorize dialog. They fill the vault of `document_key` that the panels send with, so what
 /// is entered in one shows in the other. `base_url` is the base URL the document's OAuth 2 and
 /// discovery URLs are relative to (its first server's).
@@ -157,7 +158,7 @@ pub fn mount_authorize(
     document_key: &str,
     base_url: &str,
 ) -> Result<Mounted, JsValue> {
-    let schemes: Vec<petstore_openapi::security::Scheme> = serde_json::from_str(schemes_json)
+    let schemes: Vec<playground_openapi::security::Scheme> = serde_json::from_str(schemes_json)
         .map_err(|e| JsValue::from_str(&format!("The security schemes could not be read: {e}.")))?;
     let (vault, _) = page::shared(document_key);
     let base_url = base_url.to_owned();
@@ -181,4 +182,4 @@ pub enum MockOffer {
 }
 
 /// The text of a JavaScript error or rejection.
-pub use petstore_browser::message_of;
+pub use playground_browser::message_of;

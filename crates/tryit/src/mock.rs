@@ -2,7 +2,7 @@
 //! `PetstoreMock`, which answers at once and tells the page about every change itself.
 
 use js_sys::Function;
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
@@ -145,7 +145,7 @@ impl MockLink {
             .map_err(|e| format!("The mock's answer could not be read: {e}."))?;
         if answer.status == 201
             && let Some((collection, id)) =
-                answer.header_value("Location").and_then(petstore_tryit_core::prefill::created_id)
+                answer.header_value("Location").and_then(playground_tryit_core::prefill::created_id)
         {
             CREATED.with(|created| {
                 let mut created = created.borrow_mut();

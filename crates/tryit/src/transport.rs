@@ -7,9 +7,9 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use leptos::prelude::set_timeout_with_handle;
-use petstore_http::Request;
-use petstore_http::reason_phrase;
-use petstore_tryit_core::{ErrorSummary, Reachability, error_summary, explain_failure};
+use playground_http::Request;
+use playground_http::reason_phrase;
+use playground_tryit_core::{ErrorSummary, Reachability, error_summary, explain_failure};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -347,7 +347,7 @@ async fn over_network(request: &Request, abort: &Abort, credentialed: bool) -> O
     let Some(blob) = blob else {
         return answer(status, status_text, headers, "");
     };
-    let media_type = petstore_http::find_header(&headers, "content-type")
+    let media_type = playground_http::find_header(&headers, "content-type")
         .map(|t| t.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
         .unwrap_or_default();
     let size = blob.size();
@@ -399,7 +399,7 @@ async fn text_of(blob: &web_sys::Blob) -> String {
 /// The name an answer's body is saved under: `Content-Disposition`'s `filename`, else
 /// `answer` with an extension for its type.
 fn file_name(headers: &[(String, String)], media_type: &str) -> String {
-    let given = petstore_http::find_header(headers, "content-disposition").and_then(|d| {
+    let given = playground_http::find_header(headers, "content-disposition").and_then(|d| {
         d.split(';')
             .map(str::trim)
             .find_map(|p| p.strip_prefix("filename="))

@@ -1,26 +1,26 @@
 //! The credentials and settings the try-it panel keeps per document: the credential of each
 //! security scheme (for the page's life; in this browser too for the schemes whose "Remember"
 //! is ticked, until "Forget"), the OAuth 2 client settings, and the values of the servers'
-//! `{variables}`. What a request gets from them is `petstore_tryit_core::auth::apply`'s; the part of
+//! `{variables}`. What a request gets from them is `playground_tryit_core::auth::apply`'s; the part of
 //! the panel that fills them in is [`crate::authorize`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use leptos::prelude::*;
-use petstore_http::Request;
-use petstore_openapi::servers::{Server, expand};
-use petstore_reference::OperationView;
-use petstore_tryit_core::auth::{self, Applied, Credential, Credentials, OAuthFlow};
+use playground_http::Request;
+use playground_openapi::servers::{Server, expand};
+use playground_reference::OperationView;
+use playground_tryit_core::auth::{self, Applied, Credential, Credentials, OAuthFlow};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// Where remembered credentials are kept: this prefix and the document's key (the reference
 /// reads which schemes are there before it loads this module).
-const STORAGE_PREFIX: &str = petstore_browser::credentials::STORAGE_PREFIX;
+const STORAGE_PREFIX: &str = playground_browser::credentials::STORAGE_PREFIX;
 /// Where the chosen values of server variables are kept: this prefix and the document's key.
 const SERVERS_PREFIX: &str = "petstore-playground/try-it/servers/";
 /// Saved credentials larger than this are not read back.
-const MAX_SAVED: usize = petstore_browser::credentials::MAX_SAVED;
+const MAX_SAVED: usize = playground_browser::credentials::MAX_SAVED;
 
 /// What an OAuth 2 client sends besides the token: filled in by the reader.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -81,8 +81,8 @@ impl Vault {
     /// current reactive owner. The page keeps one per document ([`crate::page::shared`]).
     #[must_use]
     pub fn load(key: &str) -> Self {
-        let saved: Saved = read_saved(petstore_browser::get(&storage_key(key)).ok().flatten());
-        let server_values = read_saved(petstore_browser::get(&servers_key(key)).ok().flatten());
+        let saved: Saved = read_saved(playground_browser::get(&storage_key(key)).ok().flatten());
+        let server_values = read_saved(playground_browser::get(&servers_key(key)).ok().flatten());
         Self {
             key: StoredValue::new(key.to_owned()),
             remembered: RwSignal::new(saved.schemes()),
@@ -140,7 +140,7 @@ impl Vault {
         });
         let key = servers_key(&self.key.get_value());
         if let Ok(text) = serde_json::to_string(&self.server_values.get_untracked()) {
-            let _ = petstore_browser::set(&key, &text);
+            let _ = playground_browser::set(&key, &text);
         }
     }
 
@@ -174,9 +174,9 @@ impl Vault {
         });
         let key = storage_key(&self.key.get_value());
         let _ = if saved.is_empty() {
-            petstore_browser::remove(&key)
+            playground_browser::remove(&key)
         } else {
-            serde_json::to_string(&saved).map_or(Ok(()), |text| petstore_browser::set(&key, &text))
+            serde_json::to_string(&saved).map_or(Ok(()), |text| playground_browser::set(&key, &text))
         };
     }
 
@@ -270,8 +270,8 @@ pub(crate) fn now_ms() -> f64 {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use petstore_openapi::servers::ServerVariable;
-    use petstore_tryit_core::auth::FlowKind;
+    use playground_openapi::servers::ServerVariable;
+    use playground_tryit_core::auth::FlowKind;
 
     use super::*;
 

@@ -8,8 +8,8 @@ mod common;
 
 use common::{FakeMock, Panel, forget_settings, operation, tick};
 use leptos::prelude::GetUntracked;
-use petstore_openapi::catalog::Method;
-use petstore_tryit::page;
+use playground_openapi::catalog::Method;
+use playground_tryit::page;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -17,7 +17,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// `GET /things`, open with an API key, or with an OAuth 2 token with the scope `read`.
-fn things(id: &str) -> petstore_reference::OperationView {
+fn things(id: &str) -> playground_reference::OperationView {
     operation(&things_document(id), Method::Get, "/things")
 }
 
@@ -163,14 +163,14 @@ type Announced = (String, Vec<String>);
 
 /// The page's Authorize dialog's cards (`mountAuthorize`) for every scheme of the document, in
 /// a new element.
-fn authorize_cards(document: &str) -> (web_sys::HtmlElement, petstore_tryit::Mounted) {
+fn authorize_cards(document: &str) -> (web_sys::HtmlElement, playground_tryit::Mounted) {
     let page = web_sys::window().unwrap().document().unwrap();
     let root: web_sys::HtmlElement = page.create_element("div").unwrap().unchecked_into();
     page.body().unwrap().append_child(&root).unwrap();
-    let schemes = petstore_openapi::security::schemes(&things_document("unused"));
+    let schemes = playground_openapi::security::schemes(&things_document("unused"));
     let json = serde_json::to_string(&schemes).unwrap();
     let mounted =
-        petstore_tryit::mount_authorize(root.clone(), &json, document, "https://api.example/").unwrap();
+        playground_tryit::mount_authorize(root.clone(), &json, document, "https://api.example/").unwrap();
     (root, mounted)
 }
 
@@ -190,12 +190,12 @@ async fn the_authorize_cards_fill_what_every_panel_sends_and_show_what_a_panel_f
     let seen = std::rc::Rc::clone(&announced);
     let listener =
         wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
-            seen.borrow_mut().extend(petstore_browser::credentials::announced(&event));
+            seen.borrow_mut().extend(playground_browser::credentials::announced(&event));
         });
     let window = web_sys::window().unwrap();
     window
         .add_event_listener_with_callback(
-            petstore_browser::credentials::EVENT,
+            playground_browser::credentials::EVENT,
             listener.as_ref().unchecked_ref(),
         )
         .unwrap();
@@ -254,7 +254,7 @@ async fn the_authorize_cards_fill_what_every_panel_sends_and_show_what_a_panel_f
 
     window
         .remove_event_listener_with_callback(
-            petstore_browser::credentials::EVENT,
+            playground_browser::credentials::EVENT,
             listener.as_ref().unchecked_ref(),
         )
         .unwrap();

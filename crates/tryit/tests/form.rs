@@ -12,9 +12,9 @@ use common::{
     BASE_URL_KEY, FakeMock, HEADERS_KEY, Panel, TARGET_KEY, focused, forget_settings, tick, visits,
 };
 use leptos::prelude::*;
-use petstore_tryit::MockOffer;
-use petstore_tryit::panel::{Target, TryItForm};
-use petstore_tryit::vault::Vault;
+use playground_tryit::MockOffer;
+use playground_tryit::panel::{Target, TryItForm};
+use playground_tryit::vault::Vault;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -224,7 +224,7 @@ fn the_form_builds_its_request_from_its_values() {
 
 #[wasm_bindgen_test]
 fn a_base_url_is_checked_before_it_is_used() {
-    use petstore_tryit::panel::check_base_url;
+    use playground_tryit::panel::check_base_url;
     assert_eq!(check_base_url(" http://127.0.0.1:4010/ ").as_deref(), Ok("http://127.0.0.1:4010"));
     assert_eq!(check_base_url("https://api.example/v2/").as_deref(), Ok("https://api.example/v2"));
     let refused = |text: &str| check_base_url(text).unwrap_err();
@@ -248,16 +248,16 @@ async fn the_target_base_url_and_headers_are_remembered_in_this_browser() {
     assert_eq!(panel.value("[data-testid=try-target]"), "mock");
     panel.fill("[data-testid=try-target]", "custom");
     tick().await;
-    assert_eq!(petstore_browser::get(TARGET_KEY).unwrap().as_deref(), Some("custom"));
+    assert_eq!(playground_browser::get(TARGET_KEY).unwrap().as_deref(), Some("custom"));
     panel.fill("[data-testid=try-base-url]", "not a url");
-    assert_eq!(petstore_browser::get(BASE_URL_KEY).unwrap(), None, "only a valid base URL is kept");
+    assert_eq!(playground_browser::get(BASE_URL_KEY).unwrap(), None, "only a valid base URL is kept");
     panel.fill("[data-testid=try-base-url]", "http://127.0.0.1:9/api/");
-    assert_eq!(petstore_browser::get(BASE_URL_KEY).unwrap().as_deref(), Some("http://127.0.0.1:9/api"));
+    assert_eq!(playground_browser::get(BASE_URL_KEY).unwrap().as_deref(), Some("http://127.0.0.1:9/api"));
 
     panel.fill("[data-testid=try-headers]", "X-Trace: 1");
-    assert_eq!(petstore_browser::get(HEADERS_KEY).unwrap(), None, "headers are kept only when asked");
+    assert_eq!(playground_browser::get(HEADERS_KEY).unwrap(), None, "headers are kept only when asked");
     panel.check("[data-testid=try-remember-headers]", true);
-    assert_eq!(petstore_browser::get(HEADERS_KEY).unwrap().as_deref(), Some("X-Trace: 1"));
+    assert_eq!(playground_browser::get(HEADERS_KEY).unwrap().as_deref(), Some("X-Trace: 1"));
     panel.close();
 
     // A new panel starts where the last one was left.
@@ -274,9 +274,9 @@ async fn the_target_base_url_and_headers_are_remembered_in_this_browser() {
     );
     assert!(panel.get("details.extra-headers").has_attribute("open"), "kept headers are shown");
     panel.check("[data-testid=try-remember-headers]", false);
-    assert_eq!(petstore_browser::get(HEADERS_KEY).unwrap(), None, "unticked: forgotten");
+    assert_eq!(playground_browser::get(HEADERS_KEY).unwrap(), None, "unticked: forgotten");
     // A remembered server the document no longer lists is not used.
-    petstore_browser::set(TARGET_KEY, "server:https://gone.example").unwrap();
+    playground_browser::set(TARGET_KEY, "server:https://gone.example").unwrap();
     panel.close();
     let panel = Panel::mount(&visits("remembered"), &mock, "tryit-test/form/remembered");
     tick().await;

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{FakeMock, Panel, forget_settings, item, json_response, tick};
-use petstore_http::Response;
+use playground_http::Response;
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -11,12 +11,12 @@ use std::collections::BTreeMap;
 
 use common::operation;
 use leptos::prelude::*;
-use petstore_http::Request;
-use petstore_openapi::catalog::Method;
-use petstore_openapi::servers::{Server, ServerVariable};
-use petstore_tryit::page;
-use petstore_tryit::vault::{Client, Vault, servers_key, storage_key};
-use petstore_tryit_core::auth::Credential;
+use playground_http::Request;
+use playground_openapi::catalog::Method;
+use playground_openapi::servers::{Server, ServerVariable};
+use playground_tryit::page;
+use playground_tryit::vault::{Client, Vault, servers_key, storage_key};
+use playground_tryit_core::auth::Credential;
 use serde_json::{Value, json};
 use wasm_bindgen_test::*;
 
@@ -27,7 +27,7 @@ fn key(value: &str) -> Option<Credential> {
 }
 
 fn stored(key: &str) -> Option<Value> {
-    petstore_browser::get(key).unwrap().map(|text| serde_json::from_str(&text).unwrap())
+    playground_browser::get(key).unwrap().map(|text| serde_json::from_str(&text).unwrap())
 }
 
 /// A fresh vault of `document`, read from this browser, under an owner of its own.
@@ -38,8 +38,8 @@ fn load(document: &str) -> (Owner, Vault) {
 }
 
 fn forget(document: &str) {
-    petstore_browser::remove(&storage_key(document)).unwrap();
-    petstore_browser::remove(&servers_key(document)).unwrap();
+    playground_browser::remove(&storage_key(document)).unwrap();
+    playground_browser::remove(&servers_key(document)).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -61,8 +61,8 @@ fn the_page_keeps_one_vault_per_document() {
     assert_eq!(stored(&storage_key("tryit-test/vault/a")), None, "nothing remembered, nothing stored");
 }
 
-fn exchange() -> petstore_tryit::transport::Exchange {
-    petstore_tryit::transport::failed(&Request::new("GET", "/x"), "Not sent.".to_owned())
+fn exchange() -> playground_tryit::transport::Exchange {
+    playground_tryit::transport::failed(&Request::new("GET", "/x"), "Not sent.".to_owned())
 }
 
 #[wasm_bindgen_test]
@@ -97,7 +97,7 @@ fn only_remembered_schemes_are_stored_and_read_back() {
     // A change to a remembered scheme is written at once; to another, not at all.
     vault.set("apiKey", key("k-2"));
     vault.set("bearer", None);
-    let text = petstore_browser::get(&storage_key(document)).unwrap().unwrap();
+    let text = playground_browser::get(&storage_key(document)).unwrap().unwrap();
     assert!(text.contains("k-2") && !text.contains("k-1") && !text.contains("t-1"), "{text}");
     owner.unset();
 
@@ -110,9 +110,13 @@ fn only_remembered_schemes_are_stored_and_read_back() {
     restored.forget("apiKey");
     assert!(restored.credentials.get_untracked().0.is_empty());
     assert_eq!(restored.messages.get_untracked().get("apiKey"), Some(&Ok("Forgotten.".to_owned())));
-    assert!(petstore_browser::get(&storage_key(document)).unwrap().is_some(), "oauth is still remembered");
+    assert!(playground_browser::get(&storage_key(document)).unwrap().is_some(), "oauth is still remembered");
     restored.forget("oauth");
-    assert_eq!(petstore_browser::get(&storage_key(document)).unwrap(), None, "nothing left: the entry goes");
+    assert_eq!(
+        playground_browser::get(&storage_key(document)).unwrap(),
+        None,
+        "nothing left: the entry goes"
+    );
     owner.unset();
 }
 
@@ -123,33 +127,36 @@ fn saved_text_beyond_its_bound_or_unreadable_is_not_read() {
     let (owner, vault) = load(document);
     vault.set("apiKey", key("k"));
     vault.remember("apiKey", true);
-    let saved = petstore_browser::get(&storage_key(document)).unwrap().unwrap();
+    let saved = playground_browser::get(&storage_key(document)).unwrap().unwrap();
     owner.unset();
 
     // Padded to 64 KiB it is still read; one byte more and it is not.
     let bound = 64 * 1024;
-    petstore_browser::set(&storage_key(document), &format!("{saved}{}", " ".repeat(bound - saved.len())))
+    playground_browser::set(&storage_key(document), &format!("{saved}{}", " ".repeat(bound - saved.len())))
         .unwrap();
     let (owner, vault) = load(document);
     assert_eq!(vault.credentials.get_untracked().0.get("apiKey"), key("k").as_ref());
     owner.unset();
-    petstore_browser::set(&storage_key(document), &format!("{saved}{}", " ".repeat(bound + 1 - saved.len())))
-        .unwrap();
+    playground_browser::set(
+        &storage_key(document),
+        &format!("{saved}{}", " ".repeat(bound + 1 - saved.len())),
+    )
+    .unwrap();
     let (owner, vault) = load(document);
     assert!(vault.credentials.get_untracked().0.is_empty());
     assert!(vault.remembered.get_untracked().is_empty());
     owner.unset();
 
     for broken in ["{", "[]", r#"{"credentials": {"apiKey": 5}}"#] {
-        petstore_browser::set(&storage_key(document), broken).unwrap();
-        petstore_browser::set(&servers_key(document), broken).unwrap();
+        playground_browser::set(&storage_key(document), broken).unwrap();
+        playground_browser::set(&servers_key(document), broken).unwrap();
         let (owner, vault) = load(document);
         assert!(vault.credentials.get_untracked().0.is_empty(), "{broken}");
         assert!(vault.server_values.get_untracked().is_empty(), "{broken}");
         owner.unset();
     }
     let values = json!({"https://{region}.api.example": {"region": "x".repeat(bound)}}).to_string();
-    petstore_browser::set(&servers_key(document), &values).unwrap();
+    playground_browser::set(&servers_key(document), &values).unwrap();
     let (owner, vault) = load(document);
     assert!(vault.server_values.get_untracked().is_empty(), "server values have the same bound");
     owner.unset();

@@ -24,7 +24,7 @@ pub fn check_scalar(
     match value {
         // Shown as JSON writes it: no second float formatter where this runs.
         Value::Number(n) => {
-            Ok(check_number(schema, n, &petstore_openapi::schema::types(schema).0, name, &n.to_string())?)
+            Ok(check_number(schema, n, &playground_openapi::schema::types(schema).0, name, &n.to_string())?)
         }
         Value::String(text) => {
             check_length(schema, text, name)?;
@@ -152,14 +152,14 @@ pub(super) fn check_number(
         }
     }
     let x = n.as_f64().unwrap_or_default();
-    if let Some(bound) = petstore_openapi::schema::lower_bound(schema)
+    if let Some(bound) = playground_openapi::schema::lower_bound(schema)
         && (x < bound.value || (bound.exclusive && x <= bound.value))
     {
         let (rel, keyword) =
             if bound.exclusive { ("greater than", "exclusiveMinimum") } else { ("at least", "minimum") };
         return Err(Fail::new(keyword, format!("{name} must be {rel} {}; got {shown}.", bound.written)));
     }
-    if let Some(bound) = petstore_openapi::schema::upper_bound(schema)
+    if let Some(bound) = playground_openapi::schema::upper_bound(schema)
         && (x > bound.value || (bound.exclusive && x >= bound.value))
     {
         let (rel, keyword) =

@@ -48,7 +48,7 @@ use serde_json::Value;
 
 pub use keywords::check_scalar;
 pub use pattern::{MAX_COUNT, Pattern, Patterns, Translation, compile_patterns, ecma_to_regex};
-use petstore_openapi::schema::Direction;
+use playground_openapi::schema::Direction;
 use problem::{Fail, Found};
 pub use problem::{Problem, Step};
 pub use values::same;
@@ -274,7 +274,7 @@ impl<'a> Validator<'a> {
                     "the reference {reference} is to another document, which this reference does not read"
                 ));
             }
-            let target = petstore_openapi::pointer::pointer_target(self.doc, reference)
+            let target = playground_openapi::pointer::pointer_target(self.doc, reference)
                 .ok_or_else(|| format!("the reference {reference} does not resolve"))?;
             let annotations_only = current.as_object().is_some_and(|fields| {
                 fields.keys().all(|k| k == "$ref" || k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
@@ -293,7 +293,7 @@ impl<'a> Validator<'a> {
                 return Ok((Cow::Owned(Value::Object(both)), last));
             }
             last = Some((target, reference.to_owned()));
-            current = match petstore_openapi::schema::with_siblings(&current, target) {
+            current = match playground_openapi::schema::with_siblings(&current, target) {
                 Some(merged) if !annotations_only && !self.strict => Cow::Owned(merged),
                 _ => Cow::Borrowed(target),
             };
@@ -366,7 +366,7 @@ impl<'a> Validator<'a> {
             Value::Bool(false) => return Err(Fail::new("false", format!("{name} is not allowed here."))),
             _ => return Ok(()),
         }
-        let (types, _) = petstore_openapi::schema::types(schema);
+        let (types, _) = playground_openapi::schema::types(schema);
         let null_named = match schema.get("type") {
             Some(Value::String(t)) => t == "null",
             Some(Value::Array(list)) => list.iter().any(|t| t == "null"),

@@ -8,7 +8,7 @@ mod readings;
 mod unenforced;
 
 use super::{MAX_DEPTH, Validator, compile_patterns};
-use petstore_openapi::schema::Direction;
+use playground_openapi::schema::Direction;
 
 /// The verdict on `value` for `schema`, inside a document whose `components.schemas` are
 /// `schemas`, checked in `direction` (`None`: the Petstore's rule).

@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise, Uint8Array};
-use petstore_api_mock::{ApiMock, MockOptions as ApiOptions};
+use playground_mock::{ApiMock, MockOptions as ApiOptions};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
@@ -255,7 +255,7 @@ fn description_bytes(description: &JsValue) -> Result<Vec<u8>, String> {
         bytes.to_vec()
     } else if description.is_object() {
         let text = js_sys::JSON::stringify(description).map_err(|e| {
-            format!("The description object cannot be read as JSON: {}", petstore_browser::describe(&e))
+            format!("The description object cannot be read as JSON: {}", playground_browser::describe(&e))
         })?;
         String::from(text).into_bytes()
     } else {
@@ -264,7 +264,7 @@ fn description_bytes(description: &JsValue) -> Result<Vec<u8>, String> {
     if bytes.len() > MAX_DESCRIPTION_BYTES {
         return Err(too_large(bytes.len()));
     }
-    if petstore_openapi::document::detect_format(&bytes) == petstore_openapi::document::Format::Yaml {
+    if playground_openapi::document::detect_format(&bytes) == playground_openapi::document::Format::Yaml {
         return Err("The description is not JSON. ApiMock reads JSON: convert YAML first (for example with js-yaml's load()) and pass the object.".to_owned());
     }
     Ok(bytes)
@@ -288,7 +288,7 @@ fn read_options(options: JsValue) -> Result<Options, String> {
     if !options.is_object() {
         return Err("ApiMock options must be an object.".to_owned());
     }
-    let text = js_sys::JSON::stringify(&options).map_err(|e| petstore_browser::describe(&e))?;
+    let text = js_sys::JSON::stringify(&options).map_err(|e| playground_browser::describe(&e))?;
     let mut value: serde_json::Value =
         serde_json::from_str(&String::from(text)).map_err(|e| e.to_string())?;
     let raw_key = js_sys::Reflect::get(&options, &"storageKey".into()).unwrap_or(JsValue::UNDEFINED);

@@ -1,10 +1,10 @@
 //! Descriptions kept in many files, in the page (in the converter's module, feature
 //! `convert-api`, which the page loads only when a document needs it): `DocumentBundle` follows
-//! `petstore_openapi::bundle`, with addresses joined as the browser joins URLs. The page's
+//! `playground_openapi::bundle`, with addresses joined as the browser joins URLs. The page's
 //! JavaScript fetches the files it wants (YAML read by js-yaml first) and hands them over.
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
-use petstore_openapi::bundle::{Bundler, Limits};
+use playground_openapi::bundle::{Bundler, Limits};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
@@ -45,7 +45,8 @@ impl DocumentBundle {
     /// When `json` is not JSON.
     #[wasm_bindgen(constructor)]
     pub fn new(address: &str, json: &[u8]) -> Result<DocumentBundle, JsError> {
-        let root = petstore_openapi::document::parse_json(json).map_err(|e| JsError::new(&e.to_string()))?;
+        let root =
+            playground_openapi::document::parse_json(json).map_err(|e| JsError::new(&e.to_string()))?;
         let limits = Limits { bytes: MAX_BUNDLE_BYTES, ..Limits::default() };
         let size = u64::try_from(json.len()).unwrap_or(u64::MAX);
         Ok(Self { bundler: Some(Bundler::new(address, root, size, join, limits)) })
@@ -61,7 +62,7 @@ impl DocumentBundle {
     pub fn provide(&mut self, address: &str, json: Option<Vec<u8>>, error: Option<String>, size: f64) {
         let Some(bundler) = self.bundler.as_mut() else { return };
         let read = match (json, error) {
-            (Some(json), None) => petstore_openapi::document::parse_json(&json).map_err(|e| e.to_string()),
+            (Some(json), None) => playground_openapi::document::parse_json(&json).map_err(|e| e.to_string()),
             (_, Some(error)) => Err(error),
             (None, None) => Err("could not be read".to_owned()),
         };

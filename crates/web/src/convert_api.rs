@@ -48,8 +48,8 @@ pub fn convert_swagger2(bytes: &[u8]) -> ConvertResult {
 /// The conversion in Rust terms: the OpenAPI document's JSON and the notes, or the sentence
 /// that says why not (a syntax error with its line and column, or the converter's error).
 fn convert(bytes: &[u8]) -> Result<(Vec<u8>, Vec<String>), String> {
-    let doc = petstore_openapi::document::parse_json(bytes).map_err(|e| e.to_string())?;
-    let converted = petstore_convert::swagger2_to_openapi3(&doc).map_err(|e| e.to_string())?;
+    let doc = playground_openapi::document::parse_json(bytes).map_err(|e| e.to_string())?;
+    let converted = playground_convert::swagger2_to_openapi3(&doc).map_err(|e| e.to_string())?;
     let json = serde_json::to_vec(&converted.document).map_err(|e| e.to_string())?;
     Ok((json, converted.notes))
 }

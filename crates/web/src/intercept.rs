@@ -56,7 +56,7 @@ impl Prefix {
     }
 }
 
-pub use petstore_http::reason_phrase;
+pub use playground_http::reason_phrase;
 
 /// Whether a response with this status must not have a body (the `Response` constructor
 /// throws on one).

@@ -261,13 +261,13 @@ fn read_options(options: JsValue) -> Result<MockOptions, JsValue> {
 
 /// The behaviour options (`validate`, `delay`, `failure`, `operations`), read as `ApiMock`
 /// reads them; `seed` and `storageKey` are the Petstore's own.
-fn read_behaviour(options: &JsValue) -> Result<petstore_api_mock::MockOptions, JsValue> {
+fn read_behaviour(options: &JsValue) -> Result<playground_mock::MockOptions, JsValue> {
     let error =
         |message: String| JsValue::from(js_sys::TypeError::new(&format!("PetstoreMock options: {message}.")));
     if !options.is_object() {
-        return Ok(petstore_api_mock::MockOptions::default());
+        return Ok(playground_mock::MockOptions::default());
     }
-    let text = js_sys::JSON::stringify(options).map_err(|e| error(petstore_browser::describe(&e)))?;
+    let text = js_sys::JSON::stringify(options).map_err(|e| error(playground_browser::describe(&e)))?;
     let mut value: serde_json::Value =
         serde_json::from_str(&String::from(text)).map_err(|e| error(e.to_string()))?;
     if let Some(fields) = value.as_object_mut() {
@@ -280,7 +280,7 @@ fn read_behaviour(options: &JsValue) -> Result<petstore_api_mock::MockOptions, J
             }
         }
     }
-    let behaviour: petstore_api_mock::MockOptions =
+    let behaviour: playground_mock::MockOptions =
         serde_json::from_value(value).map_err(|e| error(e.to_string()))?;
     behaviour.check().map_err(error)?;
     Ok(behaviour)

@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
-use petstore_api_mock::{MockNotice, StatefulMock};
+use playground_mock::{MockNotice, StatefulMock};
 use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -58,7 +58,7 @@ impl<M: StatefulMock + 'static> JsMock<M> {
                 "handle() takes an object such as {{method: \"GET\", url: \"{example}\"}}."
             )));
         }
-        let request: petstore_http::Request = serde_wasm_bindgen::from_value(request)
+        let request: playground_http::Request = serde_wasm_bindgen::from_value(request)
             .map_err(|e| JsError::new(&format!("handle(): {}.", message_of(e))))?;
         if request.target.is_empty() {
             return Err(JsError::new(&format!("handle() needs a url, such as \"{example}\".")));
@@ -71,7 +71,7 @@ impl<M: StatefulMock + 'static> JsMock<M> {
     /// `{"method": "GET", "url": "/pets"}`; the answer is what `handle()` gives, as JSON text.
     pub(crate) fn handle_json(&self, request: &str) -> Result<String, JsError> {
         let example = self.example;
-        let request: petstore_http::Request = serde_json::from_str(request).map_err(|e| {
+        let request: playground_http::Request = serde_json::from_str(request).map_err(|e| {
             JsError::new(&format!(
                 "handleJson() takes a request as JSON text, such as {{\"method\": \"GET\", \"url\": \"{example}\"}} ({e})."
             ))
@@ -89,14 +89,14 @@ impl<M: StatefulMock + 'static> JsMock<M> {
         name: &str,
         request: &str,
         response: &str,
-    ) -> Result<(petstore_http::Request, petstore_http::Response), JsError> {
+    ) -> Result<(playground_http::Request, playground_http::Response), JsError> {
         let example = self.example;
-        let request: petstore_http::Request = serde_json::from_str(request).map_err(|e| {
+        let request: playground_http::Request = serde_json::from_str(request).map_err(|e| {
             JsError::new(&format!(
                 "{name}() takes a request as JSON text, such as {{\"method\": \"GET\", \"url\": \"{example}\"}} ({e})."
             ))
         })?;
-        let response: petstore_http::Response = serde_json::from_str(response).map_err(|e| {
+        let response: playground_http::Response = serde_json::from_str(response).map_err(|e| {
             JsError::new(&format!(
                 "{name}() takes an answer as JSON text, such as {{\"status\": 200, \"headers\": [], \"body\": \"\"}} ({e})."
             ))
@@ -110,7 +110,7 @@ impl<M: StatefulMock + 'static> JsMock<M> {
         &self,
         request: &str,
         response: &str,
-        check: impl FnOnce(&M, &petstore_http::Request, &petstore_http::Response) -> petstore_api_mock::Checked,
+        check: impl FnOnce(&M, &playground_http::Request, &playground_http::Response) -> playground_mock::Checked,
     ) -> Result<String, JsError> {
         let (request, response) = self.exchange_of("checkExchangeJson", request, response)?;
         let checked = self.mock.with_mock(|mock| check(mock, &request, &response));
@@ -264,7 +264,7 @@ pub(crate) fn message_of(error: serde_wasm_bindgen::Error) -> String {
     let error = JsValue::from(error);
     match error.dyn_ref::<js_sys::Error>() {
         Some(error) => error.message().into(),
-        None => petstore_browser::describe(&error),
+        None => playground_browser::describe(&error),
     }
 }
 
@@ -356,7 +356,7 @@ async fn answer<M: StatefulMock + 'static>(
     let body = Uint8Array::new(&JsFuture::from(request.array_buffer()?).await?).to_vec();
     // `Headers` iterates as [name, value] pairs of strings.
     let headers = serde_wasm_bindgen::from_value(request.headers().into())?;
-    let request = petstore_http::Request { method: request.method(), target, headers, body };
+    let request = playground_http::Request { method: request.method(), target, headers, body };
     let handled = mock.handle_timed(&request);
     if handled.delay_ms > 0 {
         sleep(handled.delay_ms).await?;
@@ -379,7 +379,7 @@ async fn sleep(ms: u32) -> Result<(), JsValue> {
     JsFuture::from(wait).await.map(drop)
 }
 
-fn to_response(response: &petstore_http::Response) -> Result<web_sys::Response, JsValue> {
+fn to_response(response: &playground_http::Response) -> Result<web_sys::Response, JsValue> {
     let headers = web_sys::Headers::new()?;
     for (name, value) in &response.headers {
         headers.append(name, value)?;

@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use petstore_api_mock::records::{Changes, Record};
+use playground_mock::records::{Changes, Record};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 

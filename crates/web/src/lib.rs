@@ -1,10 +1,10 @@
 //! The Petstore mock in the browser: [`PersistentMock`] saves the core mock to `localStorage`
 //! after every change, restores it on load and keeps tabs on one key consistent; with the
 //! `js-api` feature the crate is also the JavaScript module `petstore_mock.js`
-//! (`new PetstoreMock()`, `fetch`, `installFetch`); with `api-js` also `petstore_api_mock.js`
+//! (`new PetstoreMock()`, `fetch`, `installFetch`); with `api-js` also `playground_api_mock.js`
 //! (`new ApiMock(description)`, the mock of any OpenAPI document); with `markdown-api` it is the module
-//! `petstore_markdown.js` (`markdownToHtml`), which the reference loads after its first paint;
-//! with `convert-api` it is the module `petstore_convert.js` (`convertSwagger2`), the Swagger
+//! `playground_markdown.js` (`markdownToHtml`), which the reference loads after its first paint;
+//! with `convert-api` it is the module `playground_convert.js` (`convertSwagger2`), the Swagger
 //! 2.0 to OpenAPI 3.0 converter, and `DocumentBundle`, which bundles a description kept in many
 //! files; the page loads it when a document needs either.
 //!
@@ -37,5 +37,5 @@ mod js_mock;
 pub mod markdown_api;
 
 pub use persistent::{MockOptions, Notice, PersistentMock, Subscription};
-pub use petstore_browser::LocalStorage;
+pub use playground_browser::LocalStorage;
 pub use store::{KeyValueStore, MemoryStore, StorageError, Written};

@@ -10,5 +10,5 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(js_name = markdownToHtml)]
 #[must_use]
 pub fn markdown_to_html(source: &str) -> String {
-    petstore_reference::markdown::to_safe_html(source)
+    playground_reference::markdown::to_safe_html(source)
 }

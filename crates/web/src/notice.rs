@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use petstore_api_mock::{MockNotice, NoticeKind};
+use playground_mock::{MockNotice, NoticeKind};
 
 /// Something the user should know about where the mock's state is kept.
 #[derive(Debug, Clone, PartialEq, Eq)]

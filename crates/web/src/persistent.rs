@@ -6,10 +6,10 @@ use std::fmt;
 use std::rc::Rc;
 
 use petstore::{Counts, Mock};
-use petstore_api_mock::Handled;
-use petstore_api_mock::SnapshotError;
-use petstore_api_mock::StatefulMock;
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
+use playground_mock::Handled;
+use playground_mock::SnapshotError;
+use playground_mock::StatefulMock;
 
 pub use crate::notice::Notice;
 use crate::saving::Saving;

@@ -2,8 +2,8 @@
 //! [`crate::layout`]: each change appends one log entry and rewrites the small header, so a
 //! write costs what the change touched, whatever the size of the state.
 
-use petstore_api_mock::StatefulMock;
-use petstore_api_mock::records::Record;
+use playground_mock::StatefulMock;
+use playground_mock::records::Record;
 
 use crate::layout::GRACE_MS;
 use crate::layout::{self, Header, MAX_HEADER_CHARS, MAX_VALUE_CHARS, Pending, Replaced};

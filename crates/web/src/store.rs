@@ -5,8 +5,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use petstore_browser::LocalStorage;
-pub use petstore_browser::StorageError;
+use playground_browser::LocalStorage;
+pub use playground_browser::StorageError;
 
 /// A string key-value store shared by every tab of one origin.
 pub trait KeyValueStore {
@@ -245,7 +245,7 @@ pub mod js {
             let value = self
                 .storage
                 .get_item(key)
-                .map_err(|e| StorageError::Refused(petstore_browser::message_of(&e)))?;
+                .map_err(|e| StorageError::Refused(playground_browser::message_of(&e)))?;
             if value.is_null() || value.is_undefined() {
                 return Ok(None);
             }
@@ -257,14 +257,16 @@ pub mod js {
         fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
             self.storage
                 .set_item(key, value)
-                .map_err(|e| StorageError::Refused(petstore_browser::message_of(&e)))
+                .map_err(|e| StorageError::Refused(playground_browser::message_of(&e)))
         }
 
         fn remove(&self, key: &str) -> Result<(), StorageError> {
             if !self.removes {
                 return Ok(());
             }
-            self.storage.remove_item(key).map_err(|e| StorageError::Refused(petstore_browser::message_of(&e)))
+            self.storage
+                .remove_item(key)
+                .map_err(|e| StorageError::Refused(playground_browser::message_of(&e)))
         }
     }
 }

@@ -7,9 +7,9 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use petstore::Mock;
-use petstore_http::Request;
-use petstore_web::sync::{Saved, Stored};
-use petstore_web::{MockOptions, Notice, PersistentMock};
+use playground_http::Request;
+use playground_web::sync::{Saved, Stored};
+use playground_web::{MockOptions, Notice, PersistentMock};
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -221,9 +221,9 @@ fn without_a_key_nothing_is_stored() {
 
 #[wasm_bindgen_test]
 fn watched_storage_knows_its_own_write_and_sees_anyone_elses() {
-    use petstore_web::store::{KeyValueStore, WatchedStorage};
+    use playground_web::store::{KeyValueStore, WatchedStorage};
     let key = fresh_key("watched");
-    let watched = WatchedStorage::new(petstore_web::LocalStorage::open().unwrap(), key.clone());
+    let watched = WatchedStorage::new(playground_web::LocalStorage::open().unwrap(), key.clone());
     assert!(!watched.unchanged(&key), "nothing read or written yet");
     watched.set(&key, "ours: é, 🐕").unwrap();
     assert_eq!(storage().get_item(&key).unwrap().as_deref(), Some("ours: é, 🐕"));

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use js_sys::{Array, Reflect, Uint8Array};
-use petstore_web::convert_api::convert_swagger2;
+use playground_web::convert_api::convert_swagger2;
 use serde_json::{Value, json};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -42,7 +42,7 @@ fn a_swagger_2_document_comes_back_as_openapi_30_json_with_its_notes() {
         json!({"application/json": {"schema": {"$ref": "#/components/schemas/Animal"}}})
     );
     // The reference reads what comes back.
-    let (_, catalog) = petstore_openapi::document::load_json(json).unwrap();
+    let (_, catalog) = playground_openapi::document::load_json(json).unwrap();
     assert_eq!(catalog.operation_count(), 1);
 
     let notes: Vec<String> =

@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_web::intercept::{Prefix, is_null_body_status, reason_phrase};
+use playground_web::intercept::{Prefix, is_null_body_status, reason_phrase};
 
 const ORIGIN: &str = "http://127.0.0.1:8080";
 

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use js_sys::{Array, Function, JSON, Object, Promise, Reflect, Uint8Array};
-use petstore_web::js_api::{JsMockOptions, JsPetstoreMock, JsRequestInit};
+use playground_web::js_api::{JsMockOptions, JsPetstoreMock, JsRequestInit};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -257,10 +257,10 @@ fn options_are_checked_with_readable_errors() {
         JsPetstoreMock::new(options(&[("seed", false.into()), ("storageKey", JsValue::NULL)])).unwrap();
     assert_eq!(Reflect::get(&empty.counts(), &"pets".into()).unwrap(), 0);
     let default = JsPetstoreMock::new(None).unwrap();
-    assert_eq!(default.storage_key().as_deref(), Some(petstore_web::js_api::DEFAULT_STORAGE_KEY));
+    assert_eq!(default.storage_key().as_deref(), Some(playground_web::js_api::DEFAULT_STORAGE_KEY));
     // A key given as undefined is no key given; null is no storage.
     let undefined = JsPetstoreMock::new(options(&[("storageKey", JsValue::UNDEFINED)])).unwrap();
-    assert_eq!(undefined.storage_key().as_deref(), Some(petstore_web::js_api::DEFAULT_STORAGE_KEY));
+    assert_eq!(undefined.storage_key().as_deref(), Some(playground_web::js_api::DEFAULT_STORAGE_KEY));
     let counts = JSON::stringify(&empty.counts()).unwrap();
     assert_eq!(counts, r#"{"pets":0,"categories":0,"orders":0,"openOrders":0,"stock":0}"#);
 }

@@ -3,7 +3,7 @@
 #![cfg(all(target_arch = "wasm32", feature = "markdown-api"))]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_web::markdown_api::markdown_to_html;
+use playground_web::markdown_api::markdown_to_html;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

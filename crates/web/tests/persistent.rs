@@ -7,9 +7,9 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use petstore::Mock;
-use petstore_http::Request;
-use petstore_web::sync::{Saved, Stored};
-use petstore_web::{KeyValueStore, MemoryStore, Notice, PersistentMock};
+use playground_http::Request;
+use playground_web::sync::{Saved, Stored};
+use playground_web::{KeyValueStore, MemoryStore, Notice, PersistentMock};
 use serde_json::{Value, json};
 
 const KEY: &str = "test/mock";
@@ -263,7 +263,7 @@ fn garbage_written_by_someone_else_is_kept_out_and_replaced_by_the_next_change()
 
 #[test]
 fn outside_the_browser_open_keeps_the_mock_in_memory_and_says_so() {
-    use petstore_web::MockOptions;
+    use playground_web::MockOptions;
     let (mock, notice) = PersistentMock::open(&MockOptions { seed: true, storage_key: Some(KEY.into()) });
     assert!(matches!(notice, Some(Notice::StorageUnavailable { .. })), "{notice:?}");
     assert_eq!(mock.notices(), vec![notice.unwrap()]);
@@ -300,7 +300,7 @@ fn bad_requests_are_answered_not_panicked_on() {
 
 #[test]
 fn notices_cross_to_the_page_with_their_kind_and_sentence() {
-    use petstore_api_mock::{MockNotice, NoticeKind};
+    use playground_mock::{MockNotice, NoticeKind};
     let cases = [
         (Notice::StartedFresh { reason: "not JSON".into() }, NoticeKind::StartedFresh, false),
         (Notice::StorageUnavailable { reason: "disabled".into() }, NoticeKind::StorageUnavailable, true),

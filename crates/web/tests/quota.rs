@@ -4,9 +4,9 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_http::Request;
-use petstore_web::sync::Stored;
-use petstore_web::{MockOptions, Notice, PersistentMock};
+use playground_http::Request;
+use playground_web::sync::Stored;
+use playground_web::{MockOptions, Notice, PersistentMock};
 use serde_json::json;
 use wasm_bindgen_test::*;
 

@@ -8,11 +8,11 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use petstore::Mock;
-use petstore_http::Request;
-use petstore_web::Written;
-use petstore_web::layout::{GRACE_MS, Header, base_key, entry_key};
-use petstore_web::sync::{Saved, Stored};
-use petstore_web::{KeyValueStore, MemoryStore, Notice, PersistentMock};
+use playground_http::Request;
+use playground_web::Written;
+use playground_web::layout::{GRACE_MS, Header, base_key, entry_key};
+use playground_web::sync::{Saved, Stored};
+use playground_web::{KeyValueStore, MemoryStore, Notice, PersistentMock};
 use serde_json::json;
 
 const KEY: &str = "test/records";
@@ -268,7 +268,7 @@ fn two_tabs_writing_at_the_same_moment_converge_on_one_and_the_other_is_told() {
 
 #[test]
 fn bases_and_log_entries_round_trip_any_key_and_keep_the_records_texts() {
-    use petstore_web::layout::{decode_base, decode_entry, encode_base, encode_entry};
+    use playground_web::layout::{decode_base, decode_entry, encode_base, encode_entry};
     let records = vec![
         ("meta".to_owned(), r#"{"version":1,"next":{"pet":3}}"#.to_owned()),
         (

@@ -3,8 +3,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_web::layout::Header;
-use petstore_web::sync::{Local, Saved, Start, Stored, Sync, next_generation, start, sync};
+use playground_web::layout::Header;
+use playground_web::sync::{Local, Saved, Start, Stored, Sync, next_generation, start, sync};
 
 const SNAPSHOT: &str = r#"{"version":1,"pets":[]}"#;
 

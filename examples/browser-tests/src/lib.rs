@@ -1,1 +1,1 @@
-//! An example crate whose browser tests (in `tests/`) use `petstore-core` as a dev-dependency.
+//! An example crate whose browser tests (in `tests/`) use `petstore` (the Petstore mock) and `playground-http` (its request type) as dev-dependencies.

@@ -4,7 +4,8 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::{Mock, Request};
+use petstore::mock::Mock;
+use playground_http::Request;
 use serde_json::json;
 use wasm_bindgen_test::*;
 

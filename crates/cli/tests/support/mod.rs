@@ -37,9 +37,9 @@ pub fn fake_app(root: &Path) -> PathBuf {
         ("petstore.json", "{\"openapi\": \"3.0.3\"}"),
         ("mock-example.html", "<p>the Petstore's mock</p>"),
         ("mock/petstore_mock.js", "// the Petstore's mock"),
-        ("api-mock/petstore_api_mock.js", "// the mock of any description"),
+        ("api-mock/playground_api_mock.js", "// the mock of any description"),
         ("domains.html", "<p>Project settings</p>"),
-        ("dashboard-host/petstore_dashboard.js", "// the Domains page on a host"),
+        ("dashboard-host/playground_dashboard.js", "// the Domains page on a host"),
     ] {
         fs::write(app.join(name), text).expect("writes an app file");
     }

@@ -2,7 +2,7 @@
 //! overdue with the troubleshooting steps, or issued.
 
 use leptos::prelude::*;
-use petstore_domains::CertificateStatus;
+use playground_domains::CertificateStatus;
 
 fn minutes(secs: u64) -> String {
     match secs {

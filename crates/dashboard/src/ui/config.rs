@@ -2,7 +2,7 @@
 //! JSON, and a checker that refuses an edited configuration with the reason.
 
 use leptos::prelude::*;
-use petstore_domains::{DomainConfig, validate_config};
+use playground_domains::{DomainConfig, validate_config};
 
 /// The file name of the downloaded configuration.
 pub const CONFIG_FILE_NAME: &str = "domains.json";
@@ -62,7 +62,7 @@ pub fn ConfigView(
                     class="button"
                     data-testid="config-download"
                     on:click=move |_| {
-                        download_error.set(petstore_browser::download_json(CONFIG_FILE_NAME, &json.get_untracked()).err().map(|e| e.to_string()).unwrap_or_default());
+                        download_error.set(playground_browser::download_json(CONFIG_FILE_NAME, &json.get_untracked()).err().map(|e| e.to_string()).unwrap_or_default());
                     }
                 >
                     "Download JSON"

@@ -3,8 +3,8 @@
 //! confirmation.
 
 use leptos::prelude::*;
-use petstore_domains::machine::propagation_note;
-use petstore_domains::{DomainRole, DomainState, Outcome, RemovalWarning};
+use playground_domains::machine::propagation_note;
+use playground_domains::{DomainRole, DomainState, Outcome, RemovalWarning};
 
 use super::certificate::certificate_view;
 use super::instructions::instruction_table;

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use petstore_domains::hosted::{POLL_EVERY_SECS, POLL_FOR_SECS};
-use petstore_domains::{DomainConfig, DomainRole};
+use playground_domains::hosted::{POLL_EVERY_SECS, POLL_FOR_SECS};
+use playground_domains::{DomainConfig, DomainRole};
 
 use super::add_domain::{AddDomain, AddRequest};
 use super::config::ConfigView;
@@ -324,7 +324,7 @@ fn Signed(ctx: HostCtx) -> impl IntoView {
 }
 
 fn empty_config() -> DomainConfig {
-    petstore_domains::build_config("", &[])
+    playground_domains::build_config("", &[])
 }
 
 /// Project settings > Domains on a host; `api` is the API's base path.

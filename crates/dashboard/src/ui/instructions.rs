@@ -1,7 +1,7 @@
 //! The DNS record a domain asks for, as a table with copy buttons for its name and value.
 
 use leptos::prelude::*;
-use petstore_domains::{DnsInstruction, InstructionKind};
+use playground_domains::{DnsInstruction, InstructionKind};
 
 use super::parts::column_heads;
 use crate::browser;

@@ -2,7 +2,7 @@
 //! cards, the simulated zone and the configuration. It keeps time passing and saves changes.
 
 use leptos::prelude::*;
-use petstore_domains::{Dashboard, DnsRecord, DomainRole, Settings};
+use playground_domains::{Dashboard, DnsRecord, DomainRole, Settings};
 
 use super::add_domain::{AddDomain, AddRequest};
 use super::config::ConfigView;

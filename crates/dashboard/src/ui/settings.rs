@@ -3,7 +3,7 @@
 //! the dashboard inconsistent is refused with the reason.
 
 use leptos::prelude::*;
-use petstore_domains::{Plan, Settings};
+use playground_domains::{Plan, Settings};
 
 use crate::state::ResolverChoice;
 

@@ -2,12 +2,12 @@
 //! open as the page ticks), each with the domains its symptom can apply to now.
 
 use leptos::prelude::*;
-use petstore_domains::{Symptom, Trouble};
+use playground_domains::{Symptom, Trouble};
 
 /// The section.
 #[component]
 pub fn TroubleshootingView(
-    /// [`petstore_domains::Dashboard::troubleshooting`] at the page's `now`.
+    /// [`playground_domains::Dashboard::troubleshooting`] at the page's `now`.
     #[prop(into)]
     troubles: Signal<Vec<Trouble>>,
 ) -> impl IntoView {

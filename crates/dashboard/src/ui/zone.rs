@@ -3,7 +3,7 @@
 //! the zone refuses what DNS would not accept, with the reason.
 
 use leptos::prelude::*;
-use petstore_domains::{DnsRecord, RecordKind};
+use playground_domains::{DnsRecord, RecordKind};
 
 use super::parts::{FormResult, PlainInput, ResultLines, column_heads};
 

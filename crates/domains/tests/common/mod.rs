@@ -2,7 +2,7 @@
 // Each test file is its own crate and uses only some of these.
 #![allow(dead_code)]
 
-use petstore_domains::{DnsRecord, RecordKind, Settings, SimulatedZone};
+use playground_domains::{DnsRecord, RecordKind, Settings, SimulatedZone};
 
 pub fn idna(input: &str) -> Result<String, String> {
     idna::domain_to_ascii(input).map_err(|e| format!("{e:?}"))

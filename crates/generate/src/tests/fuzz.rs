@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
 use crate::generate;
-use petstore_openapi::schema::Direction;
+use playground_openapi::schema::Direction;
 
 const KEYWORDS: [&str; 34] = [
     "type",

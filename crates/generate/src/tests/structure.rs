@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::{SEEDS, exact_values, one};
 use crate::generate;
-use petstore_openapi::schema::Direction;
+use playground_openapi::schema::Direction;
 
 /// A document with a polymorphic `Pet` (oneOf + discriminator), an inherited `Lion`, a user
 /// with `readOnly`/`writeOnly` properties and recursive nodes.
@@ -113,8 +113,8 @@ fn one_of_open_objects_are_set_apart_by_a_property_of_another_branch() {
     let list = json!({"type": "object", "properties": {"podcasts": {"type": "array"}, "total": {"type": "integer"}}});
     let schema = json!({"oneOf": [episode, podcast, list]});
     let validator_doc = json!({"openapi": "3.1.0"});
-    let (patterns, _) = petstore_validate::compile_patterns(&validator_doc);
-    let validator = petstore_validate::Validator::new(&validator_doc, &patterns);
+    let (patterns, _) = playground_validate::compile_patterns(&validator_doc);
+    let validator = playground_validate::Validator::new(&validator_doc, &patterns);
     let mut branches_seen = [false; 3];
     for v in exact_values(&schema) {
         assert_eq!(validator.check(&schema, &v, ""), Ok(()), "{v}");

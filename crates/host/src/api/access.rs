@@ -3,7 +3,7 @@
 
 use axum::http::header::{COOKIE, ORIGIN};
 use axum::http::{HeaderMap, StatusCode};
-use petstore_domains::Refusal;
+use playground_domains::Refusal;
 
 use super::answer::ApiError;
 use crate::password;

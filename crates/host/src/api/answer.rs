@@ -7,7 +7,7 @@ use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use petstore_domains::Refusal;
+use playground_domains::Refusal;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -47,7 +47,7 @@ impl From<Refusal> for ApiError {
         let (status, code) = match &refusal {
             Refusal::PlanRequired { .. } => (StatusCode::FORBIDDEN, "plan_required"),
             Refusal::NotDeployed => (StatusCode::CONFLICT, "not_deployed"),
-            Refusal::InvalidName(petstore_domains::NameError::AlreadyAttached { .. }) => {
+            Refusal::InvalidName(playground_domains::NameError::AlreadyAttached { .. }) => {
                 (StatusCode::CONFLICT, "already_added")
             }
             Refusal::InvalidName(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_name"),

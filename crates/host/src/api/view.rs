@@ -1,8 +1,8 @@
 //! What the API answers about a project and its domains: states, DNS instructions, certificate
 //! status and troubleshooting, as JSON.
 
-use petstore_domains::machine::propagation_note;
-use petstore_domains::{CertificateStatus, Dashboard, DomainState, RecordSet, instructions};
+use playground_domains::machine::propagation_note;
+use playground_domains::{CertificateStatus, Dashboard, DomainState, RecordSet, instructions};
 use serde_json::{Value, json};
 
 use crate::store::{DomainRow, ProjectRow, StoreError};
@@ -79,12 +79,12 @@ pub(super) fn project_view(shared: &Shared, project: &ProjectRow) -> Result<Valu
             // What really happened: failed checks, the authority's errors, CAA.
             for r in &rows {
                 match t.symptom {
-                    petstore_domains::Symptom::VerificationFails => {
+                    playground_domains::Symptom::VerificationFails => {
                         if let Some(c) = r.check.as_ref().filter(|c| !c.ok) {
                             applies.push(format!("{}: {}", r.name, c.message));
                         }
                     }
-                    petstore_domains::Symptom::NoCertificate => {
+                    playground_domains::Symptom::NoCertificate => {
                         if let Some((m, _)) = &r.issue_error {
                             applies.push(format!("{}: the certificate authority answered: {m}", r.name));
                         }

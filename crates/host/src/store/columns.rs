@@ -1,6 +1,6 @@
 //! Rows to values and back: the text and integer columns of the tables.
 
-use petstore_domains::{DnsRecord, DomainRole, DomainState, Plan};
+use playground_domains::{DnsRecord, DomainRole, DomainState, Plan};
 
 use super::{CertificateRow, Check, DomainRow, StoreError};
 

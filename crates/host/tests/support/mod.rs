@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use petstore_domains::{DnsRecord, RecordKind, RecordSet};
-use petstore_host::config::HostConfig;
-use petstore_host::services::{
+use playground_domains::{DnsRecord, RecordKind, RecordSet};
+use playground_host::config::HostConfig;
+use playground_host::services::{
     BoxFuture, CertificateStore, Challenges, Io, Issued, Issuer, Services, TlsAcceptor, Verifier,
 };
-use petstore_host::{RunningHost, start};
+use playground_host::{RunningHost, start};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -109,7 +109,7 @@ impl Issuer for FakeCa {
             Ok(Issued {
                 chain_pem: format!("CHAIN {name} {}", self.asked.lock().unwrap().len()),
                 key_pem: format!("KEY {name}"),
-                not_after: petstore_host::now() + *self.validity.lock().unwrap(),
+                not_after: playground_host::now() + *self.validity.lock().unwrap(),
             })
         })
     }
@@ -142,7 +142,7 @@ impl Challenges for FakeChallenges {
 }
 
 /// The TLS side's stand-in: no handshake, so the HTTPS listener's routing is reachable over
-/// plain TCP (rustls comes with petstore-certs).
+/// plain TCP (rustls comes with playground-certs).
 pub struct NoHandshake;
 
 impl TlsAcceptor for NoHandshake {
@@ -180,7 +180,7 @@ impl Fakes {
 
 pub fn password_hash() -> String {
     static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    HASH.get_or_init(|| petstore_host::password::hash_password(PASSWORD).unwrap()).clone()
+    HASH.get_or_init(|| playground_host::password::hash_password(PASSWORD).unwrap()).clone()
 }
 
 /// A scratch folder with three sites and a host.toml.

@@ -2,7 +2,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::{ApiMock, Recorded};
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
 
 fn doc() -> Value {
     json!({

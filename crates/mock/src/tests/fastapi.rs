@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{ApiMock, Request, body, post};
-use petstore_http::Response;
+use playground_http::Response;
 
 const BOOKS: &str = include_str!("../../../../tests/fixtures/fastapi/books.json");
 
@@ -21,8 +21,8 @@ fn detail(doc: &Value, response: &Response) -> Vec<Value> {
     assert_eq!(response.status, 422, "{answer}");
     assert_eq!(response.header_value("Content-Type"), Some("application/json"));
     let schema = json!({"$ref": "#/components/schemas/HTTPValidationError"});
-    let (patterns, _) = petstore_validate::compile_patterns(doc);
-    let validator = petstore_validate::Validator::new(doc, &patterns).strict();
+    let (patterns, _) = playground_validate::compile_patterns(doc);
+    let validator = playground_validate::Validator::new(doc, &patterns).strict();
     assert_eq!(validator.check(&schema, &answer, ""), Ok(()), "{answer}");
     #[cfg(not(target_arch = "wasm32"))]
     {

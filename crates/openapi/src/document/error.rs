@@ -145,6 +145,6 @@ fn position(line: usize, column: usize) -> String {
 
 fn status_words(status: u16, text: &str) -> String {
     let text = text.trim();
-    let text = if text.is_empty() { petstore_http::reason_phrase(status) } else { text };
+    let text = if text.is_empty() { playground_http::reason_phrase(status) } else { text };
     if text.is_empty() { String::new() } else { format!(" {text}") }
 }

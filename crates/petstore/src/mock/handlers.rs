@@ -7,10 +7,10 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::store::{MAX_STOCK, Store, StoredOrder};
+use crate::error::{ApiError, ErrorCode};
 use crate::model::{Category, InventoryUpdate, NewCategory, NewPet, Order, Pet, PetStatus};
-use petstore_api_mock::Params;
-use petstore_http::Response;
-use petstore_http::error::{ApiError, ErrorCode};
+use playground_http::Response;
+use playground_mock::Params;
 
 /// One operation's rules: the store and the request's checked inputs in, the answer out.
 pub(crate) type Handler = fn(&mut Store, &Inputs) -> Result<Response, ApiError>;

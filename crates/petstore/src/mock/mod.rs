@@ -1,4 +1,4 @@
-//! The stateful Petstore mock: the generic mock of the embedded OpenAPI document ([`petstore_api_mock`]),
+//! The stateful Petstore mock: the generic mock of the embedded OpenAPI document ([`playground_mock`]),
 //! with the Petstore's business rules on top. The generic mock routes each request and checks
 //! it against the document; the rules (`handlers`: existence, unique names, stock and status
 //! transitions) answer every operation from the Petstore's own store. Pure and synchronous.
@@ -15,11 +15,11 @@ use serde_json::Value;
 use self::handlers::Inputs;
 pub use self::store::SNAPSHOT_VERSION;
 use self::store::Store;
-use petstore_api_mock::{
+use playground_http::{Request, Response};
+use playground_mock::{
     ApiMock, Changes, Failure, Handled, MockOptions, OversizedBody, Params, Record, Rules, SnapshotError,
     StatefulMock,
 };
-use petstore_http::{Request, Response};
 
 /// How many of each thing the mock holds. The mock module's `counts()` gives it to JavaScript
 /// as `{pets, categories, orders, openOrders, stock}`.
@@ -42,7 +42,7 @@ pub struct Counts {
 ///
 /// ```
 /// use petstore::Mock;
-/// use petstore_http::Request;
+/// use playground_http::Request;
 /// use serde_json::json;
 ///
 /// let mut mock = Mock::seeded();
@@ -113,9 +113,9 @@ impl Mock {
     #[must_use]
     pub fn check_exchange(
         &self,
-        request: &petstore_http::Request,
+        request: &playground_http::Request,
         response: &Response,
-    ) -> petstore_api_mock::Checked {
+    ) -> playground_mock::Checked {
         self.api.check_exchange(request, response)
     }
 

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use super::SnapshotError;
 use super::table::Table;
+use crate::error::{ApiError, ErrorCode};
 use crate::model::{Category, InventoryItem, Pet, PetStatus};
-use petstore_api_mock::records::{Changes, META_KEY, Record, text_of};
-use petstore_http::error::{ApiError, ErrorCode};
+use playground_mock::records::{Changes, META_KEY, Record, text_of};
 
 /// The snapshot format this mock writes and reads.
 pub const SNAPSHOT_VERSION: u64 = 1;

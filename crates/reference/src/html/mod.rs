@@ -132,7 +132,7 @@ impl<'a> Html<'a> {
     /// A link to a page of the reference (`#anchor`).
     fn anchor_link(&mut self, anchor: &str, attrs: &str, text: &str) -> &mut Self {
         self.raw("<a")
-            .attr("href", &petstore_openapi::outline::href(anchor))
+            .attr("href", &playground_openapi::outline::href(anchor))
             .raw(attrs)
             .raw(">")
             .text(text)

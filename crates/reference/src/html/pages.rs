@@ -5,8 +5,8 @@
 use super::operation::external_docs;
 use super::{Html, plural, schema_tree};
 use crate::{Overview, SchemaView};
-use petstore_openapi::catalog::{Catalog, OperationSummary, TagSection};
-use petstore_openapi::outline::{SCHEMAS_ANCHOR, schema_anchor, tag_anchor};
+use playground_openapi::catalog::{Catalog, OperationSummary, TagSection};
+use playground_openapi::outline::{SCHEMAS_ANCHOR, schema_anchor, tag_anchor};
 
 /// The `data-action` of the overview's "Download the document" button: the page handles its
 /// click.
@@ -85,7 +85,7 @@ fn operation_links(html: &mut Html<'_>, operations: &[std::sync::Arc<OperationSu
     html.raw(r#"<ul class="operation-links">"#);
     for op in operations {
         html.raw("<li><a")
-            .attr("href", &petstore_openapi::outline::href(&op.anchor()))
+            .attr("href", &playground_openapi::outline::href(&op.anchor()))
             .raw(">")
             .method(op.method.as_str());
         html.raw(" ").element("code", r#" class="path""#, &op.path).raw(" ");
@@ -136,7 +136,9 @@ pub fn schema_list(html: &mut Html<'_>, names: &[String]) {
         html.element("h2", r#" tabindex="-1""#, &format!("Schemas ({})", names.len()));
         html.raw(r#"<ul class="schema-names">"#);
         for name in names {
-            html.raw("<li><a").attr("href", &petstore_openapi::outline::href(&schema_anchor(name))).raw(">");
+            html.raw("<li><a")
+                .attr("href", &playground_openapi::outline::href(&schema_anchor(name)))
+                .raw(">");
             html.element("code", "", name).raw("</a></li>");
         }
         html.raw("</ul>");

@@ -4,9 +4,9 @@
 //! search engines index it. `playground build` writes it into the page's `#prerendered`
 //! element ([`crate::site::PRERENDERED_ID`]); the app removes it when its own page appears.
 
-use petstore_openapi::catalog::Catalog;
-use petstore_openapi::document::AnyDocument;
-use petstore_openapi::outline::{self, SCHEMAS_ANCHOR};
+use playground_openapi::catalog::Catalog;
+use playground_openapi::document::AnyDocument;
+use playground_openapi::outline::{self, SCHEMAS_ANCHOR};
 
 use super::{Html, escape, overview, row_html};
 use crate::Overview;
@@ -21,7 +21,7 @@ pub const MAX_ROWS: usize = 5_000;
 ///
 /// - `document`: the description (its root fields give the overview's licence, contact,
 ///   terms and links, as in the app);
-/// - `catalog`: its operation list (`petstore_openapi::document::load_json` gives both);
+/// - `catalog`: its operation list (`playground_openapi::document::load_json` gives both);
 /// - `site`: the site's configuration: the title (else `info.title`), the logo, and the
 ///   header's home and support links.
 ///
@@ -156,7 +156,7 @@ mod tests {
     use std::fmt::Write as _;
     use std::time::Instant;
 
-    use petstore_openapi::document::load_json;
+    use playground_openapi::document::load_json;
 
     use super::*;
 

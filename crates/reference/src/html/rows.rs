@@ -1,6 +1,6 @@
-//! The rows of the operation list as HTML ([`petstore_openapi::outline`] lays them out).
+//! The rows of the operation list as HTML ([`playground_openapi::outline`] lays them out).
 
-use petstore_openapi::outline::{Row, href, tag_anchor};
+use playground_openapi::outline::{Row, href, tag_anchor};
 
 use super::escape;
 

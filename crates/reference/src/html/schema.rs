@@ -3,7 +3,7 @@
 
 use super::Html;
 use crate::SchemaNode;
-use petstore_openapi::outline::schema_anchor;
+use playground_openapi::outline::schema_anchor;
 
 fn type_label(node: &SchemaNode) -> String {
     let base = match (&node.kind[..], &node.items) {

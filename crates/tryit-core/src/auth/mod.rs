@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use petstore_http::Request;
+use playground_http::Request;
 
 mod apply;
 mod oauth;
@@ -21,7 +21,7 @@ mod tests;
 
 pub use apply::*;
 pub use oauth::*;
-pub use petstore_openapi::security::*;
+pub use playground_openapi::security::*;
 
 /// The largest token response [`read_token_response`] reads, in bytes.
 pub const MAX_TOKEN_RESPONSE: usize = 1024 * 1024;

@@ -9,8 +9,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use petstore_http::Request;
-use petstore_http::form::{DEFAULT_FILE_TYPE, FormKind, content_disposition, escape_disposition_name};
+use playground_http::Request;
+use playground_http::form::{DEFAULT_FILE_TYPE, FormKind, content_disposition, escape_disposition_name};
 
 mod curl;
 mod go;

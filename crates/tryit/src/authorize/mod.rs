@@ -9,9 +9,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use leptos::prelude::*;
-use petstore_http::Request;
-use petstore_reference::OperationView;
-use petstore_tryit_core::auth::{
+use playground_http::Request;
+use playground_reference::OperationView;
+use playground_tryit_core::auth::{
     self, Applied, AuthorizeParams, Callback, ClientAuth, Credential, FlowKind, Grant, OAuthFlow,
     ResponseType, Scheme, SchemeKind,
 };
@@ -93,7 +93,7 @@ pub fn AuthorizeAll(schemes: Vec<Scheme>, vault: Vault, base: Signal<String>) ->
 }
 
 /// Tells the page, from now on, which schemes of `document` have a usable credential
-/// (`petstore_browser::credentials`): once now, and at every change of the vault's credentials.
+/// (`playground_browser::credentials`): once now, and at every change of the vault's credentials.
 /// The operation list marks the operations that need credentials with it.
 pub fn announce(document: &str, vault: Vault) {
     let document = document.to_owned();
@@ -102,7 +102,7 @@ pub fn announce(document: &str, vault: Vault) {
     // instance has no task queue for a deferred effect yet; and the page hears of a change
     // in the same task.
     ImmediateEffect::new_scoped(move || {
-        filled.with(|names| petstore_browser::credentials::announce(&document, names))
+        filled.with(|names| playground_browser::credentials::announce(&document, names))
     });
 }
 
@@ -326,7 +326,7 @@ fn Discovery(scheme: Scheme, url: String, vault: Vault, base: Signal<String>) ->
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use petstore_openapi::catalog::Method;
+    use playground_openapi::catalog::Method;
     use serde_json::json;
 
     use super::*;

@@ -2,7 +2,7 @@
 //! between them), written into its slot so that showing another answer of the same markup
 //! rewrites only the parts that differ.
 
-use petstore_reference::html::escape;
+use playground_reference::html::escape;
 use wasm_bindgen::JsCast;
 
 use crate::transport::{Exchange, FileKind, Outcome};

@@ -2,15 +2,15 @@
 //! multipart bodies, files read as they are sent, and the form the code samples show.
 
 use leptos::prelude::*;
-use petstore_http::Request;
-use petstore_http::form::{
+use playground_http::Request;
+use playground_http::form::{
     DEFAULT_FILE_TYPE, FormField, FormFieldSpec, FormKind, SpecKind, boundary_for, encode_multipart,
     encode_urlencoded, multipart_content_type,
 };
-use petstore_tryit_core::samples::{SampleForm, SampleValue};
+use playground_tryit_core::samples::{SampleForm, SampleValue};
 use wasm_bindgen_futures::JsFuture;
 
-use petstore_tryit_core::FieldError;
+use playground_tryit_core::FieldError;
 
 use super::form::{BodyKind, MAX_FILES, TryItForm};
 
@@ -19,7 +19,7 @@ impl TryItForm {
     #[must_use]
     pub fn form_fields(&self) -> Vec<FormFieldSpec> {
         let media = self.media.get();
-        self.view.with_value(|v| petstore_tryit_core::request::form_fields(v, &media))
+        self.view.with_value(|v| playground_tryit_core::request::form_fields(v, &media))
     }
 
     /// The text of the form field `spec` (its example until the reader types).

@@ -3,7 +3,7 @@
 //! or every answer while the Record switch is on).
 
 use leptos::prelude::*;
-use petstore_http::{Request, Response};
+use playground_http::{Request, Response};
 
 use super::history::History;
 use crate::mock::MockLink;

@@ -4,12 +4,12 @@
 
 use leptos::attr::any_attribute::AnyAttribute;
 use leptos::prelude::*;
-use petstore_reference::{BodyView, ParameterView};
-use petstore_tryit_core::field_key;
-use petstore_tryit_core::request::example_text;
+use playground_reference::{BodyView, ParameterView};
+use playground_tryit_core::field_key;
+use playground_tryit_core::request::example_text;
 
 #[cfg(feature = "extras")]
-use petstore_http::form::SpecKind;
+use playground_http::form::SpecKind;
 #[cfg(feature = "extras")]
 use wasm_bindgen::JsCast;
 
@@ -33,7 +33,7 @@ impl Ids {
         self.0.with_value(|slug| format!("try-{slug}-{suffix}"))
     }
 
-    /// The id of the control of `field` (a [`petstore_tryit_core::FieldError::field`]).
+    /// The id of the control of `field` (a [`playground_tryit_core::FieldError::field`]).
     #[must_use]
     pub fn field(&self, field: &str) -> String {
         match field {

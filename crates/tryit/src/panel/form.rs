@@ -3,15 +3,15 @@
 //! from being sent. Shared with the code samples, which show the same request.
 
 use leptos::prelude::*;
-use petstore_http::Request;
-use petstore_reference::OperationView;
-use petstore_tryit_core::request::{ParamInput, is_sendable};
-use petstore_tryit_core::{FieldError, build_request, initial_text};
+use playground_http::Request;
+use playground_reference::OperationView;
+use playground_tryit_core::request::{ParamInput, is_sendable};
+use playground_tryit_core::{FieldError, build_request, initial_text};
 use wasm_bindgen::prelude::*;
 
 use std::collections::BTreeMap;
 
-use petstore_http::form::FormKind;
+use playground_http::form::FormKind;
 
 use crate::MockOffer;
 use crate::vault::Vault;
@@ -104,7 +104,7 @@ impl BodyKind {
     #[must_use]
     pub fn of(media_type: &str) -> Self {
         let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-        if petstore_http::form::is_json(&essence) {
+        if playground_http::form::is_json(&essence) {
             Self::Json
         } else if let Some(kind) = FormKind::of_media_type(&essence) {
             Self::Form(kind)
@@ -264,7 +264,7 @@ impl TryItForm {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use petstore_openapi::catalog::Method;
+    use playground_openapi::catalog::Method;
     use serde_json::json;
 
     use super::*;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use leptos::prelude::*;
-use petstore_reference::html::escape;
+use playground_reference::html::escape;
 use wasm_bindgen::JsCast;
 
 pub use super::answer::Entry;
@@ -272,7 +272,7 @@ fn row_html(entry: &Entry, shown: Option<u64>) -> String {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use petstore_tryit_core::ErrorSummary;
+    use playground_tryit_core::ErrorSummary;
 
     use super::*;
     use crate::panel::answer::size_text;

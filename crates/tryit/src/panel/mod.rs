@@ -16,9 +16,9 @@ mod target;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use petstore_http::Request;
-use petstore_reference::OperationView;
-use petstore_tryit_core::request::is_sendable;
+use playground_http::Request;
+use playground_reference::OperationView;
+use playground_tryit_core::request::is_sendable;
 use wasm_bindgen::JsCast;
 
 pub use form::{BodyKind, TryItForm};
@@ -32,7 +32,7 @@ use crate::transport::{self, Abort, Destination, Exchange};
 use fields::{BaseUrlField, BodyField, HeadersField, Ids, ParamField, TargetSelect};
 use history::{Entry, Written};
 #[cfg(feature = "extras")]
-use petstore_http::form::FormKind;
+use playground_http::form::FormKind;
 
 /// The try-it panel of `view`; `form` is shared with the code samples, and the answers are
 /// kept in `history`.
@@ -100,7 +100,7 @@ fn prepare_mock(form: TryItForm, mock: StoredValue<Option<MockLink>, LocalStorag
 /// that reading back works on the first try. Nothing changes when the mock is not ready, lists
 /// nothing, or the id was typed.
 fn start_on_held_id(form: TryItForm, link: &MockLink) {
-    use petstore_tryit_core::prefill::{held_id, item_collection};
+    use playground_tryit_core::prefill::{held_id, item_collection};
     let Some(view) = form.view.try_get_value() else { return };
     let Some((collection, name)) = item_collection(&view) else { return };
     let initial = form::initial_params(&view);

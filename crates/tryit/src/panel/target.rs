@@ -64,15 +64,15 @@ impl Target {
 }
 
 pub(super) fn remembered(key: &str) -> Option<String> {
-    petstore_browser::get(key).ok().flatten()
+    playground_browser::get(key).ok().flatten()
 }
 
 /// Keeps `value` under `key` in this browser (`None` forgets it). Remembering is a convenience:
 /// where storage is blocked or full the form still works, so a failure is not shown.
 pub(super) fn remember(key: &str, value: Option<&str>) {
     let _ = match value {
-        Some(value) => petstore_browser::set(key, value),
-        None => petstore_browser::remove(key),
+        Some(value) => playground_browser::set(key, value),
+        None => playground_browser::remove(key),
     };
 }
 

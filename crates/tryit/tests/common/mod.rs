@@ -5,10 +5,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use petstore_http::{Request, Response};
-use petstore_openapi::catalog::Method;
-use petstore_reference::OperationView;
-use petstore_tryit::Mounted;
+use playground_http::{Request, Response};
+use playground_openapi::catalog::Method;
+use playground_reference::OperationView;
+use playground_tryit::Mounted;
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -128,7 +128,7 @@ impl Panel {
         page.body().unwrap().append_child(&root).unwrap();
         let json = serde_json::to_string(view).unwrap();
         let mounted =
-            petstore_tryit::mount_try_it(root.clone(), &json, "first", Some(mock.lend.clone()), document)
+            playground_tryit::mount_try_it(root.clone(), &json, "first", Some(mock.lend.clone()), document)
                 .unwrap();
         Self { root, mounted }
     }
@@ -207,7 +207,7 @@ pub async fn tick() {
 /// Forgets what the panel remembers in this browser (the target, the base URL, the headers).
 pub fn forget_settings() {
     for key in [TARGET_KEY, BASE_URL_KEY, HEADERS_KEY] {
-        petstore_browser::remove(key).unwrap();
+        playground_browser::remove(key).unwrap();
     }
 }
 

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::{MAX_STEPS, Patterns, Validator, Verdict, check_scalar};
-use petstore_openapi::schema::Direction;
+use playground_openapi::schema::Direction;
 
 use Verdict::{Invalid, Unsure, Valid};
 

@@ -103,7 +103,7 @@ fn swagger_answers_without_a_body_carry_the_produced_media_type() {
     );
     let put = mock.handle(&Request::new("PUT", "/pet").json(&json!({"name": "b"})));
     assert_eq!((put.header_value("Content-Type"), put.body.len()), (Some("application/json"), 0));
-    let converted = petstore_convert::swagger2_to_openapi3(&doc).unwrap().document;
+    let converted = playground_convert::swagger2_to_openapi3(&doc).unwrap().document;
     assert_eq!(converted["paths"]["/pet/{petId}"]["delete"]["x-produces"], json!(["text/plain"]));
     assert_eq!(
         converted["paths"]["/pet"]["put"]["x-produces"],

@@ -2,11 +2,11 @@
 //! integers, JSON Schema 2020-12's keywords shown, and a schema row's text separate words.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::catalog::Method;
-use petstore_core::document::AnyDocument;
-use petstore_core::html::{self, Html};
-use petstore_core::reference::{DocumentViews, OperationView, SchemaNode};
-use petstore_core::tryit::check_parameter;
+use playground_openapi::catalog::Method;
+use playground_openapi::document::AnyDocument;
+use playground_reference::html::{self, Html};
+use playground_reference::{DocumentViews, OperationView, SchemaNode};
+use playground_tryit_core::check_parameter;
 use serde_json::{Value, json};
 
 const BOOKS: &str = include_str!("../../../tests/fixtures/fastapi/books.json");

@@ -5,12 +5,12 @@
 //! whole, and indexed as a loaded document is.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::Catalog;
-use petstore_core::catalog::Method;
-use petstore_core::document::{self, AnyDocument, DocumentError};
-use petstore_core::reference::DocumentViews;
-use petstore_core::reference::{OperationView, generate_example};
-use petstore_core::tryit::check_parameter;
+use playground_openapi::Catalog;
+use playground_openapi::catalog::Method;
+use playground_openapi::document::{self, AnyDocument, DocumentError};
+use playground_reference::DocumentViews;
+use playground_reference::{OperationView, generate_example};
+use playground_tryit_core::check_parameter;
 use serde_json::{Value, json};
 
 /// The document listed as a whole value and indexed (the two lists must agree).

@@ -2,11 +2,12 @@
 //! the mock accepts, recursion, and a third-party document (Swagger's petstore3).
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::Catalog;
-use petstore_core::catalog::Method;
-use petstore_core::openapi::PETSTORE_JSON;
-use petstore_core::reference::{CodeSamples, OperationView, example_for};
-use petstore_core::{Mock, Request};
+use petstore::document::PETSTORE_JSON;
+use petstore::mock::Mock;
+use playground_http::Request;
+use playground_openapi::Catalog;
+use playground_openapi::catalog::Method;
+use playground_reference::{CodeSamples, OperationView, example_for};
 use serde_json::{Value, json};
 
 fn doc() -> Value {
@@ -184,7 +185,7 @@ fn recursive_and_broken_schemas_do_not_loop_or_fail_the_view() {
 
 #[test]
 fn swagger_petstore3_renders_every_operation() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/swagger-petstore3.yaml");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/swagger-petstore3.yaml");
     let Ok(text) = std::fs::read_to_string(path) else {
         panic!("{path} is missing: the shared fixtures sit beside the repository");
     };

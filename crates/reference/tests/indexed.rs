@@ -1,15 +1,15 @@
-//! The indexed document (`petstore_core::document::IndexedDocument`), which loaded documents go through: it
+//! The indexed document (`playground_openapi::document::IndexedDocument`), which loaded documents go through: it
 //! lists and shows exactly what parsing the whole document does, and refuses bad documents
 //! with the same messages.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::document::{self, AnyDocument, DocumentError, IndexedDocument};
-use petstore_core::openapi::PETSTORE_JSON;
-use petstore_core::reference::DocumentViews;
+use petstore::document::PETSTORE_JSON;
+use playground_openapi::document::{self, AnyDocument, DocumentError, IndexedDocument};
+use playground_reference::DocumentViews;
 use serde_json::{Value, json};
 
 fn petstore3() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/swagger-petstore3.yaml");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/swagger-petstore3.yaml");
     serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -60,8 +60,8 @@ fn an_operation_document_holds_only_the_components_it_reaches() {
     let whole = AnyDocument::whole(serde_json::from_str(PETSTORE_JSON).unwrap());
     for doc in [AnyDocument::Indexed(std::sync::Arc::new(indexed)), whole] {
         assert!(matches!(
-            doc.operation_view(petstore_core::catalog::Method::Get, "/nowhere"),
-            Err(petstore_core::reference::ViewError::NoOperation(_))
+            doc.operation_view(playground_openapi::catalog::Method::Get, "/nowhere"),
+            Err(playground_reference::ViewError::NoOperation(_))
         ));
     }
 }

@@ -1,12 +1,12 @@
-//! Reading a document as it downloads (`petstore_core::document::DocumentStream`): however its
+//! Reading a document as it downloads (`playground_openapi::document::DocumentStream`): however its
 //! chunks fall, it ends with what reading the whole text gives (the same list, views and
 //! errors, lines and columns counted in the text as it came), and it gives the list as soon as
 //! the fields the list needs have arrived.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::document::{self, AnyDocument, DocumentError, DocumentStream, Read, Streamed};
-use petstore_core::openapi::PETSTORE_JSON;
-use petstore_core::reference::DocumentViews;
+use petstore::document::PETSTORE_JSON;
+use playground_openapi::document::{self, AnyDocument, DocumentError, DocumentStream, Read, Streamed};
+use playground_reference::DocumentViews;
 use serde_json::{Value, json};
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -45,7 +45,7 @@ fn read_of(streamed: Result<Streamed, DocumentError>) -> Result<Read, DocumentEr
 
 /// What reading the whole text as one value gives (the oracle): the value and its list,
 /// `None` for a Swagger 2.0 document, or the error.
-fn whole(text: &[u8]) -> Result<Option<(Value, petstore_core::Catalog)>, DocumentError> {
+fn whole(text: &[u8]) -> Result<Option<(Value, playground_openapi::Catalog)>, DocumentError> {
     let value = document::parse_json(text)?;
     match document::validate(&value) {
         Ok(catalog) => Ok(Some((value, catalog))),

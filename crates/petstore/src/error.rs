@@ -1,4 +1,5 @@
-//! `ApiError`: every failure of the API, knowing its HTTP status and its `Error` body.
+//! `ApiError`: every failure of the Petstore's API, knowing its HTTP status and its `Error` body
+//! (the document's `Error` object and its `code` enum, business rules' codes among them).
 
 use serde::{Deserialize, Serialize};
 
@@ -146,6 +147,13 @@ impl ApiError {
     #[must_use]
     pub fn body(&self) -> ErrorBody {
         ErrorBody { code: self.code, message: self.message.clone(), status: self.status() }
+    }
+}
+
+/// A business rule's refusal, answered by the mock of the description as it is.
+impl From<ApiError> for playground_mock::Failure {
+    fn from(error: ApiError) -> Self {
+        playground_mock::Failure::rule(error.status(), error.code.as_str(), error.message)
     }
 }
 

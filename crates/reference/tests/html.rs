@@ -1,15 +1,15 @@
-//! The reference's read-only parts as HTML (`petstore_core::html`): what each page shows, that
+//! The reference's read-only parts as HTML (`playground_reference::html`): what each page shows, that
 //! every value from the document is escaped and every element closed, and that descriptions are
 //! rendered Markdown when the renderer is ready and marked plain text when it is not.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::catalog::Method;
-use petstore_core::document::AnyDocument;
-use petstore_core::html::{self, Html, MARKDOWN_SOURCE};
-use petstore_core::markdown;
-use petstore_core::openapi::PETSTORE_JSON;
-use petstore_core::reference::DocumentViews;
-use petstore_core::reference::Overview;
+use petstore::document::PETSTORE_JSON;
+use playground_openapi::catalog::Method;
+use playground_openapi::document::AnyDocument;
+use playground_reference::DocumentViews;
+use playground_reference::Overview;
+use playground_reference::html::{self, Html, MARKDOWN_SOURCE};
+use playground_reference::markdown;
 use serde_json::{Value, json};
 
 fn rendered(source: &str) -> Option<String> {

@@ -2,12 +2,12 @@
 //! parameter, and the flat rows of the virtual operation list.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::catalog::Catalog;
-use petstore_core::document::{
+use petstore::document::PETSTORE_JSON;
+use playground_openapi::catalog::Catalog;
+use playground_openapi::document::{
     DocumentError, Format, Source, detect_format, parse_json, url_from_query, validate,
 };
-use petstore_core::openapi::PETSTORE_JSON;
-use petstore_core::outline::{RENDER_ALL_UP_TO, Row, position, rows, scroll_to_show, visible_range};
+use playground_openapi::outline::{RENDER_ALL_UP_TO, Row, position, rows, scroll_to_show, visible_range};
 use serde_json::json;
 
 #[test]
@@ -57,7 +57,7 @@ fn minimal() -> serde_json::Value {
 #[test]
 fn nesting_deeper_than_the_reader_follows_is_named_as_such() {
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
-    let error = petstore_core::document::load_json(deep.into_bytes()).unwrap_err();
+    let error = playground_openapi::document::load_json(deep.into_bytes()).unwrap_err();
     assert!(
         error.to_string().starts_with(
             "The document is not valid JSON: it nests values more than 128 levels deep, deeper than this reader follows"
@@ -263,8 +263,8 @@ fn scrolling_to_a_row_centres_it_only_when_it_is_out_of_view() {
 
 #[test]
 fn rows_render_as_escaped_html_with_markers_and_the_current_mark() {
-    use petstore_core::html::escape as escape_html;
-    use petstore_core::html::row_html;
+    use playground_reference::html::escape as escape_html;
+    use playground_reference::html::row_html;
     assert_eq!(
         escape_html(r#"<a href="x">'&'</a>"#),
         "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"

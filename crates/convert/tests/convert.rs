@@ -1,14 +1,16 @@
-//! The Swagger 2.0 to OpenAPI 3.0 converter (`petstore_core::convert`): each feature on a small
+//! The Swagger 2.0 to OpenAPI 3.0 converter (`playground_convert`): each feature on a small
 //! document against the OpenAPI 3.0.3 output written out by hand, the classic Swagger 2.0
 //! petstore, the converted fixtures read by the reference's own reader, the error messages,
 //! and (host only) arbitrary input that must never make it panic.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+// The JSON value strategies the reference's tests share.
+#[path = "../../reference/tests/common/mod.rs"]
 mod common;
-use petstore_core::catalog::Method;
-use petstore_core::convert::{ConvertError, Converted, MAX_DEPTH, swagger2_to_openapi3};
-use petstore_core::document;
-use petstore_core::reference::DocumentViews;
+use playground_convert::{ConvertError, Converted, MAX_DEPTH, swagger2_to_openapi3};
+use playground_openapi::catalog::Method;
+use playground_openapi::document;
+use playground_reference::DocumentViews;
 use serde_json::{Value, json};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../convert/tests/fixtures/swagger2");

@@ -1,8 +1,8 @@
 //! Catalog tests: grouping rules on small documents, and the Petstore document's navigation.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::catalog::{Catalog, CatalogError, Method, Stability, UNTAGGED, anchor};
-use petstore_core::openapi::PETSTORE_JSON;
+use petstore::document::PETSTORE_JSON;
+use playground_openapi::catalog::{Catalog, CatalogError, Method, Stability, UNTAGGED, anchor};
 use serde_json::json;
 
 fn catalog(doc: serde_json::Value) -> Result<Catalog, CatalogError> {
@@ -136,7 +136,7 @@ fn bad_documents_are_refused_with_the_reason() {
 #[test]
 fn search_filters_by_path_summary_and_operation_id_and_drops_empty_sections() {
     let c = Catalog::from_json(PETSTORE_JSON.as_bytes()).unwrap();
-    let ids = |groups: Vec<petstore_core::catalog::Group>| -> Vec<String> {
+    let ids = |groups: Vec<playground_openapi::catalog::Group>| -> Vec<String> {
         groups.iter().flat_map(|g| &g.tags).flat_map(|t| &t.operations).map(|o| o.anchor()).collect()
     };
     assert_eq!(ids(c.filter("")).len(), 18);

@@ -3,13 +3,13 @@
 //! (summary, licence, contact, external docs), tag pages' links and safe links.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::Catalog;
-use petstore_core::catalog::{Method, WEBHOOKS};
-use petstore_core::document::{AnyDocument, Arriving, DocumentStream, IndexedDocument, Read, Streamed};
-use petstore_core::html::row_html;
-use petstore_core::outline::{Page, Row, rows, schema_anchor, tag_anchor};
-use petstore_core::reference::DocumentViews;
-use petstore_core::reference::{Overview, safe_link};
+use playground_openapi::Catalog;
+use playground_openapi::catalog::{Method, WEBHOOKS};
+use playground_openapi::document::{AnyDocument, Arriving, DocumentStream, IndexedDocument, Read, Streamed};
+use playground_openapi::outline::{Page, Row, rows, schema_anchor, tag_anchor};
+use playground_reference::DocumentViews;
+use playground_reference::html::row_html;
+use playground_reference::{Overview, safe_link};
 use serde_json::{Value, json};
 
 fn doc_31() -> Value {
@@ -227,13 +227,13 @@ fn tag_headings_link_to_their_pages() {
     let doc = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
         "tags": [{"name": "child", "x-parent": "parent one"}],
         "paths": {"/a": {"get": {"tags": ["child"]}}, "/b": {"get": {"tags": ["parent one"]}}}});
-    let catalog = petstore_core::Catalog::from_value(&doc).unwrap();
+    let catalog = playground_openapi::Catalog::from_value(&doc).unwrap();
     let html: Vec<String> = rows(&catalog.groups).iter().map(|r| row_html(r, None)).collect();
     assert!(html[0].contains(r##"href="#tag/parent%20one""##), "{}", html[0]);
     assert!(html.iter().any(|h| h.contains(r##"href="#tag/child""##)), "{html:?}");
     let tag_groups = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
         "x-tagGroups": [{"name": "All", "tags": ["a"]}], "paths": {"/a": {"get": {"tags": ["a"]}}}});
-    let catalog = petstore_core::Catalog::from_value(&tag_groups).unwrap();
+    let catalog = playground_openapi::Catalog::from_value(&tag_groups).unwrap();
     let first = &rows(&catalog.groups)[0];
     assert!(matches!(first, Row::Group { tag: None, .. }), "an x-tagGroups entry is no tag");
     assert!(!row_html(first, None).contains("href"));

@@ -9,22 +9,26 @@
 // Host only: proptest has no random source in the wasm32 builds here.
 #![cfg(not(target_arch = "wasm32"))]
 
-use petstore_core::Catalog;
-use petstore_core::convert::swagger2_to_openapi3;
-use petstore_core::reference::DocumentViews;
+use playground_convert::swagger2_to_openapi3;
+use playground_openapi::Catalog;
+use playground_reference::DocumentViews;
 use std::sync::Arc;
 
-use petstore_core::document::{self, AnyDocument, Arriving, DocumentStream, Read};
-use petstore_core::html;
-use petstore_core::html::row_html;
-use petstore_core::openapi::PETSTORE_JSON;
-use petstore_core::outline::rows;
-use petstore_core::reference::{Overview, generate_example};
-use petstore_core::request::ParamInput;
-use petstore_core::{markdown, samples, tryit};
+use petstore::document::PETSTORE_JSON;
+use playground_openapi::document::{self, AnyDocument, Arriving, DocumentStream, Read};
+use playground_openapi::outline::rows;
+use playground_reference::html;
+use playground_reference::html::row_html;
+use playground_reference::markdown;
+use playground_reference::{Overview, generate_example};
+use playground_tryit_core as tryit;
+use playground_tryit_core::request::ParamInput;
+use playground_tryit_core::samples;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
+// The JSON value strategies the reference's tests share.
+#[path = "../../reference/tests/common/mod.rs"]
 mod common;
 
 /// The keys the reader, the views and the example generator look at.
@@ -335,7 +339,7 @@ fn deep_and_huge_documents_are_read_or_refused_without_a_crash() {
     );
     let text = doc.to_string();
     let (read, catalog) = document::load_json(text.clone().into_bytes()).unwrap();
-    let view = read.operation_view(petstore_core::catalog::Method::Post, "/a").unwrap();
+    let view = read.operation_view(playground_openapi::catalog::Method::Post, "/a").unwrap();
     let huge = &view.responses[0];
     assert!(!huge.documented);
     assert!(!huge.example_notes.is_empty(), "the example says it was shortened: {huge:?}");

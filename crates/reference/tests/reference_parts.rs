@@ -2,12 +2,12 @@
 //! `x-displayName`, security requirements per operation, and `externalDocs`.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use petstore_core::Catalog;
-use petstore_core::catalog::Method;
-use petstore_core::document;
-use petstore_core::outline::{Row, rows};
-use petstore_core::reference::DocumentViews;
-use petstore_core::reference::{ExternalDocs, OperationView, SecurityUse};
+use playground_openapi::Catalog;
+use playground_openapi::catalog::Method;
+use playground_openapi::document;
+use playground_openapi::outline::{Row, rows};
+use playground_reference::DocumentViews;
+use playground_reference::{ExternalDocs, OperationView, SecurityUse};
 use serde_json::json;
 
 #[test]
@@ -109,7 +109,7 @@ fn security_requirements_and_external_docs_are_in_the_view() {
 
 #[test]
 fn odd_operation_ids_still_link_to_their_operation() {
-    use petstore_core::html::row_html;
+    use playground_reference::html::row_html;
     let doc = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
         "paths": {"/a": {"get": {"operationId": "Get Card Type 100% #1 "}, "put": {"operationId": ""}}}});
     let catalog = Catalog::from_value(&doc).unwrap();
