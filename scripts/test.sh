@@ -43,6 +43,7 @@ fi
 
 stage "tools"                     scripts/ensure-tools.sh test
 stage "rustfmt --check"           cargo fmt --all --check
+stage "one version each (Cargo.lock)" scripts/check-lock.sh
 stage "clippy (host)"             cargo clippy --workspace --all-targets --locked -- -D warnings
 # The native mock server (tokio, sockets), the playground CLI over it, the host and the certificates
 # crate (sockets, SQLite, ring) do not build for wasm32.
