@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, PathRejection};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::IntoResponse;
@@ -30,10 +30,13 @@ mod answer;
 mod view;
 
 pub use self::access::SESSION_COOKIE;
-use self::access::{check_origin, owned_project, owner, plan_allows, session_token};
+use self::access::{
+    Change, CustomDomainChange, OwnedDomain, OwnedProject, SignedIn, check_origin, owned_project,
+    session_token,
+};
 pub(crate) use self::answer::ApiError;
 pub use self::answer::MAX_BODY;
-use self::answer::{ApiResult, json_body, json_response, path_params};
+use self::answer::{ApiResult, json_body, json_response};
 use self::view::{domain_view, project_view};
 use crate::password::{self, MAX_PASSWORD_LEN};
 use crate::request::{App, Peer};
@@ -158,9 +161,7 @@ async fn sign_in(
     Ok(response)
 }
 
-async fn sign_out(State(app): State<App>, headers: HeaderMap) -> ApiResult {
-    check_origin(&app.shared, &headers)?;
-    owner(&app.shared, &headers)?;
+async fn sign_out(State(app): State<App>, _: SignedIn<Change>, headers: HeaderMap) -> ApiResult {
     if let Some(token) = session_token(&headers) {
         app.shared.store.delete_session(&password::token_hash(&token))?;
     }
@@ -176,14 +177,12 @@ fn owned_names(shared: &Shared, owner: &str) -> Vec<String> {
     shared.config.projects.iter().filter(|p| p.owner == owner).map(|p| p.name.clone()).collect()
 }
 
-async fn me(State(app): State<App>, headers: HeaderMap) -> ApiResult {
-    let owner = owner(&app.shared, &headers)?;
+async fn me(State(app): State<App>, SignedIn { owner, .. }: SignedIn) -> ApiResult {
     Ok(json_response(&json!({"email": owner, "projects": owned_names(&app.shared, &owner)})))
 }
 
-async fn projects(State(app): State<App>, headers: HeaderMap) -> ApiResult {
+async fn projects(State(app): State<App>, SignedIn { owner, .. }: SignedIn) -> ApiResult {
     let shared = &app.shared;
-    let owner = owner(shared, &headers)?;
     let mut list = Vec::new();
     for name in owned_names(shared, &owner) {
         let project = owned_project(shared, &owner, &name)?;
@@ -202,14 +201,7 @@ async fn projects(State(app): State<App>, headers: HeaderMap) -> ApiResult {
     Ok(json_response(&Value::Array(list)))
 }
 
-async fn list_domains(
-    State(app): State<App>,
-    headers: HeaderMap,
-    path: Result<Path<String>, PathRejection>,
-) -> ApiResult {
-    let name = path_params(path)?;
-    let owner = owner(&app.shared, &headers)?;
-    let project = owned_project(&app.shared, &owner, &name)?;
+async fn list_domains(State(app): State<App>, OwnedProject { project, .. }: OwnedProject) -> ApiResult {
     Ok(json_response(&project_view(&app.shared, &project)?))
 }
 
@@ -224,15 +216,8 @@ fn attached(rows: &[DomainRow], name: &str) -> Result<String, ApiError> {
     }
 }
 
-async fn one_domain(
-    State(app): State<App>,
-    headers: HeaderMap,
-    path: Result<Path<(String, String)>, PathRejection>,
-) -> ApiResult {
-    let (project_name, name) = path_params(path)?;
+async fn one_domain(State(app): State<App>, OwnedDomain { project, name, .. }: OwnedDomain) -> ApiResult {
     let shared = &app.shared;
-    let owner = owner(shared, &headers)?;
-    let project = owned_project(shared, &owner, &project_name)?;
     let rows = shared.store.domains_of(&project.name)?;
     let name = attached(&rows, &name)?;
     let dashboard = shared.dashboard(&project, &rows);
@@ -241,13 +226,6 @@ async fn one_domain(
         .find(|r| r.name == name)
         .ok_or_else(|| ApiError::from(Refusal::NotAttached { name: name.clone() }))?;
     Ok(json_response(&domain_view(shared, &dashboard, row, now())?))
-}
-
-/// Signed in, `Origin` checked, the owner's project.
-fn changing(shared: &Shared, headers: &HeaderMap, project: &str) -> Result<ProjectRow, ApiError> {
-    check_origin(shared, headers)?;
-    let owner = owner(shared, headers)?;
-    owned_project(shared, &owner, project)
 }
 
 /// The project as stored now, once the write lock is held (another change may have set its
@@ -295,14 +273,11 @@ fn to_ascii(name: &str) -> Result<String, String> {
 
 async fn add_domain(
     State(app): State<App>,
+    OwnedProject { project, .. }: OwnedProject<CustomDomainChange>,
     headers: HeaderMap,
-    path: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let project_name = path_params(path)?;
     let shared = &app.shared;
-    let project = changing(shared, &headers, &project_name)?;
-    plan_allows(&project)?;
     let input: AddDomain = json_body(&headers, body)?;
     if input.name.chars().count() > MAX_NAME_INPUT {
         return Err(ApiError::new(
@@ -331,20 +306,12 @@ async fn add_domain(
     done(shared, &project, StatusCode::CREATED, event.to_string())
 }
 
-async fn verify(
-    State(app): State<App>,
-    headers: HeaderMap,
-    path: Result<Path<(String, String)>, PathRejection>,
-) -> ApiResult {
-    check_dns(app.shared, headers, path, false).await
+async fn verify(State(app): State<App>, domain: OwnedDomain<CustomDomainChange>) -> ApiResult {
+    check_dns(app.shared, domain.project, domain.name, false).await
 }
 
-async fn reverify(
-    State(app): State<App>,
-    headers: HeaderMap,
-    path: Result<Path<(String, String)>, PathRejection>,
-) -> ApiResult {
-    check_dns(app.shared, headers, path, true).await
+async fn reverify(State(app): State<App>, domain: OwnedDomain<CustomDomainChange>) -> ApiResult {
+    check_dns(app.shared, domain.project, domain.name, true).await
 }
 
 async fn ask<T>(what: &str, future: impl Future<Output = Result<T, String>>) -> Result<T, String> {
@@ -354,15 +321,7 @@ async fn ask<T>(what: &str, future: impl Future<Output = Result<T, String>>) -> 
     }
 }
 
-async fn check_dns(
-    shared: Arc<Shared>,
-    headers: HeaderMap,
-    path: Result<Path<(String, String)>, PathRejection>,
-    again: bool,
-) -> ApiResult {
-    let (project_name, name) = path_params(path)?;
-    let project = changing(&shared, &headers, &project_name)?;
-    plan_allows(&project)?;
+async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again: bool) -> ApiResult {
     let name = attached(&shared.store.domains_of(&project.name)?, &name)?;
     // DNS first, outside the write lock: a slow resolver holds up no other change.
     let records = ask(&name, shared.services.verifier.records(&name)).await;
@@ -426,12 +385,9 @@ async fn check_dns(
 
 async fn remove_domain(
     State(app): State<App>,
-    headers: HeaderMap,
-    path: Result<Path<(String, String)>, PathRejection>,
+    OwnedDomain { project, name, .. }: OwnedDomain<Change>,
 ) -> ApiResult {
-    let (project_name, name) = path_params(path)?;
     let shared = &app.shared;
-    let project = changing(shared, &headers, &project_name)?;
     let _write = shared.write.lock().await;
     let project = reload(shared, &project)?;
     let rows = shared.store.domains_of(&project.name)?;
@@ -446,13 +402,9 @@ async fn remove_domain(
 
 async fn set_primary(
     State(app): State<App>,
-    headers: HeaderMap,
-    path: Result<Path<(String, String)>, PathRejection>,
+    OwnedDomain { project, name, .. }: OwnedDomain<CustomDomainChange>,
 ) -> ApiResult {
-    let (project_name, name) = path_params(path)?;
     let shared = &app.shared;
-    let project = changing(shared, &headers, &project_name)?;
-    plan_allows(&project)?;
     let _write = shared.write.lock().await;
     let project = reload(shared, &project)?;
     let rows = shared.store.domains_of(&project.name)?;
@@ -472,14 +424,11 @@ struct SetRole {
 
 async fn set_role(
     State(app): State<App>,
+    OwnedDomain { project, name, .. }: OwnedDomain<CustomDomainChange>,
     headers: HeaderMap,
-    path: Result<Path<(String, String)>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let (project_name, name) = path_params(path)?;
     let shared = &app.shared;
-    let project = changing(shared, &headers, &project_name)?;
-    plan_allows(&project)?;
     let input: SetRole = json_body(&headers, body)?;
     let _write = shared.write.lock().await;
     let project = reload(shared, &project)?;
@@ -492,14 +441,7 @@ async fn set_role(
     done(shared, &project, StatusCode::OK, event.to_string())
 }
 
-async fn export_config(
-    State(app): State<App>,
-    headers: HeaderMap,
-    path: Result<Path<String>, PathRejection>,
-) -> ApiResult {
-    let project_name = path_params(path)?;
-    let owner = owner(&app.shared, &headers)?;
-    let project = owned_project(&app.shared, &owner, &project_name)?;
+async fn export_config(State(app): State<App>, OwnedProject { project, .. }: OwnedProject) -> ApiResult {
     let rows = app.shared.store.domains_of(&project.name)?;
     let config = app.shared.dashboard(&project, &rows).config();
     Ok(json_response(&serde_json::to_value(config).unwrap_or(Value::Null)))
@@ -507,14 +449,11 @@ async fn export_config(
 
 async fn put_config(
     State(app): State<App>,
+    OwnedProject { project, .. }: OwnedProject<CustomDomainChange>,
     headers: HeaderMap,
-    path: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let project_name = path_params(path)?;
     let shared = &app.shared;
-    let project = changing(shared, &headers, &project_name)?;
-    plan_allows(&project)?;
     let mut config: DomainConfig = json_body(&headers, body)?;
     if config.domains.redirects.len() > MAX_REDIRECTS {
         return Err(ApiError::new(

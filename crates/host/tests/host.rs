@@ -171,6 +171,42 @@ async fn the_free_plan_gets_no_custom_domain() {
 }
 
 #[tokio::test]
+async fn checks_come_in_order_path_origin_session_project_plan_body() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let ana = Client::sign_in(host.http, "ana@example.com").await;
+    let bo = Client::sign_in(host.http, "bo@example.com").await;
+    let code = |answer: Answer, status: u16| {
+        assert_eq!(answer.status, status, "{}", answer.text());
+        answer.json()["code"].as_str().unwrap().to_owned()
+    };
+    // A bad path comes before the session.
+    let answer = api(host.http, "GET", "/projects/petstore/domains/%ff", &[], b"").await;
+    assert_eq!(code(answer, 400), "bad_request");
+    // A change's Origin comes before the session.
+    let verify = "/projects/petstore/domains/docs.example.com/verify";
+    assert_eq!(code(api(host.http, "POST", verify, &[], b"").await, 403), "csrf_refused");
+    assert_eq!(code(api(host.http, "DELETE", "/session", &[], b"").await, 403), "csrf_refused");
+    let answer = api(host.http, "DELETE", "/session", &[("Origin", ORIGIN)], b"").await;
+    assert_eq!(code(answer, 401), "unauthenticated");
+    // Another owner's project is not found before its plan is read.
+    assert_eq!(code(bo.post("/projects/freebie/domains", "{not json").await, 404), "not_found");
+    // The plan comes before the body.
+    assert_eq!(
+        code(ana.call("PUT", "/projects/freebie/config", Some("{not json")).await, 403),
+        "plan_required"
+    );
+    // Reads and removal need no plan.
+    assert_eq!(ana.get("/projects/freebie/domains").await.status, 200);
+    assert_eq!(ana.get("/projects/freebie/config").await.status, 200);
+    let answer = ana.call("DELETE", "/projects/freebie/domains/docs.example.org", None).await;
+    assert!(answer.json()["message"].as_str().unwrap().contains("docs.example.org"), "{}", answer.text());
+    assert_eq!(code(answer, 404), "not_found");
+    host.stop().await;
+}
+
+#[tokio::test]
 async fn add_verify_issue_live_then_redirect_and_remove() {
     let scratch = Scratch::new("");
     let fakes = Fakes::new(false);
