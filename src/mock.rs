@@ -25,7 +25,7 @@ use module::{from_js, load_api, load_petstore, read_notices, to_js};
 
 /// Where the app saves the mock (`localStorage`). Another version of the snapshot format gets
 /// another key, so an old tab never reads a newer format.
-pub const STORAGE_KEY: &str = "petstore-playground/mock/v1";
+pub const STORAGE_KEY: &str = "playground/mock/v1";
 
 /// The mock's module, relative to the page.
 pub const MODULE_PATH: &str = "mock/petstore_mock.js";

@@ -162,7 +162,7 @@ fn app() -> AnyView {
 
 /// Mounts the app on the mock saved under `STORAGE_KEY`.
 fn mount_app() -> HtmlElement {
-    for key in ["petstore-playground/try-it/target", "petstore-playground/try-it/base-url"] {
+    for key in ["playground/try-it/target", "playground/try-it/base-url"] {
         storage().remove_item(key).unwrap();
     }
     mount(|| {
@@ -619,10 +619,10 @@ async fn the_samples_follow_the_form_and_the_target() {
     assert_eq!(text(&root, "[data-testid=try-base-url-error]"), "");
     assert_eq!(text(&root, "[data-testid=sample-source]"), "curl -i 'http://127.0.0.1:9/api/categories/42'");
     assert_eq!(
-        storage().get_item("petstore-playground/try-it/base-url").unwrap().as_deref(),
+        storage().get_item("playground/try-it/base-url").unwrap().as_deref(),
         Some("http://127.0.0.1:9/api")
     );
-    assert_eq!(storage().get_item("petstore-playground/try-it/target").unwrap().as_deref(), Some("custom"));
+    assert_eq!(storage().get_item("playground/try-it/target").unwrap().as_deref(), Some("custom"));
     set_hash("");
 }
 
@@ -654,7 +654,7 @@ fn link(mock: MockState) -> MockLink {
 
 #[wasm_bindgen_test]
 async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() {
-    let key = "petstore-playground/test/transport";
+    let key = "playground/test/transport";
     storage().remove_item(key).unwrap();
     let owner = Owner::new();
     let mock = owner.with(|| open_mock(key));
@@ -729,11 +729,11 @@ async fn the_theme_toggle_overrides_the_system_and_is_kept() {
     select_value(&root, "[data-testid=theme-toggle]", "dark");
     tick().await;
     assert_eq!(html.get_attribute("data-theme").as_deref(), Some("dark"));
-    assert_eq!(storage().get_item("petstore-playground/theme").unwrap().as_deref(), Some("dark"));
+    assert_eq!(storage().get_item("playground/theme").unwrap().as_deref(), Some("dark"));
     select_value(&root, "[data-testid=theme-toggle]", "system");
     tick().await;
     assert_eq!(html.get_attribute("data-theme"), None);
-    assert_eq!(storage().get_item("petstore-playground/theme").unwrap(), None);
+    assert_eq!(storage().get_item("playground/theme").unwrap(), None);
 }
 
 // ---- Loading other documents, and the virtual list ----
@@ -1124,7 +1124,7 @@ async fn the_authorize_button_is_there_only_for_a_document_with_schemes() {
 async fn the_dialog_lists_every_scheme_and_what_it_fills_marks_the_list_and_the_panels() {
     set_hash("");
     let title = "Locked dialog";
-    storage().remove_item(&format!("petstore-playground/auth/title:{title}")).unwrap();
+    storage().remove_item(&format!("playground/auth/title:{title}")).unwrap();
     let root = mount_loaded(locked_document(title));
     tick().await;
     let needs = ("needs".to_owned(), "needs credentials".to_owned());

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 /// Where the choice is kept (`light` or `dark`; absent for the system's).
-pub const THEME_KEY: &str = "petstore-playground/theme";
+pub const THEME_KEY: &str = "playground/theme";
 
 fn apply(theme: &str) {
     let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else {

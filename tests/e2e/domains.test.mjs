@@ -17,7 +17,7 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 const ROOT = resolve(HERE, "../..");
 const FIXTURES = join(ROOT, "crates/domains/tests/fixtures/doh");
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-const STORAGE_KEY = "petstore-playground/domains/v1";
+const STORAGE_KEY = "playground/domains/v1";
 
 let site;
 let browser;

@@ -179,11 +179,47 @@ test("the app's Mock block shows the counts and resets after a confirmation", as
   }
 });
 
+test("what an earlier version saved under petstore-playground/ is read and moved: the mock's state and the theme", async () => {
+  const { page, context, problems } = await openPage(browser, site.url);
+  try {
+    const counts = page.locator("[data-testid=mock-counts]");
+    await counts.waitFor({ timeout: 15_000 });
+    // A state that differs from the seeded one: empty.
+    await page.locator("[data-testid=mock-reset]").click();
+    await page.locator("[data-testid=mock-reset-empty]").click();
+    await counts.filter({ hasText: "0 pets" }).waitFor();
+    // The storage as the earlier version left it: every key under its old prefix.
+    const moved = await page.evaluate(() => {
+      const keys = Object.keys(localStorage).filter((key) => key.startsWith("playground/"));
+      for (const key of keys) {
+        localStorage.setItem(`petstore-${key}`, localStorage.getItem(key));
+        localStorage.removeItem(key);
+      }
+      localStorage.setItem("petstore-playground/theme", "dark");
+      return keys.length;
+    });
+    assert.ok(moved >= 2, `the mock's state is a header and a base at least (${moved} keys)`);
+    await page.reload();
+    await counts.waitFor({ timeout: 15_000 });
+    assert.match(await counts.textContent(), /\b0 pets/, "the state saved under the old key is the mock's");
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+    const left = await page.evaluate(() => ({
+      old: Object.keys(localStorage).filter((key) => key.startsWith("petstore-playground/")),
+      theme: localStorage.getItem("playground/theme"),
+      mock: localStorage.getItem("playground/mock/v1") !== null,
+    }));
+    assert.deepEqual(left, { old: [], theme: "dark", mock: true });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("the app starts fresh from unreadable saved data and says so", async () => {
   const { page, context, problems } = await openPage(browser, site.url);
   try {
     await page.locator("[data-testid=mock-counts]").waitFor({ timeout: 15_000 });
-    await page.evaluate(() => localStorage.setItem("petstore-playground/mock/v1", "{not json"));
+    await page.evaluate(() => localStorage.setItem("playground/mock/v1", "{not json"));
     await page.reload();
     const notice = page.locator("[data-testid=mock-notice]");
     await notice.waitFor({ timeout: 15_000 });

@@ -8,10 +8,10 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// The event the try-it module sends on `window`; its `detail` is `{document, filled}`: the
 /// document's key and the names of the schemes with a usable credential.
-pub const EVENT: &str = "petstore-playground:credentials";
+pub const EVENT: &str = "playground:credentials";
 
 /// Where the credentials of the remembered schemes are kept: this prefix and the document's key.
-pub const STORAGE_PREFIX: &str = "petstore-playground/auth/";
+pub const STORAGE_PREFIX: &str = "playground/auth/";
 
 /// Saved credentials larger than this are not read back.
 pub const MAX_SAVED: usize = 64 * 1024;

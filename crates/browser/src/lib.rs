@@ -1,7 +1,12 @@
-//! The browser helpers the reference app, the mock module and the Domains page share:
-//! `localStorage` whose errors tell a full storage from an unusable one, and file downloads.
-//! Callers turn the errors into their own sentences for the user. And what the reference and its
-//! try-it module say to each other of a document's credentials ([`credentials`]).
+//! The browser helpers the reference app, the mock module, the try-it module and the Domains
+//! page share: `localStorage` whose errors tell a full storage (`QuotaExceededError`) from an
+//! unusable one, and file downloads. Callers turn the errors into their own sentences for the
+//! user. And what the reference and its try-it module say to each other of a document's
+//! credentials ([`credentials`]: the `window` event a vault sends when its usable credentials
+//! change, and the remembered schemes the page reads before the module is loaded).
+//!
+//! Every key the pages keep starts with [`PREFIX`] (`playground/`); [`move_legacy_keys`], called
+//! once when a page starts, moves keys saved under the earlier prefix [`LEGACY_PREFIX`].
 #![deny(missing_docs)]
 
 pub mod credentials;
@@ -9,7 +14,7 @@ mod download;
 mod storage;
 
 pub use download::{DownloadError, download, download_json};
-pub use storage::{LocalStorage, StorageError, get, remove, set};
+pub use storage::{LEGACY_PREFIX, LocalStorage, PREFIX, StorageError, get, move_legacy_keys, remove, set};
 
 use wasm_bindgen::{JsCast, JsValue};
 

@@ -115,6 +115,53 @@ fn write_error(error: &JsValue) -> StorageError {
     }
 }
 
+/// The prefix of every key the page keeps in `localStorage` (`playground/theme`,
+/// `playground/try-it/target`, `playground/mock/v1`, ...).
+pub const PREFIX: &str = "playground/";
+
+/// The prefix the same keys had before: [`move_legacy_keys`] moves them under [`PREFIX`].
+pub const LEGACY_PREFIX: &str = "petstore-playground/";
+
+/// Moves every key saved under [`LEGACY_PREFIX`] to the same name under [`PREFIX`], so what a
+/// reader saved before (theme, try-it target and headers, remembered credentials, the mock's
+/// state, the Domains page) is read as it was. A key already saved under its new name keeps
+/// its value, and the old one goes. Each old key is removed before its value is written again,
+/// so a storage nearly full still has room; a write refused puts the old key back. The page
+/// calls it once when it starts, before anything reads a key. Answers how many keys moved.
+///
+/// # Errors
+/// [`StorageError::Unavailable`] when the page may not use `localStorage`;
+/// [`StorageError::QuotaExceeded`] when a value did not fit under its new name (it stays
+/// under its old one).
+pub fn move_legacy_keys() -> Result<usize, StorageError> {
+    let storage = LocalStorage::open()?;
+    let unavailable = |e: JsValue| StorageError::Unavailable(describe(&e));
+    let count = storage.storage.length().map_err(unavailable)?;
+    let mut legacy = Vec::new();
+    for index in 0..count {
+        if let Some(key) = storage.storage.key(index).map_err(unavailable)?
+            && key.starts_with(LEGACY_PREFIX)
+        {
+            legacy.push(key);
+        }
+    }
+    let mut moved = 0;
+    for old in legacy {
+        let new = format!("{PREFIX}{}", &old[LEGACY_PREFIX.len()..]);
+        let Some(value) = storage.get_js(&old)? else { continue };
+        storage.remove(&old)?;
+        if storage.get(&new)?.is_some() {
+            continue;
+        }
+        if let Err(error) = storage.set_js(&new, &value) {
+            let _ = storage.set_js(&old, &value);
+            return Err(error);
+        }
+        moved += 1;
+    }
+    Ok(moved)
+}
+
 /// The value under `key` in `localStorage`, `None` when there is none.
 ///
 /// # Errors

@@ -14,7 +14,7 @@ use crate::browser;
 pub use crate::view::DomainView;
 
 /// The localStorage key of the saved dashboard (`Dashboard::to_json`).
-pub const STORAGE_KEY: &str = "petstore-playground/domains/v1";
+pub const STORAGE_KEY: &str = "playground/domains/v1";
 
 /// Where an unreadable saved value is kept before the page starts fresh: the key plus this.
 pub const UNREADABLE_SUFFIX: &str = "/unreadable";

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 /// reads which schemes are there before it loads this module).
 const STORAGE_PREFIX: &str = playground_browser::credentials::STORAGE_PREFIX;
 /// Where the chosen values of server variables are kept: this prefix and the document's key.
-const SERVERS_PREFIX: &str = "petstore-playground/try-it/servers/";
+const SERVERS_PREFIX: &str = "playground/try-it/servers/";
 /// Saved credentials larger than this are not read back.
 const MAX_SAVED: usize = playground_browser::credentials::MAX_SAVED;
 
@@ -348,9 +348,9 @@ mod tests {
     fn each_document_has_keys_of_its_own() {
         assert_eq!(
             storage_key("https://a.example/api.json"),
-            "petstore-playground/auth/https://a.example/api.json"
+            "playground/auth/https://a.example/api.json"
         );
-        assert_eq!(servers_key("Petstore"), "petstore-playground/try-it/servers/Petstore");
+        assert_eq!(servers_key("Petstore"), "playground/try-it/servers/Petstore");
         assert_ne!(storage_key("a"), storage_key("b"));
         assert_ne!(storage_key("a"), servers_key("a"));
     }

@@ -123,10 +123,10 @@ impl JsApiMock {
 
     /// Answers a request at once (no delay, no injected failure): `{method, url, headers,
     /// body}` in, `{status, headers, body}` out.
-    #[wasm_bindgen(unchecked_return_type = "PetstoreMockAnswer")]
+    #[wasm_bindgen(unchecked_return_type = "MockAnswer")]
     pub fn handle(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PetstoreMockRequest")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "MockRequest")] request: JsValue,
     ) -> Result<Object, JsError> {
         self.inner.handle(request)
     }
@@ -219,7 +219,7 @@ impl JsApiMock {
     }
 
     /// What the user should know about where the state is kept.
-    #[wasm_bindgen(unchecked_return_type = "PetstoreMockNotice[]")]
+    #[wasm_bindgen(unchecked_return_type = "MockNotice[]")]
     pub fn notices(&self) -> Array {
         self.inner.notices()
     }

@@ -36,23 +36,29 @@ export interface PetstoreMockOptions {
   operations?: Record<string, {delay?: {min: number, max: number}, failure?: {rate: number, status?: number, network?: boolean}}>;
 }
 /** A request for `handle()`: `url` is a path such as "/pets?limit=5" or a full URL (its origin is ignored). */
-export interface PetstoreMockRequest {
+export interface MockRequest {
   method?: string;
   url: string;
   headers?: [string, string][] | Record<string, string>;
   body?: string;
 }
 /** The answer of `handle()`. */
-export interface PetstoreMockAnswer {
+export interface MockAnswer {
   status: number;
   headers: [string, string][];
   body: string;
 }
 /** Something to show the user about where the mock's state is kept. */
-export interface PetstoreMockNotice {
+export interface MockNotice {
   kind: "started-fresh" | "storage-unavailable" | "not-saved" | "overwritten";
   message: string;
 }
+/** @deprecated The same as `MockRequest` (its earlier name). */
+export type PetstoreMockRequest = MockRequest;
+/** @deprecated The same as `MockAnswer` (its earlier name). */
+export type PetstoreMockAnswer = MockAnswer;
+/** @deprecated The same as `MockNotice` (its earlier name). */
+export type PetstoreMockNotice = MockNotice;
 "#;
 
 #[wasm_bindgen]
@@ -114,10 +120,10 @@ impl JsPetstoreMock {
 
     /// Answers a request at once, without `Request` and `Response` objects (no promise, no
     /// body stream): what a test suite or a page that only needs the data can call.
-    #[wasm_bindgen(unchecked_return_type = "PetstoreMockAnswer")]
+    #[wasm_bindgen(unchecked_return_type = "MockAnswer")]
     pub fn handle(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PetstoreMockRequest")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "MockRequest")] request: JsValue,
     ) -> Result<Object, JsError> {
         self.inner.handle(request)
     }
@@ -196,7 +202,7 @@ impl JsPetstoreMock {
 
     /// What the user should know about where the state is kept (storage was unreadable, full,
     /// unavailable, or another tab's change replaced this one's).
-    #[wasm_bindgen(unchecked_return_type = "PetstoreMockNotice[]")]
+    #[wasm_bindgen(unchecked_return_type = "MockNotice[]")]
     pub fn notices(&self) -> Array {
         self.inner.notices()
     }

@@ -21,7 +21,10 @@ export function ready() {
 
 /** The first line of a state file in the log format; a file without it is one JSON value as
  * earlier versions wrote it. */
-const MARKER = "petstore-mock-store/1";
+const MARKER = "playground-mock-store/1";
+/** The same log format's first line as earlier versions wrote it: read as it is, and the file
+ * rewritten under MARKER at the first write. */
+const EARLIER_MARKER = "petstore-mock-store/1";
 
 /**
  * A store for the `storage` option that keeps the state in one file, as a log: each
@@ -33,7 +36,8 @@ const MARKER = "petstore-mock-store/1";
  * writes); once it holds more than twice what its keys hold, it is rewritten: `FILE.tmp`
  * written and synced, renamed over `FILE`, the directory synced. A crash at any moment leaves
  * every synced write whole. A file of an earlier version (one JSON value) is read as the value
- * of the mock's key, and rewritten in the log format at the first write.
+ * of the mock's key, and rewritten in the log format at the first write; a log an earlier
+ * version began with its own first line is read as it is and rewritten under this version's.
  */
 export function fileStorage(file) {
   const path = file instanceof URL ? fileURLToPath(file) : resolve(String(file));
@@ -50,8 +54,11 @@ export function fileStorage(file) {
   let live = 0;
   let ino = null;
   let offset = 0;
-  /** The file is an earlier version's (one JSON value): the first write rewrites it. */
+  /** The file is an earlier version's (one JSON value, or the log under EARLIER_MARKER): the
+   * first write rewrites it. */
   let earlier = false;
+  /** The file is one JSON value (earlier than the log format). */
+  let whole = false;
   /** The first key asked for: the mock's own. A file holds one mock's state, whatever its key:
    * the mock's key is stored as "", the keys below it as the rest ("/log/ID"), so that a mock of
    * another description (another key) finds that state and refuses it rather than share the file. */
@@ -102,10 +109,11 @@ export function fileStorage(file) {
       ino = null;
       offset = 0;
       earlier = false;
+      whole = false;
       return;
     }
     if (now.size > MAX_STATE_BYTES) throw new Error(`${shown} holds ${now.size} bytes; a state file holds at most ${MAX_STATE_BYTES}`);
-    if (now.ino === ino && now.size >= offset && !earlier) {
+    if (now.ino === ino && now.size >= offset && !whole) {
       if (now.size === offset) return;
       const fd = openSync(path, "r");
       try {
@@ -129,10 +137,13 @@ export function fileStorage(file) {
     values = new Map();
     live = 0;
     ino = now.ino;
-    earlier = !text.startsWith(MARKER);
-    // An earlier version's file is the value of the mock's key.
-    if (earlier) put("", text);
-    offset = earlier ? now.size : Buffer.byteLength(text.slice(0, apply(text)));
+    const log = text.startsWith(`${MARKER}\n`) || text === MARKER;
+    const earlierLog = !log && (text.startsWith(`${EARLIER_MARKER}\n`) || text === EARLIER_MARKER);
+    whole = !log && !earlierLog;
+    earlier = !log;
+    // An earlier version's file of one JSON value is the value of the mock's key.
+    if (whole) put("", text);
+    offset = whole ? now.size : Buffer.byteLength(text.slice(0, apply(text)));
   };
   /** `FILE.tmp` with every value, synced, renamed over `FILE`, the directory synced. */
   const rewrite = () => {
@@ -158,6 +169,7 @@ export function fileStorage(file) {
       ino = now.ino;
       offset = now.size;
       earlier = false;
+      whole = false;
     } catch (error) {
       if (fd !== undefined) closeSync(fd);
       try {

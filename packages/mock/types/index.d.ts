@@ -11,6 +11,9 @@ import type {
 export type {
   ApiMockResource,
   ApiMockStorage,
+  MockAnswer,
+  MockNotice,
+  MockRequest,
   PetstoreMockAnswer,
   PetstoreMockNotice,
   PetstoreMockRequest,

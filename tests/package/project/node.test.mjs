@@ -146,7 +146,26 @@ test("a state file of an earlier version (one JSON value) is read, and rewritten
   assert.deepEqual(titles(mock), ["Old"]);
   assert.equal(readFileSync(file, "utf8"), text, "opening and reading write nothing");
   assert.equal(createTodo(mock, "New"), 201);
-  assert.ok(readFileSync(file, "utf8").startsWith("petstore-mock-store/1\n"));
+  assert.ok(readFileSync(file, "utf8").startsWith("playground-mock-store/1\n"));
+  assert.deepEqual(titles(await ApiMock.open("api/openapi.yaml", { file })), ["Old", "New"]);
+});
+
+test("a log an earlier version began with petstore-mock-store/1 is read, and moved under this version's first line at the first write", async () => {
+  const file = join(scratch, "earlier-log.json");
+  const first = await ApiMock.open("api/openapi.yaml", { file });
+  assert.equal(createTodo(first, "Old"), 201);
+  const log = readFileSync(file, "utf8");
+  assert.ok(log.startsWith("playground-mock-store/1\n"), log.slice(0, 40));
+  // The same log as the earlier version wrote it.
+  const text = log.replace(/^playground-mock-store\/1/, "petstore-mock-store/1");
+  writeFileSync(file, text);
+  const mock = await ApiMock.open("api/openapi.yaml", { file });
+  assert.deepEqual(titles(mock), ["Old"]);
+  assert.equal(readFileSync(file, "utf8"), text, "opening and reading write nothing");
+  assert.equal(createTodo(mock, "New"), 201);
+  const moved = readFileSync(file, "utf8");
+  assert.ok(moved.startsWith("playground-mock-store/1\n"), moved.slice(0, 40));
+  assert.ok(!moved.includes("petstore-mock-store/1"));
   assert.deepEqual(titles(await ApiMock.open("api/openapi.yaml", { file })), ["Old", "New"]);
 });
 

@@ -1,6 +1,6 @@
 // Compiled with `tsc --noEmit --strict` by tests/package/run.sh: the package's declarations cover
 // what the README shows, and refuse what they should.
-import { ApiMock, PetstoreMock, fileStorage, ready, type ApiMockOptions, type PetstoreMockAnswer } from "petstore-playground-mock";
+import { ApiMock, PetstoreMock, fileStorage, ready, type ApiMockOptions, type MockAnswer, type PetstoreMockAnswer } from "petstore-playground-mock";
 import { mswHandlers } from "petstore-playground-mock/msw";
 import { routeMock, type Routable } from "petstore-playground-mock/playwright";
 import type { HttpHandler } from "msw";
@@ -19,8 +19,10 @@ export async function uses(page: Routable): Promise<void> {
   };
   const mock: ApiMock = await ApiMock.open("openapi.yaml", options);
   const fromUrl: ApiMock = await ApiMock.open(new URL("https://example.com/openapi.json"));
-  const answer: PetstoreMockAnswer = mock.handle({ method: "GET", url: "/todos", headers: { accept: "application/json" } });
+  const answer: MockAnswer = mock.handle({ method: "GET", url: "/todos", headers: { accept: "application/json" } });
   const status: number = answer.status;
+  // The earlier name of the same type still compiles.
+  const earlierName: PetstoreMockAnswer = answer;
   const response: Response = await fromUrl.fetch("/todos", { method: "POST", body: "{}" });
   const undo: () => void = mock.installFetch("/api");
   undo();

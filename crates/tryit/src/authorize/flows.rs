@@ -9,7 +9,7 @@ const MAX_ANSWER: usize = 1024 * 1024;
 /// The page the authorization server sends the reader back to, beside the reference.
 const REDIRECT_PAGE: &str = "oauth2-redirect.html";
 /// The message the redirect page posts to the reference.
-const CALLBACK_MESSAGE: &str = "petstore-playground/oauth";
+const CALLBACK_MESSAGE: &str = "playground/oauth";
 
 thread_local! {
     /// The sign-ins waiting for the redirect page, by `state`; `None` until the first sign-in,

@@ -4,9 +4,9 @@
 use crate::MockOffer;
 use crate::transport::absolute;
 
-pub(super) const TARGET_KEY: &str = "petstore-playground/try-it/target";
-pub(super) const BASE_URL_KEY: &str = "petstore-playground/try-it/base-url";
-pub(super) const HEADERS_KEY: &str = "petstore-playground/try-it/headers";
+pub(super) const TARGET_KEY: &str = "playground/try-it/target";
+pub(super) const BASE_URL_KEY: &str = "playground/try-it/base-url";
+pub(super) const HEADERS_KEY: &str = "playground/try-it/headers";
 
 /// Where requests go.
 #[derive(Debug, Clone, PartialEq, Eq)]

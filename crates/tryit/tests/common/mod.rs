@@ -15,11 +15,11 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlElement};
 
 /// What the panel remembers in this browser, whatever the document.
-pub const TARGET_KEY: &str = "petstore-playground/try-it/target";
+pub const TARGET_KEY: &str = "playground/try-it/target";
 /// See [`TARGET_KEY`].
-pub const BASE_URL_KEY: &str = "petstore-playground/try-it/base-url";
+pub const BASE_URL_KEY: &str = "playground/try-it/base-url";
 /// See [`TARGET_KEY`].
-pub const HEADERS_KEY: &str = "petstore-playground/try-it/headers";
+pub const HEADERS_KEY: &str = "playground/try-it/headers";
 
 /// The view of `method path` in `doc`.
 pub fn operation(doc: &Value, method: Method, path: &str) -> OperationView {
