@@ -95,7 +95,7 @@ async function main() {
   const entries = loadManifest().documents.filter((e) => !only || e.id.includes(only));
   const missing = entries.filter((e) => !existsSync(join(DOCUMENTS, e.id)));
   if (missing.length) throw new Error(`${missing.length} documents are not fetched: run node corpus/fetch.mjs`);
-  const built = spawnSync("cargo", ["build", "--release", "--locked", "-p", "petstore-tryit-core", "--example", "first_try"], {
+  const built = spawnSync("cargo", ["build", "--release", "--locked", "-p", "playground-tryit-core", "--example", "first_try"], {
     cwd: ROOT,
     stdio: "inherit",
   });

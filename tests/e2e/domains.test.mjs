@@ -145,7 +145,7 @@ test("the walk from Add to live, two domains, primary, removal, and a reload kee
     assert.equal(await id(page, "domains-page").getAttribute("data-mode"), "demo");
     assert.match(await id(page, "demo-label").textContent(), /Demo: simulated DNS zone, nothing is served/);
     const modules = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname));
-    assert.ok(modules.includes("/dashboard/petstore_dashboard_bg.wasm") && !modules.some((p) => p.includes("dashboard-host")), modules.join(" "));
+    assert.ok(modules.includes("/dashboard/playground_dashboard_bg.wasm") && !modules.some((p) => p.includes("dashboard-host")), modules.join(" "));
 
     await openSettings(page);
     await id(page, "setting-plan").selectOption("Free");

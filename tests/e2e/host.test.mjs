@@ -315,7 +315,7 @@ test("on the host the page signs the owner in and works on the host's domains, f
     assert.equal(await id(page, "domains-page").getAttribute("data-mode"), "host");
     // The host's module only: the demo's (simulated zone, settings, DNS-over-HTTPS) is not loaded.
     const modules = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname));
-    assert.ok(modules.includes("/dashboard-host/petstore_dashboard_bg.wasm"), modules.join(" "));
+    assert.ok(modules.includes("/dashboard-host/playground_dashboard_bg.wasm"), modules.join(" "));
     assert.ok(!modules.some((p) => p.startsWith("/dashboard/")), modules.join(" "));
     assert.equal(await page.locator("[data-testid=back-to-reference]").count(), 0);
     await id(page, "sign-in-form").waitFor();

@@ -302,7 +302,7 @@ test("a try-it module that cannot load leaves the operation's reference and says
   try {
     const page = await context.newPage();
     // The module's WebAssembly never arrives (a network that drops it).
-    await page.route("**/tryit/petstore_tryit_bg.wasm", (route) => route.abort());
+    await page.route("**/tryit/playground_tryit_bg.wasm", (route) => route.abort());
     await page.goto(new URL("#getCategory", site.url).href);
     const detail = page.locator("[data-testid=operation-detail][data-operation-id=getCategory]");
     const failed = detail.locator("[data-testid=try-it-failed]");
