@@ -3,7 +3,9 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use playground_browser::{LocalStorage, StorageError, describe, download_json, get, move_legacy_keys, remove, set};
+use playground_browser::{
+    LocalStorage, StorageError, describe, download_json, get, move_legacy_keys, remove, set,
+};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 

@@ -346,10 +346,7 @@ mod tests {
 
     #[test]
     fn each_document_has_keys_of_its_own() {
-        assert_eq!(
-            storage_key("https://a.example/api.json"),
-            "playground/auth/https://a.example/api.json"
-        );
+        assert_eq!(storage_key("https://a.example/api.json"), "playground/auth/https://a.example/api.json");
         assert_eq!(servers_key("Petstore"), "playground/try-it/servers/Petstore");
         assert_ne!(storage_key("a"), storage_key("b"));
         assert_ne!(storage_key("a"), servers_key("a"));
