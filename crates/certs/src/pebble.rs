@@ -85,6 +85,17 @@ fn failed(what: &str) -> impl Fn(std::io::Error) -> PebbleError + '_ {
     move |e| PebbleError(format!("{what}: {e}"))
 }
 
+/// A self-signed certificate for 127.0.0.1 and localhost, and its key: the certificate of
+/// Pebble's own listeners.
+fn listener_certificate() -> Result<(rcgen::KeyPair, rcgen::Certificate), PebbleError> {
+    let key = rcgen::KeyPair::generate().map_err(|e| PebbleError(e.to_string()))?;
+    let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
+        .map_err(|e| PebbleError(e.to_string()))?;
+    params.distinguished_name.push(rcgen::DnType::CommonName, "Pebble listener (tests)");
+    let cert = params.self_signed(&key).map_err(|e| PebbleError(e.to_string()))?;
+    Ok((key, cert))
+}
+
 /// The last lines of a child's log, for error messages.
 fn tail(path: &Path) -> String {
     let text = fs::read_to_string(path).unwrap_or_default();
@@ -126,12 +137,7 @@ impl Pebble {
     }
 
     async fn try_start(http01_port: u16) -> Result<Pebble, Start> {
-        // The certificate of Pebble's own listeners.
-        let key = rcgen::KeyPair::generate().map_err(|e| PebbleError(e.to_string()))?;
-        let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
-            .map_err(|e| PebbleError(e.to_string()))?;
-        params.distinguished_name.push(rcgen::DnType::CommonName, "Pebble listener (tests)");
-        let cert = params.self_signed(&key).map_err(|e| PebbleError(e.to_string()))?;
+        let (key, cert) = listener_certificate()?;
         let http = crate::http::client(Some(&cert.pem()), false).map_err(PebbleError)?;
 
         static STARTED: AtomicU32 = AtomicU32::new(0);
@@ -159,24 +165,41 @@ impl Pebble {
         fs::write(dir.join("key.pem"), key.serialize_pem()).map_err(failed("cannot write Pebble's key"))?;
 
         let challtestsrv_log = dir.join("challtestsrv.log");
-        let log =
-            fs::File::create(&challtestsrv_log).map_err(failed("cannot create the DNS server's log"))?;
+        pebble.spawn_challtestsrv(&challtestsrv_log)?;
+        let pebble_log = dir.join("pebble.log");
+        pebble.spawn_pebble(http01_port, &pebble_log)?;
+        pebble.wait_until_ready(&challtestsrv_log, &pebble_log).await?;
+        let root = pebble.get(&format!("https://{}/roots/0", pebble.management_addr)).await?;
+        pebble.issuing_root_pem = String::from_utf8_lossy(&root).into_owned();
+        Ok(pebble)
+    }
+
+    /// Starts pebble-challtestsrv on the DNS and management addresses, answering only the
+    /// records a test sets, logging to `log_path`.
+    fn spawn_challtestsrv(&mut self, log_path: &Path) -> Result<(), PebbleError> {
+        let log = fs::File::create(log_path).map_err(failed("cannot create the DNS server's log"))?;
         let child = Command::new(CHALLTESTSRV)
-            .args(["-dns01", &pebble.dns_addr.to_string()])
-            .args(["-management", &pebble.dns_management_addr.to_string()])
+            .args(["-dns01", &self.dns_addr.to_string()])
+            .args(["-management", &self.dns_management_addr.to_string()])
             .args(["-http01", "", "-https01", "", "-tlsalpn01", "", "-defaultIPv4", "", "-defaultIPv6", ""])
             .stdin(Stdio::null())
             .stdout(log.try_clone().map_err(failed("log"))?)
             .stderr(log)
             .spawn()
             .map_err(failed("cannot start pebble-challtestsrv"))?;
-        pebble.children.push(child);
+        self.children.push(child);
+        Ok(())
+    }
 
+    /// Writes Pebble's configuration (HTTP-01 validation on `http01_port`) and starts Pebble,
+    /// resolving through the DNS server, logging to `log_path`.
+    fn spawn_pebble(&mut self, http01_port: u16, log_path: &Path) -> Result<(), PebbleError> {
+        let dir = &self.dir;
         let tls_port = free_port(false)?;
         let config = json!({
             "pebble": {
-                "listenAddress": pebble.acme_addr.to_string(),
-                "managementListenAddress": pebble.management_addr.to_string(),
+                "listenAddress": self.acme_addr.to_string(),
+                "managementListenAddress": self.management_addr.to_string(),
                 "certificate": dir.join("cert.pem"),
                 "privateKey": dir.join("key.pem"),
                 "httpPort": http01_port,
@@ -187,45 +210,47 @@ impl Pebble {
         });
         fs::write(dir.join("pebble.json"), config.to_string())
             .map_err(failed("cannot write Pebble's configuration"))?;
-        let pebble_log = dir.join("pebble.log");
-        let log = fs::File::create(&pebble_log).map_err(failed("cannot create Pebble's log"))?;
+        let log = fs::File::create(log_path).map_err(failed("cannot create Pebble's log"))?;
         let child = Command::new(PEBBLE)
             .arg("-config")
             .arg(dir.join("pebble.json"))
-            .args(["-dnsserver", &pebble.dns_addr.to_string()])
+            .args(["-dnsserver", &self.dns_addr.to_string()])
             .env("PEBBLE_VA_NOSLEEP", "1")
             .env("PEBBLE_WFE_NONCEREJECT", "0")
             .env("PEBBLE_AUTHZREUSE", "0")
             .env_remove("PEBBLE_VA_ALWAYS_VALID")
-            .current_dir(&dir)
+            .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(log.try_clone().map_err(failed("log"))?)
             .stderr(log)
             .spawn()
             .map_err(failed("cannot start pebble"))?;
-        pebble.children.push(child);
+        self.children.push(child);
+        Ok(())
+    }
 
+    /// Waits until the DNS server and the ACME API both answer; [`Start::Exited`] when a child
+    /// exits first, [`Start::Failed`] past [`STARTUP_DEADLINE`], either with the logs' last
+    /// lines.
+    async fn wait_until_ready(&mut self, challtestsrv_log: &Path, pebble_log: &Path) -> Result<(), Start> {
         let deadline = Instant::now() + STARTUP_DEADLINE;
         loop {
-            let dns_ready = pebble.post_dns("/set-default-ipv4", json!({"ip": ""})).await.is_ok();
-            let acme_ready = pebble.get(&pebble.directory_url()).await.is_ok();
+            let dns_ready = self.post_dns("/set-default-ipv4", json!({"ip": ""})).await.is_ok();
+            let acme_ready = self.get(&self.directory_url()).await.is_ok();
             if dns_ready && acme_ready {
-                break;
+                return Ok(());
             }
-            let exited = pebble.children.iter_mut().any(|c| matches!(c.try_wait(), Ok(Some(_))));
+            let exited = self.children.iter_mut().any(|c| matches!(c.try_wait(), Ok(Some(_))));
             if exited || Instant::now() > deadline {
                 let why = PebbleError(format!(
                     "Pebble did not start (dns: {dns_ready}, acme: {acme_ready}).\npebble-challtestsrv:\n{}\npebble:\n{}",
-                    tail(&challtestsrv_log),
-                    tail(&pebble_log)
+                    tail(challtestsrv_log),
+                    tail(pebble_log)
                 ));
                 return Err(if exited { Start::Exited(why) } else { Start::Failed(why) });
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let root = pebble.get(&format!("https://{}/roots/0", pebble.management_addr)).await?;
-        pebble.issuing_root_pem = String::from_utf8_lossy(&root).into_owned();
-        Ok(pebble)
     }
 
     /// The ACME directory, `https://127.0.0.1:{port}/dir`.

@@ -406,22 +406,8 @@ impl<'d> Converter<'d> {
         consumes: Option<&[&'d str]>,
         at: &At<'_>,
     ) -> Result<Value, ConvertError> {
-        let listed = consumes.map_or_else(|| self.consumes.clone(), <[&str]>::to_vec);
-        let is = |media: &str, form: &str| {
-            media.split(';').next().is_some_and(|m| m.trim().eq_ignore_ascii_case(form))
-        };
-        let mut media: Vec<&str> =
-            unique_texts(listed).into_iter().filter(|m| is(m, URLENCODED) || is(m, MULTIPART)).collect();
-        if media.is_empty() {
-            let has_file = fields.values().any(|f| f.map.get("type").and_then(Value::as_str) == Some("file"));
-            let chosen = if has_file { MULTIPART } else { URLENCODED };
-            self.notes.push(format!(
-                "{} has form parameters, but its `consumes` names neither `{URLENCODED}` nor `{MULTIPART}`; the form is described as `{chosen}`.",
-                capitalized(&at.quoted())
-            ));
-            media.push(chosen);
-        }
-        let multipart = media.iter().any(|m| is(m, MULTIPART));
+        let media = self.form_media(fields, consumes, at);
+        let multipart = media.iter().any(|m| is_media(m, MULTIPART));
 
         let mut properties = Map::new();
         let mut required = Vec::new();
@@ -445,29 +431,7 @@ impl<'d> Converter<'d> {
                 ));
             }
             if let Some(format) = collection_format(map, &here)? {
-                let (style, explode) = match format {
-                    "multi" => ("form", true),
-                    "ssv" => ("spaceDelimited", false),
-                    "pipes" => ("pipeDelimited", false),
-                    _ => ("form", false),
-                };
-                let mut entry = Map::new();
-                entry.insert("style".to_owned(), json!(style));
-                entry.insert("explode".to_owned(), json!(explode));
-                if format == "tsv" {
-                    self.notes.push(format!(
-                        "`collectionFormat: tsv` of the form parameter `{name}` ({}) has no OpenAPI 3 equivalent; it is described as comma-separated (`style: form`, `explode: false`), and `x-collectionFormat: tsv` in its encoding keeps the original.",
-                        here.quoted()
-                    ));
-                    entry.insert("x-collectionFormat".to_owned(), json!(format));
-                }
-                encoding.insert(name.clone(), Value::Object(entry));
-                if multipart && format != "multi" {
-                    self.notes.push(format!(
-                        "`collectionFormat: {format}` of the form parameter `{name}` ({}) cannot be said for `{MULTIPART}`, which sends each item as a part of its own.",
-                        here.quoted()
-                    ));
-                }
+                encoding.insert(name.clone(), self.form_encoding(name, format, &here, multipart));
             }
             let mut known =
                 vec!["name", "in", "description", "required", "allowEmptyValue", "collectionFormat"];
@@ -478,30 +442,101 @@ impl<'d> Converter<'d> {
             self.rest(map, &known, &here, "form parameter", &mut property);
             properties.insert(name.clone(), Value::Object(property));
         }
-
-        let mut schema = Map::new();
-        schema.insert("type".to_owned(), json!("object"));
-        schema.insert("properties".to_owned(), Value::Object(properties));
-        if !required.is_empty() {
-            schema.insert("required".to_owned(), Value::Array(required.clone()));
-        }
-        let schema = Value::Object(schema);
-        let mut content = Map::new();
-        for media in media {
-            let mut entry = Map::new();
-            entry.insert("schema".to_owned(), schema.clone());
-            if is(media, URLENCODED) && !encoding.is_empty() {
-                entry.insert("encoding".to_owned(), Value::Object(encoding.clone()));
-            }
-            content.insert(media.to_owned(), Value::Object(entry));
-        }
-        let mut out = Map::new();
-        out.insert("content".to_owned(), Value::Object(content));
-        if !required.is_empty() {
-            out.insert("required".to_owned(), json!(true));
-        }
-        Ok(Value::Object(out))
+        Ok(form_request_body(media, properties, required, &encoding))
     }
+
+    /// The form media types of the operation at `at`: those its `consumes` (else the
+    /// document's) names, or, when it names none, multipart for a form with a file and
+    /// urlencoded for one without, with a note.
+    fn form_media(
+        &mut self,
+        fields: &IndexMap<String, FormField<'d>>,
+        consumes: Option<&[&'d str]>,
+        at: &At<'_>,
+    ) -> Vec<&'d str> {
+        let listed = consumes.map_or_else(|| self.consumes.clone(), <[&str]>::to_vec);
+        let mut media: Vec<&str> = unique_texts(listed)
+            .into_iter()
+            .filter(|m| is_media(m, URLENCODED) || is_media(m, MULTIPART))
+            .collect();
+        if media.is_empty() {
+            let has_file = fields.values().any(|f| f.map.get("type").and_then(Value::as_str) == Some("file"));
+            let chosen = if has_file { MULTIPART } else { URLENCODED };
+            self.notes.push(format!(
+                "{} has form parameters, but its `consumes` names neither `{URLENCODED}` nor `{MULTIPART}`; the form is described as `{chosen}`.",
+                capitalized(&at.quoted())
+            ));
+            media.push(chosen);
+        }
+        media
+    }
+
+    /// The Encoding Object of the array form field `name` at `here` whose `collectionFormat`
+    /// is `format`, with notes for what OpenAPI 3 cannot say (`tsv`, and any format but
+    /// `multi` in a `multipart` form).
+    fn form_encoding(&mut self, name: &str, format: &str, here: &At<'_>, multipart: bool) -> Value {
+        let (style, explode) = match format {
+            "multi" => ("form", true),
+            "ssv" => ("spaceDelimited", false),
+            "pipes" => ("pipeDelimited", false),
+            _ => ("form", false),
+        };
+        let mut entry = Map::new();
+        entry.insert("style".to_owned(), json!(style));
+        entry.insert("explode".to_owned(), json!(explode));
+        if format == "tsv" {
+            self.notes.push(format!(
+                "`collectionFormat: tsv` of the form parameter `{name}` ({}) has no OpenAPI 3 equivalent; it is described as comma-separated (`style: form`, `explode: false`), and `x-collectionFormat: tsv` in its encoding keeps the original.",
+                here.quoted()
+            ));
+            entry.insert("x-collectionFormat".to_owned(), json!(format));
+        }
+        if multipart && format != "multi" {
+            self.notes.push(format!(
+                "`collectionFormat: {format}` of the form parameter `{name}` ({}) cannot be said for `{MULTIPART}`, which sends each item as a part of its own.",
+                here.quoted()
+            ));
+        }
+        Value::Object(entry)
+    }
+}
+
+/// Whether `media` is the form media type `form`, its parameters aside.
+fn is_media(media: &str, form: &str) -> bool {
+    media.split(';').next().is_some_and(|m| m.trim().eq_ignore_ascii_case(form))
+}
+
+/// The Request Body Object of a form: an object schema of `properties`, `required` naming the
+/// required ones, for each of the media types `media`, with the fields' `encoding` for a
+/// urlencoded one.
+fn form_request_body(
+    media: Vec<&str>,
+    properties: Map<String, Value>,
+    required: Vec<Value>,
+    encoding: &Map<String, Value>,
+) -> Value {
+    let mut schema = Map::new();
+    schema.insert("type".to_owned(), json!("object"));
+    schema.insert("properties".to_owned(), Value::Object(properties));
+    if !required.is_empty() {
+        schema.insert("required".to_owned(), Value::Array(required.clone()));
+    }
+    let schema = Value::Object(schema);
+    let mut content = Map::new();
+    for media in media {
+        let mut entry = Map::new();
+        entry.insert("schema".to_owned(), schema.clone());
+        if is_media(media, URLENCODED) && !encoding.is_empty() {
+            entry.insert("encoding".to_owned(), Value::Object(encoding.clone()));
+        }
+        content.insert(media.to_owned(), Value::Object(entry));
+    }
+    let mut out = Map::new();
+    out.insert("content".to_owned(), Value::Object(content));
+    if !required.is_empty() {
+        out.insert("required".to_owned(), json!(true));
+    }
+    Value::Object(out)
 }
 
 /// The `collectionFormat` of an array parameter or header at `at` (`csv` when it has none);

@@ -14,6 +14,31 @@ const MAX_ITEMS: usize = 1_000;
 /// Tries for an item that differs from the others (`uniqueItems`).
 const UNIQUE_TRIES: usize = 8;
 
+/// The property names the parts of `shape` declare (`properties`, then names only `required`),
+/// and the required ones, each once in first-seen order.
+fn property_names<'a>(shape: &Shape<'a>) -> (Vec<&'a str>, Vec<&'a str>) {
+    let mut names: Vec<&'a str> = Vec::new();
+    for properties in shape.get("properties").filter_map(Value::as_object) {
+        for name in properties.keys() {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+    }
+    let mut required: Vec<&'a str> = Vec::new();
+    for list in shape.get("required").filter_map(Value::as_array) {
+        for name in list.iter().filter_map(Value::as_str) {
+            if !required.contains(&name) {
+                required.push(name);
+            }
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    (names, required)
+}
+
 /// What a property name is allowed and held to across the parts of an object's shape.
 struct Property<'a> {
     shape: Shape<'a>,
@@ -63,26 +88,51 @@ impl<'a> Run<'a> {
             || refs.iter().any(|r| self.refs.iter().filter(|s| *s == r).count() >= 2)
     }
 
+    /// An object for `shape`: its declared properties (the required ones, and the optional ones
+    /// the caps leave room for), then others until it has as many as `minProperties` asks.
     pub(super) fn object(&mut self, shape: &Shape<'a>, ctx: &Ctx<'a>) -> Value {
-        let mut names: Vec<&'a str> = Vec::new();
-        for properties in shape.get("properties").filter_map(Value::as_object) {
-            for name in properties.keys() {
-                if !names.contains(&name.as_str()) {
-                    names.push(name);
-                }
+        let (names, required) = property_names(shape);
+        let (min, max) = self.property_counts(shape);
+        if ctx.depth > MAX_DEPTH {
+            if !required.is_empty() || min > 0 {
+                self.note(format!("the value stops at {MAX_DEPTH} levels, leaving out required properties"));
             }
+            return Value::Object(Map::new());
         }
-        let mut required: Vec<&'a str> = Vec::new();
-        for list in shape.get("required").filter_map(Value::as_array) {
-            for name in list.iter().filter_map(Value::as_str) {
-                if !required.contains(&name) {
-                    required.push(name);
-                }
-                if !names.contains(&name) {
-                    names.push(name);
-                }
+        let (mut out, skipped) = self.declared_properties(shape, &names, &required, max, ctx);
+        // Too few properties: the skipped ones, then new names where the schema lets them in.
+        for (name, property) in skipped {
+            if out.len() >= min {
+                break;
             }
+            let value = self.property_value(property, name, ctx);
+            out.insert(name.to_owned(), value);
         }
+        let open = !shape.parts.iter().any(|p| {
+            p.get("additionalProperties") == Some(&Value::Bool(false))
+                || p.get("unevaluatedProperties") == Some(&Value::Bool(false))
+        });
+        if let Some((name, forced)) = &ctx.forced
+            && open
+            && !names.contains(name)
+        {
+            out.insert((*name).to_owned(), Value::String(forced.clone()));
+        }
+        if open {
+            self.other_properties(shape, &mut out, min, max, ctx);
+        }
+        if out.len() < min {
+            self.note(format!("an object needs at least {min} properties and the schema allows fewer"));
+        }
+        if out.len() > max {
+            self.note(format!("an object may have at most {max} properties and needs more"));
+        }
+        Value::Object(out)
+    }
+
+    /// The fewest and most properties an object of `shape` has (`minProperties`, at most
+    /// [`MAX_ITEMS`], and `maxProperties`).
+    fn property_counts(&mut self, shape: &Shape<'a>) -> (usize, usize) {
         let max =
             shape.at_most("maxProperties").map_or(usize::MAX, |m| usize::try_from(m).unwrap_or(usize::MAX));
         let min_asked = shape.at_least("minProperties").unwrap_or(0);
@@ -91,16 +141,23 @@ impl<'a> Run<'a> {
             self.note(format!("an object of at least {min_asked} properties is cut to {MAX_ITEMS}"));
             min = MAX_ITEMS;
         }
-        if ctx.depth > MAX_DEPTH {
-            if !required.is_empty() || min > 0 {
-                self.note(format!("the value stops at {MAX_DEPTH} levels, leaving out required properties"));
-            }
-            return Value::Object(Map::new());
-        }
-        let declared = names.clone();
+        (min, max)
+    }
+
+    /// The values of the declared properties `names` an object of `shape` has, at most `max`
+    /// but for the `required` ones, and the optional ones skipped for the depth, the recursion
+    /// or `max` (to add back when the object needs more properties).
+    fn declared_properties(
+        &mut self,
+        shape: &Shape<'a>,
+        names: &[&'a str],
+        required: &[&'a str],
+        max: usize,
+        ctx: &Ctx<'a>,
+    ) -> (Map<String, Value>, Vec<(&'a str, Property<'a>)>) {
         let mut out = Map::new();
         let mut skipped: Vec<(&'a str, Property<'a>)> = Vec::new();
-        for name in names {
+        for &name in names {
             let property = self.property(shape, name);
             if property.shape.excluded(self.direction) {
                 continue;
@@ -140,30 +197,26 @@ impl<'a> Run<'a> {
             }
             out.insert(name.to_owned(), value);
         }
-        // Too few properties: the skipped ones, then new names where the schema lets them in.
-        for (name, property) in skipped {
-            if out.len() >= min {
-                break;
-            }
-            let value = self.property_value(property, name, ctx);
-            out.insert(name.to_owned(), value);
-        }
-        let open = !shape.parts.iter().any(|p| {
-            p.get("additionalProperties") == Some(&Value::Bool(false))
-                || p.get("unevaluatedProperties") == Some(&Value::Bool(false))
-        });
-        if let Some((name, forced)) = &ctx.forced
-            && open
-            && !declared.contains(name)
-        {
-            out.insert((*name).to_owned(), Value::String(forced.clone()));
-        }
+        (out, skipped)
+    }
+
+    /// Adds properties of names the open object of `shape` does not declare
+    /// (`additionalProp1`, ...) to `out` until it has `min` (at most `max`), or one when it is a
+    /// map (only `additionalProperties`) with no property yet and there is room.
+    fn other_properties(
+        &mut self,
+        shape: &Shape<'a>,
+        out: &mut Map<String, Value>,
+        min: usize,
+        max: usize,
+        ctx: &Ctx<'a>,
+    ) {
         let map_like = out.is_empty()
             && shape.get("additionalProperties").any(Value::is_object)
             && shape.get("properties").next().is_none();
         let wanted = min.max(usize::from(map_like && self.roomy(ctx.depth))).min(max);
         let mut n = 0;
-        while out.len() < wanted && open && n < wanted + 8 && self.nodes < super::MAX_NODES {
+        while out.len() < wanted && n < wanted + 8 && self.nodes < super::MAX_NODES {
             n += 1;
             let key = format!("additionalProp{n}");
             if out.contains_key(&key) {
@@ -173,13 +226,6 @@ impl<'a> Run<'a> {
             let value = self.value(property.shape, ctx.child(None));
             out.insert(key, value);
         }
-        if out.len() < min {
-            self.note(format!("an object needs at least {min} properties and the schema allows fewer"));
-        }
-        if out.len() > max {
-            self.note(format!("an object may have at most {max} properties and needs more"));
-        }
-        Value::Object(out)
     }
 
     /// An object of `branches[index]` that the other branches also accept, set apart from them:

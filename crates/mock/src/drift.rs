@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::failure::{self, Failure};
 use super::params::{self, Raw};
@@ -298,13 +298,7 @@ fn answer_mismatches(
     body: &[u8],
 ) -> Vec<Mismatch> {
     let Some(response) = failure::documented(op, status) else {
-        let listed: Vec<String> = op.responses.iter().map(|(s, _)| s.to_ascii_lowercase()).collect();
-        let rule = if listed.is_empty() {
-            format!("status {status} is not documented: {} documents no response", op.id)
-        } else {
-            format!("status {status} is not documented: {} documents {}", op.id, listed.join(", "))
-        };
-        return vec![Mismatch::new(MismatchKind::Status, "", rule)];
+        return vec![undocumented_status(op, status)];
     };
     let mut out = header_mismatches(spec, status, response, headers);
     let sent = playground_http::find_header(headers, "Content-Type").map(str::trim).filter(|c| !c.is_empty());
@@ -324,8 +318,38 @@ fn answer_mismatches(
         // A HEAD, or an answer that leaves its content out: nothing to read.
         return out;
     }
+    let Some((media, entry)) = body_entry(content, sent, status, &mut out) else { return out };
+    let Some(schema) = entry.get("schema") else { return out };
+    if !playground_http::form::is_json(media) {
+        // Only JSON bodies are read against their schemas; text of a string schema is the
+        // string itself.
+        return out;
+    }
+    body_mismatches(spec, schema, body, &mut out);
+    out
+}
+
+/// The mismatch of a status the operation does not document, naming those it does.
+fn undocumented_status(op: &Operation, status: u16) -> Mismatch {
+    let listed: Vec<String> = op.responses.iter().map(|(s, _)| s.to_ascii_lowercase()).collect();
+    let rule = if listed.is_empty() {
+        format!("status {status} is not documented: {} documents no response", op.id)
+    } else {
+        format!("status {status} is not documented: {} documents {}", op.id, listed.join(", "))
+    };
+    Mismatch::new(MismatchKind::Status, "", rule)
+}
+
+/// The documented media type and content entry the answer's body is read as, given the
+/// Content-Type `sent`; a missing or undocumented Content-Type is a mismatch added to `out`.
+fn body_entry<'a>(
+    content: &'a Map<String, Value>,
+    sent: Option<&str>,
+    status: u16,
+    out: &mut Vec<Mismatch>,
+) -> Option<(&'a str, &'a Value)> {
     let documented: Vec<&str> = content.keys().map(String::as_str).collect();
-    let entry = match sent {
+    match sent {
         None => {
             out.push(Mismatch::new(
                 MismatchKind::MediaType,
@@ -362,14 +386,12 @@ fn answer_mismatches(
                     .map(|(m, e)| (m.as_str(), e))
             }
         },
-    };
-    let Some((media, entry)) = entry else { return out };
-    let Some(schema) = entry.get("schema") else { return out };
-    if !playground_http::form::is_json(media) {
-        // Only JSON bodies are read against their schemas; text of a string schema is the
-        // string itself.
-        return out;
     }
+}
+
+/// The mismatches of a JSON `body` against `schema`, added to `out` up to [`MAX_MISMATCHES`]
+/// in all: a body too large to check, one that is not JSON, or what breaks the schema.
+fn body_mismatches(spec: &Spec, schema: &Value, body: &[u8], out: &mut Vec<Mismatch>) {
     if body.len() > MAX_CHECKED_BODY {
         out.push(Mismatch::new(
             MismatchKind::Body,
@@ -379,13 +401,13 @@ fn answer_mismatches(
                 body.len()
             ),
         ));
-        return out;
+        return;
     }
     let value: Value = match serde_json::from_slice(body) {
         Ok(value) => value,
         Err(error) => {
             out.push(Mismatch::new(MismatchKind::Body, "", format!("the body is not JSON: {error}")));
-            return out;
+            return;
         }
     };
     let validator = spec.validator().direction(Direction::Response);
@@ -408,7 +430,6 @@ fn answer_mismatches(
         };
         out.push(Mismatch::new(MismatchKind::Body, pointer, rule));
     }
-    out
 }
 
 /// The documented headers of a response: a required one missing, or one whose value breaks

@@ -1,7 +1,34 @@
-//! Operation views for the reference page: one operation of any OpenAPI 3.0 document, with its
-//! `$ref`s followed, turned into plain values the UI renders (parameters, body, responses,
-//! schema trees with their limits, examples, code sample settings). Built on demand for the
-//! operation being shown, from the document as a `serde_json::Value`.
+//! Operation views for the reference page: one operation of any OpenAPI document, with its `$ref`s
+//! followed, turned into plain values the UI renders (parameters, body, responses, schema trees
+//! with their limits, examples, code sample settings), and the HTML and Markdown the reference
+//! writes from them. Built on demand for the operation being shown.
+//!
+//! - Views: `OperationView` (in this file; `parts.rs` for parameters, body and responses,
+//!   `security.rs`, `tree.rs` for schema trees, `example.rs`, `links.rs`), `SchemaView`
+//!   (`component.rs`, a component schema's page), `Overview` (`overview.rs`), and `DocumentViews`,
+//!   which builds them from a `playground_openapi::document::AnyDocument`. A reference that does
+//!   not resolve spoils only its part: the parameter, body, response or header is left out and
+//!   named in `OperationView::problems`. Callbacks are read into `OperationView::callbacks`; a
+//!   webhook's view has no try-it panel (`OperationView::webhook`).
+//! - Bounds: trees stop at 12 levels and 2,000 nodes; generated examples too, with strings of at
+//!   most 64 characters and lists of at most 3 items (`Example::notes` says what a cap cut). The
+//!   2020-12 keywords a tree does not draw are constraints in words.
+//! - For the try-it module: a view carries `schema_document` (`reach.rs`: the targets of every
+//!   local `$ref` its request and Example blocks reach, at most 2,000 targets and 200,000 values)
+//!   and `example_slots`, so the module generates values without the whole document;
+//!   `OperationView::needs_full_try_it` says which build of the module it needs.
+//! - `html` writes the read-only parts (an operation, the overview, tag and schema pages, the
+//!   list's rows) as HTML, every document value escaped; descriptions are plain text marked
+//!   `data-markdown` until the Markdown renderer is ready. `html::prerender` writes a published
+//!   site's first paint (header, operations grouped by tag up to `html::MAX_ROWS` rows, the
+//!   overview) in the app's markup: `cargo run -p playground-reference --example prerender --
+//!   openapi.json '{"document":"openapi.json"}'` prints it.
+//! - `markdown` is the safe renderer: links and images only to http, https, mailto or relative
+//!   addresses; `safe_link` applies the same rule to the document's links.
+//! - `site` is a published site's settings (`site::SiteConfig`: `Serialize` for `playground
+//!   build`, `SiteConfig::parse` for the page, which refuses unknown keys and checks each value).
+//!
+//! Tests: `tests/` (views, HTML, sections, versions, the reader as it streams, indexed documents).
 
 #![deny(missing_docs)]
 
@@ -395,91 +422,14 @@ impl OperationView {
             .ok_or_else(|| ViewError::NoOperation(format!("{} {path}", method.as_str())))?;
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
         let mut problems = Vec::new();
-
-        let mut parameters: Vec<ParameterView> = Vec::new();
-        for (p, own) in
-            listed(item, "parameters").map(|p| (p, false)).chain(listed(op, "parameters").map(|p| (p, true)))
-        {
-            match parameter(doc, p) {
-                Ok(view) => {
-                    if own {
-                        parameters.retain(|q| !(q.name == view.name && q.location == view.location));
-                    }
-                    parameters.push(view);
-                }
-                Err(e) => problems.push(format!("A parameter is not shown: {e}.")),
-            }
-        }
-
-        let request_body = op.get("requestBody").and_then(|b| match body(doc, b) {
-            Ok(view) => view,
-            Err(e) => {
-                problems.push(format!("The request body is not shown: {e}."));
-                None
-            }
-        });
-
-        let mut responses = Vec::new();
-        for (status, r) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
-            if status.starts_with("x-") {
-                continue;
-            }
-            match response(doc, status, r, &mut problems) {
-                Ok(view) => responses.push(view),
-                Err(e) => problems.push(format!("The response {status} is not shown: {e}.")),
-            }
-        }
-
-        let code_samples = match op.get("x-codeSamples").or_else(|| op.get("x-code-samples")) {
-            Some(Value::Bool(false)) => CodeSamples::Hidden,
-            Some(Value::Array(list)) if !list.is_empty() => CodeSamples::Custom(
-                list.iter()
-                    .filter_map(|s| {
-                        let lang = text(s, "lang")?;
-                        let source = text(s, "source")?;
-                        Some(CustomSample {
-                            label: text(s, "label").unwrap_or_else(|| lang.clone()),
-                            lang,
-                            source,
-                        })
-                    })
-                    .collect(),
-            ),
-            _ => CodeSamples::Generated,
-        };
-
-        let server_list = [op.get("servers"), item.get("servers"), doc.get("servers")]
-            .into_iter()
-            .flatten()
-            .find(|s| s.as_array().is_some_and(|s| !s.is_empty()));
-        let servers = server_list
-            .and_then(Value::as_array)
-            .map(|s| s.iter().filter_map(|s| s.get("url").and_then(Value::as_str).map(server_url)).collect())
-            .unwrap_or_default();
-        let server_details = server_list.map(playground_openapi::servers::read_servers).unwrap_or_default();
+        let parameters = parameters(doc, item, op, &mut problems);
+        let request_body = request_body(doc, op, &mut problems);
+        let responses = responses(doc, op, &mut problems);
+        let code_samples = code_samples(op);
+        let (servers, server_details) = servers(doc, item, op);
         let security = security(doc, op.get("security").or_else(|| doc.get("security")));
-        let schemes = {
-            let mut named: Vec<&str> = Vec::new();
-            for way in &security {
-                for used in way {
-                    if !named.contains(&used.name.as_str()) {
-                        named.push(&used.name);
-                    }
-                }
-            }
-            let all = if named.is_empty() { Vec::new() } else { playground_openapi::security::schemes(doc) };
-            named.iter().filter_map(|name| all.iter().find(|s| s.name == *name).cloned()).collect()
-        };
-
-        let mut callbacks = Vec::new();
-        if kind != Kind::Callback {
-            for (name, callback) in op.get("callbacks").and_then(Value::as_object).into_iter().flatten() {
-                match follow(doc, callback) {
-                    Ok(callback) => callbacks.extend(callback_views(doc, name, callback, &mut problems)),
-                    Err(e) => problems.push(format!("The callback {name} is not shown: {e}.")),
-                }
-            }
-        }
+        let schemes = schemes(doc, &security);
+        let callbacks = if kind == Kind::Callback { Vec::new() } else { callbacks(doc, op, &mut problems) };
 
         let flag = |v: &Value, key: &str| v.get(key).and_then(Value::as_bool).unwrap_or(false);
         let deprecated = flag(op, "deprecated");
@@ -526,6 +476,120 @@ enum Kind {
     Path,
     Webhook,
     Callback,
+}
+
+/// The operation's parameters, the path item's first and then the operation's own, which
+/// replace a path item's of the same name and location; one that cannot be read is named in
+/// `problems`.
+fn parameters(doc: &Value, item: &Value, op: &Value, problems: &mut Vec<String>) -> Vec<ParameterView> {
+    let mut parameters: Vec<ParameterView> = Vec::new();
+    for (p, own) in
+        listed(item, "parameters").map(|p| (p, false)).chain(listed(op, "parameters").map(|p| (p, true)))
+    {
+        match parameter(doc, p) {
+            Ok(view) => {
+                if own {
+                    parameters.retain(|q| !(q.name == view.name && q.location == view.location));
+                }
+                parameters.push(view);
+            }
+            Err(e) => problems.push(format!("A parameter is not shown: {e}.")),
+        }
+    }
+    parameters
+}
+
+/// The operation's request body, when it has one that can be read; one that cannot is named in
+/// `problems`.
+fn request_body(doc: &Value, op: &Value, problems: &mut Vec<String>) -> Option<BodyView> {
+    op.get("requestBody").and_then(|b| match body(doc, b) {
+        Ok(view) => view,
+        Err(e) => {
+            problems.push(format!("The request body is not shown: {e}."));
+            None
+        }
+    })
+}
+
+/// The operation's responses in document order, without extensions; one that cannot be read is
+/// named in `problems`.
+fn responses(doc: &Value, op: &Value, problems: &mut Vec<String>) -> Vec<ResponseView> {
+    let mut responses = Vec::new();
+    for (status, r) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
+        if status.starts_with("x-") {
+            continue;
+        }
+        match response(doc, status, r, problems) {
+            Ok(view) => responses.push(view),
+            Err(e) => problems.push(format!("The response {status} is not shown: {e}.")),
+        }
+    }
+    responses
+}
+
+/// The code samples the operation asks for: none (`x-codeSamples: false`), its own
+/// (`x-codeSamples` or `x-code-samples`), or the generated ones.
+fn code_samples(op: &Value) -> CodeSamples {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    match op.get("x-codeSamples").or_else(|| op.get("x-code-samples")) {
+        Some(Value::Bool(false)) => CodeSamples::Hidden,
+        Some(Value::Array(list)) if !list.is_empty() => CodeSamples::Custom(
+            list.iter()
+                .filter_map(|s| {
+                    let lang = text(s, "lang")?;
+                    let source = text(s, "source")?;
+                    Some(CustomSample {
+                        label: text(s, "label").unwrap_or_else(|| lang.clone()),
+                        lang,
+                        source,
+                    })
+                })
+                .collect(),
+        ),
+        _ => CodeSamples::Generated,
+    }
+}
+
+/// The operation's servers, as addresses and in full: the first non-empty list of the
+/// operation's, the path item's and the document's.
+fn servers(doc: &Value, item: &Value, op: &Value) -> (Vec<String>, Vec<playground_openapi::servers::Server>) {
+    let server_list = [op.get("servers"), item.get("servers"), doc.get("servers")]
+        .into_iter()
+        .flatten()
+        .find(|s| s.as_array().is_some_and(|s| !s.is_empty()));
+    let servers = server_list
+        .and_then(Value::as_array)
+        .map(|s| s.iter().filter_map(|s| s.get("url").and_then(Value::as_str).map(server_url)).collect())
+        .unwrap_or_default();
+    let server_details = server_list.map(playground_openapi::servers::read_servers).unwrap_or_default();
+    (servers, server_details)
+}
+
+/// The security schemes `security` names, each once, in the order first named.
+fn schemes(doc: &Value, security: &[Vec<SecurityUse>]) -> Vec<playground_openapi::security::Scheme> {
+    let mut named: Vec<&str> = Vec::new();
+    for way in security {
+        for used in way {
+            if !named.contains(&used.name.as_str()) {
+                named.push(&used.name);
+            }
+        }
+    }
+    let all = if named.is_empty() { Vec::new() } else { playground_openapi::security::schemes(doc) };
+    named.iter().filter_map(|name| all.iter().find(|s| s.name == *name).cloned()).collect()
+}
+
+/// The operation's callbacks in document order; a part that cannot be read is named in
+/// `problems`.
+fn callbacks(doc: &Value, op: &Value, problems: &mut Vec<String>) -> Vec<CallbackView> {
+    let mut callbacks = Vec::new();
+    for (name, callback) in op.get("callbacks").and_then(Value::as_object).into_iter().flatten() {
+        match follow(doc, callback) {
+            Ok(callback) => callbacks.extend(callback_views(doc, name, callback, problems)),
+            Err(e) => problems.push(format!("The callback {name} is not shown: {e}.")),
+        }
+    }
+    callbacks
 }
 
 /// The expressions of one callback, each with its operations; a part that cannot be read is

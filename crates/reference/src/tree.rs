@@ -21,33 +21,11 @@ struct Tree<'a> {
 }
 
 impl Tree<'_> {
+    /// The display node of the schema `value`, `depth` levels below the tree's root.
     fn node(&mut self, value: &Value, depth: usize) -> SchemaNode {
         self.nodes += 1;
         if let Some(r) = value.get("$ref").and_then(Value::as_str) {
-            let component = component_schema(r);
-            let name = component.clone().unwrap_or_else(|| r.rsplit('/').next().unwrap_or(r).to_owned());
-            if self.stack.contains(&name) || depth >= MAX_DEPTH || self.nodes > MAX_NODES {
-                return SchemaNode {
-                    name: Some(name),
-                    component,
-                    kind: "object".into(),
-                    truncated: true,
-                    ..SchemaNode::default()
-                };
-            }
-            let target = match follow(self.doc, value) {
-                Ok(target) => target,
-                Err(e) => {
-                    return SchemaNode { kind: "any".into(), description: Some(e), ..SchemaNode::default() };
-                }
-            };
-            let merged = playground_openapi::schema::with_siblings(value, target);
-            self.stack.push(name.clone());
-            let mut inner = self.node(merged.as_ref().unwrap_or(target), depth + 1);
-            self.stack.pop();
-            inner.name = Some(name);
-            inner.component = component;
-            return inner;
+            return self.reference(value, r, depth);
         }
         let mut node = SchemaNode::default();
         let Some(obj) = value.as_object() else {
@@ -106,6 +84,46 @@ impl Tree<'_> {
             node.truncated = NESTED.iter().any(|k| get(k).is_some_and(|v| v.is_object() || v.is_array()));
             return node;
         }
+        self.add_properties(&mut node, obj, depth);
+        self.add_items(&mut node, obj, depth);
+        self.add_parts(&mut node, obj, depth);
+        node
+    }
+
+    /// The node of the schema `value` refers to by `$ref` (the reference `r`), named after it; a
+    /// node marked truncated, not expanded, when it refers back to an ancestor or the caps are
+    /// reached.
+    fn reference(&mut self, value: &Value, r: &str, depth: usize) -> SchemaNode {
+        let component = component_schema(r);
+        let name = component.clone().unwrap_or_else(|| r.rsplit('/').next().unwrap_or(r).to_owned());
+        if self.stack.contains(&name) || depth >= MAX_DEPTH || self.nodes > MAX_NODES {
+            return SchemaNode {
+                name: Some(name),
+                component,
+                kind: "object".into(),
+                truncated: true,
+                ..SchemaNode::default()
+            };
+        }
+        let target = match follow(self.doc, value) {
+            Ok(target) => target,
+            Err(e) => {
+                return SchemaNode { kind: "any".into(), description: Some(e), ..SchemaNode::default() };
+            }
+        };
+        let merged = playground_openapi::schema::with_siblings(value, target);
+        self.stack.push(name.clone());
+        let mut inner = self.node(merged.as_ref().unwrap_or(target), depth + 1);
+        self.stack.pop();
+        inner.name = Some(name);
+        inner.component = component;
+        inner
+    }
+
+    /// Adds the object's `properties` to `node`, each marked required and read-only as the schema
+    /// says, and whether no other properties are allowed.
+    fn add_properties(&mut self, node: &mut SchemaNode, obj: &Map<String, Value>, depth: usize) {
+        let get = |k: &str| obj.get(k);
         let required: Vec<&str> = get("required")
             .and_then(Value::as_array)
             .into_iter()
@@ -124,30 +142,39 @@ impl Tree<'_> {
         }
         node.closed =
             [get("additionalProperties"), get("unevaluatedProperties")].contains(&Some(&Value::Bool(false)));
-        let tuple = get("prefixItems").and_then(Value::as_array);
+    }
+
+    /// Adds the array's item schemas to `node`: a tuple's (`prefixItems`) as parts, one per
+    /// place, and `items`.
+    fn add_items(&mut self, node: &mut SchemaNode, obj: &Map<String, Value>, depth: usize) {
+        let tuple = obj.get("prefixItems").and_then(Value::as_array);
         for (i, item) in tuple.into_iter().flatten().enumerate() {
-            self.part(&mut node, format!("item {}", i + 1), item, depth);
+            self.part(node, format!("item {}", i + 1), item, depth);
         }
-        if let Some(items) = get("items").filter(|i| i.is_object()) {
+        if let Some(items) = obj.get("items").filter(|i| i.is_object()) {
             if tuple.is_some() {
                 // Beside `prefixItems`, `items` is the schema of the items after the tuple's.
-                self.part(&mut node, "other items".to_owned(), items, depth);
+                self.part(node, "other items".to_owned(), items, depth);
             } else {
                 node.items = Some(Box::new(self.node(items, depth + 1)));
             }
         }
+    }
+
+    /// Adds the conditional schemas (`if`, `then`, `else`) and the schema of other properties
+    /// to `node`'s parts.
+    fn add_parts(&mut self, node: &mut SchemaNode, obj: &Map<String, Value>, depth: usize) {
         for key in ["if", "then", "else"] {
-            if let Some(schema) = get(key) {
-                self.part(&mut node, key.to_owned(), schema, depth);
+            if let Some(schema) = obj.get(key) {
+                self.part(node, key.to_owned(), schema, depth);
             }
         }
         for key in ["additionalProperties", "unevaluatedProperties"] {
             // `true` and `{}` allow anything, as leaving the keyword out does; `false` closes.
-            if let Some(schema) = get(key).filter(|s| s.as_object().is_some_and(|o| !o.is_empty())) {
-                self.part(&mut node, "other properties".to_owned(), schema, depth);
+            if let Some(schema) = obj.get(key).filter(|s| s.as_object().is_some_and(|o| !o.is_empty())) {
+                self.part(node, "other properties".to_owned(), schema, depth);
             }
         }
-        node
     }
 
     /// Adds `schema` to `node`'s parts under `label` (one level down, within the caps as a
@@ -256,16 +283,40 @@ fn shown(value: &Value, integer: bool, max: usize) -> String {
     }
 }
 
+/// The keywords of `schema` (whose members are `obj`) that its tree does not draw, in words.
 fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
     let integer = playground_openapi::schema::is_integer(schema);
-    let num = |k: &str| obj.get(k).filter(|v| v.is_number()).map(Value::to_string);
     let mut out = Vec::new();
-    match (num("minLength"), num("maxLength")) {
-        (Some(a), Some(b)) => out.push(format!("{a} to {b} characters")),
-        (Some(a), None) => out.push(format!("at least {a} characters")),
-        (None, Some(b)) => out.push(format!("at most {b} characters")),
-        (None, None) => {}
+    limits(schema, obj, &mut out);
+    values(obj, integer, &mut out);
+    out.extend(discriminator(obj));
+    out.extend(contains(obj));
+    requirements(obj, &mut out);
+    other_schemas(obj, &mut out);
+    annotations(obj, &mut out);
+    out
+}
+
+/// The number at `key` as written, when it is one.
+fn number(obj: &Map<String, Value>, key: &str) -> Option<String> {
+    obj.get(key).filter(|v| v.is_number()).map(Value::to_string)
+}
+
+/// A count between the numbers at `min` and `max` in words ("1 to 5", "at least 1"), each
+/// followed by `unit`; `None` when neither is there.
+fn count(obj: &Map<String, Value>, min: &str, max: &str, unit: &str) -> Option<String> {
+    match (number(obj, min), number(obj, max)) {
+        (Some(a), Some(b)) => Some(format!("{a} to {b}{unit}")),
+        (Some(a), None) => Some(format!("at least {a}{unit}")),
+        (None, Some(b)) => Some(format!("at most {b}{unit}")),
+        (None, None) => None,
     }
+}
+
+/// The lengths, bounds and sizes: `minLength` and `maxLength`, `minimum` and `maximum` (and
+/// their exclusive forms), `minItems` and `maxItems`, `minProperties` and `maxProperties`.
+fn limits(schema: &Value, obj: &Map<String, Value>, out: &mut Vec<String>) {
+    out.extend(count(obj, "minLength", "maxLength", " characters"));
     match (playground_openapi::schema::lower_bound(schema), playground_openapi::schema::upper_bound(schema)) {
         (Some(a), Some(b)) if !a.exclusive && !b.exclusive => {
             out.push(format!("{} to {}", a.written, b.written))
@@ -279,18 +330,13 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
             }
         }
     }
-    match (num("minItems"), num("maxItems")) {
-        (Some(a), Some(b)) => out.push(format!("{a} to {b} items")),
-        (Some(a), None) => out.push(format!("at least {a} items")),
-        (None, Some(b)) => out.push(format!("at most {b} items")),
-        (None, None) => {}
-    }
-    match (num("minProperties"), num("maxProperties")) {
-        (Some(a), Some(b)) => out.push(format!("{a} to {b} properties")),
-        (Some(a), None) => out.push(format!("at least {a} properties")),
-        (None, Some(b)) => out.push(format!("at most {b} properties")),
-        (None, None) => {}
-    }
+    out.extend(count(obj, "minItems", "maxItems", " items"));
+    out.extend(count(obj, "minProperties", "maxProperties", " properties"));
+}
+
+/// The rules on values and the values named: `uniqueItems`, `pattern`, `multipleOf`, `default`,
+/// `const` and `examples`, whole numbers for an `integer` schema.
+fn values(obj: &Map<String, Value>, integer: bool, out: &mut Vec<String>) {
     if obj.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
         out.push("unique items".into());
     }
@@ -317,36 +363,43 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
         let lead = if examples.len() == 1 { "example" } else { "examples" };
         out.push(format!("{lead}: {}", values.join(", ")));
     }
-    if let Some(discriminator) = obj.get("discriminator") {
-        let property = discriminator.get("propertyName").and_then(Value::as_str).unwrap_or_default();
-        let mapping: Vec<String> = discriminator
-            .get("mapping")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-            .map(|(value, target)| {
-                // A schema name, or a reference whose last segment names it.
-                let target = target.as_str().unwrap_or_default();
-                let name = component_schema(target)
-                    .unwrap_or_else(|| target.rsplit('/').next().unwrap_or(target).to_owned());
-                format!("{value} → {name}")
-            })
-            .collect();
-        match (property.is_empty(), mapping.is_empty()) {
-            (true, _) => {}
-            (false, true) => out.push(format!("discriminator: {property}")),
-            (false, false) => out.push(format!("discriminator: {property}: {}", mapping.join(", "))),
-        }
+}
+
+/// The `discriminator`'s property and its mapping from values to schema names, when it names a
+/// property.
+fn discriminator(obj: &Map<String, Value>) -> Option<String> {
+    let discriminator = obj.get("discriminator")?;
+    let property = discriminator.get("propertyName").and_then(Value::as_str).unwrap_or_default();
+    let mapping: Vec<String> = discriminator
+        .get("mapping")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(value, target)| {
+            // A schema name, or a reference whose last segment names it.
+            let target = target.as_str().unwrap_or_default();
+            let name = component_schema(target)
+                .unwrap_or_else(|| target.rsplit('/').next().unwrap_or(target).to_owned());
+            format!("{value} → {name}")
+        })
+        .collect();
+    match (property.is_empty(), mapping.is_empty()) {
+        (true, _) => None,
+        (false, true) => Some(format!("discriminator: {property}")),
+        (false, false) => Some(format!("discriminator: {property}: {}", mapping.join(", "))),
     }
-    if let Some(contains) = obj.get("contains") {
-        let count = match (num("minContains"), num("maxContains")) {
-            (Some(a), Some(b)) => format!(" ({a} to {b})"),
-            (Some(a), None) => format!(" (at least {a})"),
-            (None, Some(b)) => format!(" (at most {b})"),
-            (None, None) => String::new(),
-        };
-        out.push(format!("contains {}{count}", summary(contains)));
-    }
+}
+
+/// `contains`, with how many items must match (`minContains` and `maxContains`).
+fn contains(obj: &Map<String, Value>) -> Option<String> {
+    let contains = obj.get("contains")?;
+    let count = count(obj, "minContains", "maxContains", "").map(|c| format!(" ({c})")).unwrap_or_default();
+    Some(format!("contains {}{count}", summary(contains)))
+}
+
+/// The names required without a schema here, and the names and schemas the presence of a
+/// property requires (`dependentRequired`, `dependentSchemas`).
+fn requirements(obj: &Map<String, Value>, out: &mut Vec<String>) {
     // Names required without a schema here (`then: {required: [...]}`, an `allOf` part).
     let properties = obj.get("properties").and_then(Value::as_object);
     let required: Vec<&str> = obj
@@ -369,6 +422,11 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
     for (name, schema) in obj.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
         out.push(format!("with {name}: {}", summary(schema)));
     }
+}
+
+/// The schemas a tree does not draw as parts, in a few words: `patternProperties`, items closed
+/// after a tuple, and `not`.
+fn other_schemas(obj: &Map<String, Value>, out: &mut Vec<String>) {
     if let Some(patterns) = obj.get("patternProperties").and_then(Value::as_object) {
         for (pattern, schema) in patterns {
             out.push(format!("properties matching {pattern}: {}", summary(schema)));
@@ -384,6 +442,10 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
     if let Some(not) = obj.get("not") {
         out.push(format!("not {}", summary(not)));
     }
+}
+
+/// The content's encoding and media type, `writeOnly` and `deprecated`.
+fn annotations(obj: &Map<String, Value>, out: &mut Vec<String>) {
     let content: Vec<&str> =
         ["contentEncoding", "contentMediaType"].iter().filter_map(|k| obj.get(*k)?.as_str()).collect();
     if !content.is_empty() {
@@ -395,5 +457,4 @@ fn constraints(schema: &Value, obj: &Map<String, Value>) -> Vec<String> {
     if obj.get("deprecated") == Some(&Value::Bool(true)) {
         out.push("deprecated".into());
     }
-    out
 }

@@ -2,7 +2,7 @@
 //! objects; the ones a scalar is held to alone are also [`check_scalar`], for values that do not
 //! come with their document (what is typed into a form).
 
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 use super::{Fail, Found, Step, Validator, Walk, child, describe, format, is_integral, same, usize_of};
 
@@ -367,14 +367,48 @@ impl Validator<'_> {
         walk: &mut Walk,
     ) -> Result<(), Fail> {
         let Value::Object(map) = value else { return Ok(()) };
-        let (go_on, limit) = (walk.go_on, walk.limit);
-        let mut found = Found::default();
+        let mut found = Kept { found: Found::default(), go_on: walk.go_on, limit: walk.limit };
+        self.check_present(schema, map, path, root, &mut found)?;
+        if let Some(names) = schema.get("propertyNames") {
+            for key in map.keys() {
+                let label = format!("field name {}", child(path, key));
+                let checked = self.check_at(names, &Value::String(key.clone()), &label, names, walk);
+                found.keep(checked.map_err(at(key)))?;
+            }
+        }
+        self.check_fields(schema, map, path, walk, &mut found)?;
+        for (trigger, s) in schema.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
+            if map.contains_key(trigger) {
+                found.keep(self.check_at(s, value, path, root, walk))?;
+            }
+        }
+        self.check_unevaluated(schema, map, path, walk, &mut found)?;
+        if let Some(min) = usize_of(schema, "minProperties").filter(|&m| map.len() < m) {
+            let few = Fail::new("minProperties", format!("{name} must have at least {min} fields."));
+            found.keep(Err(few))?;
+        }
+        if let Some(max) = usize_of(schema, "maxProperties").filter(|&m| map.len() > m) {
+            let many = Fail::new("maxProperties", format!("{name} must have at most {max} fields."));
+            found.keep(Err(many))?;
+        }
+        found.found.done()
+    }
+
+    /// `required` and `dependentRequired`: the fields that must be there.
+    fn check_present(
+        &self,
+        schema: &Value,
+        map: &Map<String, Value>,
+        path: &str,
+        root: &Value,
+        found: &mut Kept,
+    ) -> Result<(), Fail> {
         for field in
             schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
         {
             if !map.contains_key(field) && !self.exempt(schema, root, field) {
                 let missing = Fail::new("required", format!("{} is required.", child(path, field)));
-                found.keep(Err(at(field)(missing)), go_on, limit)?;
+                found.keep(Err(at(field)(missing)))?;
             }
         }
         for (trigger, needs) in
@@ -389,17 +423,23 @@ impl Validator<'_> {
                         "dependentRequired",
                         format!("{} is required when {} is given.", child(path, need), child(path, trigger)),
                     );
-                    found.keep(Err(at(need)(missing)), go_on, limit)?;
+                    found.keep(Err(at(need)(missing)))?;
                 }
             }
         }
-        if let Some(names) = schema.get("propertyNames") {
-            for key in map.keys() {
-                let label = format!("field name {}", child(path, key));
-                let checked = self.check_at(names, &Value::String(key.clone()), &label, names, walk);
-                found.keep(checked.map_err(at(key)), go_on, limit)?;
-            }
-        }
+        Ok(())
+    }
+
+    /// Each field against the schemas that take it: its `properties` entry and the
+    /// `patternProperties` it matches, else `additionalProperties`.
+    fn check_fields(
+        &self,
+        schema: &Value,
+        map: &Map<String, Value>,
+        path: &str,
+        walk: &mut Walk,
+        found: &mut Kept,
+    ) -> Result<(), Fail> {
         let properties = schema.get("properties").and_then(Value::as_object);
         let patterned = schema.get("patternProperties").and_then(Value::as_object);
         let additional = schema.get("additionalProperties");
@@ -408,14 +448,14 @@ impl Validator<'_> {
             if let Some(s) = properties.and_then(|p| p.get(field)) {
                 covered = true;
                 let checked = self.check_at(s, v, &child(path, field), s, walk);
-                found.keep(checked.map_err(at(field)), go_on, limit)?;
+                found.keep(checked.map_err(at(field)))?;
             }
             for (pattern, s) in patterned.into_iter().flatten() {
                 match self.patterns.matches(pattern, field) {
                     Some(true) => {
                         covered = true;
                         let checked = self.check_at(s, v, &child(path, field), s, walk);
-                        found.keep(checked.map_err(at(field)), go_on, limit)?;
+                        found.keep(checked.map_err(at(field)))?;
                     }
                     Some(false) => {}
                     // A pattern that cannot be read may match: the field is neither checked
@@ -442,47 +482,61 @@ impl Validator<'_> {
                             known.join(", ")
                         ),
                     );
-                    found.keep(Err(at(field)(unknown)), go_on, limit)?;
+                    found.keep(Err(at(field)(unknown)))?;
                 }
                 Some(s @ (Value::Object(_) | Value::Bool(_))) => {
                     let checked = self.check_at(s, v, &child(path, field), s, walk);
-                    found.keep(checked.map_err(at(field)), go_on, limit)?;
+                    found.keep(checked.map_err(at(field)))?;
                 }
                 _ => {}
             }
         }
-        for (trigger, s) in schema.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
-            if map.contains_key(trigger) {
-                found.keep(self.check_at(s, value, path, root, walk), go_on, limit)?;
-            }
-        }
-        // `unevaluatedProperties` is not enforced, but a field that is surely evaluated needs
-        // it not, and strictly a field that nothing evaluates is refused by `false`.
-        if let Some(rule) = schema.get("unevaluatedProperties").filter(|r| **r != Value::Bool(true)) {
-            for field in map.keys() {
-                let mut budget = 256;
-                match self.evaluates(schema, field, true, &mut budget) {
-                    Some(true) => {}
-                    Some(false) if self.strict && *rule == Value::Bool(false) => {
-                        let place = if path.is_empty() { "the body" } else { path };
-                        let unknown = Fail::new(
-                            "unevaluatedProperties",
-                            format!("{} is not a field of {place}.", child(path, field)),
-                        );
-                        found.keep(Err(at(field)(unknown)), go_on, limit)?;
-                    }
-                    _ => walk.lax = true,
+        Ok(())
+    }
+
+    /// `unevaluatedProperties` is not enforced, but a field that is surely evaluated needs it
+    /// not, and strictly a field that nothing evaluates is refused by `false`.
+    fn check_unevaluated(
+        &self,
+        schema: &Value,
+        map: &Map<String, Value>,
+        path: &str,
+        walk: &mut Walk,
+        found: &mut Kept,
+    ) -> Result<(), Fail> {
+        let Some(rule) = schema.get("unevaluatedProperties").filter(|r| **r != Value::Bool(true)) else {
+            return Ok(());
+        };
+        for field in map.keys() {
+            let mut budget = 256;
+            match self.evaluates(schema, field, true, &mut budget) {
+                Some(true) => {}
+                Some(false) if self.strict && *rule == Value::Bool(false) => {
+                    let place = if path.is_empty() { "the body" } else { path };
+                    let unknown = Fail::new(
+                        "unevaluatedProperties",
+                        format!("{} is not a field of {place}.", child(path, field)),
+                    );
+                    found.keep(Err(at(field)(unknown)))?;
                 }
+                _ => walk.lax = true,
             }
         }
-        if let Some(min) = usize_of(schema, "minProperties").filter(|&m| map.len() < m) {
-            let few = Fail::new("minProperties", format!("{name} must have at least {min} fields."));
-            found.keep(Err(few), go_on, limit)?;
-        }
-        if let Some(max) = usize_of(schema, "maxProperties").filter(|&m| map.len() > m) {
-            let many = Fail::new("maxProperties", format!("{name} must have at most {max} fields."));
-            found.keep(Err(many), go_on, limit)?;
-        }
-        found.done()
+        Ok(())
+    }
+}
+
+/// The problems an object's keywords find, kept as [`Found`] keeps them, with whether to go on
+/// and how many to keep as they were when the object's check began.
+struct Kept {
+    found: Found,
+    go_on: bool,
+    limit: usize,
+}
+
+impl Kept {
+    /// Keeps `result`'s problems; `Err` when the object's check stops here.
+    fn keep(&mut self, result: Result<(), Fail>) -> Result<(), Fail> {
+        self.found.keep(result, self.go_on, self.limit)
     }
 }

@@ -98,16 +98,7 @@ fn line_at(body: &[u8], at: usize) -> Option<(&[u8], usize)> {
 /// A sentence when the Content-Type is not multipart or has no boundary, when a part has no
 /// name, when a part is not ended by a boundary, or when there are too many parts.
 pub fn parse_multipart(content_type: &str, body: &[u8]) -> Result<Vec<FormField>, String> {
-    let (essence, params) = header_params(content_type);
-    if !essence.to_ascii_lowercase().starts_with("multipart/") {
-        return Err(format!("The Content-Type `{essence}` is not multipart/form-data."));
-    }
-    let Some((_, boundary)) = params.iter().find(|(n, _)| n == "boundary") else {
-        return Err("The multipart Content-Type has no boundary parameter.".to_owned());
-    };
-    if boundary.is_empty() || boundary.len() > MAX_BOUNDARY {
-        return Err(format!("The multipart boundary must have 1 to {MAX_BOUNDARY} characters."));
-    }
+    let boundary = multipart_boundary(content_type)?;
     let delimiter = format!("--{boundary}");
     let delimiter = delimiter.as_bytes();
     let mut after_newline = Vec::with_capacity(delimiter.len() + 1);
@@ -134,49 +125,15 @@ pub fn parse_multipart(content_type: &str, body: &[u8]) -> Result<Vec<FormField>
         }
         let number = fields.len() + 1;
         // The rest of the boundary line (transport padding) is skipped.
-        let Some((_, mut next)) = line_at(body, at) else {
+        let Some((_, next)) = line_at(body, at) else {
             return Err(format!("Part {number} of the multipart body has no headers."));
         };
-        let mut name = None;
-        let mut file_name = None;
-        let mut part_type = None;
-        loop {
-            let Some((line, after)) = line_at(body, next) else {
-                return Err(format!("The headers of part {number} of the multipart body do not end."));
-            };
-            next = after;
-            if line.is_empty() {
-                break;
-            }
-            let line = String::from_utf8_lossy(line);
-            let Some((header, value)) = line.split_once(':') else { continue };
-            let header = header.trim();
-            if header.eq_ignore_ascii_case("content-disposition") {
-                let (_, params) = header_params(value);
-                for (param, value) in params {
-                    match param.as_str() {
-                        "name" => name = Some(unescape_disposition_name(&value)),
-                        "filename" if file_name.is_none() => {
-                            file_name = Some(unescape_disposition_name(&value))
-                        }
-                        "filename*" => {
-                            if let Some(decoded) = extended_value(&value) {
-                                file_name = Some(decoded);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            } else if header.eq_ignore_ascii_case("content-type") {
-                part_type = Some(value.trim().to_owned());
-            }
-        }
-        let Some(name) = name else {
+        let (headers, content_start) = PartHeaders::read(body, next, number)?;
+        let Some(name) = headers.name else {
             return Err(format!(
                 "Part {number} of the multipart body has no name in its Content-Disposition."
             ));
         };
-        let content_start = next;
         let Some(found) = body.get(content_start..).and_then(|rest| find(rest, &after_newline)) else {
             return Err(format!(
                 "Part {number} (`{name}`) of the multipart body is not ended by a boundary."
@@ -188,14 +145,91 @@ pub fn parse_multipart(content_type: &str, body: &[u8]) -> Result<Vec<FormField>
         }
         let content = body.get(content_start..content_end).unwrap_or_default().to_vec();
         at = content_start + found + after_newline.len();
-        let value = match (file_name, String::from_utf8(content)) {
+        let value = match (headers.file_name, String::from_utf8(content)) {
             (None, Ok(text)) => FieldValue::Text(text),
             (file_name, content) => FieldValue::File {
                 file_name: file_name.unwrap_or_default(),
-                content_type: part_type.unwrap_or_else(|| DEFAULT_FILE_TYPE.to_owned()),
+                content_type: headers.content_type.unwrap_or_else(|| DEFAULT_FILE_TYPE.to_owned()),
                 bytes: content.map_or_else(|e| e.into_bytes(), String::into_bytes),
             },
         };
         fields.push(FormField { name, value });
+    }
+}
+
+/// The boundary of a `multipart/...` Content-Type.
+///
+/// # Errors
+/// A sentence when the Content-Type is not multipart, or has no boundary of 1 to
+/// [`MAX_BOUNDARY`] characters.
+fn multipart_boundary(content_type: &str) -> Result<String, String> {
+    let (essence, params) = header_params(content_type);
+    if !essence.to_ascii_lowercase().starts_with("multipart/") {
+        return Err(format!("The Content-Type `{essence}` is not multipart/form-data."));
+    }
+    let Some((_, boundary)) = params.into_iter().find(|(n, _)| n == "boundary") else {
+        return Err("The multipart Content-Type has no boundary parameter.".to_owned());
+    };
+    if boundary.is_empty() || boundary.len() > MAX_BOUNDARY {
+        return Err(format!("The multipart boundary must have 1 to {MAX_BOUNDARY} characters."));
+    }
+    Ok(boundary)
+}
+
+/// What the headers of one part of a multipart body say.
+#[derive(Default)]
+struct PartHeaders {
+    /// The field's name, unescaped.
+    name: Option<String>,
+    /// The file's name: `filename*` decoded when it can be, else `filename` unescaped.
+    file_name: Option<String>,
+    /// The part's Content-Type.
+    content_type: Option<String>,
+}
+
+impl PartHeaders {
+    /// Reads the headers of part `number` from the line at `at` to the empty line that ends
+    /// them; the headers, and where the part's content begins.
+    ///
+    /// # Errors
+    /// A sentence when the body ends before the headers do.
+    fn read(body: &[u8], mut at: usize, number: usize) -> Result<(Self, usize), String> {
+        let mut headers = Self::default();
+        loop {
+            let Some((line, after)) = line_at(body, at) else {
+                return Err(format!("The headers of part {number} of the multipart body do not end."));
+            };
+            at = after;
+            if line.is_empty() {
+                return Ok((headers, at));
+            }
+            let line = String::from_utf8_lossy(line);
+            let Some((header, value)) = line.split_once(':') else { continue };
+            let header = header.trim();
+            if header.eq_ignore_ascii_case("content-disposition") {
+                headers.disposition(value);
+            } else if header.eq_ignore_ascii_case("content-type") {
+                headers.content_type = Some(value.trim().to_owned());
+            }
+        }
+    }
+
+    /// Takes the name and the file's name from a Content-Disposition `value`.
+    fn disposition(&mut self, value: &str) {
+        let (_, params) = header_params(value);
+        for (param, value) in params {
+            match param.as_str() {
+                "name" => self.name = Some(unescape_disposition_name(&value)),
+                "filename" if self.file_name.is_none() => {
+                    self.file_name = Some(unescape_disposition_name(&value))
+                }
+                "filename*" => {
+                    if let Some(decoded) = extended_value(&value) {
+                        self.file_name = Some(decoded);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 }
