@@ -233,6 +233,8 @@ fn drift(log: &Path) -> Output {
     Command::new(BINARY).arg("drift").arg(log).stdin(Stdio::null()).output().expect("playground drift runs")
 }
 
+// One walk, read top to bottom: a real API's answers checked, logged, recorded, replayed.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn real_answers_are_checked_logged_recorded_and_served_offline() {
     let dir = tempfile::tempdir().expect("a temporary folder");

@@ -821,6 +821,8 @@ fn what_cannot_be_carried_over_is_noted() {
     );
 }
 
+// A table of cases.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn problems_are_errors_that_name_where_they_are() {
     let cases: Vec<(Value, &str)> = vec![

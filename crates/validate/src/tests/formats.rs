@@ -5,6 +5,8 @@ use serde_json::json;
 
 use super::{check, error, table};
 
+// A table of cases.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn formats() {
     let format = |f: &str| json!({"type": "string", "format": f});
