@@ -1,6 +1,37 @@
-//! Petstore Playground: the Leptos app. It renders core values (the pure crates: `playground-openapi`, `playground-reference`, ...) and holds no
-//! API logic of its own; the mock it talks to is the
-//! `petstore_mock.js` module built from `playground_web`.
+//! The page: the Leptos app, rendered in the browser (CSR) and built by Trunk into `dist/`. It
+//! renders core values (the pure crates: `playground-openapi`, `playground-reference`, ...) and
+//! holds no API logic of its own. What it does not need for its first paint comes as JavaScript
+//! modules it loads later ([`modules`]): the Markdown renderer, the in-browser mock of the shown
+//! document (`mock/petstore_mock.js` for the Petstore, `api-mock/playground_api_mock.js` for any
+//! other, see [`mock`]), the Swagger 2.0 converter, and the try-it module ([`tryit`]).
+//!
+//! - [`mod@document`]: which document is shown (the Petstore's `petstore.json`, `?url=`, a file or
+//!   pasted text; a published site's alone) and its loading. Loads are numbered and only the
+//!   newest shows its result (`DocumentState`). The text is read as it downloads, chunk by chunk
+//!   (`document/read.rs`), yielding to the page every 8 ms so the download is not held up; the
+//!   list shows as soon as `paths` is in, and with a deep link it waits up to 150 ms for the rest
+//!   to show list and operation at once. `Arrivals` keeps what the list reads, so rows that come
+//!   last join it in place. `index.html` starts the first request before the app runs. A Swagger
+//!   2.0 document comes back from the reader as `Read::Swagger2`; the converter module converts
+//!   it, and its notes are kept in `Loaded::converted` and shown under the header.
+//! - [`mock`]: `MockState` opens the shown document's mock: the Petstore's after the first paint,
+//!   another document's once it is in when it is at most `mock::START_AT_ONCE_BYTES`, else when a
+//!   try-it panel targets the mock, Start is pressed or a request is sent. A new document closes
+//!   the open mock (its state stays saved). The Mock block shows its counts or resources.
+//! - [`ui`]: one component per file. The reference's read-only parts are HTML from
+//!   `playground_reference::html`, inserted by `ui::markdown::fragment`. The operation list is
+//!   virtual (52 px rows, 8 either side of the view rendered). Other long work yields every
+//!   30 ms (`modules::SLICE_MS`).
+//! - [`site`]: a published site's page, configured by the `playground-site` element
+//!   `playground build` writes, with its pre-rendered first paint replaced by the app's.
+//! - [`credentials`]: which schemes have credentials (the try-it module's event, else the
+//!   schemes remembered in `localStorage`), for the list's padlocks. The Authorize button and
+//!   dialog (`ui/authorize.rs`) take their cards from the module with `extras`
+//!   (`mountAuthorize`), in the vault the panels share.
+//!
+//! Effects that keep no value are made with `effect`, one boxed function type, so Leptos's effect
+//! task is instantiated once. Browser tests: `tests/web.rs`, which link the mock and try-it
+//! modules' Rust side (the dev-dependencies `playground-web` and `playground-tryit`).
 
 pub mod credentials;
 pub mod document;

@@ -24,6 +24,13 @@
 //! One crypto provider throughout: ring. aws-lc-rs (instant-acme's default) builds without cmake
 //! here but its C library took 88 s to build cold on this 2-core machine, ring 27 s.
 //!
+//! Tests (`tests/pebble.rs`) run Debian's `pebble` and `pebble-challtestsrv` on free 127.0.0.1
+//! ports through `pebble::Pebble` (the feature `pebble`, which the crate's own tests turn on):
+//! issuance takes about half a second with `PEBBLE_VA_NOSLEEP`, and the served certificate is
+//! checked by a client that trusts Pebble's root. Without `/usr/bin/pebble` they fail and say to
+//! run `scripts/ensure-tools.sh test`, which installs it. Pebble does not check CAA: the host
+//! must.
+//!
 //! ```no_run
 //! use std::sync::Arc;
 //! use playground_certs::acme::{Acme, Challenges};

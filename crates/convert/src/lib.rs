@@ -10,7 +10,28 @@
 //!
 //! `read` holds the pointer of each place visited and the typed reads; `refs` the components'
 //! names and the `$ref` rewriting; `schema` the Schema Objects; `operation` path items,
-//! operations, parameters, bodies and responses; `security` the security definitions.
+//! operations, parameters and bodies; `response` the responses; `security` the security
+//! definitions.
+//!
+//! What becomes what: `host`, `basePath` and `schemes` become `servers` (`//host/base` without
+//! schemes, as Swagger 2.0 means the document's own scheme); `consumes` and `produces` the media
+//! types (the operation's win, `application/json` when neither says); body and form parameters
+//! the `requestBody`; the other parameters' type fields their `schema`, and `collectionFormat`
+//! their `style` and `explode`; `definitions`, root `parameters` (body ones as `requestBodies`),
+//! `responses` and `securityDefinitions` the `components`, every `$ref` following. Names OpenAPI
+//! 3 refuses as component names (springfox's `Page«Pet»`) become `Page_Pet_`.
+//!
+//! With a note: `collectionFormat: tsv` (and `ssv`, `pipes` or `multi` where OpenAPI 3 has no
+//! such style), described as comma-separated with `x-collectionFormat` keeping the original; the
+//! `collectionFormat` of nested `items`; `allowEmptyValue` outside query parameters; schemes
+//! without a host; a form whose `consumes` names no form media type; a `type` list other than
+//! `[T, "null"]`; `required: true` inside a property; a response without `description`; fields
+//! that are not Swagger 2.0 (left out). Silently: a body parameter's `name` and a `type: file`'s
+//! `format` (it becomes `binary`); `$ref`s inside examples and `x-` extensions stay as they are.
+//!
+//! In the browser the converter is the module `dist/convert/playground_convert.js`
+//! (`playground-web` with the feature `convert-api`), loaded only for a document that needs it.
+//! Tests: `tests/convert.rs`, with the fixtures in `tests/fixtures/swagger2/`.
 
 #![deny(missing_docs)]
 

@@ -1,12 +1,31 @@
 //! Data generated from a schema: valid against it, the same for the same seed.
 //!
-//! The mock of any document answers an operation without an example with [`generate`]. The
-//! schema is read as a conjunction of parts ([`shape`]): `$ref` targets, their 3.1 siblings
-//! and `allOf` members together, so `allOf` is generated as one merged schema. A value comes,
-//! in order, from the schema's own `example`/`examples[0]`/`default` when it validates, its
+//! The mock of any document answers an operation without an example with [`generate`], and the
+//! try-it module fills a panel's first values and the reference's Example blocks with it. The
+//! schema is read as a conjunction of parts (`shape.rs`): `$ref` targets, their 3.1 siblings and
+//! `allOf` members together, so `allOf` is generated as one merged schema. A value comes, in
+//! order, from the schema's own `example`/`examples[0]`/`default` when it validates, its
 //! `const`/`enum`, a branch of its `oneOf`/`anyOf` merged with the rest, else its type and
-//! limits. Every value is checked against the schema with `playground_validate` ([`check`])
+//! limits. Every value is checked against the schema with `playground_validate` (`check.rs`)
 //! before it is called exact.
+//!
+//! - Reproducible without `rand`: a splitmix generator seeded by the caller.
+//! - Strings fit their `format` and `pattern` (walked from `regex-syntax`'s tree and confirmed
+//!   with `regex-lite`), and look like data by name (emails, names, cities, ISBNs, prices; ids are
+//!   letters and digits). `regex-syntax` 0.7 is used without Unicode tables on purpose: patterns
+//!   that need one (`\w`, `\d`, `\s`, case folding) are read in ASCII mode, which is ECMA-262's
+//!   meaning of `\d` and `\w` anyway.
+//! - `oneOf` with a discriminator: open objects that every branch would accept are set apart by
+//!   a property another branch refuses (`set_apart`); an optional property or list item whose
+//!   discriminator would name a value its property refuses is left out (`misnamed`).
+//! - Direction: `readOnly` properties are left out of requests and `writeOnly` ones out of
+//!   answers. Depth, node counts and sizes are bounded.
+//!
+//! Tests: `src/tests/` (keywords, structure, arbitrary schemas) and `src/tests/corpus.rs`, which
+//! validates every schema of `crates/mock/tests/fixtures/public/` (and of the corpus cache when
+//! it is there; `PLAYGROUND_GENERATE_CORPUS`, `PLAYGROUND_GENERATE_DOCS`,
+//! `PLAYGROUND_GENERATE_VERBOSE` and `PLAYGROUND_GENERATE_LIST` choose what it reads and shows).
+//! `make bench-generate` runs it over every schema of the `make bench-mock-any` documents.
 
 #![deny(missing_docs)]
 

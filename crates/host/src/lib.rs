@@ -1,18 +1,35 @@
 //! `playground host`: serves each project's published site (the output of `playground build`)
 //! at its default address `{project}.{platform}` and at its custom domains, and the Domains
-//! page's JSON API on the admin host (see `API.md`).
+//! page's JSON API on the admin host (see `API.md`). Native only.
 //!
 //! The lifecycle rules are the pure core's ([`playground_domains`]): every change loads the
 //! project into a [`Dashboard`], applies the core's action (which goes through
 //! [`playground_domains::step`]) and writes the project back in one SQLite transaction
-//! ([`store`]) before answering. DNS, the certificate authority and TLS are traits
-//! ([`services`]) that `playground-certs` implements.
+//! ([`store`]) before answering, all under one write lock; DNS is asked before the lock is taken.
+//! DNS, the certificate authority and TLS are traits ([`services`]: `Verifier`, `Issuer`,
+//! `Challenges`, `CertificateStore`, `TlsAcceptor`) that `playground-certs` implements, wired in
+//! `crates/cli/src/host_services.rs`; the certificate arriving is an action too (`issuance.rs`).
 //!
-//! Routing by `Host`: the admin host answers the API; a default address serves its site; a
-//! custom domain that serves (the primary, or one set to serve) serves the site over HTTPS and
-//! answers 301 to HTTPS over plain HTTP; a redirect domain answers 301 to the primary, path and
-//! query kept; any other name (added or verified only, removed, unknown) gets 404 and no
+//! Routing by `Host` (`routing.rs`, a table rebuilt from the database after every change, which
+//! also installs and withdraws SNI certificates, so an answered removal has already stopped
+//! traffic): the admin host answers the API and serves the Domains page with the
+//! `<meta name="playground-host-api">` that selects its host mode; a default address serves its
+//! site; a custom domain that serves (the primary, or one set to serve) serves the site over
+//! HTTPS and answers 301 to HTTPS over plain HTTP; a redirect domain answers 301 to the primary,
+//! path and query kept; any other name (added or verified only, removed, unknown) gets 404 and no
 //! certificate.
+//!
+//! - State (`store.rs`; the schema in `store/schema.rs`): SQLite, WAL and `synchronous=FULL`,
+//!   migrations in `MIGRATIONS` counted by `PRAGMA user_version` (add an entry, never edit an
+//!   old one), `{data_dir}/host.lock` held with `File::try_lock` so a second host is refused.
+//! - Access (`api.rs`, `api/access.rs`, `password.rs`): argon2id password hashes from
+//!   `playground host hash-password`, 32-byte session tokens stored as SHA-256, `Origin` required
+//!   on every change, failed sign-ins limited per account and per address (`sign_in_attempts`);
+//!   the answers and body limits are `api/answer.rs`, the JSON views `api/view.rs`.
+//!
+//! Tests: `tests/host.rs` with fakes of the services (`tests/support/`; a TLS stand-in that does
+//! no handshake, so the HTTPS listener's routing is tested over plain TCP); the real walk with
+//! Pebble is `crates/cli/tests/host.rs` and `tests/e2e/host.test.mjs`.
 #![deny(missing_docs)]
 
 pub mod admin;

@@ -1,5 +1,10 @@
 //! Request and response values: what the mock takes and returns, with no network and no
 //! framework types, so the browser, the native server and tests all drive it the same way.
+//!
+//! Their serde form is what crosses between WebAssembly modules and JavaScript: the mock module's
+//! `handle()` and `handleJson()` take `{method, url, headers, body}` and answer `{status,
+//! headers: [[name, value]], body}`. `form` reads and writes form bodies (URL-encoded and
+//! multipart) and gives the fields a body's schema asks for (`form::fields_from_schema`).
 
 #![deny(missing_docs)]
 

@@ -1,6 +1,43 @@
 //! The mock of any document: resources inferred from its paths, answers from its examples or
 //! from data generated from its schemas, requests checked against it.
 //!
+//! `ApiMock::from_document` takes an OpenAPI 3.x document (Swagger 2.0 is converted first);
+//! `ApiMock::handle` answers a `playground_http::Request`, and `handle_timed` also gives the delay
+//! and failure its options drew, which the caller applies (the server sleeps or cuts the
+//! connection, the JavaScript module waits or rejects). The Petstore (`petstore::Mock`) is this
+//! mock with business rules on top: `handle_with` lets a [`Rules`] answer the operations it keeps.
+//! Both implement [`StatefulMock`], which the browser's `PersistentMock` and the server's
+//! `Served` save.
+//!
+//! Order of checks: route (404, 405) -> credentials (401) -> parameters (400) -> body size (413)
+//! -> content type (415) -> syntax (400) -> schema (422) -> the rules or the resource. A refused
+//! request never changes the state. A status the operation does not document becomes a
+//! documented one of the same meaning (`failure::documented_status`: 400 and 422, 410 for 404);
+//! else it stays, and the Error object `{code, message, status}` is answered, or the document's
+//! own error shape for that status.
+//!
+//! Modules, one concern each: `spec.rs` reads the document once (nothing refuses a document for
+//! one odd part: what cannot be read is a note, `ApiMock::notes`, and goes unchecked);
+//! `routes.rs` matches paths (literal segments first, parameters inside segments);
+//! `resources.rs` infers the stored resources (a collection path beside its item path, the id
+//! property and kind, the parent of a nested collection, a wrapper property); `crud.rs` runs
+//! list, create, read, replace, patch (`patch.rs`: RFC 7396 merge or RFC 6902 operations) and
+//! delete; `embed.rs` puts items in the document's answer shapes; `security.rs` checks
+//! credentials (their presence, or the values `MockOptions::credentials` accepts); `params.rs`
+//! reads parameters by style and bodies by media type (`form_fields.rs` for forms in bracket
+//! notation, `xml_body.rs` for XML); `failure.rs` and `problems.rs` write refusals (FastAPI's
+//! `detail` list among them); `answer.rs` picks the status, media type, example and headers, and
+//! `cache.rs` keeps the value generated per media type and seed; `store.rs` holds the items
+//! ([`MAX_ITEMS`], [`MAX_STORED_BYTES`]) and the paths a DELETE removed outside the resources;
+//! `drift.rs` checks a real API's exchange against the document (`ApiMock::check_exchange`) and
+//! `record.rs` keeps its items (`ApiMock::record`); `records.rs` gives the state as records, so a
+//! storage writes only what a change touched. Data comes from `playground-generate`, checks from
+//! `playground-validate`.
+//!
+//! Tests: `src/tests.rs` (one API with every shape: CRUD, nesting, paging, wrappers, `Prefer`,
+//! security, options, snapshots, Swagger 2.0), `src/tests/` (conformance, FastAPI's shapes),
+//! `tests/records.rs`, and the public documents in `tests/fixtures/public/`.
+//!
 //! ```
 //! use playground_mock::ApiMock;
 //! use playground_http::Request;

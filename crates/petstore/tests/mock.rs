@@ -1,5 +1,6 @@
 //! Host tests of the mock: every operation's success and error paths (table-driven), the
-//! transitions of DESIGN.md, every limit written in the document, and snapshots.
+//! transitions the document's description states (`info.description` of
+//! `openapi/petstore.yaml`), every limit written in the document, and snapshots.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore::Mock;

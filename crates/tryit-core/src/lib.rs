@@ -1,7 +1,33 @@
 //! The try-it panel's logic: checking what the reader typed for each parameter against its
 //! schema, checking the JSON body and the extra header lines before the request is built
 //! ([`crate::request`]), recognising an error answer, and explaining in plain words why a
-//! request got no readable answer. The app renders it; nothing here touches the network.
+//! request got no readable answer. The try-it module (`playground-tryit`) renders it; nothing
+//! here touches the network.
+//!
+//! - One request type, `playground_http::Request`, goes from the form to the mock, the network
+//!   and the code samples. `request::for_operation` is the one place a request is built from an
+//!   operation (path parameters percent-encoded into the template, the query with arrays repeated
+//!   or comma-joined as `explode` says, parameter headers, the JSON body with its `Content-Type`);
+//!   [`build_request`] feeds it the checked form and `request::example` the document's examples.
+//! - `samples::generate` writes a request as cURL, JavaScript (fetch), Python (requests), Go
+//!   (net/http), Java (java.net.http) or C# (HttpClient); `samples::generate_with` also takes a
+//!   form body, written idiomatically in each language.
+//! - `prefill` makes the first try work: a documented example is kept when `playground-validate`
+//!   passes it, else replaced by `playground_generate::generate` (with a note saying why); an item
+//!   path's id starts on the last item the in-browser mock lists (`prefill::item_collection`,
+//!   `prefill::held_id`); `prefill::example_fills` fills the reference's Example blocks.
+//!   `request::form_fields` and `request::with_form_example` start a form body's fields; a
+//!   required parameter is never prefilled empty.
+//! - `auth` applies credentials (`auth::apply`: the first way in whose schemes all have
+//!   credentials, to headers, the query or a `Cookie` header; placeholders for the samples) and
+//!   holds OAuth 2 (PKCE, token requests, the authorization URL and its callback) and OpenID
+//!   Connect discovery; the schemes themselves are `playground_openapi::security`.
+//!
+//! Tests: `tests/tryit.rs` (the form and the examples give the same request), `tests/prefill.rs`
+//! (every prefilled request of the fixtures sent to the mock), `tests/usable.rs`,
+//! `tests/no_panic.rs` (arbitrary documents through everything the page does with one, about 18 s).
+//! `examples/first_try.rs` sends the first try of every operation of the `make corpus` documents
+//! (`node corpus/first-try.mjs`).
 
 #![deny(missing_docs)]
 
