@@ -87,24 +87,21 @@ pub(super) async fn read(
         Input::Text(_) => Source::Pasted,
         Input::Builtin => Source::Builtin,
     };
-    let mut stream = DocumentStream::new(number(&opened, "size")).list_first(first_rows);
-    let mut shown: Option<Arc<Arriving>> = None;
-    // The list read while `hold_ms` runs, and when it was read.
-    let mut held: Option<(Listing, f64)> = None;
-    let mut chunk = Vec::new();
-    let mut slice = js_sys::Date::now();
+    let mut reading = Reading {
+        input,
+        source,
+        early,
+        first_rows,
+        hold_ms,
+        stream: DocumentStream::new(number(&opened, "size")).list_first(first_rows),
+        shown: None,
+        held: None,
+        chunk: Vec::new(),
+        slice: js_sys::Date::now(),
+    };
     loop {
         let pending = next_chunk_js(&reader);
-        if let (Some(early), Some((_, since))) = (early, &held) {
-            // A held list is shown when its time is up, whether or not the next chunk came.
-            let left = hold_ms - (js_sys::Date::now() - since);
-            let came = left > 0.0
-                && JsFuture::from(settled_within_js(&pending, left)).await.is_ok_and(|came| came.is_truthy());
-            if let Some((listing, _)) = held.take_if(|_| !came) {
-                hand(listing, &mut shown, early, &source, input).await;
-                slice = js_sys::Date::now();
-            }
-        }
+        reading.show_held_unless(&pending).await;
         let next = JsFuture::from(pending).await.unwrap_or(JsValue::FALSE);
         if next.is_null() {
             break;
@@ -116,53 +113,96 @@ pub(super) async fn read(
         let Some(array) = next.dyn_ref::<js_sys::Uint8Array>() else {
             return Err(match input {
                 Input::File(_) => DocumentError::File("it stopped before its end".to_owned()),
-                _ => DocumentError::Interrupted { url: label, received: stream.received() },
+                _ => DocumentError::Interrupted { url: label, received: reading.stream.received() },
             });
         };
-        // A chunk can be the whole body when it had arrived before the app asked: it is
-        // copied into the page's memory a piece at a time, not all at once.
+        reading.take(array).await.inspect_err(|_| cancel_read_js(&reader))?;
+    }
+    reading.finish().await
+}
+
+/// A document read as it arrives: its stream, and the list handed to `early` or held.
+struct Reading<'a> {
+    input: &'a Input,
+    source: Source,
+    early: Option<&'a dyn Fn(Loaded)>,
+    first_rows: usize,
+    hold_ms: f64,
+    stream: DocumentStream,
+    /// The arriving document handed to `early`.
+    shown: Option<Arc<Arriving>>,
+    /// The list read while `hold_ms` runs, and when it was read.
+    held: Option<(Listing, f64)>,
+    /// The piece of a chunk being read.
+    chunk: Vec<u8>,
+    /// When the reading's task began.
+    slice: f64,
+}
+
+impl Reading<'_> {
+    /// Shows a held list when its time is up, whether or not the `pending` chunk came.
+    async fn show_held_unless(&mut self, pending: &js_sys::Promise) {
+        let (Some(early), Some((_, since))) = (self.early, &self.held) else { return };
+        let left = self.hold_ms - (js_sys::Date::now() - since);
+        let came = left > 0.0
+            && JsFuture::from(settled_within_js(pending, left)).await.is_ok_and(|came| came.is_truthy());
+        if let Some((listing, _)) = self.held.take_if(|_| !came) {
+            hand(listing, &mut self.shown, early, &self.source, self.input).await;
+            self.slice = js_sys::Date::now();
+        }
+    }
+
+    /// Reads a chunk. A chunk can be the whole body when it had arrived before the app asked:
+    /// it is copied into the page's memory a piece at a time, not all at once.
+    async fn take(&mut self, array: &js_sys::Uint8Array) -> Result<(), DocumentError> {
         let length = array.length();
         let mut at = 0;
         while at < length {
-            let piece = if first_rows > 0 && shown.is_none() { FIRST_PIECE } else { PIECE };
+            let piece = if self.first_rows > 0 && self.shown.is_none() { FIRST_PIECE } else { PIECE };
             let end = length.min(at.saturating_add(piece));
-            chunk.resize((end - at) as usize, 0);
-            array.subarray(at, end).copy_to(&mut chunk);
+            self.chunk.resize((end - at) as usize, 0);
+            array.subarray(at, end).copy_to(&mut self.chunk);
             at = end;
-            let pushed = stream.push(&chunk).inspect_err(|_| cancel_read_js(&reader))?;
+            let pushed = self.stream.push(&self.chunk)?;
             let now = js_sys::Date::now();
             // The list read now (held with `hold_ms`), or a held one whose time is up.
             let listing = match pushed {
-                Some(listing) if hold_ms > 0.0 && shown.is_none() => {
-                    held = Some((listing, now));
+                Some(listing) if self.hold_ms > 0.0 && self.shown.is_none() => {
+                    self.held = Some((listing, now));
                     None
                 }
                 listing => listing.or_else(|| {
-                    held.take_if(|(_, since)| now - *since >= hold_ms).map(|(listing, _)| listing)
+                    let hold_ms = self.hold_ms;
+                    self.held.take_if(|(_, since)| now - *since >= hold_ms).map(|(listing, _)| listing)
                 }),
             };
-            if let (Some(listing), Some(early)) = (listing, early) {
-                hand(listing, &mut shown, early, &source, input).await;
-                slice = js_sys::Date::now();
-            } else if now - slice > READ_SLICE_MS {
+            if let (Some(listing), Some(early)) = (listing, self.early) {
+                hand(listing, &mut self.shown, early, &self.source, self.input).await;
+                self.slice = js_sys::Date::now();
+            } else if now - self.slice > READ_SLICE_MS {
                 // Reading goes on in the same task for at most a slice before the page (and the
                 // download) gets a turn.
                 crate::modules::next_task().await;
-                slice = js_sys::Date::now();
+                self.slice = js_sys::Date::now();
             }
         }
+        Ok(())
     }
-    // A list still held is not shown: the whole document is.
-    drop(held);
-    let mut loaded = match stream.finish()? {
-        Streamed::Json(read) => Loaded::from_read(read, source, None).await?,
-        Streamed::Yaml(bytes) => Loaded::parse(bytes, source).await?,
-    };
-    loaded.reread = Some(input.clone());
-    if let Some(arriving) = shown {
-        arriving.arrive(loaded.value.clone());
+
+    /// The whole document, which the arriving one shown takes. A list still held is not
+    /// shown: the whole document is.
+    async fn finish(self) -> Result<Loaded, DocumentError> {
+        drop(self.held);
+        let mut loaded = match self.stream.finish()? {
+            Streamed::Json(read) => Loaded::from_read(read, self.source, None).await?,
+            Streamed::Yaml(bytes) => Loaded::parse(bytes, self.source).await?,
+        };
+        loaded.reread = Some(self.input.clone());
+        if let Some(arriving) = self.shown {
+            arriving.arrive(loaded.value.clone());
+        }
+        Ok(loaded)
     }
-    Ok(loaded)
 }
 
 /// Hands a list to `early`: the first one (the page then paints it before the reading goes

@@ -61,10 +61,7 @@ pub fn OperationList(
     // A selected row (a deep link) is in the first window: it is rendered at once where the
     // list is scrolled to in the first frame, so the rows rendered now are the ones seen then.
     let current = selected.get_untracked();
-    let first_top = current
-        .as_deref()
-        .and_then(|anchor| outline::position(&rows, anchor))
-        .and_then(|index| outline::scroll_to_show(index, 0.0, guess, ROW_HEIGHT));
+    let first_top = opening_top(&rows, current.as_deref(), guess);
     let scroll_top = RwSignal::new(first_top.unwrap_or(0.0));
     // `try_`: a measure asked for in a frame (see below) can come after the list is gone.
     let measure = move || {
@@ -93,14 +90,8 @@ pub fn OperationList(
         let rendered = rendered.get_or_insert_with(|| adopt(&spacer, first.start));
         if let Some(regroup) = regroup.filter(|_| now != arrived) {
             arrived = now;
-            let (groups, security) = regroup.run(());
-            if let Some(marking) = marking.as_mut() {
-                marking.document = security;
-            }
-            let new = Arc::new(outline::rows(&groups));
-            remake_changed(&spacer, rendered, &rows, &new, current.as_deref());
-            let _ = list.set_attribute("data-rows", &new.len().to_string());
-            rows = new;
+            rows =
+                regrouped(regroup, marking.as_mut(), (&list, &spacer), rendered, &rows, current.as_deref());
         }
         let len = rows.len();
         if previous.as_ref() != Some(&current) {
@@ -108,25 +99,7 @@ pub fn OperationList(
                 let (rows, current) = (Arc::clone(&rows), current.clone());
                 let opening = previous.is_none().then_some(first_top).flatten();
                 move || {
-                    if let Some(top) = opening {
-                        // Scroll offsets are whole pixels well inside i32.
-                        #[allow(clippy::cast_possible_truncation)]
-                        list.set_scroll_top(top.round() as i32);
-                    }
-                    let index = current.as_deref().and_then(|a| outline::position(&rows, a));
-                    let to = index.and_then(|i| {
-                        outline::scroll_to_show(
-                            i,
-                            f64::from(list.scroll_top()),
-                            f64::from(list.client_height()),
-                            ROW_HEIGHT,
-                        )
-                    });
-                    if let Some(to) = to {
-                        // Scroll offsets are whole pixels well inside i32.
-                        #[allow(clippy::cast_possible_truncation)]
-                        list.set_scroll_top(to.round() as i32);
-                    }
+                    scroll_to_row(&list, &rows, current.as_deref(), opening);
                     // Measured now the list is laid out (and maybe scrolled): this effect runs
                     // again.
                     measure();
@@ -147,6 +120,18 @@ pub fn OperationList(
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
     on_cleanup(move || resize.remove());
 
+    frame((scroller, spacer), len, first_style, first_html, measure)
+}
+
+/// The list's frame: the scroller, which measures itself as it scrolls, and the spacer, which
+/// holds the first window's rows (`style`, `html`) until the list's effect takes them over.
+fn frame(
+    (scroller, spacer): (NodeRef<html::Div>, NodeRef<html::Div>),
+    len: usize,
+    style: String,
+    html: String,
+    measure: impl Fn() + 'static,
+) -> impl IntoView {
     view! {
         <nav class="operation-list" aria-label="Operations" data-testid="operation-list">
             <div
@@ -156,15 +141,57 @@ pub fn OperationList(
                 data-rows=len
                 on:scroll=move |_| measure()
             >
-                <div
-                    class="list-spacer"
-                    node_ref=spacer
-                    style=first_style
-                    inner_html=first_html
-                ></div>
+                <div class="list-spacer" node_ref=spacer style=style inner_html=html></div>
             </div>
         </nav>
     }
+}
+
+/// Where the list is scrolled to in the first frame: the `current` row (a deep link) in view,
+/// with the list `height` tall.
+fn opening_top(rows: &[Row], current: Option<&str>, height: f64) -> Option<f64> {
+    current
+        .and_then(|anchor| outline::position(rows, anchor))
+        .and_then(|index| outline::scroll_to_show(index, 0.0, height, ROW_HEIGHT))
+}
+
+/// Scrolls the list to `opening` (its first frame), then as little as shows the `current` row.
+fn scroll_to_row(list: &web_sys::Element, rows: &[Row], current: Option<&str>, opening: Option<f64>) {
+    if let Some(top) = opening {
+        // Scroll offsets are whole pixels well inside i32.
+        #[allow(clippy::cast_possible_truncation)]
+        list.set_scroll_top(top.round() as i32);
+    }
+    let index = current.and_then(|a| outline::position(rows, a));
+    let to = index.and_then(|i| {
+        outline::scroll_to_show(i, f64::from(list.scroll_top()), f64::from(list.client_height()), ROW_HEIGHT)
+    });
+    if let Some(to) = to {
+        // Scroll offsets are whole pixels well inside i32.
+        #[allow(clippy::cast_possible_truncation)]
+        list.set_scroll_top(to.round() as i32);
+    }
+}
+
+/// The rows `regroup` gives, which replace `old`: `marking` follows the document's `security`,
+/// the rendered rows that differ are made again in place and the list's `data-rows` counts the
+/// new ones.
+fn regrouped(
+    regroup: Callback<(), (Vec<Group>, Requirements)>,
+    marking: Option<&mut Marking>,
+    (list, spacer): (&web_sys::Element, &web_sys::Element),
+    rendered: &mut Rendered,
+    old: &[Row],
+    current: Option<&str>,
+) -> Arc<Vec<Row>> {
+    let (groups, security) = regroup.run(());
+    if let Some(marking) = marking {
+        marking.document = security;
+    }
+    let new = Arc::new(outline::rows(&groups));
+    remake_changed(spacer, rendered, old, &new, current);
+    let _ = list.set_attribute("data-rows", &new.len().to_string());
+    new
 }
 
 /// Marks each rendered operation that needs credentials (`data-access="needs"`) or has them

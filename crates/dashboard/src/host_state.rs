@@ -28,6 +28,21 @@ pub enum Session {
     SignedIn(String),
 }
 
+/// An answer to a read of the project named, as the host gave it.
+type ProjectAnswer = Option<(String, Result<ProjectView, Failure>)>;
+
+/// The chosen project read from the host, a Leptos `LocalResource`: read again when the choice
+/// changes and when refetched (the poll, Try again). A newer read wins over an older one still
+/// on its way, and so does an answer to a change (`HostCtx::change` bumps its version).
+#[derive(Clone, Copy)]
+pub struct ProjectRead(LocalResource<ProjectAnswer>);
+
+impl std::fmt::Debug for ProjectRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProjectRead")
+    }
+}
+
 /// The page's state on a host (every field is a cheap handle).
 #[derive(Debug, Clone, Copy)]
 pub struct HostCtx {
@@ -55,17 +70,34 @@ pub struct HostCtx {
     pub now: RwSignal<u64>,
     /// Whether a refresh of the project is on its way (polls wait for it).
     pub refreshing: RwSignal<bool>,
+    /// The chosen project's reads.
+    read: ProjectRead,
 }
 
 impl HostCtx {
-    /// The state for the API at `api`, before the host is asked anything.
+    /// The state for the API at `api`, before the host is asked anything; the chosen project
+    /// is read whenever the choice changes.
     #[must_use]
     pub fn new(api: &str) -> HostCtx {
-        HostCtx {
-            api: StoredValue::new(api.to_owned()),
+        let api = StoredValue::new(api.to_owned());
+        let selected = RwSignal::new(None::<String>);
+        let refreshing = RwSignal::new(false);
+        let read = LocalResource::new(move || {
+            let name = selected.get();
+            let path = name.as_deref().map(|name| Route::Domains(name).path(&api.read_value()));
+            async move {
+                let (name, path) = (name?, path?);
+                refreshing.set(true);
+                let result = call::<ProjectView>(Method::Get, &path, None).await;
+                refreshing.set(false);
+                Some((name, result))
+            }
+        });
+        let ctx = HostCtx {
+            api,
             session: RwSignal::new(Session::Checking),
             projects: RwSignal::new(Vec::new()),
-            selected: RwSignal::new(None),
+            selected,
             project: RwSignal::new(None),
             load_error: RwSignal::new(None),
             busy: RwSignal::new(HashSet::new()),
@@ -73,8 +105,15 @@ impl HostCtx {
             notices: RwSignal::new(Vec::new()),
             announcement: RwSignal::new(String::new()),
             now: RwSignal::new(browser::now_secs()),
-            refreshing: RwSignal::new(false),
-        }
+            refreshing,
+            read: ProjectRead(read),
+        };
+        Effect::new(move |_| {
+            if let Some(Some((name, result))) = read.get() {
+                untrack(|| ctx.show_read(&name, result));
+            }
+        });
+        ctx
     }
 
     fn path(&self, route: Route<'_>) -> String {
@@ -162,11 +201,11 @@ impl HostCtx {
                 let keep = self.selected.get_untracked().filter(|s| list.iter().any(|p| &p.name == s));
                 let chosen = keep.or_else(|| list.first().map(|p| p.name.clone()));
                 self.projects.set(list);
-                self.selected.set(chosen.clone());
-                match chosen {
-                    Some(name) => self.load_project(&name).await,
-                    None => self.project.set(None),
+                if chosen.is_none() {
+                    self.project.set(None);
                 }
+                // The chosen project is read (again) as the choice is set.
+                self.selected.set(chosen);
             }
             Err(failure) => {
                 if let Some(message) = self.sign_in_again(failure) {
@@ -176,20 +215,16 @@ impl HostCtx {
         }
     }
 
-    /// Shows the project `name` (the selector's choice).
-    pub async fn choose(&self, name: &str) {
-        self.selected.set(Some(name.to_owned()));
+    /// Shows the project `name` (the selector's choice), read as the choice is set.
+    pub fn choose(&self, name: &str) {
         self.project.set(None);
         self.outcomes.set(HashMap::new());
         self.announcement.set(String::new());
-        self.load_project(name).await;
+        self.selected.set(Some(name.to_owned()));
     }
 
-    /// Reads the project `name` as the host has it now.
-    pub async fn load_project(&self, name: &str) {
-        self.refreshing.set(true);
-        let result = call::<ProjectView>(Method::Get, &self.path(Route::Domains(name)), None).await;
-        self.refreshing.set(false);
+    /// Shows the project `name` as the host had it when read.
+    fn show_read(&self, name: &str, result: Result<ProjectView, Failure>) {
         // The owner may have chosen another project meanwhile.
         if self.selected.get_untracked().as_deref() != Some(name) {
             return;
@@ -232,9 +267,9 @@ impl HostCtx {
     }
 
     /// Reads the chosen project again (the poll while a certificate is pending).
-    pub async fn refresh(&self) {
-        if let Some(name) = self.selected.get_untracked() {
-            self.load_project(&name).await;
+    pub fn refresh(&self) {
+        if self.selected.with_untracked(Option::is_some) {
+            self.read.0.refetch();
         }
     }
 
@@ -275,6 +310,9 @@ impl HostCtx {
         match result {
             Ok(changed) => {
                 if self.selected.get_untracked() == project {
+                    // A read still on its way holds the project from before the change: it is
+                    // not shown (its version is older).
+                    drop(self.read.0.write_untracked());
                     self.now.set(browser::now_secs());
                     self.project.set(Some(changed.project));
                 }
@@ -285,7 +323,7 @@ impl HostCtx {
                 // A refusal may follow a change made elsewhere (another tab): show the host's
                 // state as it is now.
                 if refused.is_some() && failure.status.is_some() {
-                    self.refresh().await;
+                    self.refresh();
                 }
                 Err(refused.unwrap_or(failure.message))
             }

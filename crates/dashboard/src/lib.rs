@@ -27,9 +27,12 @@
 //!   asks again every 2 seconds, only while the tab is visible. `host_fetch.rs` sends
 //!   same-origin, uncached JSON requests with a 45-second timeout.
 //!
-//! `browser.rs` holds the clock, IDNA, the clipboard and the page's sentences for `localStorage`
-//! (over `playground-browser`); `ui/` one section per file (`page.rs` gives each only the signals
-//! it reads and `on_*` callbacks). Every control has a label and a `data-testid`; results are in
+//! The page is one component over its backend (`backend.rs`, `DomainsBackend`: what the page
+//! asks of where the domains live): `ui/page.rs` renders the sections every mode has, and
+//! `ui/demo.rs` and `ui/host.rs` add what only one mode has (the demo's settings and zone; the
+//! host's sign-in, account and project choice). `browser.rs` holds the clock, IDNA, the
+//! clipboard and the page's sentences for `localStorage` (over `playground-browser`); `ui/` has
+//! one section per file. Every control has a label and a `data-testid`; results are in
 //! `role=status` or `alert` regions. The colours and base rules are `www/theme.css`, shared with
 //! the reference.
 //!
@@ -41,6 +44,7 @@
 #[cfg(not(any(feature = "demo", feature = "host")))]
 compile_error!("playground-dashboard needs the feature demo, host, or both");
 
+pub mod backend;
 pub mod browser;
 #[cfg(feature = "demo")]
 pub mod doh_fetch;
@@ -56,11 +60,13 @@ pub mod view;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
+pub use backend::DomainsBackend;
+#[cfg(feature = "host")]
+use host_state::HostCtx;
+#[cfg(feature = "demo")]
+use state::Ctx;
 #[cfg(feature = "demo")]
 pub use state::{PageOptions, ResolverChoice, STORAGE_KEY};
-#[cfg(feature = "host")]
-pub use ui::host_page::HostPage;
-#[cfg(feature = "demo")]
 pub use ui::page::DomainsPage;
 
 /// Mounts the Domains page into `root`: on a host (the document has the host's
@@ -97,11 +103,11 @@ pub fn host_api() -> Option<String> {
 /// Mounts the host's Domains page into `root`, its API at `api` (tests mount it directly).
 #[cfg(feature = "host")]
 pub fn mount_host(root: web_sys::HtmlElement, api: String) {
-    leptos::mount::mount_to(root, move || view! { <HostPage api=api /> }).forget();
+    leptos::mount::mount_to(root, move || view! { <DomainsPage backend=HostCtx::new(&api) /> }).forget();
 }
 
 /// Mounts the Domains page into `root` with `options` (tests use their own storage key).
 #[cfg(feature = "demo")]
 pub fn mount_domains_with(root: web_sys::HtmlElement, options: PageOptions) {
-    leptos::mount::mount_to(root, move || view! { <DomainsPage options=options /> }).forget();
+    leptos::mount::mount_to(root, move || view! { <DomainsPage backend=Ctx::new(&options) /> }).forget();
 }

@@ -84,6 +84,7 @@ pub struct Ctx {
     /// What happened to a domain that is no longer listed (its removal).
     pub announcement: RwSignal<String>,
     key: StoredValue<String>,
+    tick_every: Duration,
 }
 
 /// Reads the saved dashboard under `key`: nothing saved gives the example settings; an
@@ -113,9 +114,10 @@ pub fn load_dashboard(key: &str) -> (Dashboard, Option<String>) {
 }
 
 impl Ctx {
-    /// Loads the saved state under `key` and makes the signals.
+    /// Loads the state saved under the options' key and makes the signals.
     #[must_use]
-    pub fn new(key: &str) -> Ctx {
+    pub fn new(options: &PageOptions) -> Ctx {
+        let key = options.storage_key.as_str();
         let (dashboard, notice) = load_dashboard(key);
         let resolver = browser::load(&format!("{key}{RESOLVER_SUFFIX}"))
             .ok()
@@ -131,7 +133,14 @@ impl Ctx {
             notices: RwSignal::new(notice.into_iter().collect()),
             announcement: RwSignal::new(String::new()),
             key: StoredValue::new(key.to_owned()),
+            tick_every: options.tick_every,
         }
+    }
+
+    /// How often time passes on its own.
+    #[must_use]
+    pub fn tick_every(&self) -> Duration {
+        self.tick_every
     }
 
     /// Saves the dashboard (called by an effect whenever it changes).
@@ -251,17 +260,13 @@ impl Ctx {
 
     /// Verify (`again` false) or Re-verify (`again` true) `name`: against the simulated zone
     /// at once, or after fetching the DNS-over-HTTPS answers.
-    pub fn check(&self, name: &str, again: bool) {
+    pub async fn check(&self, name: &str, again: bool) {
         match self.resolver.get_untracked() {
             ResolverChoice::Simulated => {
                 let records = RecordSet(self.dash.with_untracked(|d| d.zone.records().to_vec()));
                 self.finish_check(name, again, &records);
             }
-            ResolverChoice::Doh => {
-                let ctx = *self;
-                let name = name.to_owned();
-                leptos::task::spawn_local(async move { ctx.check_over_doh(&name, again).await });
-            }
+            ResolverChoice::Doh => self.check_over_doh(name, again).await,
         }
     }
 

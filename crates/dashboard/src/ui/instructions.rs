@@ -10,6 +10,16 @@ use crate::browser;
 #[component]
 fn CopyButton(value: String, what: &'static str, status: RwSignal<String>) -> impl IntoView {
     let label = format!("Copy the {what} {value}");
+    let copy = Action::new_local(move |value: &String| {
+        let value = value.clone();
+        async move {
+            let message = match browser::copy_text(&value).await {
+                Ok(()) => format!("Copied {value} to the clipboard."),
+                Err(e) => e,
+            };
+            status.set(message);
+        }
+    });
     view! {
         <button
             type="button"
@@ -17,14 +27,7 @@ fn CopyButton(value: String, what: &'static str, status: RwSignal<String>) -> im
             aria-label=label
             data-testid="copy"
             on:click=move |_| {
-                let value = value.clone();
-                leptos::task::spawn_local(async move {
-                    let message = match browser::copy_text(&value).await {
-                        Ok(()) => format!("Copied {value} to the clipboard."),
-                        Err(e) => e,
-                    };
-                    status.set(message);
-                });
+                copy.dispatch_local(value.clone());
             }
         >
             "Copy"

@@ -1,129 +1,124 @@
-//! The whole page: notices, where the project is published, settings, Add domain, the domain
-//! cards, the simulated zone and the configuration. It keeps time passing and saves changes.
+//! The whole page, one component over its backend (the demo's simulated zone or the host's
+//! API): the title, then the notices, where the project is published, Add domain, the domain
+//! cards, troubleshooting and the configuration, with what only one mode has where the backend
+//! puts it (the demo's settings and zone; the host's sign-in, account and project choice).
+//! Every send is a Leptos `Action`: Add domain waits while its add is on its way.
 
 use leptos::prelude::*;
-use playground_domains::{Dashboard, DnsRecord, DomainRole, Settings};
 
 use super::add_domain::{AddDomain, AddRequest};
 use super::config::ConfigView;
 use super::domain_card::DomainCard;
-use super::settings::SettingsForm;
 use super::troubleshooting::TroubleshootingView;
-use super::zone::ZoneEditor;
-use crate::state::{Ctx, PageOptions, ResolverChoice};
+use crate::backend::{CardSend, DomainsBackend};
 
-/// The card of `name`, wired to the page's state and actions.
-fn domain_card(ctx: Ctx, name: String) -> impl IntoView {
+/// The card of `name`, its sends one `Action`.
+fn domain_card<B: DomainsBackend>(backend: B, name: String) -> impl IntoView {
     let key = StoredValue::new(name.clone());
+    let send = Action::new_local(move |send: &CardSend| backend.send(key.get_value(), send.clone()));
+    let dispatch = move |what: CardSend| {
+        send.dispatch_local(what);
+    };
     view! {
         <DomainCard
             name=name
-            domain=Memo::new(move |_| ctx.domain_view(&key.read_value()))
-            on_check=move |again: bool| ctx.check(&key.read_value(), again)
-            on_make_primary=move |()| ctx.set_primary(&key.read_value())
-            on_keep_as_redirect=move |target: String| ctx.keep_as_redirect(&key.read_value(), &target)
-            on_role=move |role: DomainRole| ctx.set_role(&key.read_value(), role)
-            on_remove=move |()| {
-                // A refusal (the domain is no longer attached: removed meanwhile) is shown at
-                // the top of the page, like every other message that outlives its card.
-                if let Err(refusal) = ctx.remove(&key.read_value()) {
-                    ctx.notice(refusal);
-                }
-            }
+            domain=Memo::new(move |_| backend.card(&key.read_value()))
+            on_check=move |again: bool| dispatch(CardSend::Check { again })
+            on_make_primary=move |()| dispatch(CardSend::MakePrimary)
+            on_keep_as_redirect=move |target: String| dispatch(CardSend::KeepAsRedirect(target))
+            on_role=move |role| dispatch(CardSend::Role(role))
+            on_remove=move |()| dispatch(CardSend::Remove)
         />
     }
 }
 
-/// Project settings > Domains.
-#[component]
-pub fn DomainsPage(
-    /// The storage key and the tick interval.
-    options: PageOptions,
-) -> impl IntoView {
-    let ctx = Ctx::new(&options.storage_key);
-
-    // Saves after every change (and once at start, which replaces an unreadable value).
-    Effect::new(move |_| {
-        ctx.dash.track();
-        ctx.save();
-    });
-    ctx.tick();
-    if let Ok(handle) = set_interval_with_handle(move || ctx.tick(), options.tick_every) {
-        on_cleanup(move || handle.clear());
-    }
-
-    let names = move || ctx.dash.with(|d| d.domains.iter().map(|x| x.name.clone()).collect::<Vec<_>>());
-    let published = move || ctx.dash.with(|d| d.published_address());
-    let is_default = move || ctx.dash.with(|d| d.published_address() == d.default_address());
-
+/// The page-wide notices, each with Dismiss, and what the backend adds to them.
+fn notices<B: DomainsBackend>(backend: B) -> impl IntoView {
+    let notices = backend.notices();
     view! {
-        <div class="domains-page" data-testid="domains-page" data-mode="demo">
-            <h1>"Domains"</h1>
-            <p class="demo-label" data-testid="demo-label">
-                <strong>"Demo: "</strong>
-                "simulated DNS zone, nothing is served. The DNS records, checks and certificates below live in this browser only; a host run with "
-                <code>"playground host"</code>
-                " serves this page with the real ones."
-            </p>
-            <p class="lead">
-                "Publish the project at your own domain: add it, create the DNS record shown at your DNS provider, verify it, and the SSL certificate follows automatically."
-            </p>
-            <div class="notices" role="alert" data-testid="notices">
-                <For each=move || ctx.notices.get() key=|n| n.clone() let:notice>
-                    <div class="notice" data-testid="notice">
-                        <p>{notice.clone()}</p>
-                        <button
-                            type="button"
-                            class="button button-quiet"
-                            data-testid="notice-dismiss"
-                            on:click=move |_| ctx.notices.update(|n| n.retain(|m| *m != notice))
-                        >
-                            "Dismiss"
-                        </button>
-                    </div>
-                </For>
-            </div>
-            <p class="published" data-testid="published">
-                "The project is published at "
-                <strong data-testid="published-address">{published}</strong>
-                {move || if is_default() { " (the default address)." } else { "." }}
-            </p>
-            <SettingsForm
-                settings=Signal::derive(move || ctx.dash.with(|d| d.settings.clone()))
-                resolver=ctx.resolver
-                on_change=move |settings: Settings| ctx.update_settings(settings)
-                on_resolver=move |choice: ResolverChoice| ctx.set_resolver(choice)
+        <div class="notices" role="alert" data-testid="notices">
+            <For each=move || notices.get() key=|n| n.clone() let:notice>
+                <div class="notice" data-testid="notice">
+                    <p>{notice.clone()}</p>
+                    <button
+                        type="button"
+                        class="button button-quiet"
+                        data-testid="notice-dismiss"
+                        on:click=move |_| notices.update(|n| n.retain(|m| *m != notice))
+                    >
+                        "Dismiss"
+                    </button>
+                </div>
+            </For>
+            {backend.notices_more()}
+        </div>
+    }
+}
+
+/// The domains, once there is a project to manage (signed in, on a host).
+fn managed<B: DomainsBackend>(backend: B) -> impl IntoView {
+    backend.follow();
+    let add = Action::new_local(move |request: &AddRequest| backend.add_domain(*request));
+    let names = move || backend.domain_names();
+    let announcement = backend.announcement();
+    view! {
+        {backend.header()}
+        {notices(backend)}
+        {backend.chooser()}
+        <Show when=move || backend.loaded() fallback=move || backend.loading()>
+            {backend.published()}
+            {backend.settings()}
+            <AddDomain
+                on_add=move |request: AddRequest| {
+                    add.dispatch_local(request);
+                }
+                busy=add.pending()
             />
-            <AddDomain on_add=move |request: AddRequest| request.finish(ctx.add(&request.name())) />
             <section class="section" aria-labelledby="domains-title">
                 <h2 id="domains-title">"Your domains"</h2>
-                <p role="status" class="ok" data-testid="announcement">{move || ctx.announcement.get()}</p>
+                <p role="status" class="ok" data-testid="announcement">{move || announcement.get()}</p>
                 <Show
                     when=move || !names().is_empty()
                     fallback=|| view! { <p class="muted" data-testid="no-domains">"No custom domain yet. Add one above."</p> }
                 >
                     <div class="domain-list">
                         <For each=names key=|n| n.clone() let:name>
-                            {domain_card(ctx, name)}
+                            {domain_card(backend, name)}
                         </For>
                     </div>
                 </Show>
             </section>
-            <TroubleshootingView troubles=Signal::derive(move || {
-                let now = ctx.now.get();
-                ctx.dash.with(|d| d.troubleshooting(now))
-            }) />
-            <ZoneEditor
-                records=Signal::derive(move || ctx.dash.with(|d| d.zone.records().to_vec()))
-                over_doh=Signal::derive(move || ctx.resolver.get() == ResolverChoice::Doh)
-                on_save=move |(index, record): (Option<usize>, DnsRecord)| ctx.save_record(index, record)
-                on_remove=move |index: usize| ctx.remove_record(index)
-            />
+            <TroubleshootingView troubles=Signal::derive(move || backend.troubles()) />
+            {backend.zone()}
             <ConfigView
-                config=Signal::derive(move || ctx.dash.with(Dashboard::config))
-                attached=Signal::derive(move || ctx.dash.with(Dashboard::attached_names))
-                also_served=Signal::derive(move || ctx.dash.with(Dashboard::also_served))
+                config=Signal::derive(move || backend.config())
+                attached=Signal::derive(move || backend.attached())
+                also_served=Signal::derive(move || backend.also_served())
             />
+        </Show>
+    }
+}
+
+/// Project settings > Domains over `backend`.
+#[component]
+pub fn DomainsPage<B: DomainsBackend>(
+    /// Where the domains live: the demo's simulated zone or the host's API.
+    backend: B,
+) -> impl IntoView {
+    backend.run();
+    // The part shown changes only when the owner signs in or out.
+    let session = Memo::new(move |_| backend.session());
+    view! {
+        <div class="domains-page" data-testid="domains-page" data-mode=B::MODE data-session=move || session.get()>
+            <h1>"Domains"</h1>
+            {backend.label()}
+            <p class="lead">
+                "Publish the project at your own domain: add it, create the DNS record shown at your DNS provider, verify it, and the SSL certificate follows automatically."
+            </p>
+            {move || match session.get() {
+                None | Some("signed-in") => managed(backend).into_any(),
+                Some(other) => backend.gate(other),
+            }}
         </div>
     }
 }

@@ -97,6 +97,11 @@ const FIELDS: [Field; 5] = [
     },
 ];
 
+/// Applies a change to a copy of the settings and saves it, or shows why it was refused.
+trait Apply: Fn(&dyn Fn(&mut Settings) -> Result<(), String>) + Copy + 'static {}
+
+impl<F: Fn(&dyn Fn(&mut Settings) -> Result<(), String>) + Copy + 'static> Apply for F {}
+
 /// The Settings section. Its controls sit in their own form, so the resolver radios of two
 /// pages in one document stay apart without unique names.
 #[component]
@@ -135,7 +140,30 @@ pub fn SettingsForm(
         })
     };
 
-    let text_fields = FIELDS
+    view! {
+        <details class="section settings" data-testid="settings">
+            <summary class="settings-summary">
+                <h2 class="settings-title">"Settings"</h2>
+                <span class="muted" data-testid="settings-summary">{summary}</span>
+            </summary>
+            <form class="settings-grid" on:submit=|ev| ev.prevent_default()>
+                {typed_fields(settings, apply)}
+                {plan_field(settings, apply)}
+                {deployed_field(settings, apply)}
+                {resolver_field(resolver, on_resolver)}
+            </form>
+            <p class="muted">
+                "Default address: "
+                <code data-testid="default-address">{move || settings.with(Settings::default_address)}</code>
+            </p>
+            <p class="error" role="alert" data-testid="settings-error">{move || error.get()}</p>
+        </details>
+    }
+}
+
+/// The typed settings (`FIELDS`), each with its label and hint.
+fn typed_fields(settings: Signal<Settings>, apply: impl Apply) -> impl IntoView {
+    FIELDS
         .iter()
         .map(|field| {
             let field = *field;
@@ -158,82 +186,83 @@ pub fn SettingsForm(
                 </label>
             }
         })
-        .collect_view();
+        .collect_view()
+}
 
+/// The plan, chosen from a list.
+fn plan_field(settings: Signal<Settings>, apply: impl Apply) -> impl IntoView {
     view! {
-        <details class="section settings" data-testid="settings">
-            <summary class="settings-summary">
-                <h2 class="settings-title">"Settings"</h2>
-                <span class="muted" data-testid="settings-summary">{summary}</span>
-            </summary>
-            <form class="settings-grid" on:submit=|ev| ev.prevent_default()>
-                {text_fields}
-                <label class="field">
-                    <span class="field-label">"Plan"</span>
-                    <select
-                        data-testid="setting-plan"
-                        prop:value=move || settings.with(|s| s.plan.as_str().to_owned())
-                        on:change=move |ev| {
-                            let value = event_target_value(&ev);
-                            apply(&|s| {
-                                s.plan = Plan::ALL
-                                    .into_iter()
-                                    .find(|p| p.as_str() == value)
-                                    .ok_or_else(|| format!("Not saved: there is no {value} plan."))?;
-                                Ok(())
-                            });
-                        }
-                    >
-                        {Plan::ALL
+        <label class="field">
+            <span class="field-label">"Plan"</span>
+            <select
+                data-testid="setting-plan"
+                prop:value=move || settings.with(|s| s.plan.as_str().to_owned())
+                on:change=move |ev| {
+                    let value = event_target_value(&ev);
+                    apply(&|s| {
+                        s.plan = Plan::ALL
                             .into_iter()
-                            .map(|p| view! { <option value=p.as_str()>{p.as_str()}</option> })
-                            .collect_view()}
-                    </select>
-                    <span class="field-hint">"Custom domains need Pro or above."</span>
-                </label>
-                <label class="field field-check">
-                    <input
-                        type="checkbox"
-                        data-testid="setting-deployed"
-                        prop:checked=move || settings.with(|s| s.deploy_succeeded)
-                        on:change=move |ev| {
-                            let checked = event_target_checked(&ev);
-                            apply(&|s| {
-                                s.deploy_succeeded = checked;
-                                Ok(())
-                            });
-                        }
-                    />
-                    <span class="field-label">"The last deploy succeeded"</span>
-                </label>
-                <fieldset class="field resolver-choice">
-                    <legend class="field-label">"DNS answers come from"</legend>
-                    {[
-                        (ResolverChoice::Simulated, "The simulated zone below (works offline)"),
-                        (ResolverChoice::Doh, "DNS-over-HTTPS (real DNS, needs a connection)"),
-                    ]
-                        .into_iter()
-                        .map(|(choice, label)| view! {
-                            <label class="field-check">
-                                <input
-                                    type="radio"
-                                    name="resolver"
-                                    value=choice.as_str()
-                                    data-testid=format!("resolver-{}", choice.as_str())
-                                    prop:checked=move || resolver.get() == choice
-                                    on:change=move |_| on_resolver.run(choice)
-                                />
-                                {label}
-                            </label>
-                        })
-                        .collect_view()}
-                </fieldset>
-            </form>
-            <p class="muted">
-                "Default address: "
-                <code data-testid="default-address">{move || settings.with(Settings::default_address)}</code>
-            </p>
-            <p class="error" role="alert" data-testid="settings-error">{move || error.get()}</p>
-        </details>
+                            .find(|p| p.as_str() == value)
+                            .ok_or_else(|| format!("Not saved: there is no {value} plan."))?;
+                        Ok(())
+                    });
+                }
+            >
+                {Plan::ALL
+                    .into_iter()
+                    .map(|p| view! { <option value=p.as_str()>{p.as_str()}</option> })
+                    .collect_view()}
+            </select>
+            <span class="field-hint">"Custom domains need Pro or above."</span>
+        </label>
+    }
+}
+
+/// Whether the last deploy succeeded, a checkbox.
+fn deployed_field(settings: Signal<Settings>, apply: impl Apply) -> impl IntoView {
+    view! {
+        <label class="field field-check">
+            <input
+                type="checkbox"
+                data-testid="setting-deployed"
+                prop:checked=move || settings.with(|s| s.deploy_succeeded)
+                on:change=move |ev| {
+                    let checked = event_target_checked(&ev);
+                    apply(&|s| {
+                        s.deploy_succeeded = checked;
+                        Ok(())
+                    });
+                }
+            />
+            <span class="field-label">"The last deploy succeeded"</span>
+        </label>
+    }
+}
+
+/// Where DNS answers come from, two radios.
+fn resolver_field(resolver: Signal<ResolverChoice>, on_resolver: Callback<ResolverChoice>) -> impl IntoView {
+    view! {
+        <fieldset class="field resolver-choice">
+            <legend class="field-label">"DNS answers come from"</legend>
+            {[
+                (ResolverChoice::Simulated, "The simulated zone below (works offline)"),
+                (ResolverChoice::Doh, "DNS-over-HTTPS (real DNS, needs a connection)"),
+            ]
+                .into_iter()
+                .map(|(choice, label)| view! {
+                    <label class="field-check">
+                        <input
+                            type="radio"
+                            name="resolver"
+                            value=choice.as_str()
+                            data-testid=format!("resolver-{}", choice.as_str())
+                            prop:checked=move || resolver.get() == choice
+                            on:change=move |_| on_resolver.run(choice)
+                        />
+                        {label}
+                    </label>
+                })
+                .collect_view()}
+        </fieldset>
     }
 }
