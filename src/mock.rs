@@ -8,11 +8,9 @@
 
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Function, Reflect, Uint8Array};
 use leptos::prelude::*;
-use petstore::Counts;
-use playground_http::{Request, Response};
-use playground_mock::MockNotice;
+use playground_seam::{Counts, MockNotice, Request, Response};
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -21,7 +19,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::modules::message_of;
 
 mod module;
-use module::{from_js, load_api, load_petstore, read_notices, to_js};
+use module::{load_api, load_petstore};
 
 /// Where the app saves the mock (`localStorage`). Another version of the snapshot format gets
 /// another key, so an old tab never reads a newer format.
@@ -41,37 +39,8 @@ const STARTING: &str = "The in-browser mock is still starting; try again in a mo
 /// whole document parsed, which a reader who only reads should not pay for).
 pub const START_AT_ONCE_BYTES: usize = 2 * 1024 * 1024;
 
-#[wasm_bindgen]
-extern "C" {
-    /// A `PetstoreMock` of `petstore_mock.js` (see its `.d.ts`).
-    #[derive(Debug, Clone)]
-    pub type MockHandle;
-
-    #[wasm_bindgen(method, catch)]
-    fn fetch(this: &MockHandle, input: &web_sys::Request) -> Result<Promise, JsValue>;
-    #[wasm_bindgen(method, catch, js_name = handle)]
-    fn answer(this: &MockHandle, request: &JsValue) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method)]
-    fn counts(this: &MockHandle) -> JsValue;
-    /// `ApiMock`'s: the resources it stores, with their counts.
-    #[wasm_bindgen(method)]
-    fn resources(this: &MockHandle) -> JsValue;
-    #[wasm_bindgen(method)]
-    fn reset(this: &MockHandle, seed: bool);
-    #[wasm_bindgen(method)]
-    fn snapshot(this: &MockHandle) -> String;
-    #[wasm_bindgen(method, catch)]
-    fn restore(this: &MockHandle, snapshot: &str) -> Result<(), JsValue>;
-    #[wasm_bindgen(method)]
-    fn notices(this: &MockHandle) -> JsValue;
-    #[wasm_bindgen(method, js_name = dismissNotices)]
-    fn dismiss_notices(this: &MockHandle);
-    /// Frees the WebAssembly side of the mock (wasm-bindgen's own method).
-    #[wasm_bindgen(method)]
-    fn free(this: &MockHandle);
-    #[wasm_bindgen(method, js_name = onChange)]
-    fn on_change(this: &MockHandle, callback: &Function) -> Function;
-}
+/// The mock object the page opens and lends the try-it module (`playground_seam`'s binding).
+pub use playground_seam::{MockHandle, ResourceCount};
 
 /// The options of `new PetstoreMock(options)` the app opens its mock with.
 #[derive(Serialize)]
@@ -201,16 +170,6 @@ impl MockSource {
             _ => false,
         }
     }
-}
-
-/// A resource an `ApiMock` stores, with how many items it holds.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ResourceCount {
-    /// The collection's path, such as `/things`.
-    pub collection: String,
-    /// How many items it holds.
-    pub count: usize,
 }
 
 /// What stops following a mock's changes, and the callback that follows them.
@@ -417,17 +376,17 @@ impl MockState {
             // Set only what changed, so an alert is not re-announced on every change. The
             // signals are gone only in a torn-down view: nothing to update then.
             if api {
-                let now: Vec<ResourceCount> = from_js(&handle.resources()).unwrap_or_default();
+                let now = handle.resources();
                 if resources.try_with_untracked(|r| *r != now).unwrap_or(false) {
                     resources.try_set(now);
                 }
             } else {
-                let now: Counts = from_js(&handle.counts()).unwrap_or_default();
+                let now = handle.counts();
                 if counts.try_with_untracked(|c| *c != now).unwrap_or(false) {
                     counts.try_set(now);
                 }
             }
-            let now_notices = read_notices(handle);
+            let now_notices = handle.notices();
             if notices.try_with_untracked(|n| *n != now_notices).unwrap_or(false) {
                 notices.try_set(now_notices);
             }
@@ -519,19 +478,20 @@ impl MockState {
     /// none now.
     #[must_use]
     pub fn lend(&self) -> JsValue {
+        const CLOSED: &str = "The in-browser mock is closed.";
         match self.status.try_get_untracked() {
             Some(MockStatus::Ready) => {}
-            Some(MockStatus::Failed(reason)) => return JsValue::from_str(&reason),
+            Some(MockStatus::Failed(reason)) => return playground_seam::lend(Err(&reason)),
             Some(MockStatus::Idle | MockStatus::Loading) => {
                 self.start();
-                return JsValue::from_str(STARTING);
+                return playground_seam::lend(Err(STARTING));
             }
-            None => return JsValue::from_str("The in-browser mock is closed."),
+            None => return playground_seam::lend(Err(CLOSED)),
         }
         self.handle
-            .try_with_untracked(|h| h.clone().map(JsValue::from))
+            .try_with_untracked(|h| h.as_ref().map(|h| playground_seam::lend(Ok(h))))
             .flatten()
-            .unwrap_or_else(|| JsValue::from_str("The in-browser mock is closed."))
+            .unwrap_or_else(|| playground_seam::lend(Err(CLOSED)))
     }
 
     /// Answers `request` as `window.fetch` would (saved, and seen by other tabs, when it
@@ -545,15 +505,14 @@ impl MockState {
         response.dyn_into().map_err(|_| "The mock did not answer with a Response.".to_owned())
     }
 
-    /// Answers a request at once (the module's `handle`: no `Request`/`Response` objects, so
-    /// no body stream to wait for); saved, and seen by other tabs, when it changes the state.
+    /// Answers a request at once (the module's `handleJson`, as the try-it panel asks it: no
+    /// `Request`/`Response` objects, so no body stream to wait for, and one JSON pass each
+    /// way); saved, and seen by other tabs, when it changes the state.
     ///
     /// # Errors
     /// The mock is not loaded, or the request cannot be read (the message says why).
     pub fn answer(&self, request: &Request) -> Result<Response, String> {
-        let asked = to_js(request)?;
-        let answer = self.with_handle(|h| h.answer(&asked))?.map_err(|e| message_of(&e))?;
-        from_js(&answer).map_err(|e| format!("The mock's answer could not be read: {e}."))
+        self.with_handle(|h| h.answer(request))?
     }
 
     /// Replaces the data with the demo data (`seed`, the Petstore's only) or nothing.

@@ -8,9 +8,13 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use js_sys::{Array, Function, Promise, Reflect};
+use playground_reference::OperationView;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
+
+/// What a panel is mounted with, and how it offers the in-browser mock.
+pub use playground_seam::{MockOffer, MountOptions};
 
 use crate::modules::message_of;
 
@@ -23,10 +27,10 @@ pub const MODULE_PATH: &str = "tryit/playground_tryit.js";
 /// [`OperationView::needs_full_try_it`]: playground_reference::OperationView::needs_full_try_it
 pub const EXTRAS_PATH: &str = "tryit-extras/playground_tryit.js";
 
-/// Renders a panel: `(slot, operation view as JSON, mock available, lend the mock, document
-/// key)` to the mounted panel (its `unmount()` removes it), or why not.
+/// Renders a panel: `(slot, mount options as JSON, lend the mock)` to the mounted panel (its
+/// `unmount()` removes it), or why not. The options are [`MountOptions`] written as JSON text.
 pub type MountFn =
-    Arc<dyn Fn(&web_sys::HtmlElement, &str, &str, &Function, &str) -> Result<JsValue, String> + Send + Sync>;
+    Arc<dyn Fn(&web_sys::HtmlElement, &str, &Function) -> Result<JsValue, String> + Send + Sync>;
 
 /// Fills the Example blocks of a page: `(root, schema document, slots)`, the last two as JSON,
 /// to the fills as JSON (the module's `fillExamples`), or why not.
@@ -90,29 +94,28 @@ impl TryItHost {
         leptos::prelude::use_context().unwrap_or_default()
     }
 
-    /// Renders the panel of `view_json` into `slot` (credentials are kept per `document_key`);
-    /// resolves to the mounted panel. `extras`: the operation needs the module with the
-    /// Authorization part and form and file bodies.
+    /// Renders the panel of `options.view` into `slot` (credentials are kept per
+    /// `options.document_key`); resolves to the mounted panel. An operation that needs the
+    /// Authorization part or form and file bodies gets the module with them.
     ///
     /// # Errors
     /// The module did not load, or the panel could not be rendered (the message says why).
     pub async fn mount(
         &self,
         slot: &web_sys::HtmlElement,
-        view_json: &str,
-        mock: &str,
+        options: &MountOptions<&OperationView>,
         lend_mock: &Function,
-        document_key: &str,
-        extras: bool,
     ) -> Result<JsValue, String> {
+        let options_json = options.to_json()?;
         match self {
-            Self::Linked(mount, ..) => mount(slot, view_json, mock, lend_mock, document_key),
+            Self::Linked(mount, ..) => mount(slot, &options_json, lend_mock),
             Self::Module => {
-                let module = module(extras).await?;
+                let module = module(options.view.needs_full_try_it()).await?;
                 let mount: Function =
                     Reflect::get(&module, &"mountTryIt".into()).map_err(|e| message_of(&e))?.unchecked_into();
-                let args = Array::of5(slot, &view_json.into(), &mock.into(), lend_mock, &document_key.into());
-                mount.apply(&JsValue::UNDEFINED, &args).map_err(|e| message_of(&e))
+                mount
+                    .call3(&JsValue::UNDEFINED, slot, &options_json.into(), lend_mock)
+                    .map_err(|e| message_of(&e))
             }
         }
     }

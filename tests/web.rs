@@ -26,8 +26,8 @@ fn mount(f: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
         provide_context(MarkdownRenderer::ready(|s| Some(playground_reference::markdown::to_safe_html(s))));
         // The page loads the try-it panel as a module too.
         provide_context(TryItHost::Linked(
-            std::sync::Arc::new(|slot, json, mock, lend, key| {
-                playground_tryit::mount_try_it(slot.clone(), json, mock, Some(lend.clone()), key)
+            std::sync::Arc::new(|slot, options, lend| {
+                playground_tryit::mount_try_it(slot.clone(), options, Some(lend.clone()))
                     .map(JsValue::from)
                     .map_err(|e| playground_tryit::message_of(&e))
             }),
@@ -720,6 +720,34 @@ async fn the_transport_answers_from_the_mock_and_explains_what_gets_no_answer() 
     .await;
     let Outcome::Failure(message) = refused.outcome.clone() else { panic!("refused: {:?}", refused.outcome) };
     assert!(message.starts_with("The header X-Note cannot be sent:"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn the_page_and_the_panel_reach_the_mock_module_through_the_typed_seam() {
+    use playground_seam::MismatchKind;
+    let key = "playground/test/seam";
+    storage().remove_item(key).unwrap();
+    let owner = Owner::new();
+    let mock = owner.with(|| open_mock(key));
+
+    // The page's own call: a `Request` in, a `Response` out.
+    let listed = mock.answer(&playground_http::Request::new("GET", "/pets?limit=2")).unwrap();
+    assert_eq!(listed.status, 200);
+    assert_eq!(listed.json().and_then(|v| v.as_array().map(Vec::len)), Some(2));
+    let refused = mock.answer(&playground_http::Request::new("GET", "")).unwrap_err();
+    assert!(refused.contains("needs a url"), "{refused}");
+
+    // The panel's: the mock the page lends, its drift check read with its kinds.
+    let link = link(mock);
+    let asked = playground_http::Request::new("GET", "/pets");
+    let answered = link.answer(&asked).unwrap();
+    assert_eq!(link.check(&asked, &answered), Ok(Vec::new()));
+    let teapot = playground_http::Response { status: 418, headers: Vec::new(), body: Vec::new() };
+    let found = link.check(&asked, &teapot).unwrap();
+    assert_eq!(found.iter().map(|m| m.kind).collect::<Vec<_>>(), [MismatchKind::Status]);
+    let kept = link.keep(&asked, &answered).unwrap_err();
+    assert!(kept.contains("by the Petstore's rules"), "{kept}");
+    drop(owner);
 }
 
 #[wasm_bindgen_test]

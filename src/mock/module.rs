@@ -1,25 +1,12 @@
-//! The mock modules across the boundary: loading them, and the values that cross as JSON.
+//! The mock modules across the boundary: loading them and opening their mock objects (what
+//! crosses to the objects afterwards is `playground_seam`'s).
 
 use super::*;
 
-/// Reads a value the module returned as its serde type. The app crosses the boundary as JSON
-/// text with the serde_json it already carries (see DEVELOPERS.md: serde-wasm-bindgen would
-/// add its own (de)serializer to the reference's first download).
-pub(super) fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
-    let text = js_sys::JSON::stringify(value).map_err(|e| message_of(&e))?;
-    // `from_str`, as everywhere in the page: one JSON reader in the wasm, not two.
-    let value: serde_json::Value = serde_json::from_str(&String::from(text)).map_err(|e| e.to_string())?;
-    T::deserialize(&value).map_err(|e| e.to_string())
-}
-
 /// The JavaScript value of a serde type, for the module.
-pub(super) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, String> {
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, String> {
     let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
     js_sys::JSON::parse(&text).map_err(|e| message_of(&e))
-}
-
-pub(super) fn read_notices(handle: &MockHandle) -> Vec<MockNotice> {
-    from_js(&handle.notices()).unwrap_or_default()
 }
 
 pub(super) async fn load_petstore() -> Result<MockHandle, String> {

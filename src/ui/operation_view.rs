@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use super::markdown::fragment;
 use crate::mock::MockState;
-use crate::tryit::{TryItHost, unmount};
+use crate::tryit::{MockOffer, MountOptions, TryItHost, unmount};
 
 /// The reference of one operation. The try-it panel starts on the in-browser mock when
 /// `mock_first` (the built-in document), else on the document's first server, with the mock
@@ -95,15 +95,13 @@ fn Workbench(
         mock.start();
     }
     let offer = match mock {
-        None => "none",
-        Some(_) if mock_first => "first",
-        Some(_) => "offered",
+        None => MockOffer::None,
+        Some(_) if mock_first => MockOffer::First,
+        Some(_) => MockOffer::Offered,
     };
-    let json = serde_json::to_string(&*view).unwrap_or_default();
-    let extras = view.needs_full_try_it();
     // Once, when the slot is in the page.
     slot.on_load(move |slot| {
-        let (host, json, key) = (host, json, document_key);
+        let (host, view, key) = (host, view, document_key);
         leptos::task::spawn_local(async move {
             let lend: js_sys::Function = Closure::<dyn Fn() -> JsValue>::new(move || match mock {
                 Some(mock) => mock.lend(),
@@ -111,7 +109,8 @@ fn Workbench(
             })
             .into_js_value()
             .unchecked_into();
-            match host.mount(&slot, &json, offer, &lend, &key, extras).await {
+            let options = MountOptions { view: &*view, mock: offer, document_key: key };
+            match host.mount(&slot, &options, &lend).await {
                 // The view may be gone by now: the panel goes with it.
                 Ok(panel) => {
                     if mounted.try_set_value(Some(panel.clone())).is_some() {

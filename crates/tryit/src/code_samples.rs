@@ -18,30 +18,7 @@ pub fn CodeSamples(
     #[prop(default = None)]
     form: Option<Signal<Option<SampleForm>>>,
 ) -> impl IntoView {
-    let tabs: Vec<(String, Signal<String>)> = match &view.code_samples {
-        Samples::Hidden => return None,
-        Samples::Custom(list) => {
-            list.iter().map(|s| (s.label.clone(), Signal::stored(s.source.trim_end().to_owned()))).collect()
-        }
-        Samples::Generated => {
-            let request = request.unwrap_or_else(|| {
-                let base = view.servers.first().cloned().unwrap_or_default();
-                Signal::stored(playground_tryit_core::request::example(&view, &base))
-            });
-            Lang::ALL
-                .iter()
-                .map(|&lang| {
-                    (
-                        lang.label().to_owned(),
-                        Signal::derive(move || {
-                            let form = form.and_then(|f| f.get());
-                            request.with(|r| generate_with(lang, r, form.as_ref()))
-                        }),
-                    )
-                })
-                .collect()
-        }
-    };
+    let tabs = tabs_of(&view, request, form)?;
     if tabs.is_empty() {
         return None;
     }
@@ -56,30 +33,7 @@ pub fn CodeSamples(
             copied.set(true);
         }
     };
-    let count = tabs.len();
-    // Arrow keys, Home and End move between tabs (the ARIA tabs pattern); only the selected tab
-    // is in the Tab order.
-    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
-        let current = selected.get_untracked();
-        let next = match ev.key().as_str() {
-            "ArrowRight" => (current + 1) % count,
-            "ArrowLeft" => (current + count - 1) % count,
-            "Home" => 0,
-            "End" => count - 1,
-            _ => return,
-        };
-        ev.prevent_default();
-        selected.set(next);
-        copied.set(false);
-        let tab = ev
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|list| list.children().item(u32::try_from(next).unwrap_or(0)))
-            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
-        if let Some(tab) = tab {
-            let _ = tab.focus();
-        }
-    };
+    let on_keydown = tab_keys(selected, copied, tabs.len());
     Some(view! {
         <section class="code-samples" data-testid="code-samples" aria-label="Code samples">
             <h3>"Code samples"</h3>
@@ -117,4 +71,68 @@ pub fn CodeSamples(
             </code></pre>
         </section>
     })
+}
+
+/// Each tab's label and source: the document's own samples, or one generated per language that
+/// follows `request` (the example request where there is none); `None` when the document hides
+/// them.
+fn tabs_of(
+    view: &OperationView,
+    request: Option<Signal<Request>>,
+    form: Option<Signal<Option<SampleForm>>>,
+) -> Option<Vec<(String, Signal<String>)>> {
+    Some(match &view.code_samples {
+        Samples::Hidden => return None,
+        Samples::Custom(list) => {
+            list.iter().map(|s| (s.label.clone(), Signal::stored(s.source.trim_end().to_owned()))).collect()
+        }
+        Samples::Generated => {
+            let request = request.unwrap_or_else(|| {
+                let base = view.servers.first().cloned().unwrap_or_default();
+                Signal::stored(playground_tryit_core::request::example(view, &base))
+            });
+            Lang::ALL
+                .iter()
+                .map(|&lang| {
+                    (
+                        lang.label().to_owned(),
+                        Signal::derive(move || {
+                            let form = form.and_then(|f| f.get());
+                            request.with(|r| generate_with(lang, r, form.as_ref()))
+                        }),
+                    )
+                })
+                .collect()
+        }
+    })
+}
+
+/// The tab list's keys: arrow keys, Home and End move between the `count` tabs (the ARIA tabs
+/// pattern); only the selected tab is in the Tab order.
+fn tab_keys(
+    selected: RwSignal<usize>,
+    copied: RwSignal<bool>,
+    count: usize,
+) -> impl Fn(leptos::ev::KeyboardEvent) + Copy + 'static {
+    move |ev: leptos::ev::KeyboardEvent| {
+        let current = selected.get_untracked();
+        let next = match ev.key().as_str() {
+            "ArrowRight" => (current + 1) % count,
+            "ArrowLeft" => (current + count - 1) % count,
+            "Home" => 0,
+            "End" => count - 1,
+            _ => return,
+        };
+        ev.prevent_default();
+        selected.set(next);
+        copied.set(false);
+        let tab = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|list| list.children().item(u32::try_from(next).unwrap_or(0)))
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(tab) = tab {
+            let _ = tab.focus();
+        }
+    }
 }

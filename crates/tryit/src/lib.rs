@@ -1,12 +1,46 @@
 //! The try-it panel and the code samples of one operation, as a JavaScript module the reference
 //! loads when a reader opens an operation (`dist/tryit/playground_tryit.js`, built by
-//! `scripts/build-modules.sh`), so the reference's first download does not carry them.
+//! `scripts/build-modules.sh`), so the reference's first download does not carry them. The
+//! feature `extras` (the Authorization part, OAuth 2, form, text and file bodies) makes the second
+//! build, `dist/tryit-extras/playground_tryit.js`, which the reference loads instead for an
+//! operation that needs it (`OperationView::needs_full_try_it`).
 //!
 //! The reference hands over the operation's view as JSON (the core's `OperationView`, without
 //! the parts only the reference shows) and a function that lends the page's in-browser mock:
 //! [`mount_try_it`] renders the panel into the element it is given, and [`Mounted::unmount`]
 //! removes it. With the feature `extras`, `mountAuthorize` renders the cards of every security
-//! scheme of a document, for the page's Authorize dialog, in the vault the panels share.
+//! scheme of a document, for the page's Authorize dialog, in the vault the panels share. Both
+//! builds have `fillExamples`, which fills a schema page's Example blocks with generated values.
+//!
+//! - `panel/`: `mod.rs` composes the panel and sends (`Sender`: the checks, then the request;
+//!   `Sending`: what is in flight, which Cancel and the panel going away stop); `form.rs` holds
+//!   the form state shared with the code samples; `target.rs` where it sends (the in-browser mock,
+//!   a server of the document with its variables, or a base URL, remembered in this browser);
+//!   `fields.rs` the fields; `bodies.rs` the bodies beyond JSON (`extras`); `answer.rs` and
+//!   `history.rs` the answers, kept per operation for the page's life; `drift.rs` checks a real
+//!   server's answer against the description with the page's mock. Send is a plain button, not a
+//!   form's submit button (a form submission costs the browser more than the mock's whole
+//!   answer): Enter in a one-line field and Ctrl/⌘+Enter anywhere are the panel's own keys.
+//! - The answer and the Recent list are HTML, values escaped, not Leptos views; each send writes
+//!   only the parts that differ (elements marked `data-part` and `data-text`), so an opened
+//!   Headers list stays open.
+//! - `transport.rs` sends to the in-browser mock (`mock::MockLink`, at once, through
+//!   `playground_seam::MockHandle` and the mock object's `handleJson`) or over the network with `web_sys` `fetch`, and explains a request that
+//!   got no readable answer. Requests stop after 30 s, on Cancel or when the panel goes away; a
+//!   credentialed request is sent with `redirect: "manual"`.
+//! - `vault.rs` keeps each document's credentials (only the schemes ticked "Remember" in
+//!   `localStorage`), `authorize/` is the Authorization part and the OAuth 2 sign-ins in a window
+//!   (`www/oauth2-redirect.html` posts back to the opener), `page.rs` keeps what outlives a panel
+//!   (the vaults, the history) for the page, and `examples.rs` fills Example blocks.
+//! - Credentials: whenever a vault's usable credentials change, the module sends the `window`
+//!   event `playground_browser::credentials::EVENT`, from which the page marks the list's rows.
+//!
+//! Tests: the pure parts in the modules, and browser tests in `tests/` (`form.rs`, `history.rs`,
+//! `vault.rs`, `authorize.rs`: a panel mounted as the reference mounts it, against a stand-in
+//! mock). The page's own browser tests (`tests/web.rs`) link this crate instead of loading it.
+//! `tests/e2e/auth.test.mjs` drives the Authorization part against `tests/e2e/auth-server.mjs` (a
+//! real OAuth 2 server with PKCE, and APIs checking each scheme); `node --test
+//! tests/e2e/auth-server.selftest.mjs` checks that server alone (not part of `make test`).
 
 #[cfg(feature = "extras")]
 pub mod authorize;
@@ -22,6 +56,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use playground_reference::OperationView;
+use playground_seam::MountOptions;
 use wasm_bindgen::prelude::*;
 
 use crate::code_samples::CodeSamples;
@@ -74,31 +109,24 @@ impl Mounted {
     }
 }
 
-/// Renders the try-it panel and code samples of the operation `view_json` (an `OperationView`
-/// as JSON) at the end of `slot`. `mock` says how the in-browser mock is offered as a target:
-/// `"first"` (the target a new panel starts with), `"offered"` (a new panel starts on the
-/// document's first server) or `"none"`;
-/// `lend_mock` is called when a request goes to it, and returns the page's `PetstoreMock`, or
-/// a string saying why there is none yet. `document_key` names the document (its address, or
-/// its title): credentials are kept per document.
+/// Renders the try-it panel and code samples of an operation at the end of `slot`.
+/// `options_json` is a `playground_seam::MountOptions` of an `OperationView` as JSON text: the
+/// view, how the in-browser mock is offered as a target (`first`: the target a new panel starts
+/// with; `offered`: a new panel starts on the document's first server; `none`), and the key of
+/// the document (its address, or its title), under which credentials are kept. `lend_mock` is
+/// called when a request goes to the mock, and returns the page's mock object, or a string
+/// saying why there is none yet (`playground_seam::lend`).
 ///
 /// # Errors
-/// The view cannot be read (the message says why).
+/// The options cannot be read (the message says why).
 #[wasm_bindgen(js_name = mountTryIt)]
 pub fn mount_try_it(
     slot: web_sys::HtmlElement,
-    view_json: &str,
-    mock: &str,
+    options_json: &str,
     lend_mock: Option<js_sys::Function>,
-    document_key: &str,
 ) -> Result<Mounted, JsValue> {
-    let offer = match mock {
-        "first" => MockOffer::First,
-        "offered" => MockOffer::Offered,
-        _ => MockOffer::None,
-    };
-    let mut view: OperationView = serde_json::from_str(view_json)
-        .map_err(|e| JsValue::from_str(&format!("The operation could not be read: {e}.")))?;
+    let MountOptions { mut view, mock: offer, document_key } =
+        MountOptions::<OperationView>::from_json(options_json).map_err(|e| JsValue::from_str(&e))?;
     // The reference's Example blocks (in the article the slot is in), from the document's
     // examples as they are; written here rather than by the page, so the first download does
     // not carry the code.
@@ -111,7 +139,7 @@ pub fn mount_try_it(
     playground_tryit_core::prefill::prefill(&mut view);
     let view = Arc::new(view);
     let mock = lend_mock.map(MockLink::new);
-    let (vault, history) = page::shared(document_key);
+    let (vault, history) = page::shared(&document_key);
     let handle = leptos::mount::mount_to(slot, move || {
         view! { <Workbench view=view offer=offer mock=mock vault=vault history=history /> }.into_any()
     });
@@ -169,17 +197,8 @@ pub fn mount_authorize(
     Ok(Mounted { handle: Some(handle) })
 }
 
-/// How a panel offers the in-browser mock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MockOffer {
-    /// The target a new panel starts with (the built-in document's mock).
-    First,
-    /// A target, but a new panel starts on the document's first server (a loaded document's
-    /// mock: a reader of an API's reference expects its server first).
-    Offered,
-    /// Not offered (the page has no mock).
-    None,
-}
+/// How a panel offers the in-browser mock (the page says so when it mounts the panel).
+pub use playground_seam::MockOffer;
 
 /// The text of a JavaScript error or rejection.
 pub use playground_browser::message_of;

@@ -1,9 +1,11 @@
 //! The page's in-browser mock, as the reference lends it: `mock/petstore_mock.js`'s
-//! `PetstoreMock`, which answers at once and tells the page about every change itself.
+//! `PetstoreMock` (or another document's `ApiMock`), which answers at once and tells the page
+//! about every change itself. The mock object and what crosses to it are `playground_seam`'s.
 
 use js_sys::Function;
 use playground_http::{Request, Response};
-use wasm_bindgen::JsCast;
+use playground_seam::MockHandle;
+pub use playground_seam::{Mismatch, MismatchKind};
 use wasm_bindgen::prelude::*;
 
 use crate::message_of;
@@ -20,47 +22,8 @@ pub fn last_created(collection: &str) -> Option<String> {
     CREATED.with(|created| created.borrow().get(collection).cloned())
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// A `PetstoreMock` of `petstore_mock.js` (see its `.d.ts`).
-    type MockHandle;
-
-    #[wasm_bindgen(method, catch, js_name = handleJson)]
-    fn answer(this: &MockHandle, request: &str) -> Result<String, JsValue>;
-
-    #[wasm_bindgen(method, catch, js_name = checkExchangeJson)]
-    fn check_exchange(this: &MockHandle, request: &str, response: &str) -> Result<String, JsValue>;
-
-    #[wasm_bindgen(method, catch, js_name = recordJson)]
-    fn record(this: &MockHandle, request: &str, response: &str) -> Result<String, JsValue>;
-}
-
-/// One way an exchange departs from the description.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-pub struct Mismatch {
-    /// What it is about: `operation`, `request`, `status`, `media-type`, `header` or `body`.
-    pub kind: String,
-    /// Where in the body, as a JSON pointer (empty for the status, a header, the whole body).
-    pub pointer: String,
-    /// The rule broken, in words.
-    pub rule: String,
-}
-
-/// What the mock's drift check answers (`checkExchangeJson`).
-#[derive(Debug, serde::Deserialize)]
-struct Checked {
-    mismatches: Vec<Mismatch>,
-}
-
-/// What the mock's `recordJson` answers: the items it stored and removed, in words too.
-#[derive(Debug, serde::Deserialize)]
-struct Recorded {
-    stored: usize,
-    removed: usize,
-    summary: String,
-}
-
-/// A function that returns the page's mock, or a string saying why there is none yet.
+/// A function that returns the page's mock, or a string saying why there is none yet
+/// (`playground_seam::lend`).
 #[derive(Debug, Clone)]
 pub struct MockLink {
     lend: Function,
@@ -81,14 +44,7 @@ impl MockLink {
 
     /// The page's mock, if it is ready (else why not).
     fn handle(&self) -> Result<MockHandle, String> {
-        let handle = self.lend.call0(&JsValue::UNDEFINED).map_err(|e| message_of(&e))?;
-        if let Some(reason) = handle.as_string() {
-            return Err(reason);
-        }
-        if !handle.is_object() {
-            return Err("The in-browser mock is not available on this page.".to_owned());
-        }
-        Ok(handle.unchecked_into())
+        playground_seam::borrow(self.lend.call0(&JsValue::UNDEFINED).map_err(|e| message_of(&e))?)
     }
 
     /// Whether the mock is there now (a mock that starts on demand may still be starting).
@@ -103,13 +59,7 @@ impl MockLink {
     /// # Errors
     /// There is no mock now, or it could not check them (the message says why).
     pub fn check(&self, request: &Request, response: &Response) -> Result<Vec<Mismatch>, String> {
-        let handle = self.handle()?;
-        let asked = serde_json::to_string(request).map_err(|e| e.to_string())?;
-        let answered = serde_json::to_string(response).map_err(|e| e.to_string())?;
-        let checked = handle.check_exchange(&asked, &answered).map_err(|e| message_of(&e))?;
-        let checked: Checked = serde_json::from_str(&checked)
-            .map_err(|e| format!("The mock's check could not be read: {e}."))?;
-        Ok(checked.mismatches)
+        Ok(self.handle()?.check(request, response)?.mismatches)
     }
 
     /// Keeps `response`, a real server's answer to `request`, in the mock: a read item becomes
@@ -119,13 +69,8 @@ impl MockLink {
     /// # Errors
     /// There is no mock now, or it kept nothing (the message says why).
     pub fn keep(&self, request: &Request, response: &Response) -> Result<String, String> {
-        let handle = self.handle()?;
-        let asked = serde_json::to_string(request).map_err(|e| e.to_string())?;
-        let answered = serde_json::to_string(response).map_err(|e| e.to_string())?;
-        let recorded = handle.record(&asked, &answered).map_err(|e| message_of(&e))?;
-        let recorded: Recorded = serde_json::from_str(&recorded)
-            .map_err(|e| format!("The mock's answer could not be read: {e}."))?;
-        if recorded.stored + recorded.removed == 0 {
+        let recorded = self.handle()?.record(request, response)?;
+        if recorded.is_empty() {
             return Err(recorded.summary);
         }
         Ok(recorded.summary)
@@ -136,13 +81,7 @@ impl MockLink {
     /// # Errors
     /// There is no mock now, or the request cannot be read (the message says why).
     pub fn answer(&self, request: &Request) -> Result<Response, String> {
-        let handle = self.handle()?;
-        // The request and the answer cross as JSON text, with the serde_json both sides carry:
-        // no JavaScript object is built or read for them.
-        let asked = serde_json::to_string(request).map_err(|e| e.to_string())?;
-        let answer = handle.answer(&asked).map_err(|e| message_of(&e))?;
-        let answer: Response = serde_json::from_str(&answer)
-            .map_err(|e| format!("The mock's answer could not be read: {e}."))?;
+        let answer = self.handle()?.answer(request)?;
         if answer.status == 201
             && let Some((collection, id)) =
                 answer.header_value("Location").and_then(playground_tryit_core::prefill::created_id)

@@ -270,36 +270,9 @@ fn ask_mock(mock: Option<&MockLink>, request: &Request) -> Outcome {
 }
 
 async fn over_network(request: &Request, abort: &Abort, credentialed: bool) -> Outcome {
-    let init = web_sys::RequestInit::new();
-    init.set_method(&request.method);
-    let Ok(headers) = web_sys::Headers::new() else {
-        return Outcome::Failure("The browser refused the headers.".into());
-    };
-    for (name, value) in &request.headers {
-        // A page cannot write the Cookie header: the browser sends its own cookies instead.
-        if name.eq_ignore_ascii_case("cookie") {
-            if let Err(reason) = set_cookies(&request.target, value) {
-                return Outcome::Failure(reason);
-            }
-            init.set_credentials(web_sys::RequestCredentials::Include);
-            continue;
-        }
-        if let Err(e) = headers.append(name, value) {
-            return Outcome::Failure(format!("The header {name} cannot be sent: {}.", message_of(&e)));
-        }
-    }
-    init.set_headers(&headers);
-    if credentialed {
-        init.set_redirect(web_sys::RequestRedirect::Manual);
-    }
-    if !request.body.is_empty() {
-        // Bytes as they are: a file or a multipart body is not text.
-        init.set_body(&js_sys::Uint8Array::from(request.body.as_slice()));
-    }
-    init.set_signal(abort.signal().as_ref());
-    let sent = match web_sys::Request::new_with_str_and_init(&request.target, &init) {
+    let sent = match outgoing(request, abort, credentialed) {
         Ok(sent) => sent,
-        Err(e) => return Outcome::Failure(format!("The request cannot be made: {}.", message_of(&e))),
+        Err(reason) => return Outcome::Failure(reason),
     };
     let Some(window) = web_sys::window() else {
         return Outcome::Failure("There is no window to send from.".to_owned());
@@ -327,6 +300,42 @@ async fn over_network(request: &Request, abort: &Abort, credentialed: bool) -> O
                 .to_owned(),
         );
     }
+    received(&response).await
+}
+
+/// The browser's request for `request`, stopped by `abort`; with `credentialed`, a redirect is
+/// not followed. Why not, when the browser refuses it.
+fn outgoing(request: &Request, abort: &Abort, credentialed: bool) -> Result<web_sys::Request, String> {
+    let init = web_sys::RequestInit::new();
+    init.set_method(&request.method);
+    let headers = web_sys::Headers::new().map_err(|_| "The browser refused the headers.".to_owned())?;
+    for (name, value) in &request.headers {
+        // A page cannot write the Cookie header: the browser sends its own cookies instead.
+        if name.eq_ignore_ascii_case("cookie") {
+            set_cookies(&request.target, value)?;
+            init.set_credentials(web_sys::RequestCredentials::Include);
+            continue;
+        }
+        headers
+            .append(name, value)
+            .map_err(|e| format!("The header {name} cannot be sent: {}.", message_of(&e)))?;
+    }
+    init.set_headers(&headers);
+    if credentialed {
+        init.set_redirect(web_sys::RequestRedirect::Manual);
+    }
+    if !request.body.is_empty() {
+        // Bytes as they are: a file or a multipart body is not text.
+        init.set_body(&js_sys::Uint8Array::from(request.body.as_slice()));
+    }
+    init.set_signal(abort.signal().as_ref());
+    web_sys::Request::new_with_str_and_init(&request.target, &init)
+        .map_err(|e| format!("The request cannot be made: {}.", message_of(&e)))
+}
+
+/// What a server's `response` says: its status, headers and body, the body shown as text when
+/// it is text of at most [`SHOWN_WHOLE`], else offered as a file.
+async fn received(response: &web_sys::Response) -> Outcome {
     let mut headers = Vec::new();
     if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
         for entry in entries.flatten() {

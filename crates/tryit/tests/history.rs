@@ -132,3 +132,62 @@ async fn what_a_server_sends_is_shown_as_text() {
     assert!(js_sys::Reflect::get(&window, &"hostile".into()).unwrap().is_undefined());
     panel.close();
 }
+
+/// A mock object as the page lends it, whose `checkExchangeJson` and `recordJson` answer as the
+/// mock module writes them (the seam's types as JSON text).
+fn checking_mock(recorded: playground_seam::Recorded) -> js_sys::Object {
+    use playground_seam::{Checked, Mismatch, MismatchKind, Request};
+    use wasm_bindgen::closure::Closure;
+    let check = Closure::<dyn Fn(String, String) -> String>::new(|request: String, response: String| {
+        let request: Request = serde_json::from_str(&request).unwrap();
+        let response: Response = serde_json::from_str(&response).unwrap();
+        let checked = Checked {
+            operation: Some(format!("{} {}", request.method, request.target)),
+            mismatches: vec![Mismatch {
+                kind: if response.status == 200 { MismatchKind::Body } else { MismatchKind::Status },
+                pointer: "/id".to_owned(),
+                rule: "expected integer, got string".to_owned(),
+            }],
+        };
+        serde_json::to_string(&checked).unwrap()
+    });
+    let record = Closure::<dyn Fn(String, String) -> String>::new(move |_: String, _: String| {
+        serde_json::to_string(&recorded).unwrap()
+    });
+    let handle = js_sys::Object::new();
+    js_sys::Reflect::set(&handle, &"checkExchangeJson".into(), &check.into_js_value()).unwrap();
+    js_sys::Reflect::set(&handle, &"recordJson".into(), &record.into_js_value()).unwrap();
+    handle
+}
+
+fn lending(lent: wasm_bindgen::JsValue) -> playground_tryit::mock::MockLink {
+    let lend = wasm_bindgen::closure::Closure::<dyn Fn() -> wasm_bindgen::JsValue>::new(move || lent.clone());
+    playground_tryit::mock::MockLink::new(lend.into_js_value().unchecked_into())
+}
+
+#[wasm_bindgen_test]
+fn the_mock_link_reads_the_drift_check_and_recording_as_typed_values() {
+    use playground_seam::{MismatchKind, Recorded, Request};
+    let stored = Recorded { stored: 2, removed: 0, summary: "2 items stored.".to_owned() };
+    let link = lending(checking_mock(stored).into());
+    assert!(link.ready());
+    let request = Request::new("GET", "/items/1");
+    let found = link.check(&request, &json_response(200, &json!({"id": "1"}))).unwrap();
+    assert_eq!((found[0].kind, found[0].pointer.as_str()), (MismatchKind::Body, "/id"));
+    let found = link.check(&request, &json_response(418, &json!({}))).unwrap();
+    assert_eq!(found[0].kind, MismatchKind::Status);
+    assert_eq!(link.keep(&request, &json_response(200, &json!([]))), Ok("2 items stored.".to_owned()));
+
+    // Nothing kept is said as a refusal, with the mock's sentence.
+    let none = Recorded { stored: 0, removed: 0, summary: "nothing.".to_owned() };
+    let link = lending(checking_mock(none).into());
+    assert_eq!(link.keep(&request, &json_response(200, &json!([]))), Err("nothing.".to_owned()));
+
+    // What the page lends when it has no mock: its reason.
+    let link = lending(playground_seam::lend(Err("The in-browser mock is still starting.")));
+    assert!(!link.ready());
+    assert_eq!(
+        link.check(&request, &json_response(200, &json!({}))),
+        Err("The in-browser mock is still starting.".to_owned())
+    );
+}

@@ -161,17 +161,8 @@ impl JsApiMock {
         if let Some(reason) = refused {
             return Err(JsError::new(&format!("the change could not be saved: {reason}")));
         }
-        let recorded = recorded.map_err(|e| JsError::new(&e.to_string()))?;
-        let items = |n: usize| if n == 1 { "1 item".to_owned() } else { format!("{n} items") };
-        let summary = match (recorded.stored, recorded.removed) {
-            (0, 0) => "the answer names no item of a resource the mock keeps.".to_owned(),
-            (stored, 0) => format!("{} stored.", items(stored)),
-            (0, removed) => format!("{} removed.", items(removed)),
-            (stored, removed) => format!("{} stored, {} removed.", items(stored), items(removed)),
-        };
-        let json =
-            serde_json::json!({"stored": recorded.stored, "removed": recorded.removed, "summary": summary});
-        Ok(json.to_string())
+        let recorded = playground_seam::Recorded::from(recorded.map_err(|e| JsError::new(&e.to_string()))?);
+        serde_json::to_string(&recorded).map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// Replaces the global `fetch` and `XMLHttpRequest`: requests whose URL starts with `prefix`

@@ -113,7 +113,8 @@ impl<M: StatefulMock + 'static> JsMock<M> {
         check: impl FnOnce(&M, &playground_http::Request, &playground_http::Response) -> playground_mock::Checked,
     ) -> Result<String, JsError> {
         let (request, response) = self.exchange_of("checkExchangeJson", request, response)?;
-        let checked = self.mock.with_mock(|mock| check(mock, &request, &response));
+        let checked =
+            playground_seam::Checked::from(self.mock.with_mock(|mock| check(mock, &request, &response)));
         serde_json::to_string(&checked).map_err(|e| JsError::new(&e.to_string()))
     }
 

@@ -424,3 +424,69 @@ fn handle_json_answers_as_handle_does_and_refuses_bad_text_with_a_reason() {
         assert!(message.contains(says), "{text}: {message}");
     }
 }
+
+#[wasm_bindgen_test]
+fn the_drift_check_and_recording_answer_the_seam_types() {
+    use playground_seam::{Checked, MismatchKind, Request, Response};
+    let mock = in_memory();
+    let asked = serde_json::to_string(&Request::new("GET", "/pets")).unwrap();
+    let teapot = Response { status: 418, headers: Vec::new(), body: Vec::new() };
+    let checked = mock.check_exchange_json(&asked, &serde_json::to_string(&teapot).unwrap()).unwrap();
+    let checked: Checked = serde_json::from_str(&checked).unwrap();
+    assert_eq!(checked.operation.as_deref(), Some("listPets"), "{checked:?}");
+    assert_eq!(checked.mismatches.iter().map(|m| m.kind).collect::<Vec<_>>(), [MismatchKind::Status]);
+
+    // What the mock itself answers matches its description.
+    let answered = mock.handle_json(&asked).unwrap();
+    let checked: Checked =
+        serde_json::from_str(&mock.check_exchange_json(&asked, &answered).unwrap()).unwrap();
+    assert_eq!(checked.mismatches, []);
+
+    // The Petstore's mock keeps only what is sent to it.
+    let error = JsValue::from(mock.record_json(&asked, &answered).unwrap_err());
+    let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
+    assert!(message.contains("by the Petstore's rules"), "{message}");
+}
+
+#[cfg(feature = "api-js")]
+#[wasm_bindgen_test]
+fn an_api_mock_records_a_real_answer_as_the_seam_says() {
+    use playground_seam::{Recorded, Request, Response};
+    use playground_web::api_mock_js::JsApiMock;
+    let thing = serde_json::json!({"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.3", "info": {"title": "Seam", "version": "1"},
+        "components": {"schemas": {"Thing": {"type": "object", "required": ["id"],
+            "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}},
+        "paths": {
+            "/things": {
+                "get": {"responses": {"200": {"description": "", "content": {"application/json":
+                    {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Thing"}}}}}}},
+                "post": {"requestBody": {"content": thing},
+                    "responses": {"201": {"description": "", "content": thing}}}
+            },
+            "/things/{id}": {
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "get": {"responses": {"200": {"description": "", "content": thing}}},
+                "delete": {"responses": {"204": {"description": ""}}}
+            }
+        }
+    });
+    let storage = object(&[("storageKey", JsValue::NULL)]);
+    let mock = JsApiMock::new(doc.to_string().into(), Some(storage.unchecked_into())).unwrap();
+    let asked = serde_json::to_string(&Request::new("GET", "/things")).unwrap();
+    let list = Response {
+        status: 200,
+        headers: vec![("Content-Type".to_owned(), "application/json".to_owned())],
+        body: br#"[{"id": 1}, {"id": 2}]"#.to_vec(),
+    };
+    let recorded: Recorded =
+        serde_json::from_str(&mock.record_json(&asked, &serde_json::to_string(&list).unwrap()).unwrap())
+            .unwrap();
+    assert_eq!(recorded, Recorded { stored: 2, removed: 0, summary: "2 items stored.".to_owned() });
+    let asked = serde_json::to_string(&Request::new("DELETE", "/things/1")).unwrap();
+    let gone =
+        serde_json::to_string(&Response { status: 204, headers: Vec::new(), body: Vec::new() }).unwrap();
+    let recorded: Recorded = serde_json::from_str(&mock.record_json(&asked, &gone).unwrap()).unwrap();
+    assert_eq!(recorded, Recorded { stored: 0, removed: 1, summary: "1 item removed.".to_owned() });
+}

@@ -262,10 +262,10 @@ fn drift_html(e: &crate::transport::Exchange, id: u64) -> String {
             let items: String = found
                 .iter()
                 .map(|m| match m.pointer.as_str() {
-                    "" => format!(r#"<li data-kind="{}">{}</li>"#, escape(&m.kind), escape(&m.rule)),
+                    "" => format!(r#"<li data-kind="{}">{}</li>"#, escape(m.kind.as_str()), escape(&m.rule)),
                     at => format!(
                         r#"<li data-kind="{}"><code>{}</code>: {}</li>"#,
-                        escape(&m.kind),
+                        escape(m.kind.as_str()),
                         escape(at),
                         escape(&m.rule)
                     ),

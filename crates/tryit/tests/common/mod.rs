@@ -8,6 +8,7 @@ use std::rc::Rc;
 use playground_http::{Request, Response};
 use playground_openapi::catalog::Method;
 use playground_reference::OperationView;
+use playground_seam::{MockOffer, MountOptions};
 use playground_tryit::Mounted;
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
@@ -126,10 +127,13 @@ impl Panel {
         let page = web_sys::window().unwrap().document().unwrap();
         let root: HtmlElement = page.create_element("div").unwrap().unchecked_into();
         page.body().unwrap().append_child(&root).unwrap();
-        let json = serde_json::to_string(view).unwrap();
-        let mounted =
-            playground_tryit::mount_try_it(root.clone(), &json, "first", Some(mock.lend.clone()), document)
-                .unwrap();
+        let options = MountOptions { view, mock: MockOffer::First, document_key: document.to_owned() };
+        let mounted = playground_tryit::mount_try_it(
+            root.clone(),
+            &options.to_json().unwrap(),
+            Some(mock.lend.clone()),
+        )
+        .unwrap();
         Self { root, mounted }
     }
 
