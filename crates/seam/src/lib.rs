@@ -20,7 +20,7 @@
 //! Values cross as JSON text with the `serde_json` every module already carries, not as
 //! JavaScript objects built by `serde-wasm-bindgen`: that would add its (de)serializer to the
 //! reference's first download, and building and reading objects cost a try-it round trip more
-//! than writing and reading the text (DEVELOPERS.md). The mock module's public `handle()` still
+//! than writing and reading the text (`docs/decisions.md`). The mock module's public `handle()` still
 //! takes and gives objects; `handleJson` is the same call with text.
 #![deny(missing_docs)]
 
