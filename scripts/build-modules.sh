@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the page's JavaScript modules, each a cdylib run through wasm-bindgen --target web (and
 # wasm-opt in release), under fixed names so other pages can import them:
-#   OUT_ROOT/mock/petstore_mock.js             playground-web, feature js-api: the mock
-#   OUT_ROOT/api-mock/playground_api_mock.js     playground-web, feature api-js: the mock of any
+#   OUT_ROOT/mock/petstore_mock.js             playground-module-mock: the Petstore's mock
+#   OUT_ROOT/api-mock/playground_api_mock.js     playground-module-api-mock: the mock of any
 #                                              document (ApiMock), apart so the Petstore's stays small
-#   OUT_ROOT/markdown/playground_markdown.js     playground-web, feature markdown-api: the Markdown
+#   OUT_ROOT/markdown/playground_markdown.js     playground-module-markdown: the Markdown
 #                                              renderer the reference loads after its first paint
-#   OUT_ROOT/convert/playground_convert.js       playground-web, feature convert-api: the Swagger 2.0
+#   OUT_ROOT/convert/playground_convert.js       playground-module-convert: the Swagger 2.0
 #                                              to OpenAPI 3.0 converter, loaded when a document needs it
 #   OUT_ROOT/dashboard/playground_dashboard.js   playground-dashboard, feature demo: Project settings >
 #                                              Domains, the static demo with the simulated zone
@@ -18,9 +18,9 @@
 #                                              form and file bodies), for operations that need them
 # and OUT_ROOT/petstore.json, the Petstore document the reference shows. Named on the command line
 # (build-modules.sh OUT_ROOT DIR...), only those are built; one more is built only when named:
-#   OUT_ROOT/package/mock.js                   playground-web, features api-js and convert-api: the
-#                                              npm package's module (ApiMock, PetstoreMock and
-#                                              DocumentBundle), for scripts/package.sh
+#   OUT_ROOT/package/mock.js                   playground-module-package: the npm package's module
+#                                              (ApiMock, PetstoreMock and DocumentBundle), for
+#                                              scripts/package.sh
 # They are kept out of the reference's wasm so its first download stays small. Trunk runs this
 # as a post_build hook (Trunk.toml), so `trunk build` and `trunk serve` both leave them in dist/.
 # Usage: build-modules.sh [OUT_ROOT [DIR...]]
@@ -32,14 +32,15 @@ ONLY=("${@:2}")
 PROFILE="${TRUNK_PROFILE:-release}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
-# build_module PACKAGE FEATURES NAME DIR [STACK_BYTES] [MORE CARGO ARGUMENTS...]
+# build_module PACKAGE NAME DIR [STACK_BYTES] [MORE CARGO ARGUMENTS...]
+# Each crate under crates/modules/ is one module, with nothing to choose; the try-it and
+# dashboard crates are built twice, their mode a feature (in MORE CARGO ARGUMENTS).
 build_module() {
-  local package="$1" features="$2" name="$3" out="$OUT_ROOT/$4" stack="${5:-}"
-  if [ "${#ONLY[@]}" -gt 0 ] && [[ " ${ONLY[*]} " != *" $4 "* ]]; then return; fi
-  if [ "${#ONLY[@]}" -eq 0 ] && [ "$4" = package ]; then return; fi
-  shift "$(( $# < 5 ? $# : 5 ))"
+  local package="$1" name="$2" out="$OUT_ROOT/$3" stack="${4:-}"
+  if [ "${#ONLY[@]}" -gt 0 ] && [[ " ${ONLY[*]} " != *" $3 "* ]]; then return; fi
+  if [ "${#ONLY[@]}" -eq 0 ] && [ "$3" = package ]; then return; fi
+  shift "$(( $# < 4 ? $# : 4 ))"
   local args=(-p "$package" --lib --crate-type cdylib --target wasm32-unknown-unknown --locked "$@")
-  [ -n "$features" ] && args+=(--features "$features")
   [ "$PROFILE" = release ] && args+=(--release)
   local rustc=()
   # A stack other than Rust's 1 MiB: every byte of it is memory the page holds while the
@@ -66,9 +67,9 @@ build_module() {
 messages="$(mktemp)"
 trap 'rm -f "$messages"' EXIT
 
-build_module playground-web js-api petstore_mock mock
-build_module playground-web api-js playground_api_mock api-mock
-build_module playground-web api-js,convert-api mock package
+build_module playground-module-mock petstore_mock mock
+build_module playground-module-api-mock playground_api_mock api-mock
+build_module playground-module-package mock package
 
 # The Petstore document the reference shows (src/document.rs, BUILTIN_PATH), beside the app
 # rather than inside its WebAssembly: the compact JSON the petstore crate's build script makes of
@@ -89,11 +90,11 @@ fi
 # The Markdown renderer walks pulldown-cmark's events without recursion: 128 KiB of stack
 # rather than 1 MiB leaves the page 0.9 MB (checked with deeply nested input in
 # tests/e2e/documents.test.mjs).
-build_module playground-web markdown-api playground_markdown markdown 131072
-build_module playground-web convert-api playground_convert convert
+build_module playground-module-markdown playground_markdown markdown 131072
+build_module playground-module-convert playground_convert convert
 # One module per mode of the Domains page: domains.html loads the host's when the host named its
 # API in the page (<meta name="playground-host-api">), the demo's otherwise.
-build_module playground-dashboard demo playground_dashboard dashboard "" --no-default-features
-build_module playground-dashboard host playground_dashboard dashboard-host "" --no-default-features
-build_module playground-tryit "" playground_tryit tryit
-build_module playground-tryit extras playground_tryit tryit-extras
+build_module playground-dashboard playground_dashboard dashboard "" --no-default-features --features demo
+build_module playground-dashboard playground_dashboard dashboard-host "" --no-default-features --features host
+build_module playground-tryit playground_tryit tryit
+build_module playground-tryit playground_tryit tryit-extras "" --features extras

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make package: the npm package of the mocks (packages/mock), built and packed by `npm pack`
 # into target/package/petstore-playground-mock-VERSION.tgz. Its WebAssembly module is
-# playground-web with the features api-js and convert-api (scripts/build-modules.sh ... package);
+# playground-module-package (scripts/build-modules.sh ... package);
 # js-yaml's ES module (the YAML reader) is copied in beside its licence, so installing the
 # package downloads nothing more. Prints the packed size and the gzip size of each .wasm.
 # Usage: package.sh [debug]   (debug: an unoptimised module, for a quick try)

@@ -47,13 +47,13 @@ stage "one version each (Cargo.lock)" scripts/check-lock.sh
 stage "clippy (host)"             cargo clippy --workspace --all-targets --locked -- -D warnings
 # The native mock server (tokio, sockets), the playground CLI over it, the host and the certificates
 # crate (sockets, SQLite, ring) do not build for wasm32.
-# --features playground-web/api-js (js-api and ApiMock),markdown-api,convert-api: lint the JS modules too (the app does not enable them).
-stage "clippy (wasm32)"           cargo clippy --workspace --exclude playground-server --exclude playground --exclude playground-certs --exclude playground-host --all-targets --locked --target wasm32-unknown-unknown --features playground-web/api-js,playground-web/markdown-api,playground-web/convert-api -- -D warnings
+# The JavaScript modules' crates (crates/modules/) are workspace members like the others.
+stage "clippy (wasm32)"           cargo clippy --workspace --exclude playground-server --exclude playground --exclude playground-certs --exclude playground-host --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
 # The try-it module without its feature `extras` (the workspace build above turns it on).
 stage "clippy (try-it module, lite)" cargo clippy -p playground-tryit --locked --target wasm32-unknown-unknown -- -D warnings
 stage "host tests"                cargo test --workspace --locked
 stage "conformance (schemathesis)" scripts/schemathesis.sh
-stage "browser tests (Chromium)"  in_browser_tmp cargo test -p playground-app -p playground-web -p playground-browser -p playground-dashboard -p playground-tryit --features playground-web/api-js,playground-web/markdown-api,playground-web/convert-api --locked --target wasm32-unknown-unknown
+stage "browser tests (Chromium)"  in_browser_tmp cargo test -p playground-app -p playground-web -p playground-module-mock -p playground-module-api-mock -p playground-module-markdown -p playground-module-convert -p playground-browser -p playground-dashboard -p playground-tryit --locked --target wasm32-unknown-unknown
 # The README's command for other crates, as a user runs it: wasm-pack drives the example's
 # browser tests in headless Chromium (no downloads: --mode no-install, the installed driver).
 stage "wasm-pack test (example)"   in_browser_tmp bash -c 'cd examples/browser-tests && wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install'

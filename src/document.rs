@@ -221,7 +221,7 @@ async fn yaml_to_json(yaml: &[u8]) -> Result<Vec<u8>, DocumentError> {
     })
 }
 
-/// The Swagger 2.0 converter's module (built from crates/web with the feature `convert-api`),
+/// The Swagger 2.0 converter's module (built from crates/modules/convert),
 /// relative to the page: loaded the first time a document needs it.
 const CONVERTER_PATH: &str = "convert/playground_convert.js";
 

@@ -31,7 +31,7 @@
 //!
 //! Effects that keep no value are made with `effect`, one boxed function type, so Leptos's effect
 //! task is instantiated once. Browser tests: `tests/web.rs`, which link the mock and try-it
-//! modules' Rust side (the dev-dependencies `playground-web` and `playground-tryit`).
+//! modules' Rust side (the dev-dependencies `playground-module-mock` and `playground-tryit`).
 
 pub mod credentials;
 pub mod document;

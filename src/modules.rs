@@ -1,4 +1,4 @@
-//! The page's deferred JavaScript modules (built from crates/web): loaded with a dynamic
+//! The page's deferred JavaScript modules (built from crates/modules): loaded with a dynamic
 //! `import()` after the first paint, so the first download carries only the reference.
 
 use js_sys::{Function, Promise, Reflect};

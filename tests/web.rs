@@ -117,7 +117,7 @@ use playground_app::mock::{MockState, STORAGE_KEY};
 use playground_app::ui::mock_notices::MockNotices;
 use playground_app::ui::mock_panel::MockPanel;
 use playground_mock::MockNotice;
-use playground_web::js_api::JsPetstoreMock;
+use playground_module_mock::JsPetstoreMock;
 use wasm_bindgen::JsValue;
 
 /// Lets Leptos run the effects a change scheduled.

@@ -30,7 +30,7 @@
 //! `format` (it becomes `binary`); `$ref`s inside examples and `x-` extensions stay as they are.
 //!
 //! In the browser the converter is the module `dist/convert/playground_convert.js`
-//! (`playground-web` with the feature `convert-api`), loaded only for a document that needs it.
+//! (`playground-module-convert`), loaded only for a document that needs it.
 //! Tests: `tests/convert.rs`, with the fixtures in `tests/fixtures/swagger2/`.
 
 #![deny(missing_docs)]

@@ -60,7 +60,7 @@
 //! loop of references; what has no section is copied where the reference stands. A reference that
 //! cannot be followed stays, with `x-unresolved-reference` saying why, so only the part that uses
 //! it fails. The native caller is `crates/server/src/description.rs`, the page's
-//! `crates/web/src/bundle_api.rs`.
+//! `crates/modules/convert/src/bundle.rs`.
 //!
 //! Tests: `tests/catalog.rs`, `tests/catalog_security.rs` and `tests/stream_first.rs`; the
 //! reader's property tests (any chunking ends as reading the whole text does) are

@@ -1,8 +1,8 @@
 //! What crosses between the page's WebAssembly modules: the app (the reference), the try-it
-//! module (`crates/tryit`) and the mock modules (`crates/web`: `PetstoreMock`, `ApiMock`). Each
-//! module is a wasm of its own, so a value crosses as JavaScript; this crate is the one place
-//! both sides of each crossing take their types from, so neither side reads strings the other
-//! wrote by hand.
+//! module (`crates/tryit`) and the mock modules (`crates/modules/mock`: `PetstoreMock`;
+//! `crates/modules/api-mock`: `ApiMock`). Each module is a wasm of its own, so a value crosses
+//! as JavaScript; this crate is the one place both sides of each crossing take their types
+//! from, so neither side reads strings the other wrote by hand.
 //!
 //! - The request and the answer are [`Request`] and [`Response`] (`playground_http`'s): the
 //!   try-it panel and the page hand them to the mock object's `handleJson` as JSON text, one

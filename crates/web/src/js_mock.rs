@@ -1,7 +1,11 @@
-//! What the JavaScript mock classes share (`PetstoreMock` of feature `js-api`, `ApiMock` of
-//! `api-js`): answering `fetch`-shaped calls, `handle` and `handleJson`, installing and removing
-//! the `fetch` (and `XMLHttpRequest`) interceptors, and the state methods, over a
-//! [`PersistentMock`] of either mock. Each class's methods are one call into [`JsMock`].
+//! What the JavaScript mock classes share (`PetstoreMock` of `playground-module-mock`, `ApiMock`
+//! of `playground-module-api-mock`): answering `fetch`-shaped calls, `handle` and `handleJson`,
+//! installing and removing the `fetch` (and `XMLHttpRequest`) interceptors, and the state
+//! methods, over a [`PersistentMock`] of either mock. [`js_mock_methods!`](crate::js_mock_methods)
+//! writes the methods both classes export, once: wasm-bindgen exports no generic type, so each
+//! class is a struct of its own around a [`JsMock`], and the macro gives it the shared
+//! `#[wasm_bindgen]` methods; each class adds only its own (its constructor, `reset`, `recordJson`,
+//! `counts` or `resources`).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -24,34 +28,69 @@ extern "C" {
     pub type JsRequestInit;
 }
 
-#[cfg(feature = "api-js")]
-#[wasm_bindgen(module = "/src/xhr.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = installXhr)]
-    fn install_xhr_js(target: &Function, mock_fetch: &Function) -> Function;
+/// Replaces the global `XMLHttpRequest` with one that asks `mock_fetch(url, init)` for the URLs
+/// `target(url)` accepts; returns what puts the original back. `ApiMock`'s module has it (its
+/// `xhr.js`); the Petstore's mock answers `fetch` only.
+pub type XhrInstaller = fn(target: &Function, mock_fetch: &Function) -> Function;
+
+/// The mocks whose exchanges with a real server can be checked against their description
+/// (`checkExchangeJson`).
+pub trait CheckExchange {
+    /// How `response` to `request` compares with the description.
+    fn check_exchange(
+        &self,
+        request: &playground_http::Request,
+        response: &playground_http::Response,
+    ) -> playground_mock::Checked;
+}
+
+impl CheckExchange for playground_mock::ApiMock {
+    fn check_exchange(
+        &self,
+        request: &playground_http::Request,
+        response: &playground_http::Response,
+    ) -> playground_mock::Checked {
+        playground_mock::ApiMock::check_exchange(self, request, response)
+    }
+}
+
+impl CheckExchange for petstore::Mock {
+    fn check_exchange(
+        &self,
+        request: &playground_http::Request,
+        response: &playground_http::Response,
+    ) -> playground_mock::Checked {
+        petstore::Mock::check_exchange(self, request, response)
+    }
 }
 
 /// A mock opened for JavaScript and its installed interceptors; removes them when dropped.
 #[derive(Debug)]
-pub(crate) struct JsMock<M: StatefulMock + 'static> {
-    pub(crate) mock: PersistentMock<M>,
+pub struct JsMock<M: StatefulMock + 'static> {
+    /// The mock, saved where its options say.
+    pub mock: PersistentMock<M>,
     installed: InstalledSlot,
     /// A path of the mock, for the examples in error messages (`/pets`).
     example: &'static str,
+    /// What `installFetch` also replaces `XMLHttpRequest` with, if anything.
+    xhr: Option<XhrInstaller>,
 }
 
 impl<M: StatefulMock + 'static> JsMock<M> {
-    pub(crate) fn new(mock: PersistentMock<M>, example: &'static str) -> Self {
-        Self { mock, installed: Rc::new(RefCell::new(None)), example }
+    /// `mock` for JavaScript: `example` is a path of it for error messages (`/pets`), `xhr` what
+    /// `installFetch` answers `XMLHttpRequest` with (`None`: `fetch` only).
+    #[must_use]
+    pub fn new(mock: PersistentMock<M>, example: &'static str, xhr: Option<XhrInstaller>) -> Self {
+        Self { mock, installed: Rc::new(RefCell::new(None)), example, xhr }
     }
 
     /// `fetch(input, init)`: a promise of a real `Response`.
-    pub(crate) fn fetch(&self, input: &JsValue, init: Option<JsRequestInit>) -> Promise {
+    pub fn fetch(&self, input: &JsValue, init: Option<JsRequestInit>) -> Promise {
         respond(self.mock.clone(), input, &init.map_or(JsValue::UNDEFINED, JsValue::from), None)
     }
 
     /// `handle(request)`: `{method, url, headers, body}` in, `{status, headers, body}` out.
-    pub(crate) fn handle(&self, request: JsValue) -> Result<Object, JsError> {
+    pub fn handle(&self, request: JsValue) -> Result<Object, JsError> {
         let example = self.example;
         if !request.is_object() {
             return Err(JsError::new(&format!(
@@ -69,7 +108,7 @@ impl<M: StatefulMock + 'static> JsMock<M> {
 
     /// `handleJson(request)`: `request` is what `handle()` takes, as JSON text, such as
     /// `{"method": "GET", "url": "/pets"}`; the answer is what `handle()` gives, as JSON text.
-    pub(crate) fn handle_json(&self, request: &str) -> Result<String, JsError> {
+    pub fn handle_json(&self, request: &str) -> Result<String, JsError> {
         let example = self.example;
         let request: playground_http::Request = serde_json::from_str(request).map_err(|e| {
             JsError::new(&format!(
@@ -84,7 +123,7 @@ impl<M: StatefulMock + 'static> JsMock<M> {
 
     /// The request and the answer of `checkExchangeJson` and `recordJson`, read from JSON text
     /// (`name` is the method's, for the message).
-    pub(crate) fn exchange_of(
+    pub fn exchange_of(
         &self,
         name: &str,
         request: &str,
@@ -104,43 +143,42 @@ impl<M: StatefulMock + 'static> JsMock<M> {
         Ok((request, response))
     }
 
-    /// `checkExchangeJson(request, response)`: `check` (the mock's drift check) on the
-    /// exchange read from JSON text, as JSON text (`{"operation", "mismatches"}`).
-    pub(crate) fn check_exchange_json(
-        &self,
-        request: &str,
-        response: &str,
-        check: impl FnOnce(&M, &playground_http::Request, &playground_http::Response) -> playground_mock::Checked,
-    ) -> Result<String, JsError> {
+    /// `checkExchangeJson(request, response)`: the mock's drift check on the exchange read from
+    /// JSON text, as JSON text (`{"operation", "mismatches"}`).
+    pub fn check_exchange_json(&self, request: &str, response: &str) -> Result<String, JsError>
+    where
+        M: CheckExchange,
+    {
         let (request, response) = self.exchange_of("checkExchangeJson", request, response)?;
-        let checked =
-            playground_seam::Checked::from(self.mock.with_mock(|mock| check(mock, &request, &response)));
+        let checked = playground_seam::Checked::from(
+            self.mock.with_mock(|mock| mock.check_exchange(&request, &response)),
+        );
         serde_json::to_string(&checked).map_err(|e| JsError::new(&e.to_string()))
     }
 
-    /// `installFetch(prefix)`, and with `xhr` the `XMLHttpRequest` interceptor too.
-    pub(crate) fn install_fetch(&self, prefix: &str, xhr: bool) -> Result<Function, JsValue> {
-        install_with(&self.installed, &self.mock, prefix, xhr)
+    /// `installFetch(prefix)`, with the `XMLHttpRequest` interceptor too when the class has one.
+    pub fn install_fetch(&self, prefix: &str) -> Result<Function, JsValue> {
+        install_with(&self.installed, &self.mock, prefix, self.xhr)
     }
 
     /// `uninstallFetch()`.
-    pub(crate) fn uninstall_fetch(&self) -> bool {
+    pub fn uninstall_fetch(&self) -> bool {
         uninstall(&self.installed)
     }
 
     /// `restore(snapshot)`, throwing an `Error` that says why.
-    pub(crate) fn restore(&self, snapshot: &str) -> Result<(), JsError> {
+    pub fn restore(&self, snapshot: &str) -> Result<(), JsError> {
         self.mock.restore(snapshot).map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// `notices()`.
-    pub(crate) fn notices(&self) -> Array {
+    pub fn notices(&self) -> Array {
         let notices: Vec<MockNotice> = self.mock.notices().iter().map(MockNotice::from).collect();
         serde_wasm_bindgen::to_value(&notices).map_or_else(|_| Array::new(), JsCast::unchecked_into)
     }
 
     /// `onChange(callback)`: returns the function that stops it.
-    pub(crate) fn on_change(&self, callback: Function) -> Function {
+    pub fn on_change(&self, callback: Function) -> Function {
         let subscription = self.mock.subscribe(move |_| {
             let _ = callback.call0(&JsValue::UNDEFINED);
         });
@@ -175,7 +213,7 @@ fn install_with<M: StatefulMock + 'static>(
     installed: &InstalledSlot,
     mock: &PersistentMock<M>,
     prefix: &str,
-    xhr: bool,
+    xhr: Option<XhrInstaller>,
 ) -> Result<Function, JsValue> {
     let prefix = Rc::new(Prefix::new(prefix).map_err(|e| js_sys::TypeError::new(&e.to_string()))?);
     uninstall(installed);
@@ -198,13 +236,7 @@ fn install_with<M: StatefulMock + 'static>(
             }
         })
     };
-    #[cfg(feature = "api-js")]
-    let xhr = if xhr { Some(install_xhr(mock, &prefix, &active)?) } else { None };
-    #[cfg(not(feature = "api-js"))]
-    let xhr: Option<Function> = {
-        let _ = xhr;
-        None
-    };
+    let xhr = xhr.map(|installer| install_xhr(installer, mock, &prefix, &active));
     Reflect::set(&global, &"fetch".into(), wrapper.as_ref())?;
     *installed.borrow_mut() = Some(Installed { original, wrapper, active: Rc::clone(&active), xhr });
 
@@ -219,14 +251,14 @@ fn install_with<M: StatefulMock + 'static>(
     Ok(undo.into_js_value().unchecked_into())
 }
 
-#[cfg(feature = "api-js")]
 /// Installs the `XMLHttpRequest` interceptor beside the `fetch` one; returns what puts the
 /// original back.
 fn install_xhr<M: StatefulMock + 'static>(
+    installer: XhrInstaller,
     mock: &PersistentMock<M>,
     prefix: &Rc<Prefix>,
     active: &Rc<Cell<bool>>,
-) -> Result<Function, JsValue> {
+) -> Function {
     let target = {
         let (prefix, active) = (Rc::clone(prefix), Rc::clone(active));
         Closure::<dyn Fn(JsValue) -> bool>::new(move |url: JsValue| {
@@ -240,16 +272,20 @@ fn install_xhr<M: StatefulMock + 'static>(
             respond(mock.clone(), &url, &init, target)
         })
     };
-    Ok(install_xhr_js(&target.into_js_value().unchecked_into(), &mock_fetch.into_js_value().unchecked_into()))
+    installer(&target.into_js_value().unchecked_into(), &mock_fetch.into_js_value().unchecked_into())
 }
 
 /// Why `reset()` changed nothing (a `storage` of the caller's refused it).
-pub(crate) fn not_reset(reason: &str) -> String {
+#[must_use]
+pub fn not_reset(reason: &str) -> String {
     format!("The state was not reset: it could not be saved ({reason}).")
 }
 
 /// The `storage` option of either class: `None` when not given (or `null`).
-pub(crate) fn storage_option(options: &JsValue) -> Result<Option<JsStorage>, String> {
+///
+/// # Errors
+/// Why the object given cannot be a store.
+pub fn storage_option(options: &JsValue) -> Result<Option<JsStorage>, String> {
     if !options.is_object() {
         return Ok(None);
     }
@@ -261,7 +297,8 @@ pub(crate) fn storage_option(options: &JsValue) -> Result<Option<JsStorage>, Str
 }
 
 /// The message of a conversion error (a JavaScript `Error` underneath).
-pub(crate) fn message_of(error: serde_wasm_bindgen::Error) -> String {
+#[must_use]
+pub fn message_of(error: serde_wasm_bindgen::Error) -> String {
     let error = JsValue::from(error);
     match error.dyn_ref::<js_sys::Error>() {
         Some(error) => error.message().into(),
@@ -412,4 +449,128 @@ fn uninstall(slot: &RefCell<Option<Installed>>) -> bool {
         installed.wrapper.forget();
     }
     true
+}
+
+/// The methods `PetstoreMock` and `ApiMock` share, as one `#[wasm_bindgen]` impl of the class
+/// `$js` on the struct `$rust`, whose field `inner` is a [`JsMock`] of a mock that is
+/// [`CheckExchange`]: `fetch`, `handle`, `handleJson`, `checkExchangeJson`, `installFetch`,
+/// `uninstallFetch`, `snapshot`, `restore`, `notices`, `dismissNotices`, `onChange` and
+/// `storageKey`. The crate that calls it depends on `wasm-bindgen` and `js-sys`.
+///
+/// ```ignore
+/// #[wasm_bindgen(js_name = PetstoreMock)]
+/// pub struct JsPetstoreMock { inner: JsMock<petstore::Mock> }
+/// playground_web::js_mock_methods!(JsPetstoreMock, PetstoreMock);
+/// ```
+#[macro_export]
+macro_rules! js_mock_methods {
+    ($rust:ident, $js:ident) => {
+        #[::wasm_bindgen::prelude::wasm_bindgen(js_class = $js)]
+        impl $rust {
+            /// Answers a request like `window.fetch` would: `input` is a URL string, a `URL` or a
+            /// `Request`, `init` its usual options. Resolves to a real `Response`, after the delay
+            /// the options ask for; rejects where `fetch` would (a GET with a body, an aborted
+            /// signal, a network failure the options inject).
+            #[wasm_bindgen(unchecked_return_type = "Promise<Response>")]
+            pub fn fetch(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "RequestInfo | URL")] input: ::wasm_bindgen::JsValue,
+                init: ::core::option::Option<$crate::js_mock::JsRequestInit>,
+            ) -> ::js_sys::Promise {
+                self.inner.fetch(&input, init)
+            }
+
+            /// Answers a request at once, without `Request` and `Response` objects (no promise,
+            /// no body stream, no delay, no injected failure): `{method, url, headers, body}` in,
+            /// `{status, headers, body}` out.
+            #[wasm_bindgen(unchecked_return_type = "MockAnswer")]
+            pub fn handle(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "MockRequest")] request: ::wasm_bindgen::JsValue,
+            ) -> ::core::result::Result<::js_sys::Object, ::wasm_bindgen::JsError> {
+                self.inner.handle(request)
+            }
+
+            /// `handle()` with the request and the answer as JSON text: for a caller that holds
+            /// them as text already (a worker's message, another WebAssembly module), no object
+            /// is built or read for them.
+            #[wasm_bindgen(js_name = handleJson)]
+            pub fn handle_json(
+                &self,
+                request: &str,
+            ) -> ::core::result::Result<::std::string::String, ::wasm_bindgen::JsError> {
+                self.inner.handle_json(request)
+            }
+
+            /// How a real exchange compares with the description (the request as `handleJson`
+            /// takes it, the answer as it gives it, both JSON text): `{"operation": "listBooks" |
+            /// null, "mismatches": [{"kind", "pointer", "rule"}]}` as JSON text, no mismatches
+            /// when it matches. Changes nothing.
+            #[wasm_bindgen(js_name = checkExchangeJson)]
+            pub fn check_exchange_json(
+                &self,
+                request: &str,
+                response: &str,
+            ) -> ::core::result::Result<::std::string::String, ::wasm_bindgen::JsError> {
+                self.inner.check_exchange_json(request, response)
+            }
+
+            /// Replaces the global `fetch` (and, for an `ApiMock`, `XMLHttpRequest`): requests
+            /// whose URL starts with `prefix` (a path on this origin such as `"/api"`, or an
+            /// absolute URL) are answered by the mock, with the prefix removed (`/api/pets` is
+            /// the mock's `/pets`); all others go to the originals. Returns a function that
+            /// undoes it (as does `uninstallFetch()`).
+            #[wasm_bindgen(js_name = installFetch, unchecked_return_type = "() => void")]
+            pub fn install_fetch(
+                &self,
+                prefix: &str,
+            ) -> ::core::result::Result<::js_sys::Function, ::wasm_bindgen::JsValue> {
+                self.inner.install_fetch(prefix)
+            }
+
+            /// Puts the original `fetch` (and `XMLHttpRequest`) back. Returns whether an
+            /// interceptor was installed.
+            #[wasm_bindgen(js_name = uninstallFetch)]
+            pub fn uninstall_fetch(&self) -> bool {
+                self.inner.uninstall_fetch()
+            }
+
+            /// The whole state as versioned JSON (for `restore`).
+            pub fn snapshot(&self) -> ::std::string::String {
+                self.inner.mock.snapshot()
+            }
+
+            /// Replaces the state with a snapshot of the same mock. Throws an `Error` saying why
+            /// when it is not one; the state is then untouched.
+            pub fn restore(&self, snapshot: &str) -> ::core::result::Result<(), ::wasm_bindgen::JsError> {
+                self.inner.restore(snapshot)
+            }
+
+            /// What the user should know about where the state is kept (storage was unreadable,
+            /// full, unavailable, or another tab's change replaced this one's).
+            #[wasm_bindgen(unchecked_return_type = "MockNotice[]")]
+            pub fn notices(&self) -> ::js_sys::Array {
+                self.inner.notices()
+            }
+
+            /// Hides the notices that report something past.
+            #[wasm_bindgen(js_name = dismissNotices)]
+            pub fn dismiss_notices(&self) {
+                self.inner.mock.dismiss_notices();
+            }
+
+            /// Calls `callback` after every change of the state or notices, including changes
+            /// made in other tabs. Returns a function that stops it.
+            #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
+            pub fn on_change(&self, callback: ::js_sys::Function) -> ::js_sys::Function {
+                self.inner.on_change(callback)
+            }
+
+            /// The `localStorage` key, or `null` when the state is kept in memory only.
+            #[wasm_bindgen(getter, js_name = storageKey)]
+            pub fn storage_key(&self) -> ::core::option::Option<::std::string::String> {
+                self.inner.mock.storage_key()
+            }
+        }
+    };
 }

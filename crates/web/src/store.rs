@@ -193,7 +193,7 @@ impl KeyValueStore for WatchedStorage {
 /// any object with `getItem(key)` and `setItem(key, value)` as `localStorage` has them (the npm
 /// package's file store in Node, `sessionStorage`), and `removeItem(key)` when it has one. What
 /// they throw is said in their own words.
-#[cfg(all(target_arch = "wasm32", feature = "js-api"))]
+#[cfg(target_arch = "wasm32")]
 pub mod js {
     use wasm_bindgen::prelude::*;
 

@@ -1,9 +1,9 @@
-//! The Markdown module (`--features markdown-api`) in headless Chromium: the reference's
+//! `markdownToHtml` in headless Chromium: the reference's
 //! descriptions render with formatting, and a hostile description stays inert text.
-#![cfg(all(target_arch = "wasm32", feature = "markdown-api"))]
+#![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use playground_web::markdown_api::markdown_to_html;
+use playground_module_markdown::markdown_to_html;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

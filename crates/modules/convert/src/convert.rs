@@ -1,5 +1,4 @@
-//! The Swagger 2.0 converter as a JavaScript module (cargo feature `convert-api`):
-//! `convertSwagger2(bytes)` reads a Swagger 2.0 document's JSON and gives the OpenAPI 3.0
+//! The Swagger 2.0 converter: `convertSwagger2(bytes)` reads a Swagger 2.0 document's JSON and gives the OpenAPI 3.0
 //! document's JSON with the converter's notes, or why it could not be converted. A page loads
 //! it when a document turns out to be Swagger 2.0, so the reference's first download does not
 //! carry the converter.

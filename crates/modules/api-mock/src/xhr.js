@@ -1,4 +1,4 @@
-// XMLHttpRequest for an ApiMock (playground-web, feature js-api): a subclass of the page's own
+// XMLHttpRequest for an ApiMock (playground-module-api-mock): a subclass of the page's own
 // XMLHttpRequest that sends requests under the mock's prefix to the mock's fetch and behaves
 // as the browser's does for them (readyState, status, headers, responseType, load and error
 // events, abort, timeout), and leaves every other request to the browser. axios and other

@@ -1,11 +1,11 @@
-//! The JavaScript API (`--features js-api`) in headless Chromium: `fetch` gives real
+//! `PetstoreMock` in headless Chromium: `fetch` gives real
 //! `Response`s, `installFetch` answers under its prefix and passes the rest on, uninstalling
 //! puts the original back, `restore` throws a readable `Error`.
-#![cfg(all(target_arch = "wasm32", feature = "js-api"))]
+#![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use js_sys::{Array, Function, JSON, Object, Promise, Reflect, Uint8Array};
-use playground_web::js_api::{JsMockOptions, JsPetstoreMock, JsRequestInit};
+use playground_module_mock::{JsMockOptions, JsPetstoreMock, JsRequestInit};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -257,10 +257,10 @@ fn options_are_checked_with_readable_errors() {
         JsPetstoreMock::new(options(&[("seed", false.into()), ("storageKey", JsValue::NULL)])).unwrap();
     assert_eq!(Reflect::get(&empty.counts(), &"pets".into()).unwrap(), 0);
     let default = JsPetstoreMock::new(None).unwrap();
-    assert_eq!(default.storage_key().as_deref(), Some(playground_web::js_api::DEFAULT_STORAGE_KEY));
+    assert_eq!(default.storage_key().as_deref(), Some(playground_module_mock::DEFAULT_STORAGE_KEY));
     // A key given as undefined is no key given; null is no storage.
     let undefined = JsPetstoreMock::new(options(&[("storageKey", JsValue::UNDEFINED)])).unwrap();
-    assert_eq!(undefined.storage_key().as_deref(), Some(playground_web::js_api::DEFAULT_STORAGE_KEY));
+    assert_eq!(undefined.storage_key().as_deref(), Some(playground_module_mock::DEFAULT_STORAGE_KEY));
     let counts = JSON::stringify(&empty.counts()).unwrap();
     assert_eq!(counts, r#"{"pets":0,"categories":0,"orders":0,"openOrders":0,"stock":0}"#);
 }
@@ -446,47 +446,4 @@ fn the_drift_check_and_recording_answer_the_seam_types() {
     let error = JsValue::from(mock.record_json(&asked, &answered).unwrap_err());
     let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
     assert!(message.contains("by the Petstore's rules"), "{message}");
-}
-
-#[cfg(feature = "api-js")]
-#[wasm_bindgen_test]
-fn an_api_mock_records_a_real_answer_as_the_seam_says() {
-    use playground_seam::{Recorded, Request, Response};
-    use playground_web::api_mock_js::JsApiMock;
-    let thing = serde_json::json!({"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}});
-    let doc = serde_json::json!({
-        "openapi": "3.0.3", "info": {"title": "Seam", "version": "1"},
-        "components": {"schemas": {"Thing": {"type": "object", "required": ["id"],
-            "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}},
-        "paths": {
-            "/things": {
-                "get": {"responses": {"200": {"description": "", "content": {"application/json":
-                    {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Thing"}}}}}}},
-                "post": {"requestBody": {"content": thing},
-                    "responses": {"201": {"description": "", "content": thing}}}
-            },
-            "/things/{id}": {
-                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
-                "get": {"responses": {"200": {"description": "", "content": thing}}},
-                "delete": {"responses": {"204": {"description": ""}}}
-            }
-        }
-    });
-    let storage = object(&[("storageKey", JsValue::NULL)]);
-    let mock = JsApiMock::new(doc.to_string().into(), Some(storage.unchecked_into())).unwrap();
-    let asked = serde_json::to_string(&Request::new("GET", "/things")).unwrap();
-    let list = Response {
-        status: 200,
-        headers: vec![("Content-Type".to_owned(), "application/json".to_owned())],
-        body: br#"[{"id": 1}, {"id": 2}]"#.to_vec(),
-    };
-    let recorded: Recorded =
-        serde_json::from_str(&mock.record_json(&asked, &serde_json::to_string(&list).unwrap()).unwrap())
-            .unwrap();
-    assert_eq!(recorded, Recorded { stored: 2, removed: 0, summary: "2 items stored.".to_owned() });
-    let asked = serde_json::to_string(&Request::new("DELETE", "/things/1")).unwrap();
-    let gone =
-        serde_json::to_string(&Response { status: 204, headers: Vec::new(), body: Vec::new() }).unwrap();
-    let recorded: Recorded = serde_json::from_str(&mock.record_json(&asked, &gone).unwrap()).unwrap();
-    assert_eq!(recorded, Recorded { stored: 0, removed: 1, summary: "1 item removed.".to_owned() });
 }

@@ -1,5 +1,5 @@
-//! Descriptions kept in many files, in the page (in the converter's module, feature
-//! `convert-api`, which the page loads only when a document needs it): `DocumentBundle` follows
+//! Descriptions kept in many files, in the page (in the converter's module, which the page loads
+//! only when a document needs it): `DocumentBundle` follows
 //! `playground_openapi::bundle`, with addresses joined as the browser joins URLs. The page's
 //! JavaScript fetches the files it wants (YAML read by js-yaml first) and hands them over.
 

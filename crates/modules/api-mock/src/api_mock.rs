@@ -1,17 +1,22 @@
-//! `new ApiMock(description, options)` (feature `js-api`): the stateful mock of any OpenAPI
-//! document for JavaScript, with the same `fetch`, `handle`, `installFetch` and state methods as
-//! `PetstoreMock`; `installFetch` also answers `XMLHttpRequest` (axios and other libraries use it
-//! in browsers). The state is saved in `localStorage` per document.
+//! `new ApiMock(description, options)`: the class's own methods (its constructor, `reset`,
+//! `recordJson`, `resources`, `api`); the methods it shares with `PetstoreMock` are
+//! `playground_web::js_mock_methods!`, whose `installFetch` also answers `XMLHttpRequest` here
+//! (`xhr.js`). The state is saved in `localStorage` per document.
 
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise, Uint8Array};
+use js_sys::{Array, Function, Uint8Array};
 use playground_mock::{ApiMock, MockOptions as ApiOptions};
+use playground_web::js_mock::{JsMock, not_reset, storage_option};
+use playground_web::{MockOptions, PersistentMock};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::js_mock::{JsMock, JsRequestInit, not_reset, storage_option};
-use crate::persistent::{MockOptions, PersistentMock};
+#[wasm_bindgen(module = "/src/xhr.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = installXhr)]
+    fn install_xhr(target: &Function, mock_fetch: &Function) -> Function;
+}
 
 /// The largest description `new ApiMock` reads (64 MiB of JSON).
 pub const MAX_DESCRIPTION_BYTES: usize = 64 * 1024 * 1024;
@@ -107,46 +112,7 @@ impl JsApiMock {
             }
             None => PersistentMock::open_of(initial, &MockOptions { seed: false, storage_key: key }).0,
         };
-        Ok(Self { inner: JsMock::new(mock, "/things") })
-    }
-
-    /// Answers a request like `window.fetch` would, after the delay the options ask for;
-    /// rejects as `fetch` does for a network failure the options inject.
-    #[wasm_bindgen(unchecked_return_type = "Promise<Response>")]
-    pub fn fetch(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "RequestInfo | URL")] input: JsValue,
-        init: Option<JsRequestInit>,
-    ) -> Promise {
-        self.inner.fetch(&input, init)
-    }
-
-    /// Answers a request at once (no delay, no injected failure): `{method, url, headers,
-    /// body}` in, `{status, headers, body}` out.
-    #[wasm_bindgen(unchecked_return_type = "MockAnswer")]
-    pub fn handle(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "MockRequest")] request: JsValue,
-    ) -> Result<Object, JsError> {
-        self.inner.handle(request)
-    }
-
-    /// `handle()` with the request and the answer as JSON text (see
-    /// `PetstoreMock.handleJson`).
-    #[wasm_bindgen(js_name = handleJson)]
-    pub fn handle_json(&self, request: &str) -> Result<String, JsError> {
-        self.inner.handle_json(request)
-    }
-
-    /// How a real exchange compares with the description (the request as `handleJson` takes
-    /// it, the answer as it gives it, both JSON text): `{"operation": "listBooks" | null,
-    /// "mismatches": [{"kind", "pointer", "rule"}]}` as JSON text, no mismatches when it
-    /// matches. Changes nothing.
-    #[wasm_bindgen(js_name = checkExchangeJson)]
-    pub fn check_exchange_json(&self, request: &str, response: &str) -> Result<String, JsError> {
-        self.inner.check_exchange_json(request, response, |mock, request, response| {
-            mock.check_exchange(request, response)
-        })
+        Ok(Self { inner: JsMock::new(mock, "/things", Some(install_xhr)) })
     }
 
     /// Keeps a real server's answer in the mock (JSON text, as `checkExchangeJson` takes them):
@@ -165,35 +131,10 @@ impl JsApiMock {
         serde_json::to_string(&recorded).map_err(|e| JsError::new(&e.to_string()))
     }
 
-    /// Replaces the global `fetch` and `XMLHttpRequest`: requests whose URL starts with `prefix`
-    /// are answered by the mock, with the prefix removed; all others go to the browser. Returns
-    /// a function that undoes it (as does `uninstallFetch()`).
-    #[wasm_bindgen(js_name = installFetch, unchecked_return_type = "() => void")]
-    pub fn install_fetch(&self, prefix: &str) -> Result<Function, JsValue> {
-        self.inner.install_fetch(prefix, true)
-    }
-
-    /// Puts the original `fetch` and `XMLHttpRequest` back. Returns whether they were replaced.
-    #[wasm_bindgen(js_name = uninstallFetch)]
-    pub fn uninstall_fetch(&self) -> bool {
-        self.inner.uninstall_fetch()
-    }
-
     /// Empties the state. Saved at once; throws an `Error` saying why when a `storage` of the
     /// caller's refuses it (the state is then as it was).
     pub fn reset(&self) -> Result<(), JsError> {
         self.inner.mock.reset(false).map_err(|reason| JsError::new(&not_reset(&reason)))
-    }
-
-    /// The whole state as versioned JSON (for `restore`).
-    pub fn snapshot(&self) -> String {
-        self.inner.mock.snapshot()
-    }
-
-    /// Replaces the state with a snapshot of a mock of the same document. Throws an `Error`
-    /// saying why when it is not one; the state is then untouched.
-    pub fn restore(&self, snapshot: &str) -> Result<(), JsError> {
-        self.inner.restore(snapshot)
     }
 
     /// The resources inferred from the document, with how many items each holds.
@@ -208,32 +149,9 @@ impl JsApiMock {
     pub fn api(&self) -> String {
         self.inner.mock.with_mock(|mock| mock.api().to_owned())
     }
-
-    /// What the user should know about where the state is kept.
-    #[wasm_bindgen(unchecked_return_type = "MockNotice[]")]
-    pub fn notices(&self) -> Array {
-        self.inner.notices()
-    }
-
-    /// Hides the notices that report something past.
-    #[wasm_bindgen(js_name = dismissNotices)]
-    pub fn dismiss_notices(&self) {
-        self.inner.mock.dismiss_notices();
-    }
-
-    /// Calls `callback` after every change of the state, including changes made in other tabs.
-    /// Returns a function that stops it.
-    #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
-    pub fn on_change(&self, callback: Function) -> Function {
-        self.inner.on_change(callback)
-    }
-
-    /// The `localStorage` key, or `null` when the state is kept in memory only.
-    #[wasm_bindgen(getter, js_name = storageKey)]
-    pub fn storage_key(&self) -> Option<String> {
-        self.inner.mock.storage_key()
-    }
 }
+
+playground_web::js_mock_methods!(JsApiMock, ApiMock);
 
 /// The description's JSON bytes: text, bytes, or an object (stringified).
 fn description_bytes(description: &JsValue) -> Result<Vec<u8>, String> {

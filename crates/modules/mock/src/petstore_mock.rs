@@ -1,17 +1,14 @@
-//! The JavaScript API (cargo feature `js-api`): `new PetstoreMock(options)` with a
-//! `fetch`-shaped `fetch`, `installFetch(prefix)` / `uninstallFetch()` to answer a page's own
-//! `fetch` calls under a URL prefix, and `reset`, `snapshot`, `restore`.
+//! `new PetstoreMock(options)`: the class's own methods (its constructor, `reset`, `counts`,
+//! `recordJson`); the methods it shares with `ApiMock` are `playground_web::js_mock_methods!`.
 
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise};
+use js_sys::Object;
+use playground_web::js_mock::{JsMock, message_of, not_reset, storage_option};
+use playground_web::{MockOptions, PersistentMock};
 use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-
-pub use crate::js_mock::JsRequestInit;
-use crate::js_mock::{JsMock, message_of, not_reset, storage_option};
-use crate::persistent::{MockOptions, PersistentMock};
 
 /// The `localStorage` key when the options name none.
 pub const DEFAULT_STORAGE_KEY: &str = "petstore-mock/v1";
@@ -103,46 +100,7 @@ impl JsPetstoreMock {
             }
             None => PersistentMock::open_of(Rc::new(initial), &options).0,
         };
-        Ok(Self { inner: JsMock::new(mock, "/pets") })
-    }
-
-    /// Answers a request like `window.fetch` would: `input` is a URL string, a `URL` or a
-    /// `Request`, `init` its usual options. Resolves to a real `Response`; rejects where
-    /// `fetch` would (a GET with a body, an aborted signal).
-    #[wasm_bindgen(unchecked_return_type = "Promise<Response>")]
-    pub fn fetch(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "RequestInfo | URL")] input: JsValue,
-        init: Option<JsRequestInit>,
-    ) -> Promise {
-        self.inner.fetch(&input, init)
-    }
-
-    /// Answers a request at once, without `Request` and `Response` objects (no promise, no
-    /// body stream): what a test suite or a page that only needs the data can call.
-    #[wasm_bindgen(unchecked_return_type = "MockAnswer")]
-    pub fn handle(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "MockRequest")] request: JsValue,
-    ) -> Result<Object, JsError> {
-        self.inner.handle(request)
-    }
-
-    /// `handle()` with the request and the answer as JSON text: for a caller that holds them as
-    /// text already (a worker's message, another WebAssembly module), no object is built or
-    /// read for them.
-    #[wasm_bindgen(js_name = handleJson)]
-    pub fn handle_json(&self, request: &str) -> Result<String, JsError> {
-        self.inner.handle_json(request)
-    }
-
-    /// How a real exchange compares with the Petstore's description (as `ApiMock`'s
-    /// `checkExchangeJson`). Changes nothing.
-    #[wasm_bindgen(js_name = checkExchangeJson)]
-    pub fn check_exchange_json(&self, request: &str, response: &str) -> Result<String, JsError> {
-        self.inner.check_exchange_json(request, response, |mock, request, response| {
-            mock.check_exchange(request, response)
-        })
+        Ok(Self { inner: JsMock::new(mock, "/pets", None) })
     }
 
     /// Throws: the Petstore's mock keeps what is sent to it, by the Petstore's rules, not a
@@ -152,21 +110,6 @@ impl JsPetstoreMock {
         Err(JsError::new(
             "the Petstore's mock keeps what is sent to it, by the Petstore's rules, not a real server's answers",
         ))
-    }
-
-    /// Replaces the global `fetch`: requests whose URL starts with `prefix` (a path on this
-    /// origin such as `"/api"`, or an absolute URL) are answered by the mock, with the prefix
-    /// removed (`/api/pets` is the mock's `/pets`); all others go to the original `fetch`.
-    /// Returns a function that undoes it (as does `uninstallFetch()`).
-    #[wasm_bindgen(js_name = installFetch, unchecked_return_type = "() => void")]
-    pub fn install_fetch(&self, prefix: &str) -> Result<Function, JsValue> {
-        self.inner.install_fetch(prefix, false)
-    }
-
-    /// Puts the original `fetch` back. Returns whether an interceptor was installed.
-    #[wasm_bindgen(js_name = uninstallFetch)]
-    pub fn uninstall_fetch(&self) -> bool {
-        self.inner.uninstall_fetch()
     }
 
     /// Replaces the state with the initial data: the demo data or, with `seed: false`, an
@@ -180,17 +123,6 @@ impl JsPetstoreMock {
         reset.map_err(|reason| JsError::new(&not_reset(&reason)))
     }
 
-    /// The whole state as versioned JSON (for `restore`).
-    pub fn snapshot(&self) -> String {
-        self.inner.mock.snapshot()
-    }
-
-    /// Replaces the state with a snapshot. Throws an `Error` saying why when it is not one;
-    /// the state is then untouched.
-    pub fn restore(&self, snapshot: &str) -> Result<(), JsError> {
-        self.inner.restore(snapshot)
-    }
-
     /// `{pets, categories, orders, openOrders, stock}`.
     #[wasm_bindgen(
         unchecked_return_type = "{pets: number, categories: number, orders: number, openOrders: number, stock: number}"
@@ -199,33 +131,9 @@ impl JsPetstoreMock {
         serde_wasm_bindgen::to_value(&self.inner.mock.counts())
             .map_or_else(|_| Object::new(), JsCast::unchecked_into)
     }
-
-    /// What the user should know about where the state is kept (storage was unreadable, full,
-    /// unavailable, or another tab's change replaced this one's).
-    #[wasm_bindgen(unchecked_return_type = "MockNotice[]")]
-    pub fn notices(&self) -> Array {
-        self.inner.notices()
-    }
-
-    /// Hides the notices that report something past.
-    #[wasm_bindgen(js_name = dismissNotices)]
-    pub fn dismiss_notices(&self) {
-        self.inner.mock.dismiss_notices();
-    }
-
-    /// Calls `callback` after every change of the state or notices, including changes made in
-    /// other tabs. Returns a function that stops it.
-    #[wasm_bindgen(js_name = onChange, unchecked_return_type = "() => void")]
-    pub fn on_change(&self, callback: Function) -> Function {
-        self.inner.on_change(callback)
-    }
-
-    /// The `localStorage` key, or `null` when the state is kept in memory only.
-    #[wasm_bindgen(getter, js_name = storageKey)]
-    pub fn storage_key(&self) -> Option<String> {
-        self.inner.mock.storage_key()
-    }
 }
+
+playground_web::js_mock_methods!(JsPetstoreMock, PetstoreMock);
 
 /// `PetstoreMockOptions` as the page passed them.
 #[derive(Deserialize)]

@@ -1,11 +1,11 @@
-//! The Swagger 2.0 converter module (`--features convert-api`) in headless Chromium: a document
+//! The Swagger 2.0 converter module in headless Chromium: a document
 //! comes back as OpenAPI 3.0 JSON bytes with its notes, and a document that cannot be converted
 //! as a sentence.
-#![cfg(all(target_arch = "wasm32", feature = "convert-api"))]
+#![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use js_sys::{Array, Reflect, Uint8Array};
-use playground_web::convert_api::convert_swagger2;
+use playground_module_convert::convert_swagger2;
 use serde_json::{Value, json};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
