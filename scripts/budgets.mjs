@@ -25,7 +25,10 @@ const { CHROMIUM_ARGS, DIST, serveStatic } = await import(join(E2E, "harness.mjs
 const GITHUB = join(E2E, "node_modules/@octokit/openapi/generated/api.github.com.json");
 
 const RUNS = 3;
-const BUDGET = { petstoreMs: 1000, initialBytes: 280 * 1024, githubMs: 1500 };
+// The first download's budget is 281 KiB: the typed seam between the page's modules
+// (crates/seam) and the reader's functions split under 100 lines added 0.8 KB gzip to the
+// 279.2 KiB it was (docs/decisions.md); the first screen in index.html is to win it back.
+const BUDGET = { petstoreMs: 1000, initialBytes: 281 * 1024, githubMs: 1500 };
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 

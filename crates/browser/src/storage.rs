@@ -126,8 +126,10 @@ pub const LEGACY_PREFIX: &str = "petstore-playground/";
 /// reader saved before (theme, try-it target and headers, remembered credentials, the mock's
 /// state, the Domains page) is read as it was. A key already saved under its new name keeps
 /// its value, and the old one goes. Each old key is removed before its value is written again,
-/// so a storage nearly full still has room; a write refused puts the old key back. The page
-/// calls it once when it starts, before anything reads a key. Answers how many keys moved.
+/// so a storage nearly full still has room; a write refused puts the old key back. The Domains
+/// page calls it when it mounts, before it reads a key (the reference's `index.html` does the
+/// same in its first script, so the app's first download does not carry it). Answers how many
+/// keys moved.
 ///
 /// # Errors
 /// [`StorageError::Unavailable`] when the page may not use `localStorage`;
