@@ -419,6 +419,8 @@ test("the mock exports its state, refuses a bad import with the reason, and impo
 test("the reference links to Project settings > Domains, which loads its own module", async () => {
   const { page, context, problems } = await openOperation("listPets");
   try {
+    // The try-it module is in (a navigation while its download runs would abort that request).
+    await page.locator("[data-testid=try-send]").waitFor({ timeout: 15_000 });
     await page.locator("[data-testid=domains-link]").click();
     await page.locator("[data-testid=domains-page]").waitFor({ timeout: 15_000 });
     assert.match(page.url(), /domains\.html$/);
