@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test site preview size build tools bench bench-mock bench-mock-any bench-generate budgets corpus
+.PHONY: serve test site preview size build release tools bench bench-mock bench-mock-any bench-generate budgets corpus
 
 ## serve: install what is missing and serve the app on http://127.0.0.1:8080
 serve:
@@ -39,6 +39,12 @@ budgets:
 build:
 	scripts/ensure-tools.sh build
 	trunk build --release --offline
+
+## release: playground as one static program with the app built in (x86_64 Linux, musl):
+## target/release-artifacts/playground-VERSION-x86_64-unknown-linux-musl.tar.gz; prints each artifact's size
+## (runs make build's trunk build first; RELEASE_SKIP_APP=1 packs dist/ as it is)
+release:
+	scripts/release.sh
 
 ## package: the npm package of the mocks (packages/mock): target/package/petstore-playground-mock-VERSION.tgz,
 ## from `npm pack`; prints its size and the gzip size of its .wasm

@@ -17,10 +17,12 @@
 #   OUT_ROOT/tryit-extras/playground_tryit.js    the same with the feature extras (Authorization,
 #                                              form and file bodies), for operations that need them
 # and OUT_ROOT/petstore.json, the Petstore document the reference shows. Named on the command line
-# (build-modules.sh OUT_ROOT DIR...), only those are built; one more is built only when named:
+# (build-modules.sh OUT_ROOT DIR...), only those are built; two more are built only when named:
 #   OUT_ROOT/package/mock.js                   playground-module-package: the npm package's module
 #                                              (ApiMock, PetstoreMock and DocumentBundle), for
 #                                              scripts/package.sh
+#   OUT_ROOT/site/playground_site.js           playground-module-site: the site builder of the
+#                                              npm command line (packages/cli), buildSite
 # They are kept out of the reference's wasm so its first download stays small. Trunk runs this
 # as a post_build hook (Trunk.toml), so `trunk build` and `trunk serve` both leave them in dist/.
 # Usage: build-modules.sh [OUT_ROOT [DIR...]]
@@ -38,7 +40,7 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 build_module() {
   local package="$1" name="$2" out="$OUT_ROOT/$3" stack="${4:-}"
   if [ "${#ONLY[@]}" -gt 0 ] && [[ " ${ONLY[*]} " != *" $3 "* ]]; then return; fi
-  if [ "${#ONLY[@]}" -eq 0 ] && [ "$3" = package ]; then return; fi
+  if [ "${#ONLY[@]}" -eq 0 ] && { [ "$3" = package ] || [ "$3" = site ]; }; then return; fi
   shift "$(( $# < 4 ? $# : 4 ))"
   local args=(-p "$package" --lib --crate-type cdylib --target wasm32-unknown-unknown --locked "$@")
   [ "$PROFILE" = release ] && args+=(--release)
@@ -70,6 +72,7 @@ trap 'rm -f "$messages"' EXIT
 build_module playground-module-mock petstore_mock mock
 build_module playground-module-api-mock playground_api_mock api-mock
 build_module playground-module-package mock package
+build_module playground-module-site playground_site site
 
 # The Petstore document the reference shows (src/document.rs, BUILTIN_PATH), beside the app
 # rather than inside its WebAssembly: the compact JSON the petstore crate's build script makes of

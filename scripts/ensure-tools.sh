@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what `make serve` / `make test` need, only when missing or at the wrong version,
-# so a warm machine passes through in seconds. Usage: ensure-tools.sh [build|test]
+# so a warm machine passes through in seconds. Usage: ensure-tools.sh [build|test|release]
 set -euo pipefail
 
 WASM_BINDGEN_VERSION=0.2.130
@@ -62,6 +62,22 @@ if [ "$(node -p "require('$TOOLS/node_modules/esbuild/package.json').version" 2>
   log "installing esbuild@$ESBUILD_VERSION from npm into .tools/"
   mkdir -p "$TOOLS"
   (cd "$TOOLS" && npm install --no-audit --no-fund --save-exact "esbuild@$ESBUILD_VERSION" >/dev/null)
+fi
+
+if [ "$mode" = release ]; then
+  # `make release` (scripts/release.sh): one static playground binary. The musl target's
+  # standard library from rustup, and Debian's musl-tools for musl-gcc, which compiles the C
+  # of the bundled SQLite (rusqlite) and ring for that target.
+  if ! rustup target list --installed | grep -qx x86_64-unknown-linux-musl; then
+    log "adding the x86_64-unknown-linux-musl target"
+    rustup target add x86_64-unknown-linux-musl
+  fi
+  if ! command -v musl-gcc >/dev/null; then
+    log "installing musl-tools from Debian"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq musl-tools >/dev/null
+  fi
 fi
 
 if [ "$mode" = test ]; then

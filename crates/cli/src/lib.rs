@@ -1,13 +1,11 @@
 //! `playground`'s library half: publishing the reference and the mock of any API description.
 //!
-//! `build` writes a static site (`site`): the description is read from disk
-//! (`playground_server::description`) and as the page reads it (`check`: the core's reader,
-//! Swagger 2.0 converted first, each listed operation's view built for the warnings), the site's
-//! settings come from `playground.toml` (`config`, unknown keys refused), and the app's page is
-//! made the site's (`page`: title, description, the `<script type="application/json"
-//! id="playground-site">` element the app reads, the early request pointed at `openapi.json`,
-//! Trunk's absolute addresses made relative; an `index.html` of another shape stops the build
-//! rather than give a broken site). ARCHITECTURE.md walks through it.
+//! `build` writes a static site (`site`): `playground_site` makes it in memory (the description
+//! read from disk through `playground_server::description` and as the page reads it, the
+//! settings of `playground.toml`, the app's page made the site's; an `index.html` of another
+//! shape stops the build rather than give a broken site), and `site` writes it beside `--out`
+//! and renames it into place, with the app's files (`app`: `--app DIR` or the build tree's
+//! `dist/`). ARCHITECTURE.md walks through it.
 //!
 //! `serve` writes the same site (`site::write_into`) into a folder of its own per version, keeps
 //! the page in memory with a live-reload script added (never in a built site), and nests `mock`'s
@@ -28,11 +26,10 @@
 //! ARCHITECTURE.md's crate map against `cargo metadata`.
 #![deny(missing_docs)]
 
-pub mod check;
-pub mod config;
+pub mod app;
 pub mod drift;
+pub mod embedded;
 pub mod host;
 pub mod host_services;
-pub mod page;
 pub mod serve;
 pub mod site;

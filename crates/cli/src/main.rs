@@ -7,18 +7,39 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use playground::check::MAX_WARNINGS;
+use playground::app::App;
 use playground::host;
 use playground::serve::{self, Serve};
 use playground::site::{self, Build, Source};
 use playground_server::cli;
+use playground_site::check::MAX_WARNINGS;
 
 /// The program's name in its messages.
 const PROGRAM: &str = "playground";
 
+/// `--version`'s text after the name: the version, the commit (build.rs) and where the app's
+/// files come from.
+#[cfg(feature = "embed-app")]
+const VERSION: &str =
+    concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("PLAYGROUND_COMMIT"), ", app embedded)");
+/// `--version`'s text after the name: the version, the commit (build.rs) and where the app's
+/// files come from.
+#[cfg(not(feature = "embed-app"))]
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("PLAYGROUND_COMMIT"),
+    ", app not embedded: --app defaults to ",
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../dist)"
+);
+
+/// The app's folder when `--app` is not given and no app is built in: the build tree's `dist/`.
+const BUILD_TREE_APP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../dist");
+
 /// Publish the reference and the mock of an API description.
 #[derive(Debug, Parser)]
-#[command(name = "playground", version, about)]
+#[command(name = "playground", version = VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -77,14 +98,25 @@ struct SiteArgs {
     /// The site's settings (title, logo, accent, favicon, links, try_it, mock).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// The app's files, as `make build` leaves them in dist/.
-    #[arg(long, value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../dist"))]
-    app: PathBuf,
+    /// The app's files, as `make build` leaves them in dist/ [default: the app built into this
+    /// program, else the build tree's dist/ (`playground --version` says which)]
+    #[arg(long, value_name = "DIR")]
+    app: Option<PathBuf>,
+}
+
+/// The app `--app` names: that folder; without it the app built into the program, or the build
+/// tree's `dist/` when none is.
+fn app(arg: Option<PathBuf>) -> App {
+    match (arg, playground::embedded::app()) {
+        (Some(dir), _) => App::Dir(dir),
+        (None, Some(embedded)) => App::Embedded(embedded),
+        (None, None) => App::Dir(PathBuf::from(BUILD_TREE_APP)),
+    }
 }
 
 impl From<SiteArgs> for Source {
     fn from(args: SiteArgs) -> Self {
-        Source { spec: args.spec, config: args.config, app: args.app, served_mock: None }
+        Source { spec: args.spec, config: args.config, app: app(args.app), served_mock: None }
     }
 }
 
@@ -93,7 +125,7 @@ struct BuildArgs {
     #[command(flatten)]
     site: SiteArgs,
     /// The folder to write the site to; a site built there before is replaced.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", default_value = "site")]
     out: PathBuf,
 }
 

@@ -30,8 +30,8 @@ use playground_server::{SharedMock, router_with};
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, watch};
 
-use crate::check::MAX_WARNINGS;
-use crate::site::{self, BuildError, Source};
+use crate::site::{self, BuildError, SiteError, Source};
+use playground_site::check::MAX_WARNINGS;
 
 /// Where pages listen for changes.
 pub const EVENTS_PATH: &str = "/__playground/events";
@@ -331,12 +331,8 @@ fn stamps(files: &[PathBuf]) -> Vec<Stamp> {
 /// Polls the description's files (and `playground.toml`) and makes a new version when one
 /// changed: swapped in and pages reloaded when it is good, pages told the error otherwise.
 async fn watch_files(program: &'static str, source: Source, shared: Arc<Shared>, mock: SharedMock) {
-    let watched = |files: &[PathBuf]| -> Vec<PathBuf> {
-        let mut watched = files.to_vec();
-        watched.extend(source.config.iter().cloned());
-        watched
-    };
-    let mut files = watched(&shared.version().files);
+    // A version's files end with `playground.toml`.
+    let mut files = shared.version().files.clone();
     let mut seen = stamps(&files);
     let mut stop = shared.stop.clone();
     let mut ticks = tokio::time::interval(POLL_INTERVAL);
@@ -362,7 +358,7 @@ async fn watch_files(program: &'static str, source: Source, shared: Arc<Shared>,
         let made = tokio::task::spawn_blocking(move || make_version(program, &again)).await;
         match made {
             Ok(Ok((version, fresh))) => {
-                files = watched(&version.files);
+                files.clone_from(&version.files);
                 *playground_server::app::lock(&mock) = fresh.into();
                 *shared.version.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(version);
                 shared.set_error(None);
@@ -372,7 +368,7 @@ async fn watch_files(program: &'static str, source: Source, shared: Arc<Shared>,
             Ok(Err(error)) => {
                 // A file the description now names but that is missing is watched too, so that
                 // creating it brings the site back.
-                if let ServeError::Site(BuildError::Description(problem)) = &error
+                if let ServeError::Site(BuildError::Site(SiteError::Description(problem))) = &error
                     && !files.contains(&problem.path)
                     && problem.path.is_absolute()
                 {

@@ -6,33 +6,10 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use playground_reference::html::prerender;
-use playground_reference::site::SiteConfig;
-use playground_server::description::{self, DescriptionError};
-use serde_json::{Map, Value, json};
+pub use playground_site::{Built, DOCUMENT, MARKER, PETSTORE_ONLY, SiteError};
+use serde_json::Value;
 
-use crate::check::{self, CheckError};
-use crate::config::{self, Config, ConfigError};
-use crate::page::{self, Head, PageError};
-
-/// The file that marks a folder as a site this tool built, which a later build may replace.
-pub const MARKER: &str = ".playground-site";
-
-/// The site's description, as the page asks for it.
-pub const DOCUMENT: &str = "openapi.json";
-
-/// The app's files a site leaves out: the Petstore's own document, its mock module and the
-/// page that demonstrates that module (the mock of any description, `api-mock/`, stays), and
-/// the Domains page with its modules (a docs host serves that page, not the site).
-pub const PETSTORE_ONLY: [&str; 7] = [
-    "petstore.json",
-    "mock",
-    "mock-example.html",
-    "domains.html",
-    "domains.css",
-    "dashboard",
-    "dashboard-host",
-];
+use crate::app::{App, AppError};
 
 /// What a site is made of (what `build` and `serve` share).
 #[derive(Debug, Clone)]
@@ -42,7 +19,7 @@ pub struct Source {
     /// `playground.toml`, when given.
     pub config: Option<PathBuf>,
     /// The app's files (`trunk build --release`'s `dist/`).
-    pub app: PathBuf,
+    pub app: App,
     /// Where `serve` answers with the description's mock (`/mock`): the page's try-it panels
     /// send there when the configuration says "mock", so the page, `curl` and an app under
     /// development share one state. `None` for `build`: the site's in-browser mock.
@@ -58,53 +35,15 @@ pub struct Build {
     pub out: PathBuf,
 }
 
-/// A site written.
-#[derive(Debug, Clone)]
-pub struct Built {
-    /// What the page will not show, one sentence each.
-    pub warnings: Vec<String>,
-    /// The page's title.
-    pub title: String,
-    /// How many operations the page lists.
-    pub operations: usize,
-}
-
 /// Why no site was written.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    /// The description could not be read.
+    /// The description, the settings or the app's page.
     #[error(transparent)]
-    Description(#[from] DescriptionError),
-    /// The page could not show the description.
-    #[error(transparent)]
-    Check(#[from] CheckError),
-    /// `playground.toml` is not valid.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// The site's settings are not what the page reads.
-    #[error("{}: {problem}", path.display())]
-    Settings {
-        /// The configuration file (or the description, without one).
-        path: PathBuf,
-        /// What the page would refuse.
-        problem: String,
-    },
+    Site(#[from] SiteError),
     /// The app's files are missing.
-    #[error("{}: {problem}; run `make build` first (or give the app's folder with --app)", path.display())]
-    App {
-        /// The folder expected to hold the app.
-        path: PathBuf,
-        /// What is missing.
-        problem: String,
-    },
-    /// The app's page has a shape this build does not know.
-    #[error("{}: {source}", path.display())]
-    Page {
-        /// The app's `index.html`.
-        path: PathBuf,
-        /// What is wrong with it.
-        source: PageError,
-    },
+    #[error(transparent)]
+    App(#[from] AppError),
     /// `--out` is something this tool must not replace.
     #[error("{}: {problem}", path.display())]
     Out {
@@ -133,7 +72,7 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
 /// # Errors
 /// A [`BuildError`] naming the file at fault; `--out` is then as it was.
 pub fn build(build: &Build) -> Result<Built, BuildError> {
-    let prepared = prepare(&build.source)?;
+    let site = make(&build.source)?;
     check_out(&build.out)?;
 
     let parent = match build.out.parent() {
@@ -143,9 +82,9 @@ pub fn build(build: &Build) -> Result<Built, BuildError> {
     fs::create_dir_all(&parent).map_err(io_error(&parent))?;
     let name = build.out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let staging = Staging::create(&parent, &name)?;
-    let title = write_site(&build.source, &prepared.config, &prepared.checked, &staging.path)?;
+    write_site(&build.source.app, &site, &staging.path)?;
     replace(&staging.path, &build.out)?;
-    Ok(prepared.built(title))
+    Ok(site.built)
 }
 
 /// A site written by [`write_into`], with what `serve` needs beyond the files.
@@ -155,7 +94,8 @@ pub struct Written {
     pub built: Built,
     /// The site's description (`openapi.json`): the document the mock is made from.
     pub document: Value,
-    /// The description's files, the root first (what to watch for changes).
+    /// The description's files, the root first, then `playground.toml` (what to watch for
+    /// changes).
     pub files: Vec<PathBuf>,
 }
 
@@ -165,48 +105,30 @@ pub struct Written {
 /// # Errors
 /// A [`BuildError`] naming the file at fault; `dir` may then hold part of a site.
 pub fn write_into(source: &Source, dir: &Path) -> Result<Written, BuildError> {
-    let Prepared { config, checked, files } = prepare(source)?;
-    let title = write_site(source, &config, &checked, dir)?;
-    let built = Built { warnings: checked.warnings, title, operations: checked.catalog.operation_count() };
-    Ok(Written { built, document: checked.document, files })
+    let site = make(source)?;
+    write_site(&source.app, &site, dir)?;
+    Ok(Written { built: site.built, document: site.document, files: site.read })
 }
 
-/// Everything a site is made of, read and checked before anything is written.
-struct Prepared {
-    config: Config,
-    checked: check::Checked,
-    files: Vec<PathBuf>,
-}
-
-impl Prepared {
-    fn built(self, title: String) -> Built {
-        let operations = self.checked.catalog.operation_count();
-        Built { warnings: self.checked.warnings, title, operations }
-    }
-}
-
-/// Reads the settings and the description, checks the description as the page reads it, and
-/// checks that the app is there.
-fn prepare(source: &Source) -> Result<Prepared, BuildError> {
-    let config = match &source.config {
-        Some(path) => config::read(path)?,
-        None => Config::default(),
+/// Makes the site in memory: the settings and the description read from disk and checked,
+/// the app's page made the site's. Nothing is written.
+fn make(source: &Source) -> Result<playground_site::Site, BuildError> {
+    source.app.check()?;
+    let index = source.app.index_html()?;
+    let names = source.app.names()?;
+    let root = std::path::absolute(&source.spec)
+        .map_err(|e| BuildError::Io { path: source.spec.clone(), source: e })?;
+    let cwd = std::env::current_dir().ok();
+    let site_source = playground_site::Source {
+        spec: &source.spec,
+        spec_root: &root,
+        config: source.config.as_deref(),
+        cwd: cwd.as_deref(),
+        served_mock: source.served_mock.as_deref(),
     };
-    let description = description::load(&source.spec)?;
-    let checked = check::check(&source.spec, description.document)?;
-    if !source.app.is_dir() {
-        return Err(BuildError::App {
-            path: source.app.clone(),
-            problem: "the app's folder does not exist".to_owned(),
-        });
-    }
-    if !source.app.join("index.html").is_file() {
-        return Err(BuildError::App {
-            path: source.app.clone(),
-            problem: "the app's folder has no index.html".to_owned(),
-        });
-    }
-    Ok(Prepared { config, checked, files: description.files })
+    let index_path = source.app.index_path();
+    let app = playground_site::App { index_path: &index_path, index: &index, names: &names };
+    Ok(playground_site::make(&site_source, &app, &mut playground_server::description::read_file)?)
 }
 
 /// Refuses an `--out` that is a file, or a folder with files that no build of this tool
@@ -286,133 +208,29 @@ fn replace(staging: &Path, out: &Path) -> Result<(), BuildError> {
     Ok(())
 }
 
-/// Writes every file of the site into `site`; gives the page's title.
-fn write_site(
-    source: &Source,
-    config: &Config,
-    checked: &check::Checked,
-    site: &Path,
-) -> Result<String, BuildError> {
-    let entries = copy_app(&source.app, site)?;
-    let write = |name: &str, bytes: &[u8]| {
-        let path = site.join(name);
-        fs::write(&path, bytes).map_err(io_error(&path))
-    };
-    let document = serde_json::to_vec(&checked.document)
-        .map_err(|e| BuildError::Io { path: site.join(DOCUMENT), source: e.into() })?;
-    write(DOCUMENT, &document)?;
-    let logo = config.logo.as_deref().map(|path| copy_image(path, "playground-logo", site)).transpose()?;
-    let favicon =
-        config.favicon.as_deref().map(|path| copy_image(path, "playground-favicon", site)).transpose()?;
-
-    let title = config.title.clone().unwrap_or_else(|| checked.catalog.title.trim().to_owned());
-    let title = if title.is_empty() { "API reference".to_owned() } else { title };
-    let mut links = Map::new();
-    if let Some(home) = &config.home {
-        links.insert("home".to_owned(), Value::from(home.as_str()));
+/// Writes every file of `site` into `dir`: the app's entries, the files made, the images.
+fn write_site(app: &App, site: &playground_site::Site, dir: &Path) -> Result<(), BuildError> {
+    app.copy_into(&site.copy, dir)?;
+    for (name, bytes) in &site.files {
+        let path = dir.join(name);
+        fs::write(&path, bytes).map_err(io_error(&path))?;
     }
-    if let Some(support) = &config.support {
-        links.insert("support".to_owned(), Value::from(support.as_str()));
+    for (from, name) in &site.images {
+        copy_image(from, &dir.join(name))?;
     }
-    let site_config = json!({
-        "document": DOCUMENT,
-        "title": title,
-        "tryIt": match (&config.try_it, &source.served_mock) {
-            (config::TryIt::Mock, Some(served)) => served.as_str(),
-            (try_it, _) => try_it.as_str(),
-        },
-        "mock": config.mock,
-        "links": links,
-        "logo": logo,
-        "accent": config.accent,
-    });
-    // Read back as the page reads it: what the page would refuse is refused here, before any
-    // site is written.
-    let site_settings = SiteConfig::parse(&site_config.to_string()).map_err(|problem| {
-        BuildError::Settings { path: source.config.clone().unwrap_or_else(|| source.spec.clone()), problem }
-    })?;
-    let head = Head {
-        title: title.clone(),
-        summary: checked.catalog.description.as_deref().and_then(page::summary),
-        favicon,
-        config: page::script_json(&site_config),
-        document: DOCUMENT.to_owned(),
-    };
-    let index_path = source.app.join("index.html");
-    let index = read_bounded(&index_path, MAX_INDEX_BYTES)?;
-    let mut names = entries;
-    names.extend([DOCUMENT.to_owned()]);
-    names.extend(logo.iter().chain(&head.favicon).cloned());
-    let first_paint = prerender(&checked.read, &checked.catalog, &site_settings);
-    let html = page::rewrite(&index, &head, &first_paint, &names)
-        .map_err(|source| BuildError::Page { path: index_path, source })?;
-    write("index.html", html.as_bytes())?;
-    write(
-        MARKER,
-        b"A site built by `playground build`; the next build of the same --out replaces this folder.\n",
-    )?;
-    Ok(title)
+    Ok(())
 }
 
-/// The largest app page read (1 MiB; the app's is a few KB).
-const MAX_INDEX_BYTES: u64 = 1024 * 1024;
-
-fn read_bounded(path: &Path, limit: u64) -> Result<String, BuildError> {
-    let size = fs::metadata(path).map_err(io_error(path))?.len();
+/// Copies an image of the configuration, at most `config::MAX_IMAGE_BYTES` (it may have
+/// changed since it was checked).
+fn copy_image(from: &Path, to: &Path) -> Result<(), BuildError> {
+    let limit = playground_site::config::MAX_IMAGE_BYTES;
+    let size = fs::metadata(from).map_err(io_error(from))?.len();
     if size > limit {
-        return Err(BuildError::App {
-            path: path.to_owned(),
-            problem: format!("it is {size} bytes; the limit is {limit}"),
-        });
-    }
-    fs::read_to_string(path).map_err(io_error(path))
-}
-
-/// Copies the app's files into `site`, but for [`PETSTORE_ONLY`] and hidden entries (a build
-/// tool's staging folder, a previous site's marker); gives the names copied at the top.
-fn copy_app(app: &Path, site: &Path) -> Result<Vec<String>, BuildError> {
-    let mut names = Vec::new();
-    for entry in fs::read_dir(app).map_err(io_error(app))? {
-        let entry = entry.map_err(io_error(app))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.')
-            || PETSTORE_ONLY.contains(&name.as_str())
-            || name == "index.html"
-            || name == DOCUMENT
-        {
-            continue;
-        }
-        copy(&entry.path(), &site.join(&name))?;
-        names.push(name);
-    }
-    Ok(names)
-}
-
-/// Copies a file, or a folder and everything in it (links followed).
-fn copy(from: &Path, to: &Path) -> Result<(), BuildError> {
-    if from.is_dir() {
-        fs::create_dir(to).map_err(io_error(to))?;
-        for entry in fs::read_dir(from).map_err(io_error(from))? {
-            let entry = entry.map_err(io_error(from))?;
-            copy(&entry.path(), &to.join(entry.file_name()))?;
-        }
-        Ok(())
-    } else {
-        fs::copy(from, to).map(drop).map_err(io_error(from))
-    }
-}
-
-/// Copies an image of the configuration as `stem.<its extension>`; gives that name.
-fn copy_image(path: &Path, stem: &str, site: &Path) -> Result<String, BuildError> {
-    let extension = config::image_extension(path).unwrap_or_else(|| "png".to_owned());
-    let name = format!("{stem}.{extension}");
-    let size = fs::metadata(path).map_err(io_error(path))?.len();
-    if size > config::MAX_IMAGE_BYTES {
         return Err(BuildError::Io {
-            path: path.to_owned(),
-            source: io::Error::other(format!("it is {size} bytes; the limit is {}", config::MAX_IMAGE_BYTES)),
+            path: from.to_owned(),
+            source: io::Error::other(format!("it is {size} bytes; the limit is {limit}")),
         });
     }
-    fs::copy(path, site.join(&name)).map_err(io_error(path))?;
-    Ok(name)
+    fs::copy(from, to).map(drop).map_err(io_error(from))
 }

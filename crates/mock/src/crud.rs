@@ -90,6 +90,9 @@ impl Call<'_> {
                 let mut answer = self.item_answer(resource, op, status, response, &item);
                 let location =
                     format!("{}/{}", fill(collection, &resource.scope_params, &scope), percent(&id));
+                // The created item's address, in place of a value generated for a documented
+                // `Location` header.
+                answer.headers.retain(|(name, _)| !name.eq_ignore_ascii_case("location"));
                 answer.headers.push(("Location".to_owned(), location));
                 Ok((answer, true))
             }

@@ -10,7 +10,7 @@ use crate::records::{Changes, Record};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SnapshotError {
     /// Not JSON, or not the snapshot shape.
-    #[error("The saved state is not a Petstore mock snapshot: {0}")]
+    #[error("The saved state is not a mock snapshot: {0}")]
     Malformed(String),
     /// A snapshot written by another version of the mock.
     #[error("The saved state has version {found}; this mock reads version {expected}.")]

@@ -424,3 +424,20 @@ fn swagger_2_documents_are_converted_and_mocked() {
 
 mod conformance;
 mod fastapi;
+
+#[test]
+fn a_documented_location_header_is_the_created_items_address_once() {
+    let mut doc = doc();
+    doc["paths"]["/notes"]["post"]["responses"]["201"]["headers"] =
+        json!({"Location": {"schema": {"type": "string"}, "example": "granite"}});
+    let mut mock = ApiMock::from_document(doc).unwrap();
+    let created = mock.handle(&post("/notes", &json!({"text": "Buy milk"})));
+    assert_eq!(created.status, 201, "{}", String::from_utf8_lossy(&created.body));
+    let locations: Vec<&str> = created
+        .headers
+        .iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case("location"))
+        .map(|(_, value)| value.as_str())
+        .collect();
+    assert_eq!(locations, ["/notes/1"]);
+}

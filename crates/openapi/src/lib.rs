@@ -59,7 +59,7 @@
 //! named after its file or pointer, so it is kept once and a schema that refers to itself stays a
 //! loop of references; what has no section is copied where the reference stands. A reference that
 //! cannot be followed stays, with `x-unresolved-reference` saying why, so only the part that uses
-//! it fails. The native caller is `crates/server/src/description.rs`, the page's
+//! it fails. The command lines' caller is `crates/site/src/description.rs`, the page's
 //! `crates/modules/convert/src/bundle.rs`.
 //!
 //! Tests: `tests/catalog.rs`, `tests/catalog_security.rs` and `tests/stream_first.rs`; the

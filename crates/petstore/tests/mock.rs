@@ -400,7 +400,7 @@ fn snapshots_round_trip_and_bad_ones_leave_the_state_alone() {
     let mut tampered: Value = serde_json::from_str(&snapshot).unwrap();
     tampered["pets"][0]["categoryId"] = json!(77);
     let cases = [
-        ("not json".to_owned(), "not a Petstore mock snapshot"),
+        ("not json".to_owned(), "not a mock snapshot"),
         ("{}".to_owned(), "no version field"),
         (r#"{"version": 2}"#.to_owned(), "has version 2; this mock reads version 1"),
         (tampered.to_string(), "pet 1 belongs to category 77, which does not exist"),

@@ -407,9 +407,19 @@ impl OperationView {
     /// # Errors
     /// As [`OperationView::build`].
     pub fn build_webhook(doc: &Value, method: Method, name: &str) -> Result<Self, ViewError> {
-        let hooks = doc.get("webhooks").or_else(|| doc.get("x-webhooks")).unwrap_or(&Value::Null);
-        let item = resolve(doc, &hooks[name])?;
+        let item = resolve(doc, &webhooks(doc)[name])?;
         Self::build_in(doc, item, method, name, Kind::Webhook)
+    }
+
+    /// What [`OperationView::build`] (or [`OperationView::build_webhook`], with `webhook`)
+    /// would refuse, without building the view: a small part of its cost, for a check of every
+    /// operation of a large description (`playground build`'s warnings).
+    ///
+    /// # Errors
+    /// As [`OperationView::build`].
+    pub fn check(doc: &Value, method: Method, path: &str, webhook: bool) -> Result<(), ViewError> {
+        let items = if webhook { webhooks(doc) } else { &doc["paths"] };
+        operation(resolve(doc, &items[path])?, method, path).map(drop)
     }
 
     fn build_in(
@@ -419,9 +429,8 @@ impl OperationView {
         path: &str,
         kind: Kind,
     ) -> Result<Self, ViewError> {
-        let op = item
-            .get(method.as_str().to_ascii_lowercase())
-            .ok_or_else(|| ViewError::NoOperation(format!("{} {path}", method.as_str())))?;
+        // The only refusals: `check` makes the same, and must stay the same.
+        let op = operation(item, method, path)?;
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
         let mut problems = Vec::new();
         let parameters = parameters(doc, item, op, &mut problems);
@@ -470,6 +479,17 @@ impl OperationView {
             example_slots,
         })
     }
+}
+
+/// The `webhooks` of `doc` (`x-webhooks` in a 3.0 document).
+fn webhooks(doc: &Value) -> &Value {
+    doc.get("webhooks").or_else(|| doc.get("x-webhooks")).unwrap_or(&Value::Null)
+}
+
+/// The operation `method` of the path item `item`.
+fn operation<'d>(item: &'d Value, method: Method, path: &str) -> Result<&'d Value, ViewError> {
+    item.get(method.as_str().to_ascii_lowercase())
+        .ok_or_else(|| ViewError::NoOperation(format!("{} {path}", method.as_str())))
 }
 
 /// Where an operation's path item is.

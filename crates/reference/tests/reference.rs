@@ -209,3 +209,38 @@ fn a_catalog_reads_the_same_from_bytes_and_from_a_parsed_value() {
     assert_eq!(Catalog::from_value(&doc).unwrap(), Catalog::from_json(PETSTORE_JSON.as_bytes()).unwrap());
     assert!(Catalog::from_value(&json!({"swagger": "2.0"})).is_err());
 }
+
+#[test]
+fn check_refuses_what_build_refuses_and_nothing_else() {
+    let doc = serde_json::json!({
+        "openapi": "3.1.0",
+        "info": {"title": "T", "version": "1"},
+        "paths": {
+            "/good": {"get": {"responses": {"200": {"description": "ok"}}}},
+            "/moved": {"$ref": "#/components/pathItems/missing"},
+            "/odd": {"get": {"parameters": [{"$ref": "#/nowhere"}], "responses": {}}}
+        },
+        "webhooks": {"ping": {"post": {"responses": {"200": {"description": "ok"}}}}}
+    });
+    for (method, path, webhook) in [
+        (Method::Get, "/good", false),
+        (Method::Get, "/moved", false),
+        (Method::Post, "/good", false),
+        (Method::Get, "/odd", false),
+        (Method::Get, "/absent", false),
+        (Method::Post, "ping", true),
+        (Method::Get, "ping", true),
+    ] {
+        let built = if webhook {
+            OperationView::build_webhook(&doc, method, path)
+        } else {
+            OperationView::build(&doc, method, path)
+        };
+        let checked = OperationView::check(&doc, method, path, webhook);
+        assert_eq!(
+            checked.map_err(|e| e.to_string()),
+            built.map(drop).map_err(|e| e.to_string()),
+            "{method:?} {path}"
+        );
+    }
+}

@@ -108,7 +108,7 @@ fn corrupt_state_file_is_refused_and_left_alone() {
     assert!(output.stdout.is_empty(), "it never listened: {}", String::from_utf8_lossy(&output.stdout));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains(state.to_str().unwrap()), "names the file: {stderr}");
-    assert!(stderr.contains("not a Petstore mock snapshot"), "says why: {stderr}");
+    assert!(stderr.contains("not a mock snapshot"), "says why: {stderr}");
     assert!(stderr.contains("--reset"), "says how to start anyway: {stderr}");
     assert_eq!(fs::read_to_string(&state).unwrap(), "{\"this is\": not a snapshot");
 }

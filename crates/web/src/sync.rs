@@ -50,8 +50,8 @@ impl<'a> Saved<'a> {
     /// # Errors
     /// A sentence saying why the text is not a saved mock.
     pub fn decode(text: &'a str) -> Result<Self, String> {
-        let envelope: Envelope<'a> = serde_json::from_str(text)
-            .map_err(|e| format!("The saved value is not a saved Petstore mock ({e})."))?;
+        let envelope: Envelope<'a> =
+            serde_json::from_str(text).map_err(|e| format!("The saved value is not a saved mock ({e})."))?;
         Ok(Self { generation: envelope.generation, snapshot: envelope.snapshot.get() })
     }
 }

@@ -104,7 +104,7 @@ fn a_create_adds_one_log_entry_beside_the_header_and_an_earlier_saved_state_is_r
 #[wasm_bindgen_test]
 fn unreadable_storage_starts_fresh_and_says_why() {
     for (name, text, says) in [
-        ("garbage", "{not json".to_owned(), "not a saved Petstore mock"),
+        ("garbage", "{not json".to_owned(), "not a saved mock"),
         ("version", Saved { generation: 3, snapshot: r#"{"version":42}"# }.encode(), "version 42"),
     ] {
         let key = fresh_key(name);

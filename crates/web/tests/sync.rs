@@ -29,7 +29,7 @@ fn a_snapshot_that_is_not_json_is_stored_as_a_string_the_mock_will_refuse() {
 fn text_that_is_not_an_envelope_is_refused_with_a_sentence() {
     for text in ["", "{", "[]", r#"{"generation":-1,"snapshot":{}}"#, r#"{"snapshot":{}}"#, "null"] {
         let reason = Saved::decode(text).unwrap_err();
-        assert!(reason.starts_with("The saved value is not a saved Petstore mock"), "{text}: {reason}");
+        assert!(reason.starts_with("The saved value is not a saved mock"), "{text}: {reason}");
     }
 }
 

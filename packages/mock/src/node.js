@@ -43,11 +43,15 @@ export function fileStorage(file) {
   const path = file instanceof URL ? fileURLToPath(file) : resolve(String(file));
   const shown = file instanceof URL ? file.href : String(file);
   const dir = dirname(path);
-  let isDirectory = false;
+  // The file is created when missing; its directory is not.
+  let directory = null;
   try {
-    isDirectory = statSync(dir).isDirectory();
+    directory = statSync(dir);
   } catch {}
-  if (!isDirectory) throw new Error(`${shown}: the directory ${dir} does not exist.`);
+  if (!directory) {
+    throw new Error(`${shown}: the directory ${dir} does not exist; the mock creates the state file, not its directory.`);
+  }
+  if (!directory.isDirectory()) throw new Error(`${shown}: ${dir} is not a directory.`);
 
   /** What the file holds, as read up to `offset` of the file `ino`. */
   let values = new Map();

@@ -47,8 +47,12 @@ export async function routeMock(page, mock, prefix = "/") {
     }
     return route.fulfill({ status: response.status, headers: out, body: Buffer.from(await response.arrayBuffer()) });
   };
+  // Playwright 1.59 and later resolve to a Disposable that removes the route; unroute does the
+  // same in every version.
   await page.route(matches, handler);
-  return () => page.unroute(matches, handler);
+  return async () => {
+    await page.unroute(matches, handler);
+  };
 }
 
 /** The answer to a CORS preflight: what it asks for is allowed. */

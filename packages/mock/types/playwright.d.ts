@@ -3,10 +3,14 @@ export interface FetchingMock {
   fetch(input: RequestInfo | URL, init?: RequestInit | null): Promise<Response>;
 }
 
-/** A Playwright `Page` or `BrowserContext` (only `route` and `unroute` are used). */
+/**
+ * A Playwright `Page` or `BrowserContext`: only `route` and `unroute` are used, and what their
+ * promises resolve to is not, so any Playwright version fits (`route` resolves to nothing up to
+ * 1.58, to a `Disposable` from 1.59).
+ */
 export interface Routable {
-  route(url: (url: URL) => boolean, handler: (route: any) => unknown): Promise<void>;
-  unroute(url: (url: URL) => boolean, handler?: (route: any) => unknown): Promise<void>;
+  route(url: (url: URL) => boolean, handler: (route: any) => unknown): Promise<unknown>;
+  unroute(url: (url: URL) => boolean, handler?: (route: any) => unknown): Promise<unknown>;
 }
 
 /**

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -131,6 +132,45 @@ test("state in a file: kept across opens, refused when it is another's, a failed
     message: "The change was not made: the mock's state could not be saved (the disk is full).",
   });
   assert.equal(JSON.parse(failing.handle({ method: "GET", url: "/todos" }).body).length, 0);
+});
+
+test("a state file whose folder does not exist: the message names the file and the folder", async () => {
+  const file = join(scratch, "missing-folder", "todos.json");
+  const says = `${file}: the directory ${join(scratch, "missing-folder")} does not exist; the mock creates the state file, not its directory.`;
+  await assert.rejects(ApiMock.open("api/openapi.yaml", { file }), { message: `api/openapi.yaml: ${says}` });
+  assert.throws(() => new PetstoreMock({ file }), { message: says });
+  assert.throws(() => new ApiMock({ openapi: "3.0.3", info: { title: "T", version: "1" }, paths: {} }, { file: new URL(`file://${file}`) }), {
+    message: `file://${file}: the directory ${join(scratch, "missing-folder")} does not exist; the mock creates the state file, not its directory.`,
+  });
+  // A file where the folder should be.
+  writeFileSync(join(scratch, "a-file"), "");
+  await assert.rejects(ApiMock.open("api/openapi.yaml", { file: join(scratch, "a-file", "todos.json") }), {
+    message: `api/openapi.yaml: ${join(scratch, "a-file", "todos.json")}: ${join(scratch, "a-file")} is not a directory.`,
+  });
+});
+
+test("a corrupt state file is refused, not replaced, as not a saved mock (no Petstore in an ApiMock's message)", async () => {
+  for (const [name, text] of [["corrupt.json", "this is not a mock's state\n"], ["corrupt-envelope.json", '{"generation":1}']]) {
+    const file = join(scratch, name);
+    writeFileSync(file, text);
+    await assert.rejects(ApiMock.open("api/openapi.yaml", { file }), (error) => {
+      assert.match(error.message, /^api\/openapi\.yaml: ApiMock cannot open its storage \(.*corrupt.*\.json\): The saved value is not a saved mock \(/);
+      assert.doesNotMatch(error.message, /Petstore/);
+      return true;
+    });
+    assert.throws(() => new PetstoreMock({ file }), { message: /^PetstoreMock cannot open its storage \(.*\): The saved value is not a saved mock \(/ });
+    assert.equal(readFileSync(file, "utf8"), text, "left as it was");
+  }
+});
+
+test("require() loads the package where Node can require an ES module (20.19, 22.12), and says ERR_REQUIRE_ESM before", () => {
+  const require = createRequire(import.meta.url);
+  if (process.features.require_module) {
+    assert.equal(typeof require("petstore-playground-mock").ApiMock.open, "function");
+    assert.equal(typeof require("petstore-playground-mock/playwright").routeMock, "function");
+  } else {
+    assert.throws(() => require("petstore-playground-mock"), { code: "ERR_REQUIRE_ESM" });
+  }
 });
 
 const titles = (mock) => JSON.parse(mock.handle({ method: "GET", url: "/todos" }).body).map((t) => t.title);

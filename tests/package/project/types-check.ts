@@ -4,6 +4,11 @@ import { ApiMock, PetstoreMock, fileStorage, ready, type ApiMockOptions, type Mo
 import { mswHandlers } from "petstore-playground-mock/msw";
 import { routeMock, type Routable } from "petstore-playground-mock/playwright";
 import type { HttpHandler } from "msw";
+// Playwright's own pages and contexts: playwright-core as pinned (1.59 or later, whose route()
+// resolves to a Disposable) and 1.58 (the last whose route() resolves to nothing), so that
+// routeMock fits both.
+import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext as BrowserContext158, Page as Page158 } from "playwright-core-1.58";
 
 export async function uses(page: Routable): Promise<void> {
   await ready();
@@ -37,10 +42,21 @@ export async function uses(page: Routable): Promise<void> {
   await unroute();
   void [status, response, counts, petCounts, handlers];
 
+  // @ts-expect-error a page has route and unroute
+  await routeMock({}, mock, "/api");
   // @ts-expect-error the rate is a number
   new ApiMock({}, { failure: { rate: "often" } });
   // @ts-expect-error no such option
   await PetstoreMock.open({ seeds: true });
   // @ts-expect-error handle() needs a url
   mock.handle({ method: "GET" });
+}
+
+export async function playwrightPages(page: Page, context: BrowserContext, earlierPage: Page158, earlierContext: BrowserContext158): Promise<void> {
+  const mock = await ApiMock.open("openapi.yaml");
+  const unroute: () => Promise<void> = await routeMock(page, mock, "/api");
+  await unroute();
+  await routeMock(context, mock, "https://api.example.com");
+  await routeMock(earlierPage, mock, "/api");
+  await routeMock(earlierContext, mock, "https://api.example.com");
 }

@@ -232,7 +232,7 @@ fn snapshot_restore_reset_and_counts() {
     let error: JsValue = mock.restore("{}").unwrap_err().into();
     let error: js_sys::Error = error.dyn_into().expect("a JS Error");
     let message = String::from(error.message());
-    assert!(message.contains("not a Petstore mock snapshot"), "{message}");
+    assert!(message.contains("not a mock snapshot"), "{message}");
     assert_eq!(mock.snapshot(), seeded, "untouched");
 
     mock.reset(Some(false)).unwrap();

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::description::ReadFile;
+
 /// The largest `playground.toml` read (64 KiB).
 pub const MAX_CONFIG_BYTES: u64 = 64 * 1024;
 
@@ -106,26 +108,23 @@ struct RawLinks {
     support: Option<String>,
 }
 
-/// Reads and checks the configuration at `path`.
+/// Reads and checks the configuration at `path`, and the images it names, with `read`.
 ///
 /// # Errors
 /// A [`ConfigError`] naming the file, and the key at fault: the file cannot be read or is too
 /// large, is not TOML, has a key this tool does not know, or a value that is not valid (a link
 /// that is not an http(s) address, a colour that is not one, an image that is missing, too
 /// large or not an image).
-pub fn read(path: &Path) -> Result<Config, ConfigError> {
+pub fn read(path: &Path, read: &mut ReadFile<'_>) -> Result<Config, ConfigError> {
     let fail = |problem: String| ConfigError { path: path.to_owned(), problem };
-    let size = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?.len();
-    if size > MAX_CONFIG_BYTES {
-        return Err(fail(format!("it is {size} bytes; the limit is {MAX_CONFIG_BYTES}")));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let bytes = read(path, MAX_CONFIG_BYTES).map_err(|e| fail(format!("it {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|_| fail("it is not UTF-8 text".to_owned()))?;
     let base = path.parent().unwrap_or(Path::new("."));
-    parse(&text, base).map_err(fail)
+    parse(&text, base, read).map_err(fail)
 }
 
 /// Checks the text of a configuration; `base` is the folder its paths are relative to.
-fn parse(text: &str, base: &Path) -> Result<Config, String> {
+fn parse(text: &str, base: &Path, read: &mut ReadFile<'_>) -> Result<Config, String> {
     let raw: RawConfig = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())?;
     let links = raw.links.unwrap_or_default();
     let try_it = match raw.try_it.as_deref().map(str::trim) {
@@ -138,9 +137,9 @@ fn parse(text: &str, base: &Path) -> Result<Config, String> {
     };
     Ok(Config {
         title: raw.title.map(|t| checked_title(&t)).transpose()?,
-        logo: raw.logo.map(|p| image(base, &p, "logo")).transpose()?,
+        logo: raw.logo.map(|p| image(base, &p, "logo", read)).transpose()?,
         accent: raw.accent.map(|c| colour(&c)).transpose()?,
-        favicon: raw.favicon.map(|p| image(base, &p, "favicon")).transpose()?,
+        favicon: raw.favicon.map(|p| image(base, &p, "favicon", read)).transpose()?,
         home: links
             .home
             .map(|l| web_address(&l).map_err(|why| format!("`links.home`: {why}")))
@@ -216,16 +215,12 @@ fn colour(text: &str) -> Result<String, String> {
 
 /// An image file the site copies: it exists, is at most [`MAX_IMAGE_BYTES`], and its
 /// extension is an image's.
-fn image(base: &Path, path: &Path, key: &str) -> Result<PathBuf, String> {
+fn image(base: &Path, path: &Path, key: &str, read: &mut ReadFile<'_>) -> Result<PathBuf, String> {
     let full = base.join(path);
     if image_extension(&full).is_none() {
         return Err(format!("`{key}` is {}, not an image ({})", path.display(), IMAGE_EXTENSIONS.join(", ")));
     }
-    let size =
-        std::fs::metadata(&full).map_err(|e| format!("`{key}`: cannot read {}: {e}", full.display()))?.len();
-    if size > MAX_IMAGE_BYTES {
-        return Err(format!("`{key}` {} is {size} bytes; the limit is {MAX_IMAGE_BYTES}", full.display()));
-    }
+    read(&full, MAX_IMAGE_BYTES).map_err(|e| format!("`{key}`: {} {e}", full.display()))?;
     Ok(full)
 }
 
@@ -239,6 +234,10 @@ pub fn image_extension(path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(text: &str, base: &Path) -> Result<Config, String> {
+        super::parse(text, base, &mut |path: &Path, _| std::fs::read(path).map_err(|e| e.to_string()))
+    }
 
     #[test]
     fn an_empty_file_is_the_defaults() {

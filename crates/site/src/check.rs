@@ -105,11 +105,7 @@ fn unshown(document: &Value, catalog: &Catalog) -> Vec<String> {
         .operations()
         .filter(|op| seen.insert((op.method, op.path.as_str(), op.webhook)))
         .filter_map(|op| {
-            let view = if op.webhook {
-                OperationView::build_webhook(document, op.method, &op.path)
-            } else {
-                OperationView::build(document, op.method, &op.path)
-            };
+            let view = OperationView::check(document, op.method, &op.path, op.webhook);
             let name = if op.webhook {
                 format!("the webhook {} {}", op.method.as_str(), op.path)
             } else {

@@ -1,0 +1,356 @@
+// The npm package's `playground` as its users run it: installed from its tarball into this
+// project (tests/cli-package/run.sh makes it, with the fixtures beside this file), nothing of the
+// repository reachable. Run by Node's test runner under each Node version, from the project.
+// With PLAYGROUND_NATIVE=<the release tarball's program>, the same tests run that program
+// instead (where the two differ, the test says so), and its site goes to sites/native.
+//
+// `build` runs through `npx` where npm runs (Node 20; the npm beside Node 18 is none), and the
+// servers run the installed bin directly, so that the signal that stops them reaches them.
+// The site `build` writes is kept in sites/node-MAJOR (run.sh copies it out, to compare with
+// the native binary's).
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { createInterface } from "node:readline";
+import { test } from "node:test";
+
+const PROJECT = process.cwd();
+const PACKAGE = join(PROJECT, "node_modules", "petstore-playground");
+const BIN = join(PACKAGE, "bin", "playground.mjs");
+const VERSION = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")).version;
+const MAJOR = Number(process.versions.node.split(".")[0]);
+/** The native program under test, instead of the package's. */
+const NATIVE = process.env.PLAYGROUND_NATIVE || null;
+/** npm 11 (beside Node 20) runs on Node 20 and later. */
+const NPX = MAJOR >= 20 && !NATIVE;
+const SITE = join("sites", NATIVE ? "native" : `node-${MAJOR}`);
+/** The command and arguments that run `playground ARGS`. */
+const command = (args) => (NATIVE ? [NATIVE, args] : [process.execPath, [BIN, ...args]]);
+const SPEC = join("fixtures", "shelf", "openapi.yaml");
+
+/** Runs `playground ARGS` to its end (through npx when `npx`): `{status, stdout, stderr}`. */
+function playground(args, { npx = false, cwd = PROJECT } = {}) {
+  const [program, argv] = npx && NPX ? ["npx", ["--offline", "playground", ...args]] : command(args);
+  const result = spawnSync(program, argv, { cwd, encoding: "utf8", timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A fresh folder `work/NAME` of the project, with a copy of the fixtures. */
+function workFolder(name) {
+  const dir = join(PROJECT, "work", `${name}-node-${MAJOR}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(PROJECT, "fixtures"), join(dir, "fixtures"), { recursive: true });
+  return dir;
+}
+
+/** Every file under `dir`, as paths relative to it. */
+function files(dir) {
+  const found = [];
+  const walk = (at) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else found.push(relative(dir, path));
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+/**
+ * A server started as `playground ARGS`, its first stdout line read: `{child, line, stderr(),
+ * stop(signal)}`; `stop` resolves with the exit code.
+ */
+async function start(args, cwd = PROJECT) {
+  const [program, argv] = command(args);
+  const child = spawn(program, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal)));
+  const lines = createInterface({ input: child.stdout });
+  let timer;
+  const line = await Promise.race([
+    new Promise((resolve) => lines.once("line", resolve)),
+    exited.then((code) => {
+      throw new Error(`playground ${args.join(" ")} exited (${code}) before its first line: ${stderr}`);
+    }),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no first line in 30 s: ${stderr}`)), 30_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  return {
+    child,
+    line,
+    stderr: () => stderr,
+    stop: (signal = "SIGTERM") => {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Reads a Server-Sent Events stream: `next(name)` resolves with the data of the next event of that name. */
+async function events(url) {
+  const controller = new AbortController();
+  const response = await fetch(url, { signal: controller.signal });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-type"), "text/event-stream");
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const queue = [];
+  // One read at a time: a read that lost the race against the clock still brings the next chunk.
+  let reading = null;
+  const next = async (name, timeout = 15_000) => {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const at = queue.findIndex((event) => event.name === name);
+      if (at >= 0) return queue.splice(0, at + 1).at(-1).data;
+      if (Date.now() > deadline) throw new Error(`no ${name} event in ${timeout} ms (had ${JSON.stringify(queue)})`);
+      reading ??= reader.read();
+      const read = await Promise.race([reading, new Promise((resolve) => setTimeout(() => resolve(null), 500))]);
+      if (read === null) continue;
+      reading = null;
+      if (read.done) throw new Error("the event stream ended");
+      buffer += decoder.decode(read.value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = { name: "message", data: [] };
+        for (const field of block.split("\n")) {
+          if (field.startsWith("event: ")) event.name = field.slice(7);
+          else if (field.startsWith("data: ")) event.data.push(field.slice(6));
+        }
+        if (event.data.length) queue.push({ name: event.name, data: event.data.join("\n") });
+      }
+    }
+  };
+  return { next, close: () => controller.abort() };
+}
+
+/** Writes `path` with `edit(text)` of its text, with a later modification time. */
+function edit(path, change) {
+  writeFileSync(path, change(readFileSync(path, "utf8")));
+}
+
+const json = (body) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+test("--version and --help", () => {
+  const version = playground(["--version"], { npx: true });
+  assert.equal(version.status, 0, version.stderr);
+  if (NATIVE) {
+    // The native program names its commit, and carries the app.
+    assert.match(version.stdout, new RegExp(`^playground ${VERSION} \\(commit [0-9a-f]{7,}(-dirty)?, app embedded\\)\n$`));
+  } else {
+    assert.equal(version.stdout, `playground ${VERSION}\n`);
+  }
+  const help = playground(["build", "--help"]);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /Usage: playground build \[OPTIONS\] --spec <FILE>/);
+});
+
+test("host needs the native binary", { skip: NATIVE && "the native program has host" }, () => {
+  const host = playground(["host", "--config", "host.toml"], { npx: true });
+  assert.equal(host.status, 2);
+  assert.match(host.stderr, /^playground host needs the native binary: /);
+  assert.ok(host.stderr.includes(`playground-${VERSION}-x86_64-unknown-linux-musl.tar.gz`), host.stderr);
+  assert.ok(host.stderr.includes("cargo install --path crates/cli --features embed-app"), host.stderr);
+});
+
+test("build writes the site of a description kept in several files", () => {
+  rmSync(SITE, { recursive: true, force: true });
+  const built = playground(["build", "--spec", SPEC, "--out", SITE], { npx: true });
+  assert.equal(built.status, 0, built.stderr);
+  assert.match(built.stderr, new RegExp(`^playground: wrote ${SITE} \\(Bookshelf, 3 operations\\)$`, "m"));
+
+  const index = readFileSync(join(SITE, "index.html"), "utf8");
+  assert.ok(index.includes("<title>Bookshelf</title>"), "the page has the description's title");
+  for (const summary of ["List the books", "Add a book", "Read a book"]) {
+    assert.ok(index.includes(summary), `the first paint is pre-rendered: ${summary}`);
+  }
+  assert.ok(!index.includes("data-playground-serve"), "no live-reload script in a built site");
+
+  const document = JSON.parse(readFileSync(join(SITE, "openapi.json"), "utf8"));
+  assert.equal(document.info.title, "Bookshelf");
+  assert.equal(document.paths["/books"].post.operationId, "createBook");
+  assert.equal(document.paths["/books/{bookId}"].get.operationId, "getBook");
+  assert.ok(!JSON.stringify(document).includes(".yaml"), "the other files' parts are in the one document");
+
+  // The app's files, as the package ships them, and the marker.
+  const app = join(PACKAGE, "app");
+  for (const file of files(app).filter((name) => name !== "index.html")) {
+    assert.deepEqual(readFileSync(join(SITE, file)), readFileSync(join(app, file)), `${file} is copied`);
+  }
+  assert.ok(statSync(join(SITE, ".playground-site")).isFile(), "the marker is there");
+  const extra = files(SITE).filter((name) => !existsSync(join(app, name)));
+  assert.deepEqual(extra, [".playground-site", "openapi.json"]);
+  assert.deepEqual(readdirSync("sites").filter((name) => name.startsWith(".")), [], "no staging folder is left");
+
+  // A site built before is replaced.
+  const again = playground(["build", "--spec", SPEC, "--out", SITE]);
+  assert.equal(again.status, 0, again.stderr);
+  console.log(`# the site: ${join(PROJECT, SITE)}`);
+});
+
+test("bad input is refused, naming the file", () => {
+  const dir = workFolder("refused");
+  const missing = playground(["build", "--spec", "missing.yaml", "--out", "site"], { cwd: dir, npx: true });
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /^playground: missing\.yaml: does not exist$/m);
+  assert.ok(!existsSync(join(dir, "site")), "--out is not created");
+
+  mkdirSync(join(dir, "mine"));
+  writeFileSync(join(dir, "mine", "thesis.txt"), "mine");
+  const mine = playground(["build", "--spec", SPEC, "--out", "mine"], { cwd: dir });
+  assert.equal(mine.status, 1);
+  assert.match(mine.stderr, /^playground: mine: it is a folder with files, and not a site built by playground \(it has no \.playground-site\)/m);
+  assert.deepEqual(readdirSync(join(dir, "mine")), ["thesis.txt"]);
+
+  writeFileSync(join(dir, "file"), "x");
+  const file = playground(["build", "--spec", SPEC, "--out", "file"], { cwd: dir });
+  assert.equal(file.status, 1);
+  assert.match(file.stderr, /^playground: file: it exists and is not a folder; choose another --out$/m);
+
+  const broken = join(dir, "fixtures", "shelf", "components", "schemas.yaml");
+  writeFileSync(broken, "Book: [\n");
+  const reference = playground(["build", "--spec", SPEC, "--out", "site"], { cwd: dir });
+  assert.equal(reference.status, 1);
+  assert.ok(reference.stderr.includes("schemas.yaml"), reference.stderr);
+  assert.deepEqual(readdirSync(dir).sort(), ["file", "fixtures", "mine"], "nothing is left beside --out");
+
+  const usage = playground(["build"], { cwd: dir });
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /--spec <FILE>/);
+
+  // Without --out, the site goes to ./site.
+  writeFileSync(broken, readFileSync(join(PROJECT, "fixtures", "shelf", "components", "schemas.yaml")));
+  const plain = playground(["build", "--spec", SPEC], { cwd: dir });
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stderr, /^playground: wrote site \(Bookshelf, 3 operations\)$/m);
+  assert.ok(statSync(join(dir, "site", ".playground-site")).isFile());
+});
+
+test("serve: the site, its mock at /mock, reloaded when the description changes", async () => {
+  const dir = workFolder("serve");
+  const spec = join(dir, SPEC);
+  const server = await start(["serve", "--spec", spec, "--port", "0"]);
+  try {
+    const url = /^playground serving (http:\/\/127\.0\.0\.1:\d+)\/$/.exec(server.line)?.[1];
+    assert.ok(url, server.line);
+    assert.match(server.stderr(), /site of .*openapi\.yaml \(Bookshelf, 3 operations\); mock of Bookshelf 1\.0\.0 at \/mock\//);
+
+    const page = await fetch(`${url}/`);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+    const html = await page.text();
+    assert.ok(html.includes("<title>Bookshelf</title>"));
+    assert.ok(html.includes("<script data-playground-serve>"), "the live-reload script is in the served page");
+
+    const document = await (await fetch(`${url}/openapi.json`)).json();
+    assert.equal(document.paths["/books"].post.operationId, "createBook");
+
+    const wasm = files(join(PACKAGE, "app")).find((name) => name.endsWith(".wasm"));
+    const module = await fetch(`${url}/${wasm}`);
+    assert.equal(module.status, 200);
+    assert.equal(module.headers.get("content-type"), "application/wasm");
+    assert.deepEqual(Buffer.from(await module.arrayBuffer()), readFileSync(join(PACKAGE, "app", wasm)));
+    for (const hidden of [".playground-site", "no-such-file.js", "api-mock/../../package.json"]) {
+      assert.equal((await fetch(`${url}/${hidden}`)).status, 404, hidden);
+    }
+
+    const created = await fetch(`${url}/mock/books`, json({ title: "Dune", author: "Frank Herbert" }));
+    assert.equal(created.status, 201);
+    const location = created.headers.get("location");
+    assert.equal(location, "/mock/books/1");
+    const book = await created.json();
+    assert.equal(book.title, "Dune");
+    const read = await fetch(`${url}${location}`);
+    assert.equal(read.status, 200);
+    assert.deepEqual(await read.json(), book);
+
+    const stream = await events(`${url}/__playground/events`);
+    try {
+      edit(spec, (text) => text.replace("title: Bookshelf", "title: Bookcase"));
+      await stream.next("reload");
+      assert.ok((await (await fetch(`${url}/`)).text()).includes("<title>Bookcase</title>"));
+      assert.equal((await fetch(`${url}/mock/books/1`)).status, 404, "the mock starts again with an empty state");
+      assert.match(server.stderr(), /playground: reloaded; the mock starts again with an empty state/);
+
+      const schemas = join(dir, "fixtures", "shelf", "components", "schemas.yaml");
+      const good = readFileSync(schemas, "utf8");
+      writeFileSync(schemas, `${good}\nBroken: [\n`);
+      const error = await stream.next("error");
+      assert.ok(error.includes("schemas.yaml"), error);
+      assert.match(server.stderr(), /playground: still serving the last good version/);
+      assert.ok((await (await fetch(`${url}/`)).text()).includes("<title>Bookcase</title>"), "the last good version is served");
+
+      writeFileSync(schemas, good);
+      await stream.next("reload");
+    } finally {
+      stream.close();
+    }
+  } finally {
+    const code = await server.stop("SIGTERM");
+    assert.equal(code, 0, server.stderr());
+    assert.match(server.stderr(), /playground: SIGTERM received, stopping/);
+  }
+});
+
+test("mock: the description's mock over HTTP, with CORS and a state file", async () => {
+  const dir = workFolder("mock");
+  const spec = join(dir, SPEC);
+  const state = join(dir, "state.json");
+  let server = await start(["mock", "--spec", spec, "--port", "0", "--state", state]);
+  try {
+    const url = /^playground listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(server.line)?.[1];
+    assert.ok(url, server.line);
+    assert.match(server.stderr(), /playground: mocking Bookshelf 1\.0\.0 from .*openapi\.yaml; 1 stored resources: \/books/);
+
+    const origin = "http://localhost:5173";
+    const created = await fetch(`${url}/books`, { ...json({ title: "Dune" }), headers: { "content-type": "application/json", origin } });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.get("location"), "/books/1");
+    assert.equal(created.headers.get("access-control-allow-origin"), origin);
+    assert.equal(created.headers.get("access-control-allow-credentials"), "true");
+    assert.match(created.headers.get("vary"), /Origin/);
+    assert.equal((await created.json()).title, "Dune");
+
+    const preflight = await fetch(`${url}/books`, {
+      method: "OPTIONS",
+      headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-allow-headers"), "content-type");
+
+    const refused = await fetch(`${url}/books`, json({ author: "nobody" }));
+    assert.equal(refused.status, 400, "the body is checked against the description");
+
+    assert.equal(await server.stop("SIGINT"), 0, server.stderr());
+    assert.match(server.stderr(), /playground: Ctrl-C received, stopping/);
+
+    server = await start(["mock", "--spec", spec, "--port", "0", "--state", state]);
+    const again = /^playground listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(server.line)[1];
+    assert.match(server.stderr(), /playground: state loaded from .*state\.json \(1 items in 1 resources\)/);
+    const book = await fetch(`${again}/books/1`);
+    assert.equal(book.status, 200);
+    assert.equal((await book.json()).title, "Dune");
+  } finally {
+    await server.stop();
+  }
+
+  if (!NATIVE) {
+    const proxy = playground(["mock", "--spec", spec, "--proxy", "https://api.example.com"]);
+    assert.equal(proxy.status, 2);
+    assert.ok(proxy.stderr.includes("--proxy <URL>") && proxy.stderr.includes("needs the native binary"), proxy.stderr);
+  }
+
+  const missing = playground(["mock", "--spec", "missing.yaml"], { cwd: dir });
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /^playground: cannot mock missing\.yaml: does not exist$/m);
+});
