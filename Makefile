@@ -75,6 +75,13 @@ bench-growth:
 bench-site:
 	bench/run.sh site
 
+## bench-install: from `npm install` of the release's npm package (and `tar -xzf` of its tarball) to a built
+## site, on the Petstore and GitHub's description, beside `redocly build-docs`; the artifacts' and installs'
+## sizes, one run (makes the release artifacts when missing; writes bench/INSTALL.md)
+.PHONY: bench-install
+bench-install:
+	bench/run.sh install
+
 ## bench-mock: core dispatch times (criterion), then req/s of petstore-mock, Prism and json-server under wrk
 bench-mock:
 	bench/mock/run.sh

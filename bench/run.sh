@@ -14,6 +14,11 @@
 # ours (`playground build`) and Redocly's (`redocly build-docs`), then times the list of each,
 # and of every renderer, in Chromium (bench/site.mjs; writes bench/SITE.md and its section of
 # RESULTS.md).
+# `bench/run.sh install` (`make bench-install`) installs the same way, makes the release artifacts
+# when target/release-artifacts/ lacks one (scripts/release.sh; RELEASE_SKIP_APP=1 when
+# dist/index.html exists), then times each from install to a built site, on the Petstore and on
+# GitHub's description, beside `redocly build-docs`, and records their sizes (bench/install.mjs;
+# writes bench/INSTALL.md). It builds nothing else (BENCH_SKIP_BUILD and BENCH_DIST do not apply).
 # Environment: BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_SKIP_SERVERS=1 skips stage 1;
 # BENCH_DIST=<folder> runs a copy of the build (cp -r dist /tmp/bench-dist) instead of dist/,
 # and then nothing is built into dist/;
@@ -48,6 +53,21 @@ if [[ ! -f "$redoc3/bundles/redoc.standalone.js" ]]; then
 fi
 [[ "$mode" != all || "${BENCH_SKIP_SERVERS:-0}" == 1 ]] || command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 stage_done
+
+if [[ "$mode" == install ]]; then
+  artifacts="$ROOT/target/release-artifacts"
+  if ! compgen -G "$artifacts/playground-*-x86_64-unknown-linux-musl.tar.gz" >/dev/null \
+    || ! compgen -G "$artifacts/petstore-playground-[0-9]*.tgz" >/dev/null \
+    || ! compgen -G "$artifacts/petstore-playground-mock-[0-9]*.tgz" >/dev/null; then
+    stage "the release artifacts (scripts/release.sh)"
+    if [[ -f "$ROOT/dist/index.html" ]]; then RELEASE_SKIP_APP=1 scripts/release.sh; else scripts/release.sh; fi
+    stage_done
+  fi
+  stage "from install to a built site (bench/install.mjs)"
+  node "$BENCH/install.mjs"
+  stage_done
+  exit 0
+fi
 
 if [[ "${BENCH_SKIP_BUILD:-0}" != 1 && -z "${BENCH_DIST:-}" ]]; then
   stage "release build (trunk)"

@@ -62,5 +62,10 @@ stage "end-to-end (Chromium)"     bash -c 'cd tests/e2e && npm test'
 # The npm package packed, installed from its tarball into a fresh project, and used from Node
 # 20 and 18, MSW, a Vite app and Playwright (tests/package/run.sh).
 stage "npm package"               tests/package/run.sh
+# The release as users get it (scripts/release.sh, dist/ as built above): the static program with
+# the app inside and the two npm packages, installed into a clean environment (no PATH but
+# /usr/bin:/bin and Node, an empty HOME, nothing of the repository) and run on Node 20 and 18;
+# the program's site must be the npm package's, file for file (tests/cli-package/run.sh).
+stage "release, installed"        bash -c 'RELEASE_SKIP_APP=1 scripts/release.sh && tests/cli-package/run.sh --artifacts'
 stage "budgets"                   node scripts/budgets.mjs
 stage "size"                      scripts/size.sh
