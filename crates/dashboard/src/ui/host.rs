@@ -21,7 +21,8 @@ impl DomainsBackend for HostCtx {
     const MODE: &'static str = "host";
 
     fn run(self) {
-        leptos::task::spawn_local(async move { self.start().await });
+        // The start-up check (who is signed in, then their projects), once per page.
+        Action::new_local(move |_: &()| async move { self.start().await }).dispatch_local(());
     }
 
     fn session(self) -> Option<&'static str> {
