@@ -3,7 +3,7 @@
 //! what has no such section (an operation, a media type, an unknown place).
 
 /// The kind of the value at a place in a description (OpenAPI 3.x or Swagger 2.0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Kind {
     /// The document's root.
     Root,

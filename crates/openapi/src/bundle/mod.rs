@@ -18,6 +18,13 @@
 //! pointer to nothing, a loop of copies, a limit passed) stays as it was, with
 //! [`UNRESOLVED`] beside it saying why, and is listed in [`Bundled::problems`]: the rest of the
 //! document is still there.
+//!
+//! The files wanted are found as the document will be written: each part of a file a reference
+//! reaches is looked through with the kind of value it is where the reference stands (a
+//! response, a schema, an example...), by the same rules ([`Kind::child`]) the writer follows,
+//! so every reference the writer follows names a file read, and what the writer keeps as data
+//! (an example's value, a schema's `default`) is not read. A key is data only by its place:
+//! `default` under `responses` is a response, under a schema a value.
 
 mod kind;
 #[cfg(test)]
@@ -98,6 +105,10 @@ enum Slot {
     Failed(String),
 }
 
+/// A part of a file to look through: the file's address, the JSON pointer of the part, and the
+/// kind the writer writes it as (what the references in it are depends on it).
+type Part = (String, String, Kind);
+
 /// Bundles a description from its root file and the files its references name. See the
 /// module's documentation.
 #[derive(Debug)]
@@ -105,15 +116,17 @@ pub struct Bundler {
     root: String,
     join: Join,
     limits: Limits,
+    /// The root's dialect, which places some kinds (a 2.0 parameter's `items` is a schema).
+    dialect: Dialect,
     files: HashMap<String, Slot>,
     /// The addresses of `files`, in the order they were first named.
     order: Vec<String>,
     /// Addresses wanted and not yet handed back by [`Bundler::wanted`].
     new_wants: Vec<String>,
     /// Parts of files to look through for references, once their file is read.
-    pending: VecDeque<(String, String)>,
-    /// Parts already looked through (file, pointer).
-    scanned: HashSet<(String, String)>,
+    pending: VecDeque<Part>,
+    /// Parts already looked through.
+    scanned: HashSet<Part>,
     bytes: u64,
 }
 
@@ -121,16 +134,18 @@ impl Bundler {
     /// A bundle of the description whose root file, at `address`, reads as `root` (`bytes` long).
     #[must_use]
     pub fn new(address: &str, root: Value, bytes: u64, join: Join, limits: Limits) -> Self {
+        let dialect = Dialect::of(&root);
         let mut files = HashMap::new();
         files.insert(address.to_owned(), Slot::Read(root));
         let mut bundler = Self {
             root: address.to_owned(),
             join,
             limits,
+            dialect,
             files,
             order: vec![address.to_owned()],
             new_wants: Vec::new(),
-            pending: VecDeque::from([(address.to_owned(), String::new())]),
+            pending: VecDeque::from([(address.to_owned(), String::new(), Kind::Root)]),
             scanned: HashSet::new(),
             bytes,
         };
@@ -146,74 +161,77 @@ impl Bundler {
         std::mem::take(&mut self.new_wants)
     }
 
-    /// Hands over the file at `address` (one [`Bundler::wanted`] gave): its value, `bytes` long,
-    /// or why it could not be read.
+    /// Hands over the file at `address`, exactly as [`Bundler::wanted`] gave it: its value,
+    /// `bytes` long, or why it could not be read. A file not asked for, or handed over already,
+    /// is ignored: the bundle reads only what it asked for, each file once, within its limits.
     pub fn provide(&mut self, address: &str, read: Result<Value, String>, bytes: u64) {
+        let Some(slot @ Slot::Wanted) = self.files.get_mut(address) else { return };
         self.bytes = self.bytes.saturating_add(bytes);
-        let slot = match read {
+        *slot = match read {
             _ if self.bytes > self.limits.bytes => Slot::Failed(format!(
-                "was not read: the description's files pass {} MiB",
-                self.limits.bytes >> 20
+                "was not read: the description's files together pass the limit of {}",
+                size(self.limits.bytes)
             )),
             Ok(value) => Slot::Read(value),
             Err(reason) => Slot::Failed(reason),
         };
-        self.files.insert(address.to_owned(), slot);
     }
 
     /// Looks through the parts of read files that references reach, asking for the files their
     /// references name.
     fn scan_pending(&mut self) {
         let mut waiting = VecDeque::new();
-        while let Some((file, pointer)) = self.pending.pop_front() {
-            if self.covered(&file, &pointer) {
+        while let Some(part) = self.pending.pop_front() {
+            if self.scanned.contains(&part) {
                 continue;
             }
-            let found = match self.files.get(&file) {
-                Some(Slot::Read(value)) => match value.pointer(&pointer) {
-                    Some(part) => references(part),
+            let (file, pointer, kind) = &part;
+            let found = match self.files.get(file) {
+                Some(Slot::Read(value)) => match value.pointer(pointer) {
+                    Some(value) => references(value, *kind, self.dialect),
                     None => continue,
                 },
                 Some(Slot::Wanted) => {
-                    waiting.push_back((file, pointer));
+                    waiting.push_back(part);
                     continue;
                 }
                 Some(Slot::Failed(_)) | None => continue,
             };
-            self.scanned.insert((file.clone(), pointer));
-            for reference in found {
-                let Ok((target, pointer)) = self.target(&file, &reference) else { continue };
-                if !self.files.contains_key(&target) {
-                    let slot = if self.files.len() >= self.limits.files {
-                        Slot::Failed(format!(
-                            "was not read: the description passes {} files",
-                            self.limits.files
-                        ))
-                    } else {
-                        self.new_wants.push(target.clone());
-                        self.order.push(target.clone());
-                        Slot::Wanted
-                    };
-                    self.files.insert(target.clone(), slot);
+            for (reference, kind) in found {
+                // As the writer does: a reference within the root, or back into it, stays local
+                // (the root is looked through whole, each part with the kind of its place).
+                if *file == self.root && reference.starts_with('#') {
+                    continue;
                 }
-                self.pending.push_back((target, pointer));
+                let Ok((target, pointer)) = self.target(file, &reference) else { continue };
+                if target == self.root {
+                    continue;
+                }
+                self.want(&target);
+                self.pending.push_back((target, pointer, kind));
             }
+            self.scanned.insert(part);
         }
         self.pending = waiting;
     }
 
-    /// Whether (`file`, `pointer`) or a part holding it was looked through already.
-    fn covered(&self, file: &str, pointer: &str) -> bool {
-        let mut prefix = pointer;
-        loop {
-            if self.scanned.contains(&(file.to_owned(), prefix.to_owned())) {
-                return true;
-            }
-            match prefix.rfind('/') {
-                Some(cut) => prefix = &prefix[..cut],
-                None => return false,
-            }
+    /// Asks for the file at `address` unless it was asked for already, or refuses it when the
+    /// bundle has as many files as it may.
+    fn want(&mut self, address: &str) {
+        if self.files.contains_key(address) {
+            return;
         }
+        let slot = if self.files.len() >= self.limits.files {
+            Slot::Failed(format!(
+                "was not read: the description has more files than the limit of {}",
+                self.limits.files
+            ))
+        } else {
+            self.new_wants.push(address.to_owned());
+            self.order.push(address.to_owned());
+            Slot::Wanted
+        };
+        self.files.insert(address.to_owned(), slot);
     }
 
     /// The file and JSON pointer a reference standing in `file` names.
@@ -258,10 +276,15 @@ impl Bundler {
 }
 
 /// Whether a description has references to other files (a `$ref` whose value does not start
-/// with `#`), that is, whether it needs a [`Bundler`].
+/// with `#`, where a reference is followed), that is, whether it needs a [`Bundler`].
 #[must_use]
 pub fn refers_to_other_files(value: &Value) -> bool {
-    references(value).iter().any(|reference| !reference.starts_with('#'))
+    references(value, Kind::Root, Dialect::of(value)).iter().any(|(reference, _)| !reference.starts_with('#'))
+}
+
+/// A size limit in words: `256 MiB`, or bytes below one MiB.
+fn size(bytes: u64) -> String {
+    if bytes >= 1 << 20 { format!("{} MiB", bytes >> 20) } else { format!("{bytes} bytes") }
 }
 
 /// Whether a JSON text may have references to other files: a `"$ref"` member whose string does
@@ -285,26 +308,33 @@ pub fn text_may_refer_to_other_files(json: &[u8]) -> bool {
     false
 }
 
-/// The `$ref` strings in `value`, in document order, that may be references (none under `example`, `default`,
-/// `enum` or `const`, which hold data).
-fn references(value: &Value) -> Vec<String> {
+/// The references the writer follows in `value`, a value of `kind`, in document order: each
+/// `$ref` string with the kind of the value it stands for. The walk is the writer's
+/// ([`Writer::write`]): members by [`Kind::child`], items by [`Kind::item`], nothing in data
+/// ([`Kind::Literal`]: an example's value, a schema's `default`, `enum` or `const`).
+fn references(value: &Value, kind: Kind, dialect: Dialect) -> Vec<(String, Kind)> {
     let mut found = Vec::new();
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
+    let mut stack = vec![(value, kind)];
+    while let Some((value, kind)) = stack.pop() {
+        if kind == Kind::Literal {
+            continue;
+        }
         match value {
             Value::Object(map) => {
-                if let Some(Value::String(reference)) = map.get("$ref") {
-                    found.push(reference.clone());
-                }
-                // What is looked through here and not written as a reference (an example's
-                // `value`) only costs a file read for nothing.
+                let reference = match map.get("$ref") {
+                    Some(Value::String(reference)) => {
+                        found.push((reference.clone(), kind));
+                        true
+                    }
+                    _ => false,
+                };
                 for (key, child) in map.iter().rev() {
-                    if !matches!(key.as_str(), "example" | "default" | "enum" | "const" | "$ref") {
-                        stack.push(child);
+                    if !(reference && key == "$ref") {
+                        stack.push((child, kind.child(key, dialect)));
                     }
                 }
             }
-            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Array(items) => stack.extend(items.iter().rev().map(|item| (item, kind.item()))),
             _ => {}
         }
     }
@@ -350,8 +380,8 @@ fn place(document: &mut Value, section: &str, name: String, value: Value) {
 struct Writer<'a> {
     bundler: &'a Bundler,
     dialect: Dialect,
-    /// Each (file, pointer) hoisted, and its name in its section.
-    hoisted: HashMap<(String, String), String>,
+    /// Each (section, file, pointer) hoisted, and its name in its section.
+    hoisted: HashMap<(&'static str, String, String), String>,
     /// Names used per section.
     taken: HashSet<(&'static str, String)>,
     /// Hoisted values, to put in their sections at the end.
@@ -450,7 +480,13 @@ impl<'a> Writer<'a> {
             let value = match bundler.files.get(&target) {
                 Some(Slot::Read(value)) => value,
                 Some(Slot::Failed(reason)) => return Err(reason.clone()),
-                Some(Slot::Wanted) | None => return Err("was not read".to_owned()),
+                Some(Slot::Wanted) => {
+                    return Err("was asked for and never handed over: the bundle was finished \
+                        before every file it wanted was read"
+                        .to_owned());
+                }
+                // The walk that asks for files is the writer's: it cannot miss one.
+                None => return Err("was never asked for (a fault of the bundler)".to_owned()),
             };
             match value.pointer(&pointer) {
                 Some(value) => Ok((target, pointer, value)),
@@ -467,12 +503,14 @@ impl<'a> Writer<'a> {
         }
         let key = (target, pointer);
         if let Some(section) = kind.section(self.dialect) {
-            let name = match self.hoisted.get(&key) {
+            // Per section: a value referred to as two kinds is kept in each one's section.
+            let hoisted_key = (section, key.0.clone(), key.1.clone());
+            let name = match self.hoisted.get(&hoisted_key) {
                 Some(name) => name.clone(),
                 None => {
                     let name = self.name(section, &key.0, &key.1);
                     // Named before it is written: a value that refers to itself finds its name.
-                    self.hoisted.insert(key.clone(), name.clone());
+                    self.hoisted.insert(hoisted_key, name.clone());
                     let at = format!("{section}/{}", escape_segment(&name));
                     let hoisted = Place { at, in_file: key.1.clone() };
                     let written = self.write(value, &key.0, kind, hoisted, nesting + 1);

@@ -261,12 +261,15 @@ fn limits_on_files_bytes_and_depth_are_problems() {
     let (bundled, asked) = bundle_with(&files, Limits { files: 2, ..Limits::default() });
     assert_eq!(asked.len(), 1);
     assert_eq!(bundled.problems.len(), 1);
-    assert_eq!(bundled.problems[0].reason, "was not read: the description passes 2 files");
+    assert_eq!(
+        bundled.problems[0].reason,
+        "was not read: the description has more files than the limit of 2"
+    );
 
     // Each file is 10 bytes, the root too: the second file passes 25.
     let (bundled, _) = bundle_with(&files, Limits { bytes: 25, ..Limits::default() });
     let reasons: Vec<&str> = bundled.problems.iter().map(|p| p.reason.as_str()).collect();
-    assert_eq!(reasons, ["was not read: the description's files pass 0 MiB"]);
+    assert_eq!(reasons, ["was not read: the description's files together pass the limit of 25 bytes"]);
 
     // A chain of copies: operation files that each hold a callback copying the next.
     let mut chain = vec![("root.yaml", openapi(json!({"/a": {"get": {"$ref": "0.yaml"}}})))];
@@ -298,4 +301,66 @@ fn a_text_is_told_to_refer_to_other_files_by_its_bytes() {
     assert!(!text_may_refer_to_other_files(br##"{"a": {"$ref": "#/components/schemas/A"}}"##));
     assert!(!text_may_refer_to_other_files(br#"{"description": "uses $ref", "x": "$ref"}"#));
     assert!(!text_may_refer_to_other_files(b""));
+}
+
+#[test]
+fn a_key_is_data_by_its_place_not_its_name() {
+    // As DigitalOcean's operations do: the default response in a shared file two folders up.
+    let root = openapi(json!({"/a": {"get": {"$ref": "resources/a/get.yml"}}}));
+    let get = json!({"summary": "A", "responses": {
+        "200": {"description": "ok", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {
+                "default": {"$ref": "../../shared/flag.yml"},
+                "example": {"$ref": "../../shared/flag.yml"}
+            }, "default": {"$ref": "not/a/file.yml"}},
+            "examples": {"default": {"$ref": "../../shared/examples.yml#/a"}}
+        }}},
+        "default": {"$ref": "../../shared/unexpected_error.yml"}
+    }});
+    let files = [
+        ("root.yaml", root),
+        ("resources/a/get.yml", get),
+        ("shared/flag.yml", json!({"type": "boolean"})),
+        ("shared/examples.yml", json!({"a": {"summary": "An A", "value": {"$ref": "data, not a file"}}})),
+        ("shared/unexpected_error.yml", json!({"description": "There was an unexpected error."})),
+    ];
+    let (bundled, asked) = bundle_with(&files, Limits::default());
+    assert_eq!(
+        asked,
+        ["resources/a/get.yml", "shared/flag.yml", "shared/examples.yml", "shared/unexpected_error.yml"]
+    );
+    assert_eq!(bundled.problems, []);
+    let doc = &bundled.document;
+    let get = &doc["paths"]["/a"]["get"];
+    assert_eq!(get["responses"]["default"]["$ref"], "#/components/responses/unexpected_error");
+    let media = &get["responses"]["200"]["content"]["application/json"];
+    assert_eq!(media["schema"]["properties"]["default"]["$ref"], "#/components/schemas/flag");
+    assert_eq!(media["schema"]["properties"]["example"]["$ref"], "#/components/schemas/flag");
+    assert_eq!(media["schema"]["default"], json!({"$ref": "not/a/file.yml"}));
+    assert_eq!(media["examples"]["default"]["$ref"], "#/components/examples/a");
+    assert_eq!(doc["components"]["examples"]["a"]["value"], json!({"$ref": "data, not a file"}));
+
+    // Whether a root needs a bundle is told the same way.
+    let default_only = openapi(json!({"/a": {"get": {"responses": {"default": {"$ref": "e.yml"}}}}}));
+    assert!(refers_to_other_files(&default_only));
+    let data_only = openapi(json!({"/a": {"get": {"responses": {"200": {"description": "ok",
+        "content": {"application/json": {"schema": {"default": {"$ref": "e.yml"}}}}}}}}}));
+    assert!(!refers_to_other_files(&data_only));
+}
+
+#[test]
+fn a_value_referred_to_as_two_kinds_is_kept_in_each_section() {
+    let root = openapi(json!({"/a": {"post": {
+        "requestBody": {"$ref": "shared.yaml#/thing"},
+        "responses": {"200": {"$ref": "shared.yaml#/thing"}}
+    }}}));
+    let thing = json!({"thing": {"description": "A thing", "content": {"application/json": {"schema": {"type": "object"}}}}});
+    let bundled = bundle(&[("root.yaml", root), ("shared.yaml", thing)]);
+    assert_eq!(bundled.problems, []);
+    let doc = &bundled.document;
+    let post = &doc["paths"]["/a"]["post"];
+    assert_eq!(post["requestBody"]["$ref"], "#/components/requestBodies/thing");
+    assert_eq!(post["responses"]["200"]["$ref"], "#/components/responses/thing");
+    assert_eq!(doc["components"]["requestBodies"]["thing"]["description"], "A thing");
+    assert_eq!(doc["components"]["responses"]["thing"]["description"], "A thing");
 }
