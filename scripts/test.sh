@@ -53,6 +53,9 @@ stage "clippy (wasm32)"           cargo clippy --workspace --exclude playground-
 stage "clippy (try-it module, lite)" cargo clippy -p playground-tryit --locked --target wasm32-unknown-unknown -- -D warnings
 stage "host tests"                cargo test --workspace --locked
 stage "conformance (schemathesis)" scripts/schemathesis.sh
+# The mock of a FastAPI app's description against the app itself: created, read, replaced and
+# listed books agree field by field (tests/fastapi/run.sh; FastAPI pinned in .tools/fastapi-venv).
+stage "FastAPI app vs mock"       tests/fastapi/run.sh
 stage "browser tests (Chromium)"  in_browser_tmp cargo test -p playground-app -p playground-web -p playground-module-mock -p playground-module-api-mock -p playground-module-markdown -p playground-module-convert -p playground-browser -p playground-dashboard -p playground-tryit --locked --target wasm32-unknown-unknown
 # The README's command for other crates, as a user runs it: wasm-pack drives the example's
 # browser tests in headless Chromium (no downloads: --mode no-install, the installed driver).

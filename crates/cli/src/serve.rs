@@ -24,7 +24,7 @@ use axum::middleware::map_response;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use playground_mock::ApiMock;
+use playground_mock::{ApiMock, Clock};
 use playground_server::cli::{DRAIN_TIME, StopSignals};
 use playground_server::{SharedMock, router_with};
 use tokio::net::TcpListener;
@@ -256,7 +256,8 @@ fn make_version(program: &str, source: &Source) -> Result<(Version, ApiMock), Se
         tempfile::Builder::new().prefix("playground-serve-").tempdir().map_err(ServeError::Temporary)?;
     let written = site::write_into(source, dir.path())?;
     let mock = ApiMock::from_document(written.document)
-        .map_err(|e| ServeError::Mock { path: source.spec.clone(), problem: e.to_string() })?;
+        .map_err(|e| ServeError::Mock { path: source.spec.clone(), problem: e.to_string() })?
+        .with_clock(Clock::system());
     let index_path = dir.path().join("index.html");
     let index = fs::read_to_string(&index_path)
         .map_err(|source| BuildError::Io { path: index_path.clone(), source })?;

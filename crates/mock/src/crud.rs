@@ -1,10 +1,10 @@
 //! Operations on stored resources (list, create, read, replace, patch, delete) and answers
 //! straight from the document.
 //!
-//! A created item is the request's fields laid over data generated from the item's schema (so
-//! read-only fields such as `createdAt` have values), with its id set; what goes back is the item
-//! in the shape each operation documents: the item itself, or inside a wrapper such as
-//! `{"data": [...], "total": 3}` when the document answers with one.
+//! A created item holds what the request sent, what the server makes (its id, read-only fields,
+//! `createdAt` and the like at the time of the request) and nothing invented (`item.rs`); what
+//! goes back is the item in the shape each operation documents: the item itself, or inside a
+//! wrapper such as `{"data": [...], "total": 3}` when the document answers with one.
 
 use serde_json::{Map, Value};
 
@@ -12,6 +12,7 @@ use super::answer;
 use super::embed::{embed, embed_list};
 use super::failure::Failure;
 use super::generate::generate;
+use super::item::Making;
 use super::params::Params;
 use super::resources::{self, IdKind, Resource, Role, lower_first, properties};
 use super::spec::{Operation, Spec};
@@ -27,6 +28,8 @@ pub(crate) struct Call<'a> {
     pub store: &'a mut Store,
     pub seed: u64,
     pub accept: Option<&'a str>,
+    /// The time of the request (milliseconds since 1970), when the mock has a clock.
+    pub now: Option<i64>,
 }
 
 /// Query parameters that page a list rather than filter it.
@@ -85,7 +88,7 @@ impl Call<'_> {
         match (role, id) {
             (Role::List, _) => Ok((self.list(resource, op, &scope, params), false)),
             (Role::Create, _) => {
-                let (id, item) = self.create(resource, &scope, body)?;
+                let (id, item) = self.create(resource, op, &scope, body)?;
                 let (status, response) = answer::stored_success(op, 201);
                 let mut answer = self.item_answer(resource, op, status, response, &item);
                 let location =
@@ -102,10 +105,12 @@ impl Call<'_> {
                 Ok((self.item_answer(resource, op, status, response, &item), false))
             }
             (Role::Replace, Some(id)) => {
-                if self.store.get(collection, &scope, &id).is_none() && !upserts(self.spec, resource) {
+                let old = self.store.get(collection, &scope, &id).cloned();
+                if old.is_none() && !upserts(self.spec, resource) {
                     return Err(absent(&id));
                 }
-                let item = self.build(resource, &id, body)?;
+                let making = Making::new(self.spec, resource, op, self.now, self.seed);
+                let item = making.item(&id, body, old.as_ref());
                 self.store_item(collection, &scope, &id, item.clone())?;
                 let (status, response) = answer::stored_success(op, 200);
                 Ok((self.item_answer(resource, op, status, response, &item), true))
@@ -114,6 +119,7 @@ impl Call<'_> {
                 let old = self.store.get(collection, &scope, &id).ok_or_else(|| absent(&id))?.clone();
                 let mut merged = super::patch::patched(self.spec, resource, &old, body.as_ref(), &id)?;
                 resource.set_id(&mut merged, &id);
+                Making::new(self.spec, resource, op, self.now, self.seed).touch(&mut merged, body.as_ref());
                 if let Some(schema) = &resource.item_schema {
                     self.spec.validator().direction(Direction::Response).check(schema, &merged, "").map_err(
                         |e| Failure::validation(op, format!("After the patch, {}", lower_first(&e))),
@@ -201,12 +207,21 @@ impl Call<'_> {
     fn create(
         &mut self,
         resource: &Resource,
+        op: &Operation,
         scope: &str,
         body: Option<Value>,
     ) -> Result<(String, Value), Failure> {
         let collection = resource.collection.as_str();
-        let given =
-            resource.id_field.as_ref().and_then(|f| body.as_ref()?.get(f)).filter(|v| !v.is_null()).map(text);
+        let making = Making::new(self.spec, resource, op, self.now, self.seed);
+        // The client's id, when the request's schema lets it send one (FastAPI's `BookIn` has
+        // no `id`: one sent is ignored) and the item's does not mark it read-only.
+        let given = resource
+            .id_field
+            .as_ref()
+            .filter(|f| making.settable(f))
+            .and_then(|f| body.as_ref()?.get(f))
+            .filter(|v| !v.is_null())
+            .map(text);
         let id = match given {
             Some(id) if !self.id_read_only(resource) => {
                 if self.store.get(collection, scope, &id).is_some() {
@@ -216,7 +231,7 @@ impl Call<'_> {
             }
             _ => self.new_id(resource, scope),
         };
-        let item = self.build(resource, &id, body)?;
+        let item = making.item(&id, body, None);
         self.store_item(collection, scope, &id, item.clone())?;
         Ok((id, item))
     }
@@ -284,38 +299,6 @@ impl Call<'_> {
                 return id;
             }
         }
-    }
-
-    /// An item: generated data for its schema, the body's fields over it where each still fits
-    /// the schema, and its id.
-    fn build(&self, resource: &Resource, id: &str, body: Option<Value>) -> Result<Value, Failure> {
-        let Some(schema) = &resource.item_schema else {
-            let mut item = body.unwrap_or_else(|| Value::Object(Map::new()));
-            resource.set_id(&mut item, id);
-            return Ok(item);
-        };
-        let seed = self.seed ^ super::hash(&format!("{}#{id}", resource.collection));
-        let mut item = generate(&self.spec.doc, schema, seed, Direction::Response).value;
-        if !item.is_object() {
-            item = Value::Object(Map::new());
-        }
-        let validator = self.spec.validator().direction(Direction::Response);
-        if let (Some(Value::Object(fields)), Value::Object(target)) = (body, &mut item) {
-            for (name, value) in fields {
-                // A field is kept unless it makes a valid item invalid (a request may carry what
-                // the stored item cannot hold, such as a value of another type).
-                let valid_before = validator.check(schema, &Value::Object(target.clone()), "").is_ok();
-                let previous = target.insert(name.clone(), value);
-                if valid_before && validator.check(schema, &Value::Object(target.clone()), "").is_err() {
-                    match previous {
-                        Some(p) => target.insert(name, p),
-                        None => target.remove(&name),
-                    };
-                }
-            }
-        }
-        resource.set_id(&mut item, id);
-        Ok(item)
     }
 
     fn list(&self, resource: &Resource, op: &Operation, scope: &str, params: &Params) -> Response {

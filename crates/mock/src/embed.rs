@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::generate::generate;
+use super::item::required;
 use super::resources::properties;
 use super::spec::Spec;
 use playground_openapi::pointer::resolve;
@@ -22,19 +23,40 @@ const TOTALS: [&str; 8] = [
 ];
 
 /// The item in the shape of `schema`: itself when it fits, else inside the generated wrapper's
-/// property that takes it, else generated data of the schema.
+/// property that takes it, else itself with the properties the schema requires and it lacks
+/// (an answer's schema may ask for more than the stored item holds) filled from generated
+/// data, else generated data of the schema.
 pub(super) fn embed(spec: &Spec, schema: &Value, item: &Value, seed: u64) -> Value {
     let validator = spec.validator().direction(Direction::Response);
     if validator.check(schema, item, "").is_ok() {
         return item.clone();
     }
     let mut wrapper = generate(&spec.doc, schema, seed, Direction::Response).value;
+    let declared = properties(spec, schema);
     if let Value::Object(fields) = &mut wrapper {
-        for (name, prop) in properties(spec, schema) {
+        for (name, prop) in &declared {
             if validator.check(prop, item, "").is_ok() {
-                fields.insert(name.to_owned(), item.clone());
+                fields.insert((*name).to_owned(), item.clone());
                 return wrapper;
             }
+        }
+    }
+    // Filled only when the item is of the schema's kind (it has one of its properties), not
+    // an item that belongs inside a wrapper.
+    if let (Value::Object(own), Value::Object(generated)) = (item, &wrapper)
+        && declared.iter().any(|(name, _)| own.contains_key(*name))
+    {
+        let mut filled = own.clone();
+        for name in required(spec, schema) {
+            if !filled.contains_key(name)
+                && let Some(value) = generated.get(name)
+            {
+                filled.insert(name.to_owned(), value.clone());
+            }
+        }
+        let filled = Value::Object(filled);
+        if validator.check(schema, &filled, "").is_ok() {
+            return filled;
         }
     }
     wrapper

@@ -22,20 +22,23 @@
 //! `resources.rs` infers the stored resources (a collection path beside its item path, the id
 //! property and kind, the parent of a nested collection, a wrapper property); `crud.rs` runs
 //! list, create, read, replace, patch (`patch.rs`: RFC 7396 merge or RFC 6902 operations) and
-//! delete; `embed.rs` puts items in the document's answer shapes; `security.rs` checks
-//! credentials (their presence, or the values `MockOptions::credentials` accepts); `params.rs`
-//! reads parameters by style and bodies by media type (`form_fields.rs` for forms in bracket
-//! notation, `xml_body.rs` for XML); `failure.rs` and `problems.rs` write refusals (FastAPI's
-//! `detail` list among them); `answer.rs` picks the status, media type, example and headers, and
-//! `cache.rs` keeps the value generated per media type and seed; `store.rs` holds the items
-//! ([`MAX_ITEMS`], [`MAX_STORED_BYTES`]) and the paths a DELETE removed outside the resources;
+//! delete, and `item.rs` makes a created or replaced item (what was sent, what the server makes
+//! with the time of the [`Clock`] the shell gives, nothing invented); `embed.rs` puts items in
+//! the document's answer shapes; `security.rs` checks credentials (their presence, or the
+//! values `MockOptions::credentials` accepts); `params.rs` reads parameters by style and bodies
+//! by media type (`form_fields.rs` for forms in bracket notation, `xml_body.rs` for XML);
+//! `failure.rs` and `problems.rs` write refusals (FastAPI's `detail` list among them);
+//! `answer.rs` picks the status, media type, example and headers, and `cache.rs` keeps the
+//! value generated per media type and seed; `store.rs` holds the items ([`MAX_ITEMS`],
+//! [`MAX_STORED_BYTES`]) and the paths a DELETE removed outside the resources;
 //! `drift.rs` checks a real API's exchange against the document (`ApiMock::check_exchange`) and
 //! `record.rs` keeps its items (`ApiMock::record`); `records.rs` gives the state as records, so a
 //! storage writes only what a change touched. Data comes from `playground-generate`, checks from
 //! `playground-validate`.
 //!
 //! Tests: `src/tests.rs` (one API with every shape: CRUD, nesting, paging, wrappers, `Prefer`,
-//! security, options, snapshots, Swagger 2.0), `src/tests/` (conformance, FastAPI's shapes),
+//! security, options, snapshots, Swagger 2.0), `src/tests/` (conformance, FastAPI's shapes, what
+//! a created item holds; `tests/fastapi/run.sh` compares the mock with a real FastAPI app),
 //! `tests/records.rs`, and the public documents in `tests/fixtures/public/`.
 //!
 //! ```
@@ -74,11 +77,13 @@
 
 mod answer;
 mod cache;
+mod clock;
 mod crud;
 mod drift;
 mod embed;
 mod failure;
 mod form_fields;
+mod item;
 mod notice;
 mod options;
 mod outside;
@@ -105,6 +110,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use self::answer::Prefer;
+pub use self::clock::Clock;
 pub use self::drift::{
     Checked, ExchangeLine, MAX_CHECKED_BODY, MAX_MISMATCHES, MAX_SUMMARY_ROWS, Mismatch, MismatchKind,
     OTHER_ROW, OperationDrift, Summary, UnknownOperation,
@@ -211,6 +217,8 @@ pub struct ApiMock {
     api: String,
     /// The largest request body read, in bytes.
     body_limit: usize,
+    /// Where the time of a request is read, for the times the server makes.
+    clock: Clock,
 }
 
 impl ApiMock {
@@ -255,6 +263,7 @@ impl ApiMock {
             random: 0x9E37_79B9_7F4A_7C15,
             api,
             body_limit: MAX_REQUEST_BODY,
+            clock: Clock::default(),
         })
     }
 
@@ -279,6 +288,20 @@ impl ApiMock {
     pub fn with_options(mut self, options: MockOptions) -> Self {
         self.set_options(options);
         self
+    }
+
+    /// The same mock reading the time of each request from `clock`, for the fields the server
+    /// makes (`createdAt`, `updated_at` and the like); without one they get generated dates,
+    /// the same for the same seed.
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Changes the clock; the state stays.
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
     }
 
     /// Changes the options; the state stays.
@@ -454,7 +477,13 @@ impl ApiMock {
         let path_names: Vec<&str> = path_params.iter().map(|(name, _)| name.as_str()).collect();
         let resources = Arc::clone(&self.resources);
         let accept = request.header_value("Accept");
-        let mut call = crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept };
+        let now = match role {
+            Some((_, resources::Role::Create | resources::Role::Replace | resources::Role::Patch)) => {
+                self.clock.now_ms()
+            }
+            _ => None,
+        };
+        let mut call = crud::Call { spec, resources: &resources, store: &mut self.store, seed, accept, now };
         match role {
             Some((resource, role)) if !asks_document => {
                 let (response, changed) = call.run(resource, role, op, &params, &path_names, body)?;

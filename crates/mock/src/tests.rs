@@ -423,6 +423,7 @@ fn swagger_2_documents_are_converted_and_mocked() {
 }
 
 mod conformance;
+mod created;
 mod fastapi;
 
 #[test]

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::Args;
 use petstore::Mock;
-use playground_mock::{ApiMock, Delay, FailureOptions, MockOptions};
+use playground_mock::{ApiMock, Clock, Delay, FailureOptions, MockOptions};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
@@ -290,7 +290,11 @@ fn api_mock(program: &str, path: &Path, args: &ServeArgs) -> Result<ApiMock, Ser
     let document = description::read(path)
         .map_err(|e| cannot(if e.path == path { e.problem } else { e.to_string() }))?;
     let options = mock_options(args)?;
-    let mock = ApiMock::from_document(document).map_err(|e| cannot(e.to_string()))?.with_options(options);
+    // The times the server makes (an item's `createdAt`) are the request's.
+    let mock = ApiMock::from_document(document)
+        .map_err(|e| cannot(e.to_string()))?
+        .with_options(options)
+        .with_clock(Clock::system());
     let resources = mock.resources();
     eprintln!(
         "{program}: mocking {} from {}; {} stored resources{}",

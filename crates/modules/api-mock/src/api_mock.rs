@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Uint8Array};
-use playground_mock::{ApiMock, MockOptions as ApiOptions};
+use playground_mock::{ApiMock, Clock, MockOptions as ApiOptions};
 use playground_web::js_mock::{JsMock, not_reset, storage_option};
 use playground_web::{MockOptions, PersistentMock};
 use wasm_bindgen::JsCast;
@@ -93,9 +93,12 @@ impl JsApiMock {
         let given = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let storage = storage_option(&given).map_err(type_error)?;
         let mut options = read_options(given).map_err(type_error)?;
+        // The times the server makes (an item's `createdAt`) are the request's, on the page's
+        // clock.
         let api = ApiMock::from_json(&bytes)
             .map_err(|e| type_error(format!("ApiMock cannot mock this description: {e}")))?
-            .with_options(options.mock);
+            .with_options(options.mock)
+            .with_clock(Clock::new(|| js_sys::Date::now() as i64));
         let default_key = format!("api-mock/v1/{}", api.api());
         let key = options.storage_key.take().unwrap_or_else(|| Some(default_key.clone()));
         let template = api.clone();
