@@ -131,8 +131,10 @@ impl EmbeddedApp {
     }
 
     /// The file at `path` (relative to the app's folder, parts separated by `/`); `None` when
-    /// there is none, or the app does not unpack ([`EmbeddedApp::check`] says why).
-    pub fn file(&self, path: &str) -> Option<&[u8]> {
+    /// there is none, or the app does not unpack ([`EmbeddedApp::check`] says why). For the
+    /// tests: a site is written with [`EmbeddedApp::copy_into`].
+    #[cfg(test)]
+    fn file(&self, path: &str) -> Option<&[u8]> {
         self.files().ok()?.get(path).map(Vec::as_slice)
     }
 

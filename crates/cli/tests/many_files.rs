@@ -3,13 +3,12 @@
 //! read by `playground build` and `playground mock` as a user runs them.
 
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::fake_app;
+use support::{Mock, fake_app};
 
 mod support;
 
@@ -73,85 +72,51 @@ fn playground_build_reads_a_description_of_hundreds_of_files() {
     assert_eq!(document["tags"][1]["name"], "Droplets");
 }
 
-/// `playground mock` of the description, stopped when dropped.
-struct Mock {
-    child: Child,
-    url: String,
-}
-
-impl Mock {
-    fn start(spec: &Path) -> Self {
-        let mut child = Command::new(BINARY)
-            .args(["mock", "--host", "127.0.0.1", "--port", "0", "--spec"])
-            .arg(spec)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("playground starts");
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("reads the URL line");
-        let Some(address) = line.trim().strip_prefix("playground listening on ") else {
-            let _ = child.kill();
-            panic!("no listening line: {line:?}");
-        };
-        let url = address.to_owned();
-        Self { child, url }
+/// Sends `method` to `path` with a bearer token and `body` as JSON; the status and body.
+fn send(mock: &Mock, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        // A guard against a hung server, not a measurement.
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into();
+    let mut request = ureq::http::Request::builder()
+        .method(method)
+        .uri(format!("{}{path}", mock.url))
+        .header("Authorization", "Bearer token");
+    if body.is_some() {
+        request = request.header("Content-Type", "application/json");
     }
-
-    /// Sends `method` to `path` with a bearer token and `body` as JSON; the status and body.
-    fn send(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            // A guard against a hung server, not a measurement.
-            .timeout_global(Some(Duration::from_secs(60)))
-            .build()
-            .into();
-        let mut request = ureq::http::Request::builder()
-            .method(method)
-            .uri(format!("{}{path}", self.url))
-            .header("Authorization", "Bearer token");
-        if body.is_some() {
-            request = request.header("Content-Type", "application/json");
-        }
-        let bytes = body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
-        let mut response = agent.run(request.body(bytes).expect("a request")).expect("an answer");
-        let status = response.status().as_u16();
-        let text = response.body_mut().read_to_string().expect("reads the body");
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
-    }
-}
-
-impl Drop for Mock {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    let bytes = body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
+    let mut response = agent.run(request.body(bytes).expect("a request")).expect("an answer");
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().expect("reads the body");
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
 }
 
 #[test]
 fn playground_mock_creates_and_reads_back_with_a_description_of_hundreds_of_files() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let spec = write_description(&temp.path().join("specification"));
-    let mock = Mock::start(&spec);
+    let spec_arg = spec.to_str().expect("a UTF-8 path");
+    let mock = Mock::start(&["--spec", spec_arg]);
 
     let body = json!({"name": "web-1", "region": "ams3"});
-    let (status, created) = mock.send("POST", "/v2/volumes", Some(&body));
+    let (status, created) = send(&mock, "POST", "/v2/volumes", Some(&body));
     assert_eq!(status, 201, "{created}");
     let volume = &created["volume"];
     assert_eq!(volume["name"], "web-1", "{created}");
     let id = volume["id"].as_str().expect("the created volume has an id");
 
-    let (status, read) = mock.send("GET", &format!("/v2/volumes/{id}"), None);
+    let (status, read) = send(&mock, "GET", &format!("/v2/volumes/{id}"), None);
     assert_eq!(status, 200, "{read}");
     assert_eq!(read["volume"]["name"], "web-1", "{read}");
     assert_eq!(read["volume"]["region"], "ams3", "{read}");
 
-    let (status, list) = mock.send("GET", "/v2/volumes", None);
+    let (status, list) = send(&mock, "GET", "/v2/volumes", None);
     assert_eq!(status, 200, "{list}");
     assert_eq!(list["volumes"][0]["id"], id, "{list}");
-    // A shared response, three files away from the operation, answers a refusal.
-    let (status, missing) = mock.send("GET", "/v2/volumes/4de7ac8b-495b-4884-9a69-1050c6793cd6", None);
+    // A response under common/, three files away from the operation, answers a refusal.
+    let (status, missing) = send(&mock, "GET", "/v2/volumes/4de7ac8b-495b-4884-9a69-1050c6793cd6", None);
     assert_eq!(status, 404, "{missing}");
 }

@@ -9,13 +9,14 @@ mod support;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use support::Mock;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_playground");
 
@@ -150,50 +151,6 @@ fn answer(request: &Received) -> (u16, &'static str, Vec<(&'static str, &'static
         ("GET", "/books/5") => (200, "text/html", vec![], "<p>book five</p>".to_owned()),
         ("POST", "/books") => (201, JSON, vec![], json!({"id": 9, "title": "Nine"}).to_string()),
         _ => (404, JSON, vec![], json!({"message": "no"}).to_string()),
-    }
-}
-
-/// A `playground mock` child, killed when dropped.
-struct Mock {
-    child: Child,
-    url: String,
-    _stdout: BufReader<ChildStdout>,
-}
-
-impl Mock {
-    fn start(args: &[&str]) -> Mock {
-        let mut child = Command::new(BINARY)
-            .args(["mock", "--host", "127.0.0.1", "--port", "0"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("playground starts");
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("reads the URL line");
-        let Some(url) = line.trim().strip_prefix("playground listening on ") else {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("no listening line: {line:?}");
-        };
-        Mock { url: url.to_owned(), child, _stdout: stdout }
-    }
-
-    /// Stops with SIGTERM, as a user does, and checks the exit.
-    fn stop(mut self) {
-        let sent = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
-        assert!(sent.expect("runs kill").success());
-        let status = self.child.wait().expect("waits for the mock");
-        assert!(status.success(), "{status}");
-    }
-}
-
-impl Drop for Mock {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

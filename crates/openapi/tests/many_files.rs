@@ -14,22 +14,6 @@ use serde_json::{Value, json};
 /// Resources in the description: 30 make 467 files and 150 operations.
 const RESOURCES: usize = 30;
 
-/// Joins as the command line does: the reference's path from the folder of the file it stands in.
-fn join(base: &str, reference: &str) -> Result<String, String> {
-    let mut parts: Vec<&str> = base.split('/').collect();
-    parts.pop();
-    for segment in reference.split('/') {
-        match segment {
-            "." | "" => {}
-            ".." => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
-    Ok(parts.join("/"))
-}
-
 /// The root's address: the description lies in a folder of its own, as on a disk.
 fn root() -> String {
     format!("api/{}", many_files::ROOT)
@@ -41,7 +25,8 @@ fn bundle(files: &[(String, Value)], arrange: fn(&mut Vec<String>)) -> (Bundled,
     let by_address: HashMap<String, &Value> =
         files.iter().map(|(path, value)| (format!("api/{path}"), value)).collect();
     let root = root();
-    let mut bundler = Bundler::new(&root, by_address[&root].clone(), 100, join, Limits::default());
+    let mut bundler =
+        Bundler::new(&root, by_address[&root].clone(), 100, many_files::join, Limits::default());
     let mut asked = Vec::new();
     loop {
         let mut wanted = bundler.wanted();
@@ -154,9 +139,10 @@ fn a_file_handed_over_before_it_is_asked_for_is_asked_for_in_its_turn() {
     let by_address: HashMap<String, &Value> =
         files.iter().map(|(path, value)| (format!("api/{path}"), value)).collect();
     let root = root();
-    let mut bundler = Bundler::new(&root, by_address[&root].clone(), 100, join, Limits::default());
+    let mut bundler =
+        Bundler::new(&root, by_address[&root].clone(), 100, many_files::join, Limits::default());
     // Handed over too early (and one that is no file of the description): not taken.
-    let early = "api/shared/responses/unexpected_error.yml";
+    let early = "api/common/responses/unexpected_error.yml";
     bundler.provide(early, Ok(json!({"description": "too early"})), 100);
     bundler.provide("api/elsewhere.yml", Ok(json!({})), 100);
     let mut asked = Vec::new();
@@ -186,7 +172,7 @@ fn a_file_asked_for_and_never_handed_over_says_so() {
     let files = many_files::files(1);
     let root = root();
     let root_value = files.iter().find(|(path, _)| *path == many_files::ROOT).unwrap().1.clone();
-    let mut bundler = Bundler::new(&root, root_value, 100, join, Limits::default());
+    let mut bundler = Bundler::new(&root, root_value, 100, many_files::join, Limits::default());
     assert!(!bundler.wanted().is_empty());
     // Finished at once: every reference to another file says why it was not followed.
     let bundled = bundler.finish();
@@ -203,7 +189,7 @@ fn the_limit_on_files_is_said_plainly() {
         files.iter().map(|(path, value)| (format!("api/{path}"), value)).collect();
     let root = root();
     let limits = Limits { files: 100, ..Limits::default() };
-    let mut bundler = Bundler::new(&root, by_address[&root].clone(), 100, join, limits);
+    let mut bundler = Bundler::new(&root, by_address[&root].clone(), 100, many_files::join, limits);
     loop {
         let wanted = bundler.wanted();
         if wanted.is_empty() {

@@ -1,9 +1,59 @@
-//! What the CLI's tests share: the fixtures, and a fake app folder.
+//! What the CLI's tests share: the fixtures, a fake app folder, and `playground mock` as a child.
 
 #![allow(dead_code, reason = "each test file uses its own part of the helpers")]
 
 use std::fs;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_playground");
+
+/// A `playground mock` child on a free port of 127.0.0.1, killed when dropped.
+pub struct Mock {
+    child: Child,
+    /// Where it listens (`http://127.0.0.1:PORT`).
+    pub url: String,
+    _stdout: BufReader<ChildStdout>,
+}
+
+impl Mock {
+    /// Starts `playground mock --host 127.0.0.1 --port 0 ARGS` and reads its listening line.
+    pub fn start(args: &[&str]) -> Mock {
+        let mut child = Command::new(BINARY)
+            .args(["mock", "--host", "127.0.0.1", "--port", "0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("playground starts");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("reads the URL line");
+        let Some(url) = line.trim().strip_prefix("playground listening on ") else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("no listening line: {line:?}");
+        };
+        Mock { url: url.to_owned(), child, _stdout: stdout }
+    }
+
+    /// Stops with SIGTERM, as a user does, and checks the exit.
+    pub fn stop(mut self) {
+        let sent = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        assert!(sent.expect("runs kill").success());
+        let status = self.child.wait().expect("waits for the mock");
+        assert!(status.success(), "{status}");
+    }
+}
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
 
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)

@@ -66,24 +66,10 @@ fn page_bundle(files: &[(String, Value)]) -> (Value, Vec<String>, Vec<String>) {
 
 /// The command line's bundle: the same `Bundler`, addresses joined as paths on a disk.
 fn command_line_bundle(files: &[(String, Value)]) -> Value {
-    fn join(base: &str, reference: &str) -> Result<String, String> {
-        let mut parts: Vec<&str> = base.split('/').collect();
-        parts.pop();
-        for segment in reference.split('/') {
-            match segment {
-                "." | "" => {}
-                ".." => {
-                    parts.pop();
-                }
-                other => parts.push(other),
-            }
-        }
-        Ok(parts.join("/"))
-    }
     let by_path: HashMap<String, &Value> =
         files.iter().map(|(path, value)| (format!("/specification/{path}"), value)).collect();
     let root = format!("/specification/{}", many_files::ROOT);
-    let mut bundler = Bundler::new(&root, by_path[&root].clone(), 100, join, Limits::default());
+    let mut bundler = Bundler::new(&root, by_path[&root].clone(), 100, many_files::join, Limits::default());
     loop {
         let wanted = bundler.wanted();
         if wanted.is_empty() {

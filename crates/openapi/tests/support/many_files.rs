@@ -1,8 +1,8 @@
 //! A description kept in hundreds of files, laid out as real ones are (DigitalOcean's public
 //! description is the model, about 2,900 YAML files): the root lists the paths and each
 //! operation is a file of its own under `resources/<things>/`, beside the resource's parameters,
-//! models, responses, examples and code samples; what every operation shares is under `shared/`,
-//! one or two folders up (`../../shared/responses/unexpected_error.yml` is reached by every
+//! models, responses, examples and code samples; what every operation shares is under `common/`,
+//! one or two folders up (`../../common/responses/unexpected_error.yml` is reached by every
 //! operation's `default` response, and itself refers to `../headers.yml#/ratelimit-limit` and
 //! `../models/error.yml`); models refer to each other within their file (`#/thing_base`) and
 //! across resources (`../../gadgets/models/gadget.yml#/gadget_base`); an `examples` map has an
@@ -16,7 +16,27 @@
 
 use serde_json::{Value, json};
 
-/// The root file's name, beside `resources/`, `shared/` and `description.yml`.
+/// Joins as the command line does: the reference's path from the folder of the file it stands
+/// in, `.` and `..` taken away as written (the `join` every bundling test hands the `Bundler`).
+///
+/// # Errors
+/// None: every reference here is a relative path.
+pub fn join(base: &str, reference: &str) -> Result<String, String> {
+    let mut parts: Vec<&str> = base.split('/').collect();
+    parts.pop();
+    for segment in reference.split('/') {
+        match segment {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+/// The root file's name, beside `resources/`, `common/` and `description.yml`.
 pub const ROOT: &str = "public.v2.yaml";
 
 /// The description's title.
@@ -105,7 +125,7 @@ pub fn files(resources: usize) -> Vec<(String, Value)> {
         "description.yml".to_owned(),
         json!({"introduction": "The API of many files: every operation is a file of its own."}),
     ));
-    files.extend(shared());
+    files.extend(common());
     for i in 0..resources {
         files.extend(resource_files(i, resources));
     }
@@ -137,7 +157,7 @@ fn root(resources: usize) -> Value {
     })
 }
 
-/// A shared response with the rate-limit headers and the error body.
+/// A common response with the rate-limit headers and the error body.
 fn error_response(description: &str, id: &str) -> Value {
     json!({
         "description": description,
@@ -157,33 +177,33 @@ fn rate_limit_headers(file: &str) -> Value {
     })
 }
 
-fn shared() -> Vec<(String, Value)> {
+fn common() -> Vec<(String, Value)> {
     let header = |description: &str, example: u64| json!({"description": description, "schema": {"type": "integer"}, "example": example});
     vec![
         (
-            "shared/responses/unauthorized.yml".to_owned(),
+            "common/responses/unauthorized.yml".to_owned(),
             error_response("Authentication failed.", "unauthorized"),
         ),
         (
-            "shared/responses/not_found.yml".to_owned(),
+            "common/responses/not_found.yml".to_owned(),
             error_response("The resource was not found.", "not_found"),
         ),
         (
-            "shared/responses/too_many_requests.yml".to_owned(),
+            "common/responses/too_many_requests.yml".to_owned(),
             error_response("Too many requests.", "too_many_requests"),
         ),
-        ("shared/responses/server_error.yml".to_owned(), error_response("Server error.", "server_error")),
+        ("common/responses/server_error.yml".to_owned(), error_response("Server error.", "server_error")),
         (
-            "shared/responses/unexpected_error.yml".to_owned(),
+            "common/responses/unexpected_error.yml".to_owned(),
             error_response("There was an unexpected error.", "example_error"),
         ),
         (
-            "shared/responses/no_content.yml".to_owned(),
+            "common/responses/no_content.yml".to_owned(),
             json!({"description": "The action was successful and the response body is empty.",
                 "headers": rate_limit_headers("../headers.yml")}),
         ),
         (
-            "shared/headers.yml".to_owned(),
+            "common/headers.yml".to_owned(),
             json!({
                 "ratelimit-limit": header("Requests allowed per hour.", 5000),
                 "ratelimit-remaining": header("Requests left this hour.", 4816),
@@ -191,7 +211,7 @@ fn shared() -> Vec<(String, Value)> {
             }),
         ),
         (
-            "shared/models/error.yml".to_owned(),
+            "common/models/error.yml".to_owned(),
             json!({"type": "object", "required": ["id", "message"], "properties": {
                 "id": {"type": "string", "description": "A short identifier of the status.", "example": "not_found"},
                 "message": {"type": "string", "example": "The resource you were accessing could not be found."},
@@ -199,7 +219,7 @@ fn shared() -> Vec<(String, Value)> {
             }}),
         ),
         (
-            "shared/parameters.yml".to_owned(),
+            "common/parameters.yml".to_owned(),
             json!({
                 "per_page": {"in": "query", "name": "per_page", "required": false,
                     "schema": {"type": "integer", "minimum": 1, "maximum": 200, "default": 20}},
@@ -208,7 +228,7 @@ fn shared() -> Vec<(String, Value)> {
             }),
         ),
         (
-            "shared/pages.yml".to_owned(),
+            "common/pages.yml".to_owned(),
             json!({
                 "pagination": {"type": "object", "properties": {"links": {"$ref": "#/page_links"}}},
                 "page_links": {"type": "object", "properties": {
@@ -219,23 +239,23 @@ fn shared() -> Vec<(String, Value)> {
             }),
         ),
         (
-            "shared/meta.yml".to_owned(),
+            "common/meta.yml".to_owned(),
             json!({"meta": {"type": "object", "required": ["total"], "properties": {"total": {"type": "integer"}}}}),
         ),
         (
-            "shared/attributes/created_at.yml".to_owned(),
+            "common/attributes/created_at.yml".to_owned(),
             json!({"type": "string", "format": "date-time", "readOnly": true, "example": "2020-03-13T19:20:47.442049222Z"}),
         ),
         (
-            "shared/attributes/is_default.yml".to_owned(),
+            "common/attributes/is_default.yml".to_owned(),
             json!({"type": "boolean", "description": "Whether it is the default of its region.", "readOnly": true}),
         ),
         (
-            "shared/attributes/tags_array.yml".to_owned(),
+            "common/attributes/tags_array.yml".to_owned(),
             json!({"type": "array", "nullable": true, "items": {"type": "string"}, "example": ["base-image", "prod"]}),
         ),
         (
-            "shared/attributes/region_slug.yml".to_owned(),
+            "common/attributes/region_slug.yml".to_owned(),
             json!({"type": "string", "enum": ["nyc1", "nyc3", "ams3", "sfo3"], "example": "nyc3"}),
         ),
     ]
@@ -258,18 +278,18 @@ fn resource_files(i: usize, resources: usize) -> Vec<(String, Value)> {
     files
 }
 
-/// A shared response's reference, from an operation's file.
-fn shared_response(name: &str) -> Value {
-    json!({"$ref": format!("../../shared/responses/{name}.yml")})
+/// A common response's reference, from an operation's file.
+fn common_response(name: &str) -> Value {
+    json!({"$ref": format!("../../common/responses/{name}.yml")})
 }
 
 /// Resource `i`'s operation `suffix`: `extra` with what every operation has.
 fn operation(i: usize, suffix: &str, mut extra: Value, mut responses: Value, scope: &str) -> Value {
     let (s, p) = resource(i);
-    responses["401"] = shared_response("unauthorized");
-    responses["429"] = shared_response("too_many_requests");
-    responses["500"] = shared_response("server_error");
-    responses["default"] = shared_response("unexpected_error");
+    responses["401"] = common_response("unauthorized");
+    responses["429"] = common_response("too_many_requests");
+    responses["500"] = common_response("server_error");
+    responses["default"] = common_response("unexpected_error");
     let fields = extra.as_object_mut().expect("an object");
     fields.insert("operationId".to_owned(), json!(format!("{p}_{suffix}")));
     fields.insert("summary".to_owned(), json!(summary(i, suffix)));
@@ -291,10 +311,10 @@ fn operation_files(i: usize) -> Vec<(String, Value)> {
         "required": ["name", "region"]
     }}}});
     let existing = json!({"$ref": format!("responses/existing_{s}.yml")});
-    let not_found = shared_response("not_found");
+    let not_found = common_response("not_found");
     let list = json!({"parameters": [
-        {"$ref": "../../shared/parameters.yml#/per_page"},
-        {"$ref": "../../shared/parameters.yml#/page"}
+        {"$ref": "../../common/parameters.yml#/per_page"},
+        {"$ref": "../../common/parameters.yml#/page"}
     ]});
     vec![
         (
@@ -331,7 +351,7 @@ fn operation_files(i: usize) -> Vec<(String, Value)> {
                 i,
                 "delete",
                 json!({"parameters": [id]}),
-                json!({"204": shared_response("no_content"), "404": not_found}),
+                json!({"204": common_response("no_content"), "404": not_found}),
                 "delete",
             ),
         ),
@@ -355,17 +375,17 @@ fn model_files(i: usize, resources: usize) -> Vec<(String, Value)> {
             json!({
                 format!("{s}_base"): {"type": "object", "properties": {
                     "id": {"type": "string", "format": "uuid", "readOnly": true},
-                    "created_at": {"$ref": "../../../shared/attributes/created_at.yml"}
+                    "created_at": {"$ref": "../../../common/attributes/created_at.yml"}
                 }},
                 format!("{s}_updatable"): {"type": "object", "properties": {
                     "name": {"type": "string", "maxLength": 255, "example": format!("my-{s}")},
                     "description": {"type": "string", "maxLength": 255},
                     // A property named `default`: a schema, whose reference is followed.
-                    "default": {"$ref": "../../../shared/attributes/is_default.yml"},
-                    "tags": {"$ref": "../../../shared/attributes/tags_array.yml"}
+                    "default": {"$ref": "../../../common/attributes/is_default.yml"},
+                    "tags": {"$ref": "../../../common/attributes/tags_array.yml"}
                 }},
                 format!("{s}_create"): {"type": "object", "properties": {
-                    "region": {"$ref": "../../../shared/attributes/region_slug.yml"}
+                    "region": {"$ref": "../../../common/attributes/region_slug.yml"}
                 }},
                 s.clone(): {"allOf": [
                     {"$ref": format!("#/{s}_base")},
@@ -381,11 +401,11 @@ fn model_files(i: usize, resources: usize) -> Vec<(String, Value)> {
             format!("{dir}/responses/all_{p}.yml"),
             json!({
                 "description": format!("A JSON object with a key called `{p}`."),
-                "headers": rate_limit_headers("../../../shared/headers.yml"),
+                "headers": rate_limit_headers("../../../common/headers.yml"),
                 "content": {"application/json": {"schema": {"allOf": [
                     {"type": "object", "properties": {p.clone(): {"type": "array", "items": {"$ref": format!("../models/{s}.yml#/{s}")}}}},
-                    {"$ref": "../../../shared/pages.yml#/pagination"},
-                    {"$ref": "../../../shared/meta.yml#/meta"}
+                    {"$ref": "../../../common/pages.yml#/pagination"},
+                    {"$ref": "../../../common/meta.yml#/meta"}
                 ]}}}
             }),
         ),
@@ -393,7 +413,7 @@ fn model_files(i: usize, resources: usize) -> Vec<(String, Value)> {
             format!("{dir}/responses/existing_{s}.yml"),
             json!({
                 "description": format!("A JSON object with a key called `{s}`."),
-                "headers": rate_limit_headers("../../../shared/headers.yml"),
+                "headers": rate_limit_headers("../../../common/headers.yml"),
                 "content": {"application/json": {
                     "schema": {"type": "object", "properties": {s.clone(): {"$ref": format!("../models/{s}.yml#/{s}")}}},
                     // An examples map with an entry named `default`: an example, followed.
