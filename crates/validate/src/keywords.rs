@@ -190,10 +190,60 @@ fn is_multiple(n: &Number, step: &Number) -> bool {
     }
     let quotient = a / b;
     if !quotient.is_finite() {
-        return true;
+        // Too large a quotient for a float: the numbers as the decimals JSON wrote.
+        return decimal_multiple(&n.to_string(), &step.to_string()).unwrap_or(true);
     }
     let tolerance = 1e-9_f64.max(quotient.abs() * 8.0 * f64::EPSILON);
     (quotient - quotient.round()).abs() <= tolerance
+}
+
+/// A decimal number's digits without trailing zeros and its power of ten (`1.5e3` is
+/// `(15, 2)`); `None` past 38 digits.
+fn decimal(text: &str) -> Option<(u128, i64)> {
+    let text = text.trim_start_matches('-');
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.trim_start_matches('+').parse::<i64>().ok()?),
+        None => (text, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{whole}{fraction}");
+    let trimmed = digits.trim_start_matches('0');
+    let kept = trimmed.trim_end_matches('0');
+    let shift = i64::try_from(trimmed.len() - kept.len()).ok()?;
+    let places = i64::try_from(fraction.len()).ok()?;
+    let value = if kept.is_empty() { 0 } else { kept.parse::<u128>().ok()? };
+    Some((value, exponent.checked_sub(places)?.checked_add(shift)?))
+}
+
+/// Whether the decimal `n` is a whole number of decimal `step`s: `n / step = (a / b) * 10^e`
+/// is whole when `b / gcd(a, b)` divides `10^e`.
+fn decimal_multiple(n: &str, step: &str) -> Option<bool> {
+    let ((a, p), (b, q)) = (decimal(n)?, decimal(step)?);
+    if b == 0 {
+        return None;
+    }
+    if a == 0 {
+        return Some(true);
+    }
+    let e = p.checked_sub(q)?;
+    if e < 0 {
+        return None;
+    }
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    let mut rest = b / x;
+    let (mut twos, mut fives) = (0, 0);
+    while rest % 2 == 0 {
+        rest /= 2;
+        twos += 1;
+    }
+    while rest % 5 == 0 {
+        rest /= 5;
+        fives += 1;
+    }
+    Some(rest == 1 && twos <= e && fives <= e)
 }
 
 impl Validator<'_> {
@@ -253,37 +303,7 @@ impl Validator<'_> {
         }
         let base = if path.is_empty() { "body" } else { path };
         if let Some(wanted) = schema.get("contains") {
-            let min = usize_of(schema, "minContains").unwrap_or(1);
-            let max = usize_of(schema, "maxContains");
-            if min > 0 || max.is_some() {
-                // Items that pass only thanks to an unenforced keyword count towards the
-                // minimum, not the maximum.
-                let (mut count, mut sure) = (0, 0);
-                for (i, item) in items.iter().enumerate() {
-                    if let (Ok(()), lax) = self.branch(wanted, item, &format!("{base}[{i}]"), wanted, walk) {
-                        count += 1;
-                        sure += usize::from(!lax);
-                    }
-                }
-                walk.lax |= count != sure;
-                if count < min {
-                    let unit = if min == 1 { "item" } else { "items" };
-                    return Err(Fail::new(
-                        "contains",
-                        format!(
-                            "{name} must contain at least {min} {unit} of the required shape; it has {count}."
-                        ),
-                    ));
-                }
-                if let Some(max) = max.filter(|&m| sure > m) {
-                    return Err(Fail::new(
-                        "contains",
-                        format!(
-                            "{name} must contain at most {max} items of the required shape; it has {sure}."
-                        ),
-                    ));
-                }
-            }
+            self.check_contains(schema, wanted, items, name, base, walk)?;
         }
         // 2020-12 `prefixItems` + `items`, or the older tuple `items: [...]` + `additionalItems`.
         let (prefix, rest): (&[Value], Option<&Value>) =
@@ -305,56 +325,74 @@ impl Validator<'_> {
                 found.keep(checked.map_err(|f| f.under(&Step::Item(i))), walk.go_on, walk.limit)?;
             }
         }
+        if let Some(marks) = walk.marks.as_mut() {
+            marks.items_up_to(prefix.len().min(items.len()));
+            if rest.is_some() {
+                marks.all_items();
+            }
+        }
+        if let Some(rule) = schema.get("unevaluatedItems") {
+            for (i, item) in items.iter().enumerate() {
+                if walk.marks.as_ref().is_some_and(|m| m.has_item(i)) {
+                    continue;
+                }
+                let checked = match rule {
+                    Value::Bool(false) => {
+                        Err(Fail::new("unevaluatedItems", format!("{base}[{i}] is not allowed here.")))
+                    }
+                    s => self.check_at(s, item, &format!("{base}[{i}]"), s, walk),
+                };
+                found.keep(checked.map_err(|f| f.under(&Step::Item(i))), walk.go_on, walk.limit)?;
+            }
+            if let Some(marks) = walk.marks.as_mut() {
+                marks.all_items();
+            }
+        }
         found.done()
     }
 
-    /// Whether an object's `field` is evaluated by `schema` whichever of its branches pass:
-    /// `Some(true)` when `properties`, `patternProperties` or `additionalProperties` of the
-    /// schema or of an `allOf` member (references followed) take it, `None` when only a
-    /// conditional branch (`anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`) might or
-    /// the answer is out of `budget`, `Some(false)` when nothing does. `top`: `schema` is the one
-    /// whose `unevaluatedProperties` is read.
-    fn evaluates(&self, schema: &Value, field: &str, top: bool, budget: &mut usize) -> Option<bool> {
-        if *budget == 0 {
-            return None;
+    /// `contains` with `minContains` and `maxContains`; the items it matches are evaluated.
+    fn check_contains(
+        &self,
+        schema: &Value,
+        wanted: &Value,
+        items: &[Value],
+        name: &str,
+        base: &str,
+        walk: &mut Walk,
+    ) -> Result<(), Fail> {
+        let min = usize_of(schema, "minContains").unwrap_or(1);
+        let max = usize_of(schema, "maxContains");
+        if min == 0 && max.is_none() && walk.marks.is_none() {
+            return Ok(());
         }
-        *budget -= 1;
-        let (schema, _) = self.resolve_schema(schema).ok()?;
-        // A member's own `unevaluatedProperties` has evaluated every field once it passes.
-        if schema.get("properties").and_then(|p| p.get(field)).is_some()
-            || schema.get("additionalProperties").is_some()
-            || (!top && schema.get("unevaluatedProperties").is_some())
-        {
-            return Some(true);
-        }
-        let mut answer = Some(false);
-        for pattern in
-            schema.get("patternProperties").and_then(Value::as_object).into_iter().flatten().map(|(p, _)| p)
-        {
-            match self.patterns.matches(pattern, field) {
-                Some(true) => return Some(true),
-                Some(false) => {}
-                None => answer = None,
+        // Items that pass only thanks to an unenforced keyword count towards the minimum, not
+        // the maximum.
+        let (mut count, mut sure) = (0, 0);
+        for (i, item) in items.iter().enumerate() {
+            if let (Ok(()), lax) = self.branch(wanted, item, &format!("{base}[{i}]"), wanted, walk) {
+                count += 1;
+                sure += usize::from(!lax);
+                if let Some(marks) = walk.marks.as_mut() {
+                    marks.item(i);
+                }
             }
         }
-        for member in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
-            match self.evaluates(member, field, false, budget) {
-                Some(true) => return Some(true),
-                Some(false) => {}
-                None => answer = None,
-            }
+        walk.lax |= count != sure;
+        if count < min {
+            let unit = if min == 1 { "item" } else { "items" };
+            return Err(Fail::new(
+                "contains",
+                format!("{name} must contain at least {min} {unit} of the required shape; it has {count}."),
+            ));
         }
-        let listed =
-            ["anyOf", "oneOf"].into_iter().filter_map(|k| schema.get(k).and_then(Value::as_array)).flatten();
-        let single = ["if", "then", "else"].into_iter().filter_map(|k| schema.get(k));
-        let dependent =
-            schema.get("dependentSchemas").and_then(Value::as_object).into_iter().flat_map(|m| m.values());
-        for branch in listed.chain(single).chain(dependent) {
-            if self.evaluates(branch, field, false, budget) != Some(false) {
-                answer = None;
-            }
+        if let Some(max) = max.filter(|&m| sure > m) {
+            return Err(Fail::new(
+                "contains",
+                format!("{name} must contain at most {max} items of the required shape; it has {sure}."),
+            ));
         }
-        answer
+        Ok(())
     }
 
     pub(super) fn check_object(
@@ -467,7 +505,13 @@ impl Validator<'_> {
                 }
             }
             if covered {
+                if let Some(marks) = walk.marks.as_mut() {
+                    marks.field(field);
+                }
                 continue;
+            }
+            if let (Some(marks), Some(_)) = (walk.marks.as_mut(), additional) {
+                marks.field(field);
             }
             match additional {
                 Some(Value::Bool(false)) => {
@@ -494,8 +538,8 @@ impl Validator<'_> {
         Ok(())
     }
 
-    /// `unevaluatedProperties` is not enforced, but a field that is surely evaluated needs it
-    /// not, and strictly a field that nothing evaluates is refused by `false`.
+    /// `unevaluatedProperties`: the fields no keyword of the schema (nor of a schema it applies
+    /// in place and that passes) evaluated are held to it; then every field is evaluated.
     fn check_unevaluated(
         &self,
         schema: &Value,
@@ -504,23 +548,27 @@ impl Validator<'_> {
         walk: &mut Walk,
         found: &mut Kept,
     ) -> Result<(), Fail> {
-        let Some(rule) = schema.get("unevaluatedProperties").filter(|r| **r != Value::Bool(true)) else {
+        let Some(rule) = schema.get("unevaluatedProperties") else {
             return Ok(());
         };
-        for field in map.keys() {
-            let mut budget = 256;
-            match self.evaluates(schema, field, true, &mut budget) {
-                Some(true) => {}
-                Some(false) if self.strict && *rule == Value::Bool(false) => {
+        for (field, v) in map {
+            if walk.marks.as_ref().is_some_and(|m| m.has_field(field)) {
+                continue;
+            }
+            let checked = match rule {
+                Value::Bool(false) => {
                     let place = if path.is_empty() { "the body" } else { path };
-                    let unknown = Fail::new(
+                    Err(Fail::new(
                         "unevaluatedProperties",
                         format!("{} is not a field of {place}.", child(path, field)),
-                    );
-                    found.keep(Err(at(field)(unknown)))?;
+                    ))
                 }
-                _ => walk.lax = true,
-            }
+                s => self.check_at(s, v, &child(path, field), s, walk),
+            };
+            found.keep(checked.map_err(at(field)))?;
+        }
+        if let Some(marks) = walk.marks.as_mut() {
+            marks.all_fields();
         }
         Ok(())
     }

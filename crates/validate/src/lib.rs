@@ -13,28 +13,39 @@
 //! `contains` with `min/maxContains`, object `required` (with `readOnly`/`writeOnly` by
 //! [`Direction`]), `properties`, `patternProperties`, `additionalProperties`, `propertyNames`,
 //! `dependentRequired`, `dependentSchemas`, `min/maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`,
-//! `if`/`then`/`else`, boolean schemas and `$ref` with sibling keywords.
+//! `if`/`then`/`else`, `unevaluatedProperties` and `unevaluatedItems` (what each schema
+//! evaluates is kept while one of the value's schemas asks: `marks`), boolean schemas, and
+//! references: `$ref` with sibling keywords and `$dynamicRef` (3.1), resolved as JSON Schema
+//! 2020-12 says, against the base URI that the nearest `$id`s give (URNs too), to `$anchor`s,
+//! `$dynamicAnchor`s through the dynamic scope, and JSON pointers (`scope`). Count keywords
+//! written as decimals (`"maxItems": 2.0`) count.
 //!
-//! Knowingly not enforced (values pass): `unevaluatedProperties` (but for fields evaluated by
-//! nothing, in the strict reading), `unevaluatedItems`, `$dynamicRef`, `content*`,
-//! `discriminator` mappings, loose formats (hostname, uri-reference, byte, ...; email is read
-//! leniently; the strict reading asserts them), patterns with no rewrite for `regex-lite`
-//! (look-arounds, back-references) and the misses of approximated ones (`\p{..}`). A pass that
+//! Knowingly not enforced (values pass): `content*`, `discriminator` mappings, `$recursiveRef`
+//! (2019-09), a custom meta-schema's `$vocabulary` (every vocabulary is on), loose formats
+//! (hostname, uri-reference, byte, ...; email is read leniently; the strict reading asserts
+//! them), patterns with no rewrite for `regex-lite` (look-arounds, back-references) and the
+//! misses of approximated ones (`\p{..}`) that a wider reading does not settle. A pass that
 //! leans on one of those is unsure, and an unsure pass never counts against a value: in
 //! `oneOf` (too many matches), `not`, `if` and `maxContains`. References to other documents
-//! are reported as a broken document. Keywords apply to the values they are about, as in JSON
-//! Schema: `minLength` without `type` checks strings and lets numbers through.
+//! read the [`Resources`] lent with [`Validator::resources`] (nothing is fetched), and are
+//! otherwise reported as a broken document. Keywords apply to the values they are about, as in
+//! JSON Schema: `minLength` without `type` checks strings and lets numbers through.
 //!
 //! Work is bounded: at most [`MAX_DEPTH`] nested levels, [`MAX_STEPS`] schema visits per value
-//! (or the budget a [`Validator::verdict`] is given, past which the answer is unsure), and a
-//! schema that reaches itself for the same value is reported instead of followed.
+//! (or the budget a [`Validator::verdict`] is given, past which the answer is unsure), 32
+//! references in a chain, and a schema that reaches itself for the same value (through `$ref`
+//! or `$dynamicRef`) is reported instead of followed; the identifiers are indexed once per
+//! check, and only when a reference needs them, over at most [`MAX_INDEXED`] values.
 
 #![deny(missing_docs)]
 
 mod format;
 mod keywords;
+mod marks;
 mod pattern;
 mod problem;
+mod scope;
+mod uri;
 mod values;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -47,10 +58,13 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 pub use keywords::check_scalar;
+use marks::Marks;
 pub use pattern::{MAX_COUNT, Pattern, Patterns, Translation, compile_patterns, ecma_to_regex};
 use playground_openapi::schema::Direction;
 use problem::{Fail, Found};
 pub use problem::{Problem, Step};
+use scope::{Index, Place};
+pub use scope::{MAX_INDEXED, Resources};
 pub use values::same;
 use values::{KNOWN_TYPES, UNENFORCED, child, describe, has_type, is_integral, type_error, usize_of};
 
@@ -77,6 +91,17 @@ const ANNOTATIONS: [&str; 11] = [
     "discriminator",
 ];
 
+/// Keywords beside a `$ref` that name or hold schemas without constraining the value (3.1):
+/// with only these and [`ANNOTATIONS`] beside it, a `$ref` reads as its target alone.
+const IDENTIFIERS: [&str; 8] =
+    ["$id", "$anchor", "$dynamicAnchor", "$schema", "$defs", "definitions", "$vocabulary", "$comment"];
+
+/// Keywords only JSON Schema 2020-12 has: a `$ref` beside which or in whose target one is
+/// written is read as 2020-12 says (its siblings apply besides the target, in place) in the
+/// default reading too, where older habits would lay them over the target.
+const MODERN: [&str; 7] =
+    ["$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$defs", "unevaluatedProperties", "unevaluatedItems"];
+
 /// A schema with its `$ref`s followed, and the last reference's target and text.
 type Resolved<'s, 'a> = (Cow<'s, Value>, Option<(&'a Value, String)>);
 
@@ -91,6 +116,8 @@ pub struct Validator<'a> {
     strict: bool,
     /// The document is OpenAPI 3.0 (Swagger 2 arrives converted to it).
     openapi_3_0: bool,
+    /// Other documents `$ref`s may name.
+    resources: Option<&'a Resources>,
 }
 
 /// How string `format`s are read.
@@ -142,6 +169,14 @@ struct Walk {
     go_on: bool,
     /// The most problems gathered.
     limit: usize,
+    /// The base URIs of the schemas entered, innermost last: where references resolve from,
+    /// and the dynamic scope of `$dynamicRef`. Empty: the document's own base, "".
+    bases: Vec<String>,
+    /// The identifiers of the document and its resources, once a reference needs them.
+    index: Option<Index>,
+    /// What the schemas applied so far to the value being checked evaluated, when one of them
+    /// has `unevaluatedProperties` or `unevaluatedItems`.
+    marks: Option<Marks>,
 }
 
 impl Walk {
@@ -156,7 +191,15 @@ impl Walk {
             ambiguous: false,
             go_on: false,
             limit: 1,
+            bases: Vec::new(),
+            index: None,
+            marks: None,
         }
+    }
+
+    /// The base URI references resolve from here.
+    fn base(&self) -> &str {
+        self.bases.last().map_or("", String::as_str)
     }
 }
 
@@ -168,7 +211,23 @@ impl<'a> Validator<'a> {
     #[must_use]
     pub fn new(doc: &'a Value, patterns: &'a Patterns) -> Self {
         let openapi_3_0 = doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"));
-        Self { doc, patterns, direction: None, formats: Formats::Lenient, strict: false, openapi_3_0 }
+        Self {
+            doc,
+            patterns,
+            direction: None,
+            formats: Formats::Lenient,
+            strict: false,
+            openapi_3_0,
+            resources: None,
+        }
+    }
+
+    /// Lends the documents that `$ref`s to other addresses read (the document itself has the
+    /// address ""; its `$id`s name its parts). Without them such a reference is reported as a
+    /// broken document.
+    #[must_use]
+    pub fn resources(self, resources: &'a Resources) -> Self {
+        Self { resources: Some(resources), ..self }
     }
 
     /// Reads `readOnly` and `writeOnly` for values travelling `direction`: a request may leave
@@ -257,9 +316,11 @@ impl<'a> Validator<'a> {
 
     /// Follows `$ref`s one at a time, laying each reference's constraining siblings over its
     /// target (or, in the strict reading, ignoring them in 3.0 and adding them to the target
-    /// as an `allOf` in 3.1). Also gives the last target entered and its reference, to spot
-    /// cycles.
-    fn resolve_schema<'s>(&self, schema: &'s Value) -> Result<Resolved<'s, 'a>, String>
+    /// as an `allOf` in 3.1; a boolean target with siblings, or siblings or a target with
+    /// [`MODERN`] keywords in 3.1, make such an `allOf` in both readings). Each
+    /// target's base URI is pushed on `walk.bases` (the caller pops them). Also gives the last
+    /// target entered and its reference, to spot cycles.
+    fn resolve_schema<'s>(&self, schema: &'s Value, walk: &mut Walk) -> Result<Resolved<'s, 'a>, String>
     where
         'a: 's,
     {
@@ -269,17 +330,22 @@ impl<'a> Validator<'a> {
             let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
                 return Ok((current, last));
             };
-            if !reference.starts_with('#') {
-                return Err(format!(
-                    "the reference {reference} is to another document, which this reference does not read"
-                ));
-            }
-            let target = playground_openapi::pointer::pointer_target(self.doc, reference)
-                .ok_or_else(|| format!("the reference {reference} does not resolve"))?;
+            let (target, outer) = self.locate(reference, walk)?;
             let annotations_only = current.as_object().is_some_and(|fields| {
-                fields.keys().all(|k| k == "$ref" || k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
+                fields.keys().all(|k| {
+                    k == "$ref"
+                        || k.starts_with("x-")
+                        || ANNOTATIONS.contains(&k.as_str())
+                        || (!self.openapi_3_0 && IDENTIFIERS.contains(&k.as_str()))
+                })
             });
-            if self.strict && !annotations_only && !self.openapi_3_0 {
+            let modern = |v: &Value| v.as_object().is_some_and(|m| MODERN.iter().any(|k| m.contains_key(*k)));
+            let in_place = if self.openapi_3_0 {
+                !self.strict && target.is_boolean()
+            } else {
+                self.strict || target.is_boolean() || modern(&current) || modern(target)
+            };
+            if !annotations_only && in_place {
                 // `{$ref, ...siblings}` as `{...siblings, allOf: [{$ref}, ...]}`: the target is
                 // entered from the `allOf`, so `last` stays the schema holding the siblings.
                 let mut both = current.as_object().cloned().unwrap_or_default();
@@ -292,6 +358,7 @@ impl<'a> Validator<'a> {
                 both.insert("allOf".to_owned(), Value::Array(all));
                 return Ok((Cow::Owned(Value::Object(both)), last));
             }
+            self.enter(target, outer, walk);
             last = Some((target, reference.to_owned()));
             current = match playground_openapi::schema::with_siblings(&current, target) {
                 Some(merged) if !annotations_only && !self.strict => Cow::Owned(merged),
@@ -301,11 +368,109 @@ impl<'a> Validator<'a> {
         Err("a chain of more than 32 references".into())
     }
 
+    /// Pushes the base URI of a schema entered from elsewhere: its own when it has an `$id`,
+    /// else `outer`, the one around it. Either way that schema resource joins the dynamic
+    /// scope; the ones around it that were not entered do not.
+    fn enter(&self, target: &Value, outer: String, walk: &mut Walk) {
+        walk.bases.push(self.inner_base(target, outer));
+    }
+
+    /// The base URI inside `schema`, from `outer`, the one around it.
+    fn inner_base(&self, schema: &Value, outer: String) -> String {
+        if self.openapi_3_0 { outer } else { scope::own_base(schema, &outer).unwrap_or(outer) }
+    }
+
+    /// The schema `reference` names from the current base URI, and the base around it.
+    fn locate(&self, reference: &str, walk: &mut Walk) -> Result<(&'a Value, String), String> {
+        let missing = || {
+            if reference.starts_with('#') {
+                format!("the reference {reference} does not resolve")
+            } else {
+                format!(
+                    "the reference {reference} is to another document, which this reference does not read"
+                )
+            }
+        };
+        let absolute = uri::resolve(walk.base(), reference);
+        let (address, fragment) = uri::split(&absolute);
+        let fragment = fragment.ok_or_else(missing)?;
+        let ids = !self.openapi_3_0;
+        let pointer = scope::segments(&fragment);
+        let place = |walk: &mut Walk, key: &str| {
+            let index = walk.index.get_or_insert_with(|| Index::new(self.doc, self.resources, ids));
+            index.get(key).cloned()
+        };
+        let Some(path) = pointer else {
+            // An anchor.
+            let found = place(walk, &format!("{address}#{fragment}")).ok_or_else(missing)?;
+            return Ok((self.place_value(&found).ok_or_else(missing)?, found.outer));
+        };
+        let (root, outer) = if address.is_empty() {
+            (self.doc, String::new())
+        } else {
+            let found = place(walk, address).ok_or_else(missing)?;
+            (self.place_value(&found).ok_or_else(missing)?, found.outer)
+        };
+        if path.is_empty() {
+            return Ok((root, outer));
+        }
+        let inside = if ids { scope::own_base(root, &outer).unwrap_or(outer) } else { outer };
+        scope::descend(root, &inside, &path, ids).ok_or_else(missing)
+    }
+
+    /// The schema at `place`.
+    fn place_value(&self, place: &Place) -> Option<&'a Value> {
+        let root = match place.doc {
+            0 => self.doc,
+            n => self.resources?.document(n - 1)?,
+        };
+        scope::descend(root, "", &place.path, false).map(|(value, _)| value)
+    }
+
+    /// What a `$dynamicRef` names: as a `$ref` would, but when that is a `$dynamicAnchor`, the
+    /// outermost schema resource of the dynamic scope with a `$dynamicAnchor` of that name
+    /// gives it instead.
+    fn dynamic_target(&self, reference: &str, walk: &mut Walk) -> Result<(&'a Value, String), String> {
+        let first = self.locate(reference, walk)?;
+        let absolute = uri::resolve(walk.base(), reference);
+        let (address, fragment) = uri::split(&absolute);
+        let Some(name) = fragment.filter(|f| !f.is_empty() && !f.starts_with('/')) else {
+            return Ok(first);
+        };
+        let Some(index) = walk.index.as_ref() else { return Ok(first) };
+        if !index.get(&format!("{address}#{name}")).is_some_and(|p| p.dynamic) {
+            return Ok(first);
+        }
+        let scope = std::iter::once("").chain(walk.bases.iter().map(String::as_str));
+        for base in scope {
+            if let Some(place) = index.get(&format!("{base}#{name}")).filter(|p| p.dynamic)
+                && let Some(target) = self.place_value(place)
+            {
+                return Ok((target, place.outer.clone()));
+            }
+        }
+        Ok(first)
+    }
+
     /// Checks one schema against one value; `root` is the outermost schema applied to this
     /// value (where `readOnly` flags of sibling `allOf` branches are looked up).
     fn check_at(
         &self,
         schema: &Value,
+        value: &Value,
+        path: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), Fail> {
+        self.check_in(schema, None, value, path, root, walk)
+    }
+
+    /// [`Validator::check_at`] of a schema whose base URI `entered` is known (it was entered
+    /// from elsewhere), else found from the current one and the schema's `$id`.
+    fn check_in(
+        &self,
+        schema: &Value,
+        entered: Option<String>,
         value: &Value,
         path: &str,
         root: &Value,
@@ -327,17 +492,35 @@ impl<'a> Validator<'a> {
                 format!("{name} is nested too deep to check; the checker stops at {MAX_DEPTH} levels."),
             ));
         }
+        let bases = walk.bases.len();
+        match entered {
+            Some(base) => walk.bases.push(base),
+            None if !self.openapi_3_0 => walk.bases.extend(scope::own_base(schema, walk.base())),
+            None => {}
+        }
+        let result = self.check_resolved(schema, value, path, name, root, walk);
+        walk.bases.truncate(bases);
+        result
+    }
+
+    /// [`Validator::check_at`] past its bounds: references followed, cycles spotted.
+    fn check_resolved(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        name: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), Fail> {
         let (schema, target) = self
-            .resolve_schema(schema)
+            .resolve_schema(schema, walk)
             .map_err(|e| Fail::new("schema", format!("The document is broken: {e}.")))?;
         let visit =
             target.map(|(t, reference)| ((std::ptr::from_ref(t), std::ptr::from_ref(value)), reference));
         if let Some((key, reference)) = &visit {
             if walk.active.contains(key) {
-                return Err(Fail::new(
-                    "schema",
-                    format!("The document is broken: the schema {reference} contains itself without end."),
-                ));
+                return Err(looped(reference));
             }
             walk.active.push(*key);
         }
@@ -350,9 +533,37 @@ impl<'a> Validator<'a> {
         result
     }
 
+    /// Applies a schema to a value, keeping what it evaluates of an object or a list when a
+    /// schema of the value asks ([`Marks`]): its own `unevaluated*`, or one that applies it in
+    /// place, whose marks it joins when it passes.
+    fn apply(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &str,
+        name: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), Fail> {
+        let outer = walk.marks.take();
+        let inherited = outer.as_ref().is_some_and(|m| m.is_of(value));
+        let asks = matches!(value, Value::Object(_) | Value::Array(_))
+            && (schema.get("unevaluatedProperties").is_some() || schema.get("unevaluatedItems").is_some());
+        walk.marks = (inherited || asks).then(|| Marks::of(value));
+        let result = self.apply_keywords(schema, value, path, name, root, walk);
+        let mine = std::mem::replace(&mut walk.marks, outer);
+        if inherited
+            && result.is_ok()
+            && let (Some(mine), Some(outer)) = (mine, walk.marks.as_mut())
+        {
+            outer.join(mine);
+        }
+        result
+    }
+
     /// Applies the keywords of a resolved schema, in the order the messages have always used:
     /// combinators, `enum`/`const`, `type`, then the keywords of the value's own type.
-    fn apply(
+    fn apply_keywords(
         &self,
         schema: &Value,
         value: &Value,
@@ -413,29 +624,16 @@ impl<'a> Validator<'a> {
         walk: &mut Walk,
     ) -> Result<(), Fail> {
         let list = |key: &str| schema.get(key).and_then(Value::as_array);
+        if let Some(reference) = schema.get("$dynamicRef").and_then(Value::as_str)
+            && !self.openapi_3_0
+        {
+            self.check_dynamic(reference, value, path, root, walk)?;
+        }
         if let Some(all) = list("allOf") {
             all.iter().try_for_each(|s| self.check_at(s, value, path, root, walk))?;
         }
         if let Some(any) = list("anyOf") {
-            let mut first = None;
-            let mut matched = false;
-            for s in any {
-                match self.branch(s, value, path, root, walk) {
-                    (Ok(()), lax) => {
-                        walk.lax |= lax;
-                        matched = true;
-                        break;
-                    }
-                    (Err(e), _) => {
-                        first.get_or_insert(e);
-                    }
-                }
-            }
-            if !matched {
-                return Err(first.unwrap_or_else(|| {
-                    Fail::new("anyOf", format!("{name} matches none of the allowed shapes."))
-                }));
-            }
+            self.check_any(any, value, path, name, root, walk)?;
         }
         if let Some(one) = list("oneOf") {
             let (mut sure, mut unsure) = (0, 0);
@@ -461,7 +659,11 @@ impl<'a> Validator<'a> {
             walk.lax |= unsure > 0;
         }
         if let Some(not) = schema.get("not") {
-            match self.branch(not, value, path, root, walk) {
+            // What `not` evaluates never counts.
+            let marks = walk.marks.take();
+            let outcome = self.branch(not, value, path, root, walk);
+            walk.marks = marks;
+            match outcome {
                 (Ok(()), false) => {
                     return Err(Fail::new("not", format!("{name} has a shape that is not allowed.")));
                 }
@@ -470,23 +672,96 @@ impl<'a> Validator<'a> {
             }
         }
         if let Some(condition) = schema.get("if") {
-            let (then, otherwise) = (schema.get("then"), schema.get("else"));
-            match self.branch(condition, value, path, root, walk) {
-                (Ok(()), false) => then.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk))?,
-                (Err(_), _) => otherwise.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk))?,
-                // The condition may only seem to hold: either branch will do.
-                (Ok(()), true) => {
-                    walk.lax = true;
-                    if let Some(s) = then
-                        && let Err(e) = self.check_at(s, value, path, root, walk)
-                        && let Some(o) = otherwise
-                    {
-                        self.check_at(o, value, path, root, walk).map_err(|_| e)?;
+            self.check_if(schema, condition, value, path, root, walk)?;
+        }
+        Ok(())
+    }
+
+    /// `anyOf`: the first branch's problem when none passes. Every branch is tried when what
+    /// they evaluate is kept (`unevaluated*`), else up to the first that passes.
+    fn check_any(
+        &self,
+        any: &[Value],
+        value: &Value,
+        path: &str,
+        name: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), Fail> {
+        let every = walk.marks.is_some();
+        let (mut first, mut matched, mut sure) = (None, false, false);
+        for s in any {
+            match self.branch(s, value, path, root, walk) {
+                (Ok(()), lax) => {
+                    matched = true;
+                    sure |= !lax;
+                    if !every {
+                        break;
                     }
+                }
+                (Err(e), _) => {
+                    first.get_or_insert(e);
                 }
             }
         }
+        if !matched {
+            return Err(first.unwrap_or_else(|| {
+                Fail::new("anyOf", format!("{name} matches none of the allowed shapes."))
+            }));
+        }
+        walk.lax |= !sure;
         Ok(())
+    }
+
+    /// `if`, `then` and `else`.
+    fn check_if(
+        &self,
+        schema: &Value,
+        condition: &Value,
+        value: &Value,
+        path: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), Fail> {
+        let (then, otherwise) = (schema.get("then"), schema.get("else"));
+        match self.branch(condition, value, path, root, walk) {
+            (Ok(()), false) => then.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk)),
+            (Err(_), _) => otherwise.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk)),
+            // The condition may only seem to hold: either branch will do.
+            (Ok(()), true) => {
+                walk.lax = true;
+                if let Some(s) = then
+                    && let Err(e) = self.check_at(s, value, path, root, walk)
+                    && let Some(o) = otherwise
+                {
+                    self.check_at(o, value, path, root, walk).map_err(|_| e)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `$dynamicRef`: the schema it names applied in place, from the base around it.
+    fn check_dynamic(
+        &self,
+        reference: &str,
+        value: &Value,
+        path: &str,
+        root: &Value,
+        walk: &mut Walk,
+    ) -> Result<(), Fail> {
+        let (target, outer) = self
+            .dynamic_target(reference, walk)
+            .map_err(|e| Fail::new("schema", format!("The document is broken: {e}.")))?;
+        let key = (std::ptr::from_ref(target), std::ptr::from_ref(value));
+        if walk.active.contains(&key) {
+            return Err(looped(reference));
+        }
+        walk.active.push(key);
+        let base = self.inner_base(target, outer);
+        let result = self.check_in(target, Some(base), value, path, root, walk);
+        walk.active.pop();
+        result
     }
 
     /// Checks a subschema on its own: its verdict, and whether a pass leans on a keyword that
@@ -520,32 +795,63 @@ impl<'a> Validator<'a> {
         let mut budget = 256;
         // The flags beside a `$ref` count in every reading.
         let read = Self { strict: false, ..*self };
-        read.flags(schema, field, flag, &mut budget) || read.flags(root, field, flag, &mut budget)
+        let mut walk = Walk::new(0);
+        read.flags(schema, field, flag, &mut budget, &mut walk)
+            || read.flags(root, field, flag, &mut budget, &mut walk)
     }
 
-    fn flags(&self, schema: &Value, field: &str, flag: &str, budget: &mut usize) -> bool {
+    fn flags(&self, schema: &Value, field: &str, flag: &str, budget: &mut usize, walk: &mut Walk) -> bool {
         if *budget == 0 {
             return false;
         }
         *budget -= 1;
-        let Ok((schema, _)) = self.resolve_schema(schema) else { return false };
-        let flagged = |s: &Value| {
-            self.resolve_schema(s).is_ok_and(|(s, _)| s.get(flag).and_then(Value::as_bool) == Some(true))
+        let bases = walk.bases.len();
+        let found = match self.resolve_schema(schema, walk) {
+            Ok((schema, _)) => self.flags_in(&schema, field, flag, budget, walk),
+            Err(_) => false,
         };
-        if let Some(property) = schema.get("properties").and_then(|p| p.get(field))
-            && (flagged(property)
-                || self.resolve_schema(property).is_ok_and(|(p, _)| {
-                    p.get("allOf").and_then(Value::as_array).into_iter().flatten().any(flagged)
-                }))
-        {
-            return true;
+        walk.bases.truncate(bases);
+        found
+    }
+
+    /// [`Validator::flags`] of a schema whose references are followed.
+    fn flags_in(&self, schema: &Value, field: &str, flag: &str, budget: &mut usize, walk: &mut Walk) -> bool {
+        let flagged = |s: &Value, walk: &mut Walk| {
+            let bases = walk.bases.len();
+            let yes = self
+                .resolve_schema(s, walk)
+                .is_ok_and(|(s, _)| s.get(flag).and_then(Value::as_bool) == Some(true));
+            walk.bases.truncate(bases);
+            yes
+        };
+        if let Some(property) = schema.get("properties").and_then(|p| p.get(field)) {
+            if flagged(property, walk) {
+                return true;
+            }
+            let bases = walk.bases.len();
+            let resolved = self.resolve_schema(property, walk);
+            let hit = resolved.is_ok_and(|(p, _)| {
+                p.get("allOf").and_then(Value::as_array).into_iter().flatten().any(|m| flagged(m, walk))
+            });
+            walk.bases.truncate(bases);
+            if hit {
+                return true;
+            }
         }
         ["allOf", "anyOf", "oneOf"]
             .iter()
             .filter_map(|k| schema.get(*k).and_then(Value::as_array))
             .flatten()
-            .any(|branch| self.flags(branch, field, flag, budget))
+            .any(|branch| self.flags(branch, field, flag, budget, walk))
     }
+}
+
+/// The problem of a schema that reaches itself, through `reference`, for the same value.
+fn looped(reference: &str) -> Fail {
+    Fail::new(
+        "schema",
+        format!("The document is broken: the schema {reference} contains itself without end."),
+    )
 }
 
 /// The first of a schema's types that this checker knows, for [`Problem::expected`].

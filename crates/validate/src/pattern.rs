@@ -9,9 +9,10 @@
 //! surrogate pairs, and identity escapes of punctuation (`\/`, `\<`). `\d`, `\w` and `\b` are
 //! ASCII in both. Two things are approximated and flagged: Unicode properties (`\p{L}`), which
 //! become their ASCII members (so what matches the rewrite matches the pattern, not always the
-//! other way round), and repetition counts above [`MAX_COUNT`], which are cut (the same answer
-//! for texts up to that many characters). Look-arounds, back-references, letters escaped for no
-//! reason (`\A`) and ECMA's empty classes (`[]`, `[^]`) have no rewrite.
+//! other way round; a second, wider rewrite adds every non-ASCII character, and what it misses
+//! the pattern misses too), and repetition counts above [`MAX_COUNT`], which are cut (the same
+//! answer for texts up to that many characters). Look-arounds, back-references, letters escaped
+//! for no reason (`\A`) and ECMA's empty classes (`[]`, `[^]`) have no rewrite.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -60,6 +61,14 @@ pub struct Translation {
 /// `None` for what has no rewrite.
 #[must_use]
 pub fn ecma_to_regex(pattern: &str) -> Option<Translation> {
+    translate(pattern, false)
+}
+
+/// [`ecma_to_regex`], with Unicode properties read for their ASCII members (a translation that
+/// matches less than the pattern) or, when `wide`, for their ASCII members and every character
+/// past ASCII (one that matches more): a text the narrow one matches is matched, and one the
+/// wide one misses is not.
+fn translate(pattern: &str, wide: bool) -> Option<Translation> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out =
         Translation { text: String::with_capacity(pattern.len() + 8), approximate: false, cut: false };
@@ -76,7 +85,7 @@ pub fn ecma_to_regex(pattern: &str) -> Option<Translation> {
         let (mut dash, mut set) = (false, false);
         match (class, c) {
             (_, '\\') => {
-                let (text, used, is_set) = escape(&chars, i + 1, class, &mut out.approximate)?;
+                let (text, used, is_set) = escape(&chars, i + 1, class, wide, &mut out.approximate)?;
                 out.text.push_str(&text);
                 set = is_set;
                 i += used - 1;
@@ -183,6 +192,7 @@ fn escape(
     chars: &[char],
     at: usize,
     class: Option<bool>,
+    wide: bool,
     approximate: &mut bool,
 ) -> Option<(String, usize, bool)> {
     let c = *chars.get(at)?;
@@ -244,9 +254,9 @@ fn escape(
             *approximate = true;
             // The ASCII members are a subset of the property (and the other ASCII characters of
             // its negation); inside a negated class the set must be a superset instead, so it
-            // takes every non-ASCII character too.
+            // takes every non-ASCII character too. The wide reading turns both round.
             let mut ranges = if c == 'P' { complement(&members, 0x7F) } else { members };
-            if class == Some(true) {
+            if (class == Some(true)) != wide {
                 ranges.push((0x80, LAST));
             }
             (set(&ranges), used, true)
@@ -371,6 +381,9 @@ fn ascii_members(name: &str) -> Option<Vec<(u32, u32)>> {
 #[derive(Debug)]
 pub struct Pattern {
     regex: regex_lite::Regex,
+    /// For an approximated pattern, the translation that matches more ([`translate`]'s wide
+    /// one): its misses are sure.
+    wide: Option<regex_lite::Regex>,
     approximate: bool,
     cut: bool,
 }
@@ -382,7 +395,12 @@ impl Pattern {
     pub fn new(pattern: &str) -> Option<Self> {
         let translation = ecma_to_regex(pattern)?;
         let regex = regex_lite::Regex::new(&translation.text).ok()?;
-        Some(Self { regex, approximate: translation.approximate, cut: translation.cut })
+        let wide = if translation.approximate {
+            translate(pattern, true).and_then(|wide| regex_lite::Regex::new(&wide.text).ok())
+        } else {
+            None
+        };
+        Some(Self { regex, wide, approximate: translation.approximate, cut: translation.cut })
     }
 
     /// Whether the pattern finds a match in `text` (patterns are not anchored); `None` when the
@@ -393,7 +411,10 @@ impl Pattern {
             return None;
         }
         match self.regex.is_match(text) {
-            false if self.approximate => None,
+            false if self.approximate => match &self.wide {
+                Some(wide) if !wide.is_match(text) => Some(false),
+                _ => None,
+            },
             found => Some(found),
         }
     }

@@ -21,10 +21,10 @@ pub struct Problem {
     /// The keyword broken, as JSON Schema names it: `type` (null where null is not allowed
     /// too), `required`, `enum`, `const`, `pattern`, `minLength`, `maxLength`, `format`,
     /// `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`, `multipleOf`, `minItems`,
-    /// `maxItems`, `uniqueItems`, `contains`, `additionalProperties`, `unevaluatedProperties`,
-    /// `dependentRequired`, `minProperties`, `maxProperties`, `anyOf`, `oneOf`, `not`, `false`
-    /// (a `false` schema); `schema` when the fault is not the value's (a broken document, the
-    /// checker's bounds).
+    /// `maxItems`, `uniqueItems`, `contains`, `unevaluatedItems`, `additionalProperties`,
+    /// `unevaluatedProperties`, `dependentRequired`, `minProperties`, `maxProperties`, `anyOf`,
+    /// `oneOf`, `not`, `false` (a `false` schema); `schema` when the fault is not the value's (a
+    /// broken document, the checker's bounds).
     pub keyword: &'static str,
     /// For `type`: the first type the schema allows (`string`, `integer`, ...).
     pub expected: Option<&'static str>,

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 mod formats;
 mod patterns;
 mod readings;
+mod references;
 mod unenforced;
 
 use super::{MAX_DEPTH, Validator, compile_patterns};

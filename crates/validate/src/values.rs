@@ -6,7 +6,7 @@ use serde_json::{Number, Value};
 use crate::MAX_DEPTH;
 
 /// Keywords read as constraints by JSON Schema that this validator does not enforce.
-pub(crate) const UNENFORCED: [&str; 3] = ["unevaluatedItems", "$dynamicRef", "$recursiveRef"];
+pub(crate) const UNENFORCED: [&str; 1] = ["$recursiveRef"];
 
 pub(crate) const KNOWN_TYPES: [&str; 7] =
     ["string", "integer", "number", "boolean", "array", "object", "null"];
@@ -152,6 +152,17 @@ pub(crate) fn child(path: &str, field: &str) -> String {
     if path.is_empty() { field.to_owned() } else { format!("{path}.{field}") }
 }
 
+/// A count keyword's value: a non-negative integer, also when written as a decimal (`2.0`, as
+/// JSON Schema allows); one past `usize` is the largest.
 pub(crate) fn usize_of(schema: &Value, key: &str) -> Option<usize> {
-    schema.get(key).and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok())
+    let n = match schema.get(key)? {
+        Value::Number(n) => n,
+        _ => return None,
+    };
+    if let Some(n) = n.as_u64() {
+        return Some(usize::try_from(n).unwrap_or(usize::MAX));
+    }
+    let x = n.as_f64().filter(|x| *x >= 0.0 && x.fract() == 0.0)?;
+    // Saturating: a count past `usize` is as good as endless.
+    Some(x as usize)
 }

@@ -99,7 +99,7 @@ fn reference_siblings_are_ignored_in_3_0_and_added_in_3_1() {
 }
 
 #[test]
-fn unevaluated_properties_are_sure_where_every_field_is_evaluated() {
+fn unevaluated_properties_are_enforced_in_both_readings() {
     let closed = |more: Value| {
         let mut schema = json!({"type": "object", "properties": {"a": {}}, "unevaluatedProperties": false});
         if let (Some(schema), Some(more)) = (schema.as_object_mut(), more.as_object()) {
@@ -111,11 +111,25 @@ fn unevaluated_properties_are_sure_where_every_field_is_evaluated() {
         &json!({"openapi": "3.1.0"}),
         &[
             (closed(json!({})), json!({"a": 1}), (Valid, Valid)),
-            (closed(json!({})), json!({"b": 1}), (Unsure, Invalid)),
+            (closed(json!({})), json!({"b": 1}), (Invalid, Invalid)),
             (closed(json!({"allOf": [{"properties": {"b": {}}}]})), json!({"b": 1}), (Valid, Valid)),
             (closed(json!({"patternProperties": {"^b": {}}})), json!({"b": 1}), (Valid, Valid)),
-            (closed(json!({"anyOf": [{"properties": {"b": {}}}, {}]})), json!({"b": 1}), (Unsure, Unsure)),
+            (closed(json!({"anyOf": [{"properties": {"b": {}}}, {}]})), json!({"b": 1}), (Valid, Valid)),
+            // A branch that fails evaluates nothing.
+            (
+                closed(json!({"anyOf": [{"properties": {"b": {"type": "string"}}}, {}]})),
+                json!({"b": 1}),
+                (Invalid, Invalid),
+            ),
+            (closed(json!({"not": {"not": {"properties": {"b": {}}}}})), json!({"b": 1}), (Invalid, Invalid)),
             (json!({"unevaluatedProperties": false}), json!("no object"), (Valid, Valid)),
+            (json!({"prefixItems": [{}], "unevaluatedItems": false}), json!([1]), (Valid, Valid)),
+            (json!({"prefixItems": [{}], "unevaluatedItems": false}), json!([1, 2]), (Invalid, Invalid)),
+            (
+                json!({"contains": {"type": "string"}, "unevaluatedItems": {"type": "integer"}}),
+                json!(["a", 2, "b"]),
+                (Valid, Valid),
+            ),
         ],
     );
 }
