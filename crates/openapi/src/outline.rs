@@ -35,6 +35,75 @@ pub fn schema_anchor(name: &str) -> String {
 /// The anchor of the list of component schemas.
 pub const SCHEMAS_ANCHOR: &str = "schemas";
 
+/// The longest name a Markdown twin's file keeps from its anchor before the hash.
+const MAX_FILE_STEM: usize = 80;
+
+/// The Markdown twin of the view an anchor names, as a path relative to the site's top: a
+/// published site writes it (`playground build`), its page links to it (`<link rel="alternate"
+/// type="text/markdown">`) and `playground serve` answers `Accept: text/markdown` with it.
+///
+/// - `""` (the overview): `index.md`; [`SCHEMAS_ANCHOR`]: `schemas/index.md`;
+/// - `tag/NAME`: `tags/STEM.md`; `schema/NAME`: `schemas/STEM.md`;
+/// - an operation's anchor: `operations/STEM.md`.
+///
+/// The stem is the name itself when it is made only of ASCII letters, digits, `_`, `-` and
+/// inner `.` (at most 80 of them, and no name Windows reserves); any other name keeps those
+/// characters, the rest each run made one `-`, and ends in `-` and the FNV-1a hash of the whole
+/// name in 8 hex digits, so two names never share a file. Names differing only in case keep
+/// distinct files except on a case-insensitive disk.
+#[must_use]
+pub fn markdown_file(anchor: &str) -> String {
+    if anchor.is_empty() {
+        return "index.md".to_owned();
+    }
+    if anchor == SCHEMAS_ANCHOR {
+        return "schemas/index.md".to_owned();
+    }
+    let (folder, name) = match Page::of(anchor) {
+        Some(Page::Tag(name)) => ("tags", name),
+        Some(Page::Schema(name)) => ("schemas", name),
+        _ => ("operations", anchor),
+    };
+    format!("{folder}/{}.md", file_stem(name))
+}
+
+/// A file name's stem for `name` (see [`markdown_file`]).
+fn file_stem(name: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.';
+    let reserved = {
+        let lower = name.to_ascii_lowercase();
+        let base = lower.split('.').next().unwrap_or_default();
+        matches!(base, "con" | "prn" | "aux" | "nul" | "index")
+            || ((base.starts_with("com") || base.starts_with("lpt"))
+                && base.len() == 4
+                && base.as_bytes()[3].is_ascii_digit())
+    };
+    if !name.is_empty()
+        && name.len() <= MAX_FILE_STEM
+        && name.chars().all(plain)
+        && !name.starts_with('.')
+        && !name.ends_with('.')
+        && !reserved
+    {
+        return name.to_owned();
+    }
+    let mut stem = String::new();
+    for c in name.chars() {
+        if plain(c) && c != '.' {
+            stem.push(c);
+        } else if !stem.ends_with('-') {
+            stem.push('-');
+        }
+        if stem.len() >= MAX_FILE_STEM {
+            break;
+        }
+    }
+    let stem = stem.trim_matches('-');
+    // FNV-1a, 32 bits: small, and the same wherever the site's files are named.
+    let hash = name.bytes().fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    if stem.is_empty() { format!("{hash:08x}") } else { format!("{stem}-{hash:08x}") }
+}
+
 /// A page of the reference other than an operation, as its anchor names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Page<'a> {
