@@ -92,6 +92,13 @@ bench-mock:
 bench-proxy:
 	bench/proxy/run.sh
 
+## bench-mcp: `playground mcp` on the Petstore, Stripe and GitHub: the characters (and tokens) of the raw
+## description, our tools/list, one tool per operation and a describe answer; a call's round trip in process
+## and over stdio (writes bench/MCP.md)
+.PHONY: bench-mcp
+bench-mcp:
+	bench/mcp.sh
+
 ## bench-writes: the time of one acknowledged create against the items stored (100 to 20,000), for
 ## petstore-mock --state, json-server and the page's mock, plus concurrent creates and reads (writes bench/WRITES.md)
 .PHONY: bench-writes

@@ -45,10 +45,10 @@ stage "tools"                     scripts/ensure-tools.sh test
 stage "rustfmt --check"           cargo fmt --all --check
 stage "one version each (Cargo.lock)" scripts/check-lock.sh
 stage "clippy (host)"             cargo clippy --workspace --all-targets --locked -- -D warnings
-# The native mock server (tokio, sockets), the playground CLI over it, the host and the certificates
-# crate (sockets, SQLite, ring) do not build for wasm32.
+# The native mock server (tokio, sockets), the MCP server and the playground CLI over them, the host
+# and the certificates crate (sockets, SQLite, ring) do not build for wasm32.
 # The JavaScript modules' crates (crates/modules/) are workspace members like the others.
-stage "clippy (wasm32)"           cargo clippy --workspace --exclude playground-server --exclude playground --exclude playground-certs --exclude playground-host --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
+stage "clippy (wasm32)"           cargo clippy --workspace --exclude playground-server --exclude playground-mcp --exclude playground --exclude playground-certs --exclude playground-host --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
 # The try-it module without its feature `extras` (the workspace build above turns it on).
 stage "clippy (try-it module, lite)" cargo clippy -p playground-tryit --locked --target wasm32-unknown-unknown -- -D warnings
 stage "host tests"                cargo test --workspace --locked
@@ -56,6 +56,9 @@ stage "conformance (schemathesis)" scripts/schemathesis.sh
 # The mock of a FastAPI app's description against the app itself: created, read, replaced and
 # listed books agree field by field (tests/fastapi/run.sh; FastAPI pinned in .tools/fastapi-venv).
 stage "FastAPI app vs mock"       tests/fastapi/run.sh
+# `playground mcp` driven by the official MCP Python SDK over stdio and streamable HTTP
+# (tests/mcp/run.sh; the SDK pinned in .tools/mcp-venv).
+stage "MCP (Python SDK)"          tests/mcp/run.sh
 stage "browser tests (Chromium)"  in_browser_tmp cargo test -p playground-app -p playground-web -p playground-module-mock -p playground-module-api-mock -p playground-module-markdown -p playground-module-convert -p playground-browser -p playground-dashboard -p playground-tryit --locked --target wasm32-unknown-unknown
 # The README's command for other crates, as a user runs it: wasm-pack drives the example's
 # browser tests in headless Chromium (no downloads: --mode no-install, the installed driver).

@@ -79,6 +79,7 @@ pub fn Reference(
     let marking = marking(&document, &catalog, &document_key);
     let list = List::new(document.clone(), catalog);
     let selected = follow_hash();
+    point_markdown_twin(selected);
     let authorize =
         offers_try_it.then(|| authorize_button(list, document.clone(), document_key.clone(), servers_base));
     let detail = Detail {
@@ -123,6 +124,22 @@ fn follow_hash() -> RwSignal<Option<String>> {
     });
     on_cleanup(move || listener.remove());
     selected
+}
+
+/// A published site's page names its Markdown twin in `<link id="markdown-twin"
+/// rel="alternate" type="text/markdown">` (`playground build` writes it, for the overview): the
+/// link follows the view shown, so the page in a browser points at the same twin a client asking
+/// the server for Markdown gets. The app's own page has no such link, and nothing is done.
+fn point_markdown_twin(selected: RwSignal<Option<String>>) {
+    let Some(link) =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("markdown-twin"))
+    else {
+        return;
+    };
+    Effect::new(move || {
+        let file = playground_openapi::outline::markdown_file(selected.get().as_deref().unwrap_or_default());
+        let _ = link.set_attribute("href", &file);
+    });
 }
 
 /// The document's list: the one shown first, then the whole document's once it arrived (the

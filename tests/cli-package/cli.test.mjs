@@ -189,7 +189,13 @@ test("build writes the site of a description kept in several files", () => {
   }
   assert.ok(statSync(join(SITE, ".playground-site")).isFile(), "the marker is there");
   const extra = files(SITE).filter((name) => !existsSync(join(app, name)));
-  assert.deepEqual(extra, [".playground-site", "openapi.json"]);
+  const markdown = (name) => /\.md$|^llms(-full)?\.txt$/.test(name);
+  assert.deepEqual(extra.filter((name) => !markdown(name)), [".playground-site", "openapi.json"]);
+  // The Markdown pages, in their folders (the site module makes them, Node writes them).
+  for (const page of ["llms.txt", "llms-full.txt", "index.md", "operations/createBook.md", "schemas/index.md"]) {
+    assert.ok(extra.includes(page), `${page} is in the site: ${extra}`);
+  }
+  assert.match(readFileSync(join(SITE, "llms.txt"), "utf8"), /^# Bookshelf\n/);
   assert.deepEqual(readdirSync("sites").filter((name) => name.startsWith(".")), [], "no staging folder is left");
 
   // A site built before is replaced.
@@ -254,6 +260,22 @@ test("serve: the site, its mock at /mock, reloaded when the description changes"
 
     const document = await (await fetch(`${url}/openapi.json`)).json();
     assert.equal(document.paths["/books"].post.operationId, "createBook");
+
+    // A client asking for Markdown gets the page's twin; a browser still gets the page.
+    const markdown = { headers: { accept: "text/markdown, text/html;q=0.9" } };
+    const twin = await fetch(`${url}/`, markdown);
+    assert.equal(twin.headers.get("content-type"), "text/markdown; charset=utf-8");
+    assert.equal(twin.headers.get("vary"), "accept");
+    assert.match(await twin.text(), /^# Bookshelf/);
+    const browser = await fetch(`${url}/`, { headers: { accept: "text/html,*/*;q=0.8" } });
+    assert.match(await browser.text(), /<title>Bookshelf<\/title>/);
+    const create = await fetch(`${url}/operations/createBook`, markdown);
+    assert.equal(create.status, 200);
+    assert.match(await create.text(), /POST \/books/);
+    const llms = await fetch(`${url}/llms.txt`);
+    assert.equal(llms.headers.get("content-type"), "text/plain; charset=utf-8");
+    assert.match(await llms.text(), /\(operations\/createBook\.md\)/);
+    assert.equal((await fetch(`${url}/operations/none`, markdown)).status, 404);
 
     const wasm = files(join(PACKAGE, "app")).find((name) => name.endsWith(".wasm"));
     const module = await fetch(`${url}/${wasm}`);

@@ -136,6 +136,42 @@ test("a site of a description kept in many files: its title, tags and summaries,
   }
 });
 
+test("a site's pages name their Markdown twins, which resolve under the sub-path, as llms.txt's links do", async () => {
+  const site = await serveStatic(www);
+  const { page, context, problems } = await openPage(browser, `${site.url}library/docs/`);
+  try {
+    const twin = () => page.locator("link#markdown-twin").evaluate((link) => [link.rel, link.type, link.href]);
+    assert.deepEqual(await twin(), ["alternate", "text/markdown", `${site.url}library/docs/index.md`]);
+    await page.locator("[data-testid=operation][data-operation-id=getBook] a").click();
+    await page.waitForFunction(() => document.querySelector("link#markdown-twin").href.endsWith("/operations/getBook.md"), null, {
+      timeout: 15_000,
+    });
+    const markdown = await page.evaluate(async () => {
+      const answer = await fetch(document.querySelector("link#markdown-twin").href);
+      return [answer.status, await answer.text()];
+    });
+    assert.equal(markdown[0], 200);
+    assert.match(markdown[1], /^# Read a book/m);
+    assert.ok(markdown[1].includes("GET /books/{bookId}"), markdown[1]);
+    // Every link of llms.txt is relative and resolves where the site is.
+    const llms = await page.evaluate(async () => (await fetch("llms.txt")).text());
+    assert.match(llms, /^# Library/);
+    const links = [...llms.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
+    assert.ok(links.length >= 6, llms);
+    for (const link of links) {
+      assert.doesNotMatch(link, /^(\/|[a-z]+:)/, `${link} is relative`);
+      const status = await page.evaluate(async (href) => (await fetch(href)).status, link);
+      assert.equal(status, 200, link);
+    }
+    await page.goto(`${site.url}library/docs/#schemas`);
+    await page.waitForFunction(() => document.querySelector("link#markdown-twin").href.endsWith("/schemas/index.md"));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await site.close();
+  }
+});
+
 test("a site of a FastAPI description: its title, tags and summaries, and a try-it round trip", async () => {
   const site = await serveStatic(www);
   const { page, context, problems } = await openPage(browser, `${site.url}bookshelf/docs/`);

@@ -19,7 +19,8 @@
 //! `host` serves published sites at their addresses and custom domains (`playground_host`), with
 //! real DNS, ACME certificates and TLS (`host_services`, over `playground_certs`). `mock` and
 //! `export` are `petstore-mock serve` and `petstore-mock export` (`playground_server::cli`,
-//! `playground_server::export`); `drift` sums up the log of the mock's proxy mode.
+//! `playground_server::export`); `drift` sums up the log of the mock's proxy mode; `mcp` is the
+//! MCP server over the mock (`playground_mcp::run`).
 //!
 //! Tests: `tests/build.rs`, `tests/serve.rs`, `tests/mock.rs`, `tests/proxy.rs`, `tests/host.rs`
 //! (the walk with Debian's Pebble) run the binary; `tests/architecture.rs` checks

@@ -1,7 +1,8 @@
 //! `playground`: the reference and the mock of any API description, with one command each
 //! (`playground build` writes a static site, `playground mock` serves the mock over HTTP,
 //! `playground serve` serves both while the description is edited, `playground drift` sums up
-//! how a real API's answers departed from it).
+//! how a real API's answers departed from it, `playground mcp` serves the mock to agents over
+//! the Model Context Protocol).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,6 +64,9 @@ enum Command {
     /// Serve published sites at their default addresses and custom domains, with the Domains
     /// page's API, until Ctrl-C or SIGTERM (`host hash-password` makes an owner's password hash).
     Host(HostArgs),
+    /// Serve an MCP server over the description's mock (search, describe and call its
+    /// operations) on stdio, or on streamable HTTP at /mcp with --port.
+    Mcp(playground_mcp::McpArgs),
 }
 
 #[derive(Debug, Args)]
@@ -144,6 +148,7 @@ struct ServeArgs {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Mock(args) => cli::run(PROGRAM, args),
+        Command::Mcp(args) => playground_mcp::run(PROGRAM, args),
         Command::Export(args) => playground_server::export::run(PROGRAM, &args),
         Command::Drift(args) => drift(&args.log),
         Command::Build(args) => build(args),

@@ -18,8 +18,8 @@ use std::time::{Duration, SystemTime};
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION};
-use axum::http::{HeaderValue, StatusCode, Uri};
+use axum::http::header::{ACCEPT, CACHE_CONTROL, CONTENT_TYPE, LOCATION, VARY};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::middleware::map_response;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -468,16 +468,27 @@ fn event(notice: &Notice) -> Event {
     }
 }
 
-/// The site's files: the page from memory, the rest from the version's folder.
-async fn site_file(State(shared): State<Arc<Shared>>, uri: Uri) -> Response {
+/// The site's files: the page from memory, the rest from the version's folder; a client that
+/// asks for Markdown (`Accept: text/markdown`) gets a page's Markdown twin where it has one.
+async fn site_file(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMap) -> Response {
     let version = shared.version();
     let path = uri.path().trim_start_matches('/');
-    if path.is_empty() || path == "index.html" {
-        return with_type(version.index.clone().into_bytes(), "text/html; charset=utf-8");
+    let markdown = headers
+        .get(ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(playground_site::twin::prefers_markdown);
+    if markdown {
+        let twin = playground_site::twin::markdown_path(path);
+        if plain(&twin)
+            && let Ok(bytes) = tokio::fs::read(version.dir.path().join(&twin)).await
+        {
+            return vary_accept(with_type(bytes, content_type(Path::new(&twin))));
+        }
     }
-    // Only plain names below the site's folder: no `..`, no hidden files, no empty segments.
-    if path.split('/').any(|segment| segment.is_empty() || segment.starts_with('.') || segment.contains('\\'))
-    {
+    if path.is_empty() || path == "index.html" {
+        return vary_accept(with_type(version.index.clone().into_bytes(), "text/html; charset=utf-8"));
+    }
+    if !plain(path) {
         return not_found();
     }
     let file = version.dir.path().join(path);
@@ -485,6 +496,18 @@ async fn site_file(State(shared): State<Arc<Shared>>, uri: Uri) -> Response {
         Ok(bytes) => with_type(bytes, content_type(&file)),
         Err(_) => not_found(),
     }
+}
+
+/// Only plain names below the site's folder: no `..`, no hidden files, no empty segments.
+fn plain(path: &str) -> bool {
+    !path.split('/').any(|segment| segment.is_empty() || segment.starts_with('.') || segment.contains('\\'))
+}
+
+/// The answer marked as chosen by the request's `Accept` (the page or its Markdown twin), so
+/// that a cache keeps the two apart.
+fn vary_accept(mut response: Response) -> Response {
+    response.headers_mut().insert(VARY, HeaderValue::from_static("accept"));
+    response
 }
 
 fn with_type(bytes: Vec<u8>, content_type: &'static str) -> Response {
@@ -517,7 +540,8 @@ fn content_type(path: &Path) -> &'static str {
         Some("ico") => "image/x-icon",
         Some("woff2") => "font/woff2",
         Some("woff") => "font/woff",
-        Some("txt" | "md") => "text/plain; charset=utf-8",
+        Some("md") => "text/markdown; charset=utf-8",
+        Some("txt") => "text/plain; charset=utf-8",
         Some("yaml" | "yml") => "application/yaml",
         _ => "application/octet-stream",
     }

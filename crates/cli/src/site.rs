@@ -213,6 +213,10 @@ fn write_site(app: &App, site: &playground_site::Site, dir: &Path) -> Result<(),
     app.copy_into(&site.copy, dir)?;
     for (name, bytes) in &site.files {
         let path = dir.join(name);
+        // The Markdown pages are in folders of their own (`operations/getPet.md`).
+        if let Some(parent) = path.parent().filter(|parent| *parent != dir) {
+            fs::create_dir_all(parent).map_err(io_error(parent))?;
+        }
         fs::write(&path, bytes).map_err(io_error(&path))?;
     }
     for (from, name) in &site.images {

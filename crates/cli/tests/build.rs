@@ -240,6 +240,44 @@ fn the_site_is_as_readable_as_any_new_folder() {
     assert_eq!(permissions(&out), permissions(&plain), "not a private temporary folder's");
 }
 
+#[test]
+fn the_site_has_its_markdown_beside_its_page() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let app = fake_app(temp.path());
+    let out = temp.path().join("site");
+    let output = build_site(&fixture("notes.yaml"), &out, &app, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    for file in [
+        "llms.txt",
+        "llms-full.txt",
+        "index.md",
+        "operations/listNotes.md",
+        "operations/createNote.md",
+        "tags/Notes.md",
+        "schemas/index.md",
+        "schemas/Note.md",
+    ] {
+        assert!(out.join(file).is_file(), "{file} is in the site");
+    }
+    let llms = text(&out.join("llms.txt"));
+    assert!(llms.starts_with("# Notes <API>\n\n> Keeps short notes, for \"tests\"."), "{llms}");
+    assert!(llms.contains("- [Add a note](operations/createNote.md): `POST /notes`"), "{llms}");
+    let page = text(&out.join("operations/createNote.md"));
+    assert!(page.starts_with("# Add a note\n\n`POST /notes` · operationId `createNote`"), "{page}");
+    assert!(page.contains("[Note](../schemas/Note.md)"), "{page}");
+
+    let index = text(&out.join("index.html"));
+    assert!(
+        index.contains(r#"<link rel="alternate" type="text/markdown" id="markdown-twin" href="index.md">"#),
+        "{index}"
+    );
+    assert!(
+        index.contains(r#"<link rel="alternate" type="text/plain" title="llms.txt" href="llms.txt">"#),
+        "{index}"
+    );
+}
+
 /// The description kept in many files that the server's and the end-to-end tests read too.
 fn library() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/library/openapi.yaml")

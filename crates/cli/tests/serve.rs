@@ -69,6 +69,18 @@ impl Served {
         (status, response.body_mut().read_to_string().expect("reads the body"))
     }
 
+    /// GETs with an `Accept` header; gives the status, the content type, `Vary` and the body.
+    fn get_accepting(&self, path: &str, accept: &str) -> (u16, String, String, String) {
+        let mut response =
+            agent().get(format!("{}{path}", self.url)).header("Accept", accept).call().expect("an answer");
+        let header = |name: &str| {
+            response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned()
+        };
+        let (content_type, vary) = (header("content-type"), header("vary"));
+        let status = response.status().as_u16();
+        (status, content_type, vary, response.body_mut().read_to_string().expect("reads the body"))
+    }
+
     /// POSTs JSON; gives the status, the `Location` and the body.
     fn post_json(&self, path: &str, body: &Value) -> (u16, Option<String>, String) {
         let mut response = agent()
@@ -174,6 +186,23 @@ fn the_site_and_the_mock_follow_the_description() {
     assert_eq!(served.get("/../openapi.yaml").0, 404);
     assert_eq!(served.get("/petstore.json").0, 404);
 
+    // A client that asks for Markdown gets the twin of the page it names.
+    let (status, content_type, vary, twin) = served.get_accepting("/", "text/markdown, text/html;q=0.9");
+    assert_eq!(
+        (status, content_type.as_str(), vary.as_str()),
+        (200, "text/markdown; charset=utf-8", "accept")
+    );
+    assert!(twin.starts_with("# Notes") && !twin.contains("<html"), "{twin}");
+    let (_, _, vary, page) = served.get_accepting("/", "text/html,*/*;q=0.8");
+    assert!(page.contains("<title>Notes &lt;API&gt;</title>") && vary == "accept", "{page}");
+    let (status, content_type, _, operation) = served.get_accepting("/operations/getNote", "text/markdown");
+    assert_eq!((status, content_type.as_str()), (200, "text/markdown; charset=utf-8"), "{operation}");
+    assert!(operation.contains("GET /notes/{noteId}"), "{operation}");
+    let (status, content_type, _, llms) = served.get_accepting("/llms.txt", "*/*");
+    assert_eq!((status, content_type.as_str()), (200, "text/plain; charset=utf-8"));
+    assert!(llms.contains("(operations/getNote.md)"), "{llms}");
+    assert_eq!(served.get_accepting("/operations/none", "text/markdown").0, 404);
+
     let (status, document) = served.get("/openapi.json");
     assert_eq!(status, 200);
     let document: Value = serde_json::from_str(&document).expect("openapi.json is JSON");
@@ -200,6 +229,8 @@ fn the_site_and_the_mock_follow_the_description() {
     next_event(&events, "reload", &served);
     let (_, index) = served.get("/");
     assert!(index.contains("<title>Renamed notes</title>"), "{index}");
+    let twin = served.get_accepting("/", "text/markdown").3;
+    assert!(twin.starts_with("# Renamed notes"), "the twin follows the description: {twin}");
     let (_, notes) = served.get("/mock/notes");
     assert!(!notes.contains("hello"), "the mock starts again: {notes}");
     assert!(served.stderr().contains("empty state"), "{}", served.stderr());

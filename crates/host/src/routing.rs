@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, LOCATION};
+use axum::http::header::{ACCEPT, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
@@ -90,10 +90,17 @@ async fn gate(State(app): State<App>, request: Request, next: Next) -> Response 
         return next.run(request).await;
     }
     let (parts, _) = request.into_parts();
-    site_for(&app, host.as_deref(), &parts.method, &parts.uri).await
+    let accept = parts.headers.get(ACCEPT).and_then(|v| v.to_str().ok());
+    site_for(&app, host.as_deref(), &parts.method, &parts.uri, accept).await
 }
 
-async fn site_for(app: &App, host: Option<&str>, method: &Method, uri: &Uri) -> Response {
+async fn site_for(
+    app: &App,
+    host: Option<&str>,
+    method: &Method,
+    uri: &Uri,
+    accept: Option<&str>,
+) -> Response {
     let path = uri.path();
     if !app.secure
         && let Some(token) = path.strip_prefix(CHALLENGE_PREFIX)
@@ -114,7 +121,9 @@ async fn site_for(app: &App, host: Option<&str>, method: &Method, uri: &Uri) -> 
     let path_and_query = uri.path_and_query().map_or("/", |p| p.as_str());
     let port = https_port(&app.shared.config);
     match target {
-        Target::Site { dir, custom } if app.secure || !custom => site::serve(dir, method, path).await,
+        Target::Site { dir, custom } if app.secure || !custom => {
+            site::serve_page(dir, method, path, accept).await
+        }
         Target::Site { .. } => moved(&format!("https://{}{port}{path_and_query}", host.unwrap_or_default())),
         Target::Redirect { to } => moved(&format!("https://{to}{port}{path_and_query}")),
     }

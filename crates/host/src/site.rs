@@ -3,7 +3,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use axum::http::header::{CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
+use axum::http::header::{CONTENT_TYPE, VARY, X_CONTENT_TYPE_OPTIONS};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use percent_encoding::percent_decode_str;
@@ -14,6 +14,34 @@ const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// A short plain-text answer.
 pub(crate) fn text(status: StatusCode, body: &'static str) -> Response {
     (status, [(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"))], body).into_response()
+}
+
+/// The file of a published site at the request path `path`, or its Markdown twin when the
+/// request's `accept` asks for Markdown first and the site has one (see
+/// `playground_site::twin`); either answer then says it varies with `Accept`.
+pub(crate) async fn serve_page(site: &Path, method: &Method, path: &str, accept: Option<&str>) -> Response {
+    let markdown = accept.is_some_and(playground_site::twin::prefers_markdown);
+    if markdown {
+        let twin = playground_site::twin::markdown_path(path);
+        let response = serve(site, method, &twin).await;
+        if response.status() == StatusCode::OK {
+            return vary_accept(response);
+        }
+    }
+    let response = serve(site, method, path).await;
+    let html = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if html { vary_accept(response) } else { response }
+}
+
+/// `response` marked as chosen by the request's `Accept`, so a cache keeps a page and its
+/// Markdown twin apart.
+fn vary_accept(mut response: Response) -> Response {
+    response.headers_mut().insert(VARY, HeaderValue::from_static("accept"));
+    response
 }
 
 /// The file of `site` at the request path `path` (GET and HEAD only).
@@ -97,7 +125,8 @@ fn content_type(path: &Path) -> &'static str {
         "gif" => "image/gif",
         "webp" => "image/webp",
         "ico" => "image/x-icon",
-        "txt" | "md" => "text/plain; charset=utf-8",
+        "md" => "text/markdown; charset=utf-8",
+        "txt" => "text/plain; charset=utf-8",
         "xml" => "application/xml",
         "yaml" | "yml" => "application/yaml",
         "woff" => "font/woff",

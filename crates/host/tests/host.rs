@@ -450,6 +450,39 @@ async fn default_addresses_serve_their_sites_and_nothing_else() {
 }
 
 #[tokio::test]
+async fn a_client_asking_for_markdown_gets_the_pages_twin() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let address = host.http;
+    let at = |path: &'static str, accept: &'static str| async move {
+        send(address, "GET", "petstore.docs-host.test", path, &[("accept", accept)], b"").await
+    };
+    let twin = at("/", "text/markdown, text/html;q=0.9").await;
+    assert_eq!((twin.status, twin.text().as_str()), (200, "# petstore"));
+    assert_eq!(twin.header("content-type"), Some("text/markdown; charset=utf-8"));
+    assert_eq!(twin.header("vary"), Some("accept"));
+    let page = at("/", "text/html,application/xhtml+xml,*/*;q=0.8").await;
+    assert_eq!(page.text(), "<h1>petstore</h1>");
+    assert_eq!(page.header("vary"), Some("accept"));
+    assert_eq!(at("/index.html", "text/markdown").await.text(), "# petstore");
+    assert_eq!(at("/operations/listPets", "text/markdown").await.text(), "# List pets");
+    // Asked for by name, a twin is Markdown whatever the Accept; llms.txt is plain text.
+    let named = at("/operations/listPets.md", "*/*").await;
+    assert_eq!(named.header("content-type"), Some("text/markdown; charset=utf-8"));
+    assert_eq!(at("/llms.txt", "*/*").await.header("content-type"), Some("text/plain; charset=utf-8"));
+    // A page without a twin is the page; nothing outside the site is reached by asking.
+    assert_eq!(at("/guide/", "text/markdown").await.text(), "guide");
+    assert_eq!(
+        at("/app.js", "text/markdown").await.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert_eq!(at("/../secret", "text/markdown").await.status, 404);
+    assert_eq!(at("/missing", "text/markdown").await.status, 404);
+    host.stop().await;
+}
+
+#[tokio::test]
 async fn bad_input_to_every_route_gets_a_json_error() {
     let scratch = Scratch::new("");
     let fakes = Fakes::new(false);

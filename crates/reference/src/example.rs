@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{MAX_DEPTH, MAX_EXAMPLE_ITEMS, MAX_EXAMPLE_STRING, MAX_NODES, follow, resolved_schema};
+use super::{MAX_DEPTH, MAX_EXAMPLE_ITEMS, MAX_EXAMPLE_STRING, MAX_NODES, follow};
 
 /// An Example block of an operation's page, as the try-it module is handed it: it generates
 /// the value where the document has none, with the mock's generator, and checks the
@@ -82,8 +82,17 @@ impl Builder<'_> {
             self.note("the example stops where the schema nests too deep or grows too large".to_owned());
             return Value::Null;
         }
-        let resolved = resolved_schema(self.doc, schema);
-        let schema = &resolved;
+        // The target borrowed, not cloned (a copy at every level made large schemas
+        // quadratic); a copy only when a `$ref` has siblings to lay over its target.
+        let target = follow(self.doc, schema).ok();
+        let merged = target
+            .filter(|_| schema.get("$ref").is_some())
+            .and_then(|target| playground_openapi::schema::with_siblings(schema, target));
+        let schema: &Value = match (&merged, target) {
+            (Some(merged), _) => merged,
+            (None, Some(target)) => target,
+            (None, None) => &Value::Null,
+        };
         if let Some(v) = playground_openapi::schema::example(schema)
             .or_else(|| schema.get("const"))
             .or_else(|| schema.get("default"))

@@ -56,7 +56,6 @@ pub use document::DocumentViews;
 pub use example::{Example, ExampleFill, ExampleSlot, example_for, generate_example};
 pub use links::{external_docs, safe_link};
 pub use overview::{License, Overview};
-pub(crate) use parts::resolved_schema;
 use parts::{body, parameter, response};
 use sections::{callbacks, code_samples, parameters, request_body, responses, schemes, servers};
 use security::security;

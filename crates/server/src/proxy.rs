@@ -7,6 +7,9 @@
 //! Credentials pass through to the real API untouched; the log never holds them (the query is
 //! left out of the path logged, and any credential value the request carries is blanked from
 //! what is written).
+//!
+//! `playground mcp --target URL` sends its calls through the same client ([`Proxy::exchange`])
+//! and blanks credentials from its answers with [`redact`].
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -113,6 +116,34 @@ impl Proxy {
     #[must_use]
     pub fn upstream(&self) -> &str {
         &self.upstream
+    }
+
+    /// Sends `request` (its target the path and query, put after the real API's URL) to the real
+    /// API and reads its answer, as a forwarded request is sent: within [`UPSTREAM_TIMEOUT`] and
+    /// [`MAX_ANSWER_BODY`], without the connection's own headers. `playground mcp --target` calls
+    /// this; the log and recording are the router's, not done here.
+    ///
+    /// # Errors
+    /// Why no answer came, in words that follow "the real API did not answer: ".
+    pub async fn exchange(&self, request: &Request) -> Result<Response, String> {
+        let method = Method::from_bytes(request.method.to_ascii_uppercase().as_bytes())
+            .map_err(|_| format!("{:?} is not an HTTP method", request.method))?;
+        let target = if request.target.starts_with('/') {
+            request.target.clone()
+        } else {
+            format!("/{}", request.target)
+        };
+        let uri: Uri = target.parse().map_err(|_| format!("{target} is not a path and query"))?;
+        let mut headers = HeaderMap::new();
+        for (name, value) in &request.headers {
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| format!("{name:?} is not a header name"))?;
+            let value = HeaderValue::from_str(value)
+                .map_err(|_| format!("the header {name} has a value that cannot be sent"))?;
+            headers.append(name, value);
+        }
+        let answer = send(self, &method, &uri, &headers, &request.body).await?;
+        Ok(core_answer(&answer))
     }
 }
 
@@ -402,7 +433,10 @@ fn redacted(mut line: ExchangeLine, secrets: &[String]) -> ExchangeLine {
     line
 }
 
-fn redact(text: &str, secrets: &[String]) -> String {
+/// `text` with each of `secrets` (at least 3 bytes long) replaced by `[credential]`, the longest
+/// first.
+#[must_use]
+pub fn redact(text: &str, secrets: &[String]) -> String {
     let mut text = text.to_owned();
     // The longest first, so that a token inside a longer value goes with it.
     let mut secrets: Vec<&String> = secrets.iter().filter(|s| s.len() >= MIN_SECRET).collect();

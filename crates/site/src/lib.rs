@@ -10,8 +10,13 @@
 //!   what the page will not show as warnings.
 //! - [`config`]: `playground.toml`, unknown keys refused.
 //! - [`page`]: the app's `index.html` made the site's: title and summary, the configuration
-//!   element the app reads, the early request pointed at `openapi.json`, the pre-rendered
-//!   reference, every address of the app's files made relative.
+//!   element the app reads, the early request pointed at `openapi.json`, the links to the
+//!   site's Markdown, the pre-rendered reference, every address of the app's files made
+//!   relative.
+//! - The site's Markdown (`playground_llms::pages`): `llms.txt`, `llms-full.txt`, `index.md`
+//!   and the pages in `operations/`, `tags/` and `schemas/`, among [`Site::files`].
+//! - [`twin`]: which file answers `Accept: text/markdown` (a page's Markdown twin), for `serve`
+//!   and `host` alike.
 //!
 //! Tests: the units here; the command lines' own tests (`crates/cli/tests/build.rs`,
 //! `tests/cli-package`) build real sites from them.
@@ -21,6 +26,7 @@ pub mod check;
 pub mod config;
 pub mod description;
 pub mod page;
+pub mod twin;
 
 use std::path::{Path, PathBuf};
 
@@ -90,7 +96,8 @@ pub struct App<'a> {
 /// A site, made in memory.
 #[derive(Debug)]
 pub struct Site {
-    /// The files written at the site's top: `openapi.json`, `index.html` and [`MARKER`].
+    /// The files written: `openapi.json`, `index.html`, [`MARKER`] and the Markdown pages,
+    /// each named relative to the site's top (`/` between folders: `operations/getPet.md`).
     pub files: Vec<(String, Vec<u8>)>,
     /// The app's entries copied as they are (folders with everything in them).
     pub copy: Vec<String>,
@@ -159,6 +166,7 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
     let description = description::load(source.spec, source.spec_root, source.cwd, read)?;
     let checked = check::check(source.spec, description.document)?;
 
+    let title = title_of(&config, &checked);
     let copy: Vec<String> = app
         .names
         .iter()
@@ -167,6 +175,8 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
                 && !PETSTORE_ONLY.contains(&name.as_str())
                 && name.as_str() != "index.html"
                 && name.as_str() != DOCUMENT
+                // The Markdown pages' names are the site's own.
+                && !playground_llms::TOP_NAMES.contains(&name.as_str())
         })
         .cloned()
         .collect();
@@ -177,8 +187,6 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
     let logo = config.logo.as_deref().map(|path| image(path, "playground-logo"));
     let favicon = config.favicon.as_deref().map(|path| image(path, "playground-favicon"));
 
-    let title = config.title.clone().unwrap_or_else(|| checked.catalog.title.trim().to_owned());
-    let title = if title.is_empty() { "API reference".to_owned() } else { title };
     let site_config = site_config(source, &config, &title, logo.as_ref().map(|(_, name)| name.as_str()));
     // Read back as the page reads it: what the page would refuse is refused here, before any
     // site is written.
@@ -202,18 +210,27 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
     let document = checked.document.to_string().into_bytes();
     let mut read_files = description.files;
     read_files.extend(source.config.map(Path::to_owned));
+    let mut files = vec![
+        (DOCUMENT.to_owned(), document),
+        ("index.html".to_owned(), html.into_bytes()),
+        (MARKER.to_owned(), MARKER_TEXT.as_bytes().to_vec()),
+    ];
+    let markdown = playground_llms::pages(&checked.document, &checked.catalog, &title);
+    files.extend(markdown.into_iter().map(|page| (page.path, page.text.into_bytes())));
     Ok(Site {
-        files: vec![
-            (DOCUMENT.to_owned(), document),
-            ("index.html".to_owned(), html.into_bytes()),
-            (MARKER.to_owned(), MARKER_TEXT.as_bytes().to_vec()),
-        ],
+        files,
         copy,
         images: logo.into_iter().chain(favicon).collect(),
         built: Built { warnings: checked.warnings, title, operations: checked.catalog.operation_count() },
         document: checked.document,
         read: read_files,
     })
+}
+
+/// The site's title: the configuration's, else the description's, else "API reference".
+fn title_of(config: &Config, checked: &check::Checked) -> String {
+    let title = config.title.clone().unwrap_or_else(|| checked.catalog.title.trim().to_owned());
+    if title.is_empty() { "API reference".to_owned() } else { title }
 }
 
 /// The site's configuration element, which the app reads.

@@ -11,6 +11,17 @@ pub const MAX_SUMMARY_CHARS: usize = 160;
 /// The id of the site's configuration element, which the app reads.
 pub use playground_reference::site::CONFIG_ID;
 
+/// The id of the link to the Markdown of the view shown (`index.md` as built), which the app
+/// points at each view's own page.
+pub const MARKDOWN_LINK_ID: &str = "markdown-twin";
+
+/// The links to the site's Markdown, in the page's `<head>`: the overview's (`index.md`) and
+/// the index of every page (`llms.txt`), both relative so that a site under a folder keeps them.
+pub const MARKDOWN_LINKS: &str = concat!(
+    r#"<link rel="alternate" type="text/markdown" id="markdown-twin" href="index.md">"#,
+    r#"<link rel="alternate" type="text/plain" title="llms.txt" href="llms.txt">"#,
+);
+
 /// The document the app's early request asks for, in the app's `index.html`.
 const APP_DOCUMENT: &str = "petstore.json";
 
@@ -134,6 +145,11 @@ pub fn rewrite(index: &str, head: &Head, prerendered: &str, entries: &[String]) 
     } else {
         page
     };
+    // The site's own links to its Markdown replace any the app's page has.
+    let page = drop_tags(&page, "<link", |tag| {
+        attribute_is(tag, "rel", "alternate")
+            && (attribute_is(tag, "type", "text/markdown") || attribute_is(tag, "href", "llms.txt"))
+    });
 
     let (Some(open), Some(close)) = (page.find("<title>"), page.find("</title>")) else {
         return Err(PageError("has no <title>".to_owned()));
@@ -153,6 +169,7 @@ pub fn rewrite(index: &str, head: &Head, prerendered: &str, entries: &[String]) 
     if let Some(favicon) = &head.favicon {
         tags.push_str(&format!("<link rel=\"icon\" href=\"{}\">", escape(favicon)));
     }
+    tags.push_str(MARKDOWN_LINKS);
     tags.push_str(&format!("<script type=\"application/json\" id=\"{CONFIG_ID}\">{}</script>", head.config));
     let page = format!("{}{tags}{}", &page[..open], &page[close + "</title>".len()..]);
 
@@ -326,6 +343,18 @@ mod tests {
         assert!(page.contains("module_or_path: './app-3_bg.wasm'"));
         assert!(page.contains("href=./snippets/app/inline0.js"));
         assert!(page.contains("<body><div id=\"prerendered\"><h1>Shop</h1></div><noscript>"));
+        assert!(page.contains(MARKDOWN_LINKS), "{page}");
+        assert!(MARKDOWN_LINKS.contains(&format!("id=\"{MARKDOWN_LINK_ID}\"")));
+    }
+
+    #[test]
+    fn the_links_to_the_markdown_are_the_sites_own() {
+        let own = r#"<link rel="alternate" type="text/markdown" href="/index.md">"#;
+        let app = MINIFIED.replacen("<title>", &format!("{own}<title>"), 1);
+        let page = rewrite(&app, &head(), "", &entries()).expect("rewrites");
+        assert!(!page.contains(own), "{page}");
+        assert_eq!(page.matches("text/markdown").count(), 1, "{page}");
+        assert_eq!(page.matches(r#"href="llms.txt""#).count(), 1, "{page}");
     }
 
     #[test]

@@ -57,7 +57,24 @@ fn a_description_in_three_files_makes_one_site() {
     let read: Vec<&str> = site.read.iter().map(|p| p.to_str().unwrap_or_default()).collect();
     assert_eq!(read, ["/api/openapi.yaml", "/api/paths/items.yaml", "/api/schemas/item.yaml"]);
     let names: Vec<&str> = site.files.iter().map(|(name, _)| name.as_str()).collect();
-    assert_eq!(names, ["openapi.json", "index.html", MARKER]);
+    assert_eq!(
+        names,
+        [
+            "openapi.json",
+            "index.html",
+            MARKER,
+            "llms.txt",
+            "llms-full.txt",
+            "index.md",
+            "operations/createItem.md",
+            "tags/default.md",
+            "schemas/index.md",
+            "schemas/item.md"
+        ]
+    );
+    let llms = String::from_utf8(site.files[3].1.clone()).expect("UTF-8");
+    assert!(llms.starts_with("# Shop\n\n> Sells things. And more.\n"), "{llms}");
+    assert!(llms.contains("- [POST /items](operations/createItem.md): `POST /items`"), "{llms}");
     let document: serde_json::Value = serde_json::from_slice(&site.files[0].1).expect("JSON");
     assert!(
         !document.to_string().contains("items.yaml"),

@@ -65,6 +65,9 @@ function writeSite(site, app, out) {
     for (const file of site.files) {
       const path = joinShown(staging, file.name);
       try {
+        // The Markdown pages are in folders of their own (`operations/getPet.md`).
+        const slash = file.name.lastIndexOf("/");
+        if (slash > 0) mkdirSync(joinShown(staging, file.name.slice(0, slash)), { recursive: true });
         writeFileSync(path, file.bytes);
       } catch (error) {
         throw new Failure(`${path}: ${ioMessage(error)}`);

@@ -1,6 +1,6 @@
 // The `playground` command of the npm package: `build`, `serve` and `mock` as the native
-// binary runs them (the same flags, messages and output), on Node alone; `host`, `export` and
-// `drift` are the native binary's, and say where to get it.
+// binary runs them (the same flags, messages and output), on Node alone; `host`, `export`,
+// `drift` and `mcp` are the native binary's, and say where to get it.
 import { UsageError, printUsageError } from "./args.js";
 import { BUILD, build } from "./build.js";
 import { PROGRAM, VERSION } from "./common.js";
@@ -16,7 +16,7 @@ const COMMANDS = new Map([
 ]);
 
 /** The commands only the native binary runs. */
-const NATIVE_ONLY = new Set(["host", "export", "drift"]);
+const NATIVE_ONLY = new Set(["host", "export", "drift", "mcp"]);
 
 const HELP = `Publish the reference and the mock of an API description.
 
@@ -29,6 +29,7 @@ Commands:
   host    Serve published sites at their addresses and custom domains (the native binary's)
   export  Write the state a \`mock --state FILE\` keeps as JSON (the native binary's)
   drift   Sum up the log of \`mock --proxy URL --log LOG\` (the native binary's)
+  mcp     Serve an MCP server over the description's mock (the native binary's)
   help    Print this message or the help of the given command
 
 Options:

@@ -1,5 +1,5 @@
-// What only the native `playground` binary does (`host`, `export`, `drift`, the mock's checking
-// proxy): where to get it.
+// What only the native `playground` binary does (`host`, `export`, `drift`, `mcp`, the mock's
+// checking proxy): where to get it.
 import { PROGRAM, VERSION } from "./common.js";
 
 /** Where the native binary comes from, in words. */

@@ -90,8 +90,9 @@ export function contentType(name) {
       return "font/woff2";
     case "woff":
       return "font/woff";
-    case "txt":
     case "md":
+      return "text/markdown; charset=utf-8";
+    case "txt":
       return "text/plain; charset=utf-8";
     case "yaml":
     case "yml":
@@ -152,7 +153,7 @@ export async function serve(args) {
     say(error.message);
     return 1;
   }
-  const state = new Served(source.app, made.version, made.mock);
+  const state = new Served(source.app, made.version, made.mock, modules.module);
   const signal = stopSignals();
   let listening;
   try {
@@ -173,8 +174,9 @@ export async function serve(args) {
 
 /** What `serve` serves, and the pages listening for changes. */
 class Served {
-  constructor(app, version, mock) {
+  constructor(app, version, mock, siteModule) {
     this.app = app;
+    this.siteModule = siteModule;
     this.version = version;
     this.mock = mock;
     /** The error of the last reading, while the last good version is served (told to pages that connect meanwhile). */
@@ -205,7 +207,7 @@ class Served {
         const target = (path.slice(MOCK_PATH.length) || "/") + query;
         return await answerWithMock(this.mock, request, response, target, underMock);
       }
-      return await this.file(path, response);
+      return await this.file(path, request.headers.accept, response);
     } catch (error) {
       say(`the request ${request.method} ${request.url} failed: ${messageOf(error)}`);
       if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
@@ -233,17 +235,27 @@ class Served {
     if (this.error !== null) response.write(event("error", this.error));
   }
 
-  /** A file of the site: the page and what the build made from memory, the app's from its folder. */
-  async file(path, response) {
+  /**
+   * A file of the site: the page and what the build made from memory, the app's from its folder;
+   * a client that asks for Markdown (`Accept: text/markdown`) gets a page's Markdown twin where the
+   * site has one (the site module decides, as the native server does).
+   */
+  async file(path, accept, response) {
     const name = path.replace(/^\/+/, "");
     const version = this.version;
-    if (name === "" || name === "index.html") return send(response, 200, Buffer.from(version.index), "text/html; charset=utf-8");
+    const twin = this.siteModule.markdownTwin(name, accept);
+    const markdown = twin === undefined ? undefined : version.files.get(twin);
+    if (markdown !== undefined) return send(response, 200, markdown, contentType(twin), { vary: "accept" });
+    if (name === "" || name === "index.html") {
+      return send(response, 200, Buffer.from(version.index), "text/html; charset=utf-8", { vary: "accept" });
+    }
     // Only plain names below the site's folder: no `..`, no hidden files, no empty segments.
     const segments = name.split("/");
     if (segments.some((segment) => segment === "" || segment.startsWith(".") || segment.includes("\\"))) {
       return notFound(response);
     }
-    const made = segments.length === 1 ? version.files.get(name) : undefined;
+    // The build's files include the Markdown pages in their folders (`operations/getPet.md`).
+    const made = version.files.get(name);
     if (made !== undefined) return send(response, 200, made, contentType(name));
     if (!version.copy.has(segments[0])) return notFound(response);
     let bytes;
@@ -342,9 +354,9 @@ function underMock(headers) {
   );
 }
 
-function send(response, status, bytes, type) {
+function send(response, status, bytes, type, headers = {}) {
   // Every file may change with the description (and the app with a new build).
-  response.writeHead(status, { "content-type": type, "cache-control": "no-cache" });
+  response.writeHead(status, { "content-type": type, "cache-control": "no-cache", ...headers });
   response.end(bytes);
 }
 

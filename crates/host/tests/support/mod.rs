@@ -203,6 +203,11 @@ impl Scratch {
             std::fs::write(root.join("app.js"), "console.log(1)").unwrap();
             std::fs::write(root.join("app.wasm"), b"\0asm").unwrap();
             std::fs::write(root.join("guide/index.html"), "guide").unwrap();
+            // Markdown twins, as `playground build` writes them.
+            std::fs::create_dir_all(root.join("operations")).unwrap();
+            std::fs::write(root.join("index.md"), format!("# {site}")).unwrap();
+            std::fs::write(root.join("llms.txt"), format!("# {site}\n> docs")).unwrap();
+            std::fs::write(root.join("operations/listPets.md"), "# List pets").unwrap();
         }
         std::fs::write(dir.path().join("secret.txt"), "outside").unwrap();
         let hash = password_hash();

@@ -136,3 +136,15 @@ pub fn load_description(spec: &str, read_file: &Function, cwd: Option<String>) -
     set(&answer, "files", &strings(files.iter().map(String::as_str)));
     Ok(answer)
 }
+
+/// The site file that answers `path` (relative to the site's top) when the request's `Accept`
+/// asks for Markdown first: the page's Markdown twin, for the caller to serve when the site has
+/// it; `undefined` when `accept` does not ask for Markdown (see `playground_site::twin`).
+#[wasm_bindgen(js_name = markdownTwin)]
+#[must_use]
+pub fn markdown_twin(path: &str, accept: Option<String>) -> Option<String> {
+    accept
+        .as_deref()
+        .is_some_and(playground_site::twin::prefers_markdown)
+        .then(|| playground_site::twin::markdown_path(path))
+}
