@@ -79,7 +79,6 @@ pub fn Reference(
     let marking = marking(&document, &catalog, &document_key);
     let list = List::new(document.clone(), catalog);
     let selected = follow_hash();
-    point_markdown_twin(selected);
     let authorize =
         offers_try_it.then(|| authorize_button(list, document.clone(), document_key.clone(), servers_base));
     let detail = Detail {
@@ -115,9 +114,12 @@ fn document_key(base: Option<&str>, builtin: bool, title: &str) -> String {
 /// anchor changes it: an event for the same hash keeps the view's state (chosen sample tab,
 /// form inputs).
 fn follow_hash() -> RwSignal<Option<String>> {
-    let selected = RwSignal::new(current_hash());
+    let hash = current_hash();
+    point_markdown_twin(hash.as_deref());
+    let selected = RwSignal::new(hash);
     let listener = window_event_listener(leptos::ev::hashchange, move |_| {
         let hash = current_hash();
+        point_markdown_twin(hash.as_deref());
         if selected.get_untracked() != hash {
             selected.set(hash);
         }
@@ -130,16 +132,13 @@ fn follow_hash() -> RwSignal<Option<String>> {
 /// rel="alternate" type="text/markdown">` (`playground build` writes it, for the overview): the
 /// link follows the view shown, so the page in a browser points at the same twin a client asking
 /// the server for Markdown gets. The app's own page has no such link, and nothing is done.
-fn point_markdown_twin(selected: RwSignal<Option<String>>) {
-    let Some(link) =
+fn point_markdown_twin(anchor: Option<&str>) {
+    if let Some(link) =
         web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("markdown-twin"))
-    else {
-        return;
-    };
-    Effect::new(move || {
-        let file = playground_openapi::outline::markdown_file(selected.get().as_deref().unwrap_or_default());
-        let _ = link.set_attribute("href", &file);
-    });
+    {
+        let _ = link
+            .set_attribute("href", &playground_openapi::outline::markdown_file(anchor.unwrap_or_default()));
+    }
 }
 
 /// The document's list: the one shown first, then the whole document's once it arrived (the
