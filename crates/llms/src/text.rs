@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use playground_reference::html::unescape;
 use serde_json::Value;
 
 /// `text` on one line: every run of whitespace (newlines included) made one space.
@@ -98,16 +99,7 @@ pub(crate) fn plain_paragraph(markdown: &str) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
-/// The text up to the end of its first sentence (a `.`, `!` or `?` before a space).
-pub(crate) fn first_sentence(text: &str) -> &str {
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        if matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|(_, next)| *next == ' ') {
-            return &text[..at + c.len_utf8()];
-        }
-    }
-    text
-}
+pub(crate) use playground_reference::html::first_sentence;
 
 /// `text` cut to at most `max` characters at a word, with `…` when cut.
 pub(crate) fn shorten(text: &str, max: usize) -> String {
@@ -150,12 +142,7 @@ fn plain_text(html: &str) -> String {
             (None, c) => text.push(c),
         }
     }
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&amp;", "&")
+    unescape(&text)
 }
 
 /// A value in a few characters, as JSON on one line, cut at `max` characters.

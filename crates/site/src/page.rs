@@ -2,7 +2,7 @@
 //! site's configuration element, the early request pointed at the site's document, the
 //! pre-rendered reference, and every address of the app's files made relative.
 
-use playground_reference::html::escape;
+use playground_reference::html::{escape, first_sentence, unescape};
 use playground_reference::markdown::to_safe_html;
 
 /// The longest page description (`<meta name="description">`), in characters.
@@ -97,17 +97,6 @@ pub fn summary(markdown: &str) -> Option<String> {
     Some(cut)
 }
 
-/// The text up to the end of its first sentence (a `.`, `!` or `?` before a space).
-fn first_sentence(text: &str) -> &str {
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        if matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|(_, next)| *next == ' ') {
-            return &text[..at + c.len_utf8()];
-        }
-    }
-    text
-}
-
 /// The text of safe HTML (the Markdown renderer's): tags dropped, entities decoded.
 fn plain_text(html: &str) -> String {
     let mut text = String::with_capacity(html.len());
@@ -121,12 +110,7 @@ fn plain_text(html: &str) -> String {
             _ => {}
         }
     }
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&amp;", "&")
+    unescape(&text)
 }
 
 /// The site's page made from the app's `index.html`: see the module's documentation.

@@ -37,6 +37,31 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// `text` with the entities [`escape`] and the Markdown renderer write decoded (`&amp;` last, so
+/// `&amp;lt;` stays `&lt;`): the plain text of safe HTML, once its tags are dropped.
+#[must_use]
+pub fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+}
+
+/// The text up to the end of its first sentence (a `.`, `!` or `?` before a space), for a
+/// summary of a description.
+#[must_use]
+pub fn first_sentence(text: &str) -> &str {
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|(_, next)| *next == ' ') {
+            return &text[..at + c.len_utf8()];
+        }
+    }
+    text
+}
+
 fn push_escaped(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
