@@ -28,6 +28,7 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod diff;
 pub mod drift;
 pub mod embedded;
 pub mod host;

@@ -64,6 +64,10 @@ enum Command {
     /// Serve published sites at their default addresses and custom domains, with the Domains
     /// page's API, until Ctrl-C or SIGTERM (`host hash-password` makes an owner's password hash).
     Host(HostArgs),
+    /// Compare two descriptions: every change per operation and per schema, each breaking,
+    /// a deprecation or non-breaking (exit 1 with --fail-on when one at that level is found, 2
+    /// when a description cannot be read).
+    Diff(playground::diff::DiffArgs),
     /// Serve an MCP server over the description's mock (search, describe and call its
     /// operations) on stdio, or on streamable HTTP at /mcp with --port.
     Mcp(playground_mcp::McpArgs),
@@ -149,6 +153,7 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Mock(args) => cli::run(PROGRAM, args),
         Command::Mcp(args) => playground_mcp::run(PROGRAM, args),
+        Command::Diff(args) => playground::diff::run(PROGRAM, &args),
         Command::Export(args) => playground_server::export::run(PROGRAM, &args),
         Command::Drift(args) => drift(&args.log),
         Command::Build(args) => build(args),
