@@ -47,9 +47,10 @@ pub fn summary(report: &Report) -> String {
     if report.changes.is_empty() {
         return "no changes".to_owned();
     }
-    let counts: Vec<String> = LEVELS.iter().map(|l| format!("{} {}", report.count(*l), l.as_str())).collect();
-    let total = report.changes.len();
-    format!("{} {}", counts.join(", "), if total == 1 { "change" } else { "changes" })
+    let [breaking, deprecation, non_breaking] = LEVELS.map(|l| report.count(l));
+    let deprecations = if deprecation == 1 { "deprecation" } else { "deprecations" };
+    let changes = if non_breaking == 1 { "change" } else { "changes" };
+    format!("{breaking} breaking, {deprecation} {deprecations}, {non_breaking} non-breaking {changes}")
 }
 
 /// Who a change is about, as a heading: the operation(s), the shared schema, or the document.

@@ -281,9 +281,13 @@ impl<'a> Walk<'a> {
     }
 
     fn bounds(&mut self, place: &Place, old: &Value, new: &Value) {
-        let upper = (read::upper_bound(old), read::upper_bound(new));
+        let upper =
+            (whole_bound(old, read::upper_bound(old), true), whole_bound(new, read::upper_bound(new), true));
         self.bound(place, "maximum", upper, true);
-        let lower = (read::lower_bound(old), read::lower_bound(new));
+        let lower = (
+            whole_bound(old, read::lower_bound(old), false),
+            whole_bound(new, read::lower_bound(new), false),
+        );
         self.bound(place, "minimum", lower, false);
         for (keyword, ids) in COUNTS {
             let count = |s: &Value| s.get(*keyword).and_then(Value::as_f64);
@@ -725,6 +729,22 @@ fn extra(schema: &Value) -> Extra<'_> {
         None if schema.get("unevaluatedProperties") == Some(&Value::Bool(false)) => Extra::Forbidden,
         _ => Extra::Any,
     }
+}
+
+/// An integer schema's bound as the inclusive whole number it amounts to (`exclusiveMinimum: 0`
+/// is `minimum: 1`), so that the two ways of writing one bound compare equal.
+fn whole_bound(schema: &Value, bound: Option<read::Bound>, upper: bool) -> Option<read::Bound> {
+    let bound = bound?;
+    if !read::is_integer(schema) || !bound.value.is_finite() || bound.value.abs() > 9.0e15 {
+        return Some(bound);
+    }
+    let value = match (upper, bound.exclusive) {
+        (true, true) => bound.value.ceil() - 1.0,
+        (true, false) => bound.value.floor(),
+        (false, true) => bound.value.floor() + 1.0,
+        (false, false) => bound.value.ceil(),
+    };
+    Some(read::Bound { value, written: format!("{value}"), exclusive: false })
 }
 
 /// The count keywords and their ids: set, removed, increased, decreased.
