@@ -124,7 +124,13 @@ fn app(arg: Option<PathBuf>) -> App {
 
 impl From<SiteArgs> for Source {
     fn from(args: SiteArgs) -> Self {
-        Source { spec: args.spec, config: args.config, app: app(args.app), served_mock: None }
+        Source {
+            spec: args.spec,
+            config: args.config,
+            app: app(args.app),
+            served_mock: None,
+            previous: Vec::new(),
+        }
     }
 }
 
@@ -135,6 +141,11 @@ struct BuildArgs {
     /// The folder to write the site to; a site built there before is replaced.
     #[arg(long, value_name = "DIR", default_value = "site")]
     out: PathBuf,
+    /// An earlier version's description, published under v/VERSION/ with a version switcher
+    /// and a Changes page per version; repeat it, newest first (or list them in
+    /// playground.toml's [[versions]]).
+    #[arg(long, value_name = "FILE")]
+    previous: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -195,7 +206,9 @@ fn drift(log: &std::path::Path) -> ExitCode {
 }
 
 fn build(args: BuildArgs) -> ExitCode {
-    let build = Build { source: args.site.into(), out: args.out };
+    let mut source: Source = args.site.into();
+    source.previous = args.previous;
+    let build = Build { source, out: args.out };
     match site::build(&build) {
         Ok(built) => {
             for warning in built.warnings.iter().take(MAX_WARNINGS) {

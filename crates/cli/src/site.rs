@@ -24,6 +24,8 @@ pub struct Source {
     /// send there when the configuration says "mock", so the page, `curl` and an app under
     /// development share one state. `None` for `build`: the site's in-browser mock.
     pub served_mock: Option<String>,
+    /// Earlier versions' descriptions (`build --previous`), newest first.
+    pub previous: Vec<PathBuf>,
 }
 
 /// What `playground build` is asked to do.
@@ -125,6 +127,7 @@ fn make(source: &Source) -> Result<playground_site::Site, BuildError> {
         config: source.config.as_deref(),
         cwd: cwd.as_deref(),
         served_mock: source.served_mock.as_deref(),
+        previous: &source.previous,
     };
     let index_path = source.app.index_path();
     let app = playground_site::App { index_path: &index_path, index: &index, names: &names };
@@ -211,6 +214,12 @@ fn replace(staging: &Path, out: &Path) -> Result<(), BuildError> {
 /// Writes every file of `site` into `dir`: the app's entries, the files made, the images.
 fn write_site(app: &App, site: &playground_site::Site, dir: &Path) -> Result<(), BuildError> {
     app.copy_into(&site.copy, dir)?;
+    // Each earlier version's page loads the app from its own folder.
+    for mount in &site.mounts {
+        let folder = dir.join(mount);
+        fs::create_dir_all(&folder).map_err(io_error(&folder))?;
+        app.copy_into(&site.copy, &folder)?;
+    }
     for (name, bytes) in &site.files {
         let path = dir.join(name);
         // The Markdown pages are in folders of their own (`operations/getPet.md`).

@@ -490,14 +490,9 @@ impl<'a> Walk<'a> {
                     let mut child = child;
                     child.lenient |= exempt;
                     let kind = if was_required { "required" } else { "optional" };
-                    Note::new(
-                        &child,
-                        "property-removed",
-                        effect,
-                        format!("the {kind} property {name} was removed"),
-                    )
-                    .removal()
-                    .add(self.found);
+                    Note::new(&child, "property-removed", effect, format!("the {kind} property was removed"))
+                        .removal()
+                        .add(self.found);
                 }
             }
         }
@@ -512,26 +507,25 @@ impl<'a> Walk<'a> {
             child.lenient |= self.exempt(new_doc, new_prop, place.direction);
             let effect = if now_required { Effect::Narrows } else { Effect::Neither };
             let kind = if now_required { "required" } else { "optional" };
-            Note::new(&child, "property-added", effect, format!("the {kind} property {name} was added"))
-                .add(self.found);
+            Note::new(
+                &child,
+                "property-added",
+                effect,
+                format!("{} {kind} property was added", if now_required { "a" } else { "an" }),
+            )
+            .add(self.found);
         }
         let known = |name: &String| old_props.contains_key(name) == new_props.contains_key(name);
         for name in new_required.difference(&old_required).filter(|n| known(n)) {
             let mut child = place.property(&["properties", name], name);
             child.lenient |= old_props.get(name).is_some_and(|p| self.exempt(old_doc, p, place.direction));
-            Note::new(&child, "property-became-required", Effect::Narrows, format!("{name} is now required"))
-                .add(self.found);
+            Note::new(&child, "property-became-required", Effect::Narrows, "now required").add(self.found);
         }
         for name in old_required.difference(&new_required).filter(|n| known(n)) {
             let mut child = place.property(&["properties", name], name);
             child.lenient |= old_props.get(name).is_some_and(|p| self.exempt(old_doc, p, place.direction));
-            Note::new(
-                &child,
-                "property-became-optional",
-                Effect::Widens,
-                format!("{name} is no longer required"),
-            )
-            .add(self.found);
+            Note::new(&child, "property-became-optional", Effect::Widens, "no longer required")
+                .add(self.found);
         }
     }
 

@@ -483,6 +483,32 @@ async fn a_client_asking_for_markdown_gets_the_pages_twin() {
 }
 
 #[tokio::test]
+async fn a_versioned_site_is_served_as_built() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let address = host.http;
+    let at = |path: &'static str, accept: &'static str| async move {
+        send(address, "GET", "petstore.docs-host.test", path, &[("accept", accept)], b"").await
+    };
+    let older = at("/v/1.0/", "text/html").await;
+    assert_eq!((older.status, older.text().as_str()), (200, "<h1>petstore 1.0</h1>"));
+    assert_eq!(
+        at("/v/1.0/", "text/markdown").await.text(),
+        "# petstore 1.0",
+        "an earlier version has its twins"
+    );
+    assert_eq!(at("/v/1.0/app.js", "*/*").await.text(), "console.log(1.0)", "and its own copy of the app");
+    assert_eq!(at("/changes/", "text/html").await.text(), "<h1>Changes in 2.0</h1>");
+    assert_eq!(at("/changes/", "text/markdown").await.text(), "## Changes in 2.0");
+    let listing = at("/versions.json", "*/*").await;
+    assert_eq!(listing.header("content-type"), Some("application/json"));
+    assert!(listing.text().contains("v/1.0/"), "{}", listing.text());
+    assert_eq!(at("/v/2.0/", "text/html").await.status, 404, "no version is made up");
+    host.stop().await;
+}
+
+#[tokio::test]
 async fn bad_input_to_every_route_gets_a_json_error() {
     let scratch = Scratch::new("");
     let fakes = Fakes::new(false);

@@ -71,6 +71,17 @@ pub struct Config {
     pub try_it: TryIt,
     /// Whether the page shows the Mock block.
     pub mock: bool,
+    /// Earlier versions of the API, newest first (`[[versions]]`), published beside this one.
+    pub versions: Vec<VersionEntry>,
+}
+
+/// An earlier version named in `[[versions]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionEntry {
+    /// Its description, relative to the configuration's folder.
+    pub spec: PathBuf,
+    /// Its name as shown, instead of the description's `info.version`.
+    pub name: Option<String>,
 }
 
 impl Default for Config {
@@ -84,6 +95,7 @@ impl Default for Config {
             support: None,
             try_it: TryIt::Mock,
             mock: true,
+            versions: Vec::new(),
         }
     }
 }
@@ -99,6 +111,14 @@ struct RawConfig {
     links: Option<RawLinks>,
     try_it: Option<String>,
     mock: Option<bool>,
+    versions: Option<Vec<RawVersion>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVersion {
+    spec: PathBuf,
+    name: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -150,6 +170,15 @@ fn parse(text: &str, base: &Path, read: &mut ReadFile<'_>) -> Result<Config, Str
             .transpose()?,
         try_it,
         mock: raw.mock.unwrap_or(true),
+        versions: (raw.versions.unwrap_or_default().into_iter().enumerate())
+            .map(|(i, v)| {
+                let name = v.name.map(|n| n.trim().to_owned());
+                if name.as_ref().is_some_and(|n| n.is_empty() || n.chars().count() > 64) {
+                    return Err(format!("`versions[{i}].name` must be 1 to 64 characters"));
+                }
+                Ok(VersionEntry { spec: base.join(v.spec), name })
+            })
+            .collect::<Result<_, _>>()?,
     })
 }
 

@@ -27,6 +27,7 @@ pub mod config;
 pub mod description;
 pub mod page;
 pub mod twin;
+pub mod versions;
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +39,7 @@ use crate::check::CheckError;
 use crate::config::{Config, ConfigError};
 pub use crate::description::{DescriptionError, ReadFile};
 use crate::page::{Head, PageError};
+use crate::versions::Version;
 
 /// The file that marks a folder as a site this tool built, which a later build may replace.
 pub const MARKER: &str = ".playground-site";
@@ -80,6 +82,8 @@ pub struct Source<'a> {
     /// send there when the configuration says "mock". `None` for `build`: the site's in-browser
     /// mock.
     pub served_mock: Option<&'a str>,
+    /// Earlier versions' descriptions (`--previous`), newest first, as the user named them.
+    pub previous: &'a [PathBuf],
 }
 
 /// The app a site is made from: `trunk build --release`'s `dist/`, wherever it is kept.
@@ -101,6 +105,9 @@ pub struct Site {
     pub files: Vec<(String, Vec<u8>)>,
     /// The app's entries copied as they are (folders with everything in them).
     pub copy: Vec<String>,
+    /// The folders (`v/1.0/`, relative to the site's top) where the app's entries are copied
+    /// too: each earlier version's page loads the app from its own folder.
+    pub mounts: Vec<String>,
     /// The configuration's images, copied from the first path to the second name.
     pub images: Vec<(PathBuf, String)>,
     /// What the build says of it.
@@ -154,7 +161,9 @@ pub enum SiteError {
 }
 
 /// Makes the site of `source` from `app`, reading the description and the configuration (and
-/// its images, to check them) with `read`.
+/// its images, to check them) with `read`. With earlier versions (`source.previous`, or the
+/// configuration's `[[versions]]`), each is published under `v/NAME/` beside the newest
+/// (`versions`); `serve` (`source.served_mock`) shows the newest only.
 ///
 /// # Errors
 /// A [`SiteError`] naming the file at fault.
@@ -165,8 +174,6 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
     };
     let description = description::load(source.spec, source.spec_root, source.cwd, read)?;
     let checked = check::check(source.spec, description.document)?;
-
-    let title = title_of(&config, &checked);
     let copy: Vec<String> = app
         .names
         .iter()
@@ -175,11 +182,183 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
                 && !PETSTORE_ONLY.contains(&name.as_str())
                 && name.as_str() != "index.html"
                 && name.as_str() != DOCUMENT
+                && name.as_str() != versions::FOLDER
+                && name.as_str() != VERSIONS_FILE
                 // The Markdown pages' names are the site's own.
                 && !playground_llms::TOP_NAMES.contains(&name.as_str())
         })
         .cloned()
         .collect();
+    let earlier = if source.served_mock.is_some() { Vec::new() } else { earlier(source, &config, read)? };
+    let mut read_files = description.files;
+    read_files.extend(source.config.map(Path::to_owned));
+    if earlier.is_empty() {
+        let page = render(source, app, &config, &checked, &copy, String::new())?;
+        return Ok(Site {
+            files: page.files,
+            copy,
+            mounts: Vec::new(),
+            images: page.images,
+            built: Built {
+                warnings: checked.warnings,
+                title: page.title,
+                operations: checked.catalog.operation_count(),
+            },
+            document: checked.document,
+            read: read_files,
+        });
+    }
+    versioned(source, app, &config, checked, &earlier, copy, read_files)
+}
+
+/// An earlier version read: its name (when the configuration gives one), its file and its
+/// document as the page reads it.
+struct Earlier {
+    name: Option<String>,
+    spec: PathBuf,
+    checked: check::Checked,
+}
+
+/// The earlier versions `--previous` or `[[versions]]` name, newest first, read and checked.
+fn earlier(source: &Source<'_>, config: &Config, read: &mut ReadFile<'_>) -> Result<Vec<Earlier>, SiteError> {
+    let listed: Vec<(PathBuf, Option<String>)> = match (source.previous, config.versions.as_slice()) {
+        ([], versions) => versions.iter().map(|v| (v.spec.clone(), v.name.clone())).collect(),
+        (previous, []) => previous.iter().map(|p| (p.clone(), None)).collect(),
+        (_, _) => {
+            return Err(SiteError::Settings {
+                path: source.config.unwrap_or(source.spec).to_owned(),
+                problem:
+                    "earlier versions are named both by --previous and by [[versions]]; give them one way"
+                        .to_owned(),
+            });
+        }
+    };
+    if listed.len() > versions::MAX_VERSIONS {
+        return Err(SiteError::Settings {
+            path: source.config.unwrap_or(source.spec).to_owned(),
+            problem: format!(
+                "{} earlier versions are named; a site publishes at most {}",
+                listed.len(),
+                versions::MAX_VERSIONS
+            ),
+        });
+    }
+    let mut out = Vec::with_capacity(listed.len());
+    for (spec, name) in listed {
+        let root = match source.cwd {
+            Some(cwd) if spec.is_relative() => cwd.join(&spec),
+            _ => spec.clone(),
+        };
+        let description = description::load(&spec, &root, source.cwd, read)?;
+        let checked = check::check(&spec, description.document)?;
+        out.push(Earlier { name, spec, checked });
+    }
+    Ok(out)
+}
+
+/// The name of the top-level file that lists a versioned site's versions.
+pub const VERSIONS_FILE: &str = "versions.json";
+
+/// The site with earlier versions: the newest at the top, each earlier one under `v/NAME/`,
+/// each with its switcher, Changes page and marks.
+fn versioned(
+    source: &Source<'_>,
+    app: &App<'_>,
+    config: &Config,
+    checked: check::Checked,
+    earlier: &[Earlier],
+    copy: Vec<String>,
+    read_files: Vec<PathBuf>,
+) -> Result<Site, SiteError> {
+    let fallback =
+        |spec: &Path| spec.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let version_of = |checked: &check::Checked, spec: &Path| {
+        let version = checked.catalog.version.trim();
+        if version.is_empty() { fallback(spec) } else { version.to_owned() }
+    };
+    let mut list = vec![Version::new(&version_of(&checked, source.spec))];
+    list.extend(
+        earlier.iter().map(|e| Version::new(e.name.as_deref().unwrap_or(&version_of(&e.checked, &e.spec)))),
+    );
+    for (i, version) in list.iter().enumerate() {
+        if let Some(other) = list[..i].iter().find(|other| other.slug == version.slug) {
+            return Err(SiteError::Settings {
+                path: source.config.unwrap_or(source.spec).to_owned(),
+                problem: format!(
+                    "two versions would be published as {}/{} (\u{201c}{}\u{201d} and \u{201c}{}\u{201d}); name them apart ([[versions]] name = \"...\")",
+                    versions::FOLDER,
+                    version.slug,
+                    other.name,
+                    version.name
+                ),
+            });
+        }
+    }
+    // Each version's document and file, newest first.
+    let mut all: Vec<(&check::Checked, &Path)> = vec![(&checked, source.spec)];
+    all.extend(earlier.iter().map(|e| (&e.checked, e.spec.as_path())));
+    let options = playground_diff::Options::default();
+    let mut files = Vec::new();
+    let mut images = Vec::new();
+    let mut mounts = Vec::new();
+    let mut warnings = checked.warnings.clone();
+    let mut title = String::new();
+    for (at, (this, spec)) in all.iter().enumerate() {
+        let before = all.get(at + 1);
+        let report = before.map(|(old, _)| playground_diff::compare(&old.document, &this.document, &options));
+        let page = render(source, app, config, this, &copy, versions::header(&list, at, report.as_ref()))?;
+        let folder = versions::folder(&list, at);
+        if at == 0 {
+            title.clone_from(&page.title);
+        } else {
+            mounts.push(folder.clone());
+            warnings.extend(this.warnings.iter().map(|w| format!("version {}: {w}", list[at].name)));
+        }
+        files.extend(page.files.into_iter().map(|(name, bytes)| (format!("{folder}{name}"), bytes)));
+        images.extend(page.images.into_iter().map(|(from, name)| (from, format!("{folder}{name}"))));
+        if let (Some(report), Some((old, old_spec))) = (&report, before) {
+            let old_side = playground_diff::render::Side::of(&old_spec.display().to_string(), &old.document);
+            let new_side = playground_diff::render::Side::of(&spec.display().to_string(), &this.document);
+            let html = versions::changes_page(&list, at, report, &old_side, &page.title);
+            let markdown = playground_diff::render::markdown(report, &old_side, &new_side);
+            files.push((format!("{folder}{}/index.html", versions::CHANGES), html.into_bytes()));
+            files.push((format!("{folder}{}/index.md", versions::CHANGES), markdown.into_bytes()));
+        }
+    }
+    let listing: Vec<Value> = list
+        .iter()
+        .enumerate()
+        .map(|(at, v)| json!({"name": v.name, "path": versions::folder(&list, at), "newest": at == 0}))
+        .collect();
+    files.push((VERSIONS_FILE.to_owned(), serde_json::to_vec_pretty(&listing).unwrap_or_default()));
+    Ok(Site {
+        files,
+        copy,
+        mounts,
+        images,
+        built: Built { warnings, title, operations: checked.catalog.operation_count() },
+        document: checked.document,
+        read: read_files,
+    })
+}
+
+/// One version's own files: `openapi.json`, `index.html` with `banner` first in its body,
+/// the marker and the Markdown; and its images.
+struct Rendered {
+    files: Vec<(String, Vec<u8>)>,
+    images: Vec<(PathBuf, String)>,
+    title: String,
+}
+
+fn render(
+    source: &Source<'_>,
+    app: &App<'_>,
+    config: &Config,
+    checked: &check::Checked,
+    copy: &[String],
+    banner: String,
+) -> Result<Rendered, SiteError> {
+    let title = title_of(config, checked);
     let image = |path: &Path, stem: &str| {
         let extension = config::image_extension(path).unwrap_or_else(|| "png".to_owned());
         (path.to_owned(), format!("{stem}.{extension}"))
@@ -187,7 +366,7 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
     let logo = config.logo.as_deref().map(|path| image(path, "playground-logo"));
     let favicon = config.favicon.as_deref().map(|path| image(path, "playground-favicon"));
 
-    let site_config = site_config(source, &config, &title, logo.as_ref().map(|(_, name)| name.as_str()));
+    let site_config = site_config(source, config, &title, logo.as_ref().map(|(_, name)| name.as_str()));
     // Read back as the page reads it: what the page would refuse is refused here, before any
     // site is written.
     let site_settings = SiteConfig::parse(&site_config.to_string()).map_err(|problem| {
@@ -199,8 +378,9 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
         favicon: favicon.as_ref().map(|(_, name)| name.clone()),
         config: page::script_json(&site_config),
         document: DOCUMENT.to_owned(),
+        banner,
     };
-    let mut names = copy.clone();
+    let mut names = copy.to_vec();
     names.push(DOCUMENT.to_owned());
     names.extend(logo.iter().chain(&favicon).map(|(_, name)| name.clone()));
     let first_paint = prerender(&checked.read, &checked.catalog, &site_settings);
@@ -208,8 +388,6 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
         .map_err(|source| SiteError::Page { path: app.index_path.to_owned(), source })?;
 
     let document = checked.document.to_string().into_bytes();
-    let mut read_files = description.files;
-    read_files.extend(source.config.map(Path::to_owned));
     let mut files = vec![
         (DOCUMENT.to_owned(), document),
         ("index.html".to_owned(), html.into_bytes()),
@@ -217,14 +395,7 @@ pub fn make(source: &Source<'_>, app: &App<'_>, read: &mut ReadFile<'_>) -> Resu
     ];
     let markdown = playground_llms::pages(&checked.document, &checked.catalog, &title);
     files.extend(markdown.into_iter().map(|page| (page.path, page.text.into_bytes())));
-    Ok(Site {
-        files,
-        copy,
-        images: logo.into_iter().chain(favicon).collect(),
-        built: Built { warnings: checked.warnings, title, operations: checked.catalog.operation_count() },
-        document: checked.document,
-        read: read_files,
-    })
+    Ok(Rendered { files, images: logo.into_iter().chain(favicon).collect(), title })
 }
 
 /// The site's title: the configuration's, else the description's, else "API reference".

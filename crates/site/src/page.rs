@@ -43,6 +43,9 @@ pub struct Head {
     pub config: String,
     /// The site's document's relative address, which the early request asks for.
     pub document: String,
+    /// HTML placed first in `<body>`, outside the app and the pre-rendered reference (a
+    /// versioned site's switcher, banner and marks); empty for none.
+    pub banner: String,
 }
 
 /// `value` as JSON that can stand inside a `<script>` element: `<`, `>` and `&` are escaped
@@ -171,10 +174,12 @@ pub fn rewrite(index: &str, head: &Head, prerendered: &str, entries: &[String]) 
     let Some(end) = page[body..].find('>').map(|end| body + end + 1) else {
         return Err(PageError("has a <body> tag that does not end".to_owned()));
     };
-    if prerendered.is_empty() {
-        return Ok(page);
-    }
-    Ok(format!("{}<div id=\"prerendered\">{prerendered}</div>{}", &page[..end], &page[end..]))
+    let prerendered = if prerendered.is_empty() {
+        String::new()
+    } else {
+        format!("<div id=\"prerendered\">{prerendered}</div>")
+    };
+    Ok(format!("{}{}{prerendered}{}", &page[..end], head.banner, &page[end..]))
 }
 
 /// The page with its early request for the Petstore's document asking for `document` instead.
@@ -307,6 +312,7 @@ mod tests {
             favicon: None,
             config: script_json(&serde_json::json!({"title": "</script>"})),
             document: "openapi.json".to_owned(),
+            banner: String::new(),
         }
     }
 

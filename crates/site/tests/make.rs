@@ -17,7 +17,14 @@ fn make(
     config: Option<&Path>,
 ) -> Result<playground_site::Site, SiteError> {
     let spec = Path::new("/api/openapi.yaml");
-    let source = Source { spec, spec_root: spec, config, cwd: Some(Path::new("/api")), served_mock: None };
+    let source = Source {
+        spec,
+        spec_root: spec,
+        config,
+        cwd: Some(Path::new("/api")),
+        served_mock: None,
+        previous: &[],
+    };
     let names: Vec<String> = ["index.html", "petstore.json", "mock", "tryit", "app.wasm", ".stage"]
         .iter()
         .map(|name| (*name).to_owned())

@@ -208,6 +208,19 @@ impl Scratch {
             std::fs::write(root.join("index.md"), format!("# {site}")).unwrap();
             std::fs::write(root.join("llms.txt"), format!("# {site}\n> docs")).unwrap();
             std::fs::write(root.join("operations/listPets.md"), "# List pets").unwrap();
+            // An earlier version and the Changes pages, as `playground build --previous` writes them.
+            std::fs::create_dir_all(root.join("v/1.0/changes")).unwrap();
+            std::fs::create_dir_all(root.join("changes")).unwrap();
+            std::fs::write(root.join("v/1.0/index.html"), format!("<h1>{site} 1.0</h1>")).unwrap();
+            std::fs::write(root.join("v/1.0/index.md"), format!("# {site} 1.0")).unwrap();
+            std::fs::write(root.join("v/1.0/app.js"), "console.log(1.0)").unwrap();
+            std::fs::write(root.join("changes/index.html"), "<h1>Changes in 2.0</h1>").unwrap();
+            std::fs::write(root.join("changes/index.md"), "## Changes in 2.0").unwrap();
+            std::fs::write(
+                root.join("versions.json"),
+                r#"[{"name":"2.0","path":""},{"name":"1.0","path":"v/1.0/"}]"#,
+            )
+            .unwrap();
         }
         std::fs::write(dir.path().join("secret.txt"), "outside").unwrap();
         let hash = password_hash();

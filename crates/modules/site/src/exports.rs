@@ -73,12 +73,20 @@ pub fn build_site(options: &JsValue, read_file: &Function) -> Result<Object, JsV
         .ok_or_else(|| error("buildSite: options.appNames must be the app's top names"))?;
     let spec_root = text(options, "specRoot").map_or_else(|| PathBuf::from(&spec), PathBuf::from);
     let spec = PathBuf::from(spec);
+    let previous: Vec<PathBuf> = Reflect::get(options, &JsValue::from_str("previous"))
+        .ok()
+        .filter(Array::is_array)
+        .map(|list| {
+            Array::from(&list).iter().filter_map(|path| path.as_string()).map(PathBuf::from).collect()
+        })
+        .unwrap_or_default();
     let source = Source {
         spec: &spec,
         spec_root: &spec_root,
         config: config.as_deref(),
         cwd: cwd.as_deref(),
         served_mock: served_mock.as_deref(),
+        previous: &previous,
     };
     let app = App { index_path: &index_path, index: &index, names: &names };
     let site =
@@ -101,6 +109,7 @@ pub fn build_site(options: &JsValue, read_file: &Function) -> Result<Object, JsV
         .collect();
     set(&answer, "files", &files);
     set(&answer, "copy", &strings(site.copy.iter().map(String::as_str)));
+    set(&answer, "mounts", &strings(site.mounts.iter().map(String::as_str)));
     let images: Array = site
         .images
         .iter()
