@@ -48,6 +48,16 @@ before(async () => {
     const built = await build(spec, join(www, name, "docs"));
     assert.equal(built.code, 0, built.stderr);
   }
+  // The FastAPI app's description with an earlier version: 1.3.0 had no /health, a shorter
+  // title and an optional ISBN on the way in.
+  const earlier = JSON.parse(await readFile(FASTAPI, "utf8"));
+  earlier.info.version = "1.3.0";
+  delete earlier.paths["/health"];
+  earlier.components.schemas.BookIn.properties.title.maxLength = 100;
+  earlier.components.schemas.BookIn.required = ["title"];
+  await writeFile(join(work, "books-1.3.0.json"), JSON.stringify(earlier));
+  const versioned = await build(FASTAPI, join(www, "versions", "docs"), ["--previous", join(work, "books-1.3.0.json")]);
+  assert.equal(versioned.code, 0, versioned.stderr);
   browser = await launch();
 });
 
@@ -263,5 +273,59 @@ test("playground serve reloads the page when the description changes, and shows 
   } finally {
     server.kill("SIGTERM");
     await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.on("exit", resolve)));
+  }
+});
+
+/** The text a mark's style puts after `selector`'s element ("none" for no mark). */
+const mark = (page, selector) =>
+  page.locator(selector).first().evaluate((el) => getComputedStyle(el, "::after").content);
+
+test("a versioned site: the switcher, the marks, the earlier version's own app and banner, the Changes page's links", async () => {
+  const site = await serveStatic(www);
+  const { page, context, problems } = await openPage(browser, `${site.url}versions/docs/`);
+  try {
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent.trim() === "Bookshelf", null, {
+      timeout: 20_000,
+    });
+    // The switcher and the marks stay once the app has taken over the first paint.
+    assert.equal(await page.locator("#prerendered").count(), 0);
+    assert.equal((await page.locator(".site-versions summary").textContent()).trim(), "Version 1.4.0");
+    const row = (id) => `[data-testid=operation][data-operation-id="${id}"] .summary`;
+    assert.equal(await mark(page, row("health_health_get")), '"New in 1.4.0"');
+    assert.equal(await mark(page, row("create_book_books_post")), '"Breaking change in 1.4.0"');
+    assert.equal(await mark(page, row("list_books_books_get")), "none", "an operation that did not change has no mark");
+
+    // The earlier version, from the switcher: its own page, app and document, and the banner.
+    // (The modules loaded after the first paint are let finish, so that leaving aborts none.)
+    await page.waitForLoadState("networkidle");
+    await page.locator(".site-versions summary").click();
+    await page.locator(".site-versions a", { hasText: "1.3.0" }).click();
+    await page.waitForURL(/\/versions\/docs\/v\/1\.3\.0\/$/);
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent.trim() === "Bookshelf", null, {
+      timeout: 20_000,
+    });
+    assert.match(await page.locator(".version-banner").innerText(), /You are reading version 1\.3\.0\. Version 1\.4\.0 is the newest\./);
+    assert.equal(await page.locator("[data-testid=operation][data-operation-id=health_health_get]").count(), 0);
+    const outside = await page.evaluate(() =>
+      performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => !p.startsWith("/versions/docs/v/1.3.0/")),
+    );
+    assert.deepEqual(outside, [], "the earlier version loads its own app and document");
+    await page.waitForLoadState("networkidle");
+    await page.locator(".version-banner a").click();
+    await page.waitForURL(/\/versions\/docs\/$/);
+    await page.waitForLoadState("networkidle");
+
+    // The Changes page: breaking first, and a change's link opens its operation, marked.
+    await page.goto(`${site.url}versions/docs/changes/`);
+    const headings = await page.locator("main h2").allInnerTexts();
+    assert.match(headings[0], /^Breaking changes/);
+    await page.locator("main h3 a", { hasText: "/books" }).first().click();
+    const detail = page.locator('[data-testid=operation-detail][data-operation-id="create_book_books_post"]');
+    await detail.waitFor({ timeout: 20_000 });
+    assert.equal(await mark(page, '[data-testid=operation-detail][data-operation-id="create_book_books_post"] .detail-header'), '"Breaking change in 1.4.0"');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await site.close();
   }
 });
