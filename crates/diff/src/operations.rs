@@ -56,17 +56,17 @@ pub(crate) fn compare(old: &Value, new: &Value, options: &Options) -> Vec<Change
         }
         security::schemes(&mut walk, old, new);
         security::document_servers(&mut walk, old, new);
-        while let Some((name, direction)) = walk.shared.next() {
-            walk.component(&name, direction);
+        while let Some((name, direction, lenient)) = walk.shared.next() {
+            walk.component(&name, direction, lenient);
         }
     }
     let mut changes = Vec::with_capacity(found.changes.len());
-    let mut reached: BTreeMap<(String, Direction), Vec<OperationKey>> = BTreeMap::new();
+    let mut reached: BTreeMap<(String, Direction, bool), Vec<OperationKey>> = BTreeMap::new();
     for (owner, mut change) in found.changes {
-        if let (Owner::Schema(name), Some(direction)) = (&owner, change.direction) {
+        if let (Owner::Schema(name, lenient), Some(direction)) = (&owner, change.direction) {
             change.operations = reached
-                .entry((name.clone(), direction))
-                .or_insert_with(|| shared.operations(name, direction))
+                .entry((name.clone(), direction, *lenient))
+                .or_insert_with(|| shared.operations(name, direction, *lenient))
                 .clone();
         }
         changes.push(change);

@@ -42,8 +42,9 @@ impl Effect {
 pub(crate) enum Owner {
     /// One operation.
     Operation(OperationKey),
-    /// A component schema compared once (its operations are filled in at the end).
-    Schema(String),
+    /// A component schema compared once (its operations are filled in at the end), and
+    /// whether leniently.
+    Schema(String, bool),
     /// The document as a whole (servers, security schemes).
     Document,
 }
@@ -160,10 +161,10 @@ impl<'p> Note<'p> {
         }
         let operations = match &place.owner {
             Owner::Operation(key) => vec![key.clone()],
-            Owner::Schema(_) | Owner::Document => Vec::new(),
+            Owner::Schema(..) | Owner::Document => Vec::new(),
         };
         let schema = match &place.owner {
-            Owner::Schema(name) => Some(name.clone()),
+            Owner::Schema(name, _) => Some(name.clone()),
             _ => None,
         };
         let change = Change {

@@ -79,14 +79,16 @@ fn grouped(report: &Report) -> Vec<(Level, Vec<Group<'_>>)> {
     let mut out = Vec::new();
     for level in LEVELS {
         let mut groups: Vec<Group<'_>> = Vec::new();
-        let mut index: BTreeMap<String, usize> = BTreeMap::new();
+        let mut index: BTreeMap<(String, Option<Vec<crate::OperationKey>>), usize> = BTreeMap::new();
         for change in report.changes.iter().filter(|c| c.level == level) {
-            let key = subject(change);
+            // A shared schema compared twice (strictly, and only for experimental operations)
+            // is two subjects: the operations they reach differ.
+            let key = (subject(change), change.schema.is_some().then(|| change.operations.clone()));
             match index.get(&key) {
                 Some(&at) => groups[at].1.push(change),
                 None => {
                     index.insert(key.clone(), groups.len());
-                    groups.push((key, vec![change]));
+                    groups.push((key.0, vec![change]));
                 }
             }
         }

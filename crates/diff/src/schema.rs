@@ -97,14 +97,15 @@ impl<'a> Walk<'a> {
     }
 
     /// Compares a component schema with itself across the two documents (a shared schema).
-    pub(crate) fn component(&mut self, name: &str, direction: Direction) {
+    pub(crate) fn component(&mut self, name: &str, direction: Direction, lenient: bool) {
         let escaped = name.replace('~', "~0").replace('/', "~1");
         let pointer = format!("/components/schemas/{escaped}");
         let (Some(old), Some(new)) = (self.old_doc.pointer(&pointer), self.new_doc.pointer(&pointer)) else {
             return;
         };
-        let mut place = Place::new(Owner::Schema(name.to_owned()), "", pointer.clone(), pointer);
+        let mut place = Place::new(Owner::Schema(name.to_owned(), lenient), "", pointer.clone(), pointer);
         place.direction = Some(direction);
+        place.lenient = lenient;
         let reference = format!("{COMPONENT}{escaped}");
         self.stack.push((reference.clone(), reference));
         self.facets(&place, old, new, 0);
@@ -119,7 +120,6 @@ impl<'a> Walk<'a> {
         let (old_ref, new_ref) = (reference(old), reference(new));
         if let (Some(a), Some(b), Some(direction)) = (old_ref, new_ref, place.direction)
             && a == b
-            && !place.lenient
             && let Some(name) = component(a)
             && pointer_target(self.old_doc, a).is_some()
             && pointer_target(self.new_doc, b).is_some()
@@ -128,10 +128,10 @@ impl<'a> Walk<'a> {
         {
             let user = match &place.owner {
                 Owner::Operation(key) => User::Operation(key.clone()),
-                Owner::Schema(from) => User::Schema(from.clone()),
+                Owner::Schema(from, _) => User::Schema(from.clone()),
                 Owner::Document => return,
             };
-            self.shared.reach(&name, direction, user);
+            self.shared.reach(&name, direction, place.lenient, user);
             return;
         }
         let old_doc = self.old_doc;

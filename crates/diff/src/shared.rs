@@ -1,11 +1,16 @@
 //! Component schemas compared once: a `$ref` to `#/components/schemas/NAME` on both sides is
 //! queued here with who reached it (an operation, or another shared schema), and each
-//! (name, direction) pair is compared once; its changes name every operation that reaches it,
+//! (name, direction, leniency) is compared once; its changes name every operation that reaches it,
 //! directly or through other schemas.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::{Direction, OperationKey};
+
+/// A shared schema as compared: its name, the direction, and whether breaking changes in it
+/// are reported as non-breaking (reached only from an experimental operation, a read-only
+/// property in a request, ...).
+pub(crate) type Key = (String, Direction, bool);
 
 /// Who reached a shared schema.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -19,14 +24,14 @@ pub(crate) enum User {
 /// The shared schemas reached, and the queue of those not compared yet.
 #[derive(Debug, Default)]
 pub(crate) struct Shared {
-    users: BTreeMap<(String, Direction), BTreeSet<User>>,
-    queue: VecDeque<(String, Direction)>,
+    users: BTreeMap<Key, BTreeSet<User>>,
+    queue: VecDeque<Key>,
 }
 
 impl Shared {
     /// `user` reaches the component schema `name` in `direction`; queued the first time.
-    pub(crate) fn reach(&mut self, name: &str, direction: Direction, user: User) {
-        let key = (name.to_owned(), direction);
+    pub(crate) fn reach(&mut self, name: &str, direction: Direction, lenient: bool, user: User) {
+        let key = (name.to_owned(), direction, lenient);
         if let Some(users) = self.users.get_mut(&key) {
             users.insert(user);
             return;
@@ -36,12 +41,12 @@ impl Shared {
     }
 
     /// The next schema to compare.
-    pub(crate) fn next(&mut self) -> Option<(String, Direction)> {
+    pub(crate) fn next(&mut self) -> Option<Key> {
         self.queue.pop_front()
     }
 
-    /// Every operation that reaches `name` in `direction`, sorted.
-    pub(crate) fn operations(&self, name: &str, direction: Direction) -> Vec<OperationKey> {
+    /// Every operation that reaches `name` in `direction` (leniently or not), sorted.
+    pub(crate) fn operations(&self, name: &str, direction: Direction, lenient: bool) -> Vec<OperationKey> {
         let mut seen: BTreeSet<&str> = BTreeSet::new();
         let mut operations: BTreeSet<&OperationKey> = BTreeSet::new();
         let mut todo = vec![name];
@@ -49,7 +54,7 @@ impl Shared {
             if !seen.insert(name) {
                 continue;
             }
-            let Some(users) = self.users.get(&(name.to_owned(), direction)) else { continue };
+            let Some(users) = self.users.get(&(name.to_owned(), direction, lenient)) else { continue };
             for user in users {
                 match user {
                     User::Operation(key) => {
