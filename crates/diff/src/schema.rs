@@ -5,7 +5,7 @@
 //! makes it a level.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use playground_openapi::pointer::{pointer_target, unescape_segment};
 use playground_openapi::schema as read;
@@ -250,12 +250,15 @@ impl<'a> Walk<'a> {
             .values(Some(list.into()), None)
             .add(self.found),
             (Some(a), Some(b)) => {
-                for value in b.iter().filter(|v| !contains(&a, v)) {
+                let (keys_a, keys_b): (HashSet<String>, HashSet<String>) =
+                    (a.iter().map(value_key).collect(), b.iter().map(value_key).collect());
+                let contains = |keys: &HashSet<String>, value: &Value| keys.contains(&value_key(value));
+                for value in b.iter().filter(|v| !contains(&keys_a, v)) {
                     Note::new(place, "enum-value-added", Effect::Widens, format!("value {value} added"))
                         .values(None, Some(value.clone()))
                         .add(self.found);
                 }
-                for value in a.iter().filter(|v| !contains(&b, v)) {
+                for value in a.iter().filter(|v| !contains(&keys_b, v)) {
                     Note::new(place, "enum-value-removed", Effect::Narrows, format!("value {value} removed"))
                         .values(Some(value.clone()), None)
                         .add(self.found);
@@ -823,8 +826,12 @@ fn format_order(a: &str, b: &str) -> Option<bool> {
     }
 }
 
-fn contains(list: &[Value], value: &Value) -> bool {
-    list.iter().any(|v| v == value || (v.as_f64().is_some() && v.as_f64() == value.as_f64()))
+/// A value as compared in an enum: numbers by their value (`1` is `1.0`), the rest as JSON.
+fn value_key(value: &Value) -> String {
+    match value.as_f64() {
+        Some(number) if value.is_number() => format!("{number:?}"),
+        _ => value.to_string(),
+    }
 }
 
 fn listed(list: &[Value]) -> String {
