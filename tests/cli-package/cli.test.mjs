@@ -7,7 +7,8 @@
 // `build` runs through `npx` where npm runs (Node 20; the npm beside Node 18 is none), and the
 // servers run the installed bin directly, so that the signal that stops them reaches them.
 // The site `build` writes is kept in sites/node-MAJOR (run.sh copies it out, to compare with
-// the native binary's).
+// the native binary's), the versioned site of `build --previous` in versioned-sites/node-MAJOR
+// (run.sh compares it with the native binary's too).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -25,6 +26,7 @@ const NATIVE = process.env.PLAYGROUND_NATIVE || null;
 /** npm 11 (beside Node 20) runs on Node 20 and later. */
 const NPX = MAJOR >= 20 && !NATIVE;
 const SITE = join("sites", NATIVE ? "native" : `node-${MAJOR}`);
+const VERSIONED_SITE = join("versioned-sites", NATIVE ? "native" : `node-${MAJOR}`);
 /** The command and arguments that run `playground ARGS`. */
 const command = (args) => (NATIVE ? [NATIVE, args] : [process.execPath, [BIN, ...args]]);
 const SPEC = join("fixtures", "shelf", "openapi.yaml");
@@ -240,6 +242,242 @@ test("bad input is refused, naming the file", () => {
   assert.equal(plain.status, 0, plain.stderr);
   assert.match(plain.stderr, /^playground: wrote site \(Bookshelf, 3 operations\)$/m);
   assert.ok(statSync(join(dir, "site", ".playground-site")).isFile());
+});
+
+/** The app's files a site copies (all but its page), as the package ships them. */
+const appFiles = () => files(join(PACKAGE, "app")).filter((name) => name !== "index.html");
+
+test("build --previous: each earlier version under v/NAME/ with its own app, a switcher, a Changes page", () => {
+  const dir = workFolder("versions");
+  // 0.9.0: the shelf without GET /books/{bookId}, and titles up to 300 characters (1.0.0 lowers
+  // them to 200: breaking for the books sent).
+  const older = join(dir, "fixtures", "shelf-0.9");
+  cpSync(join(dir, "fixtures", "shelf"), older, { recursive: true });
+  edit(join(older, "openapi.yaml"), (text) =>
+    text.replace("version: 1.0.0", "version: 0.9.0").replace("  /books/{bookId}:\n    $ref: paths/books.yaml#/item\n", ""),
+  );
+  edit(join(older, "components", "schemas.yaml"), (text) => text.replaceAll("maxLength: 200", "maxLength: 300"));
+
+  const olderSpec = join("fixtures", "shelf-0.9", "openapi.yaml");
+  const built = playground(["build", "--spec", SPEC, "--previous", olderSpec, "--out", "site"], { cwd: dir, npx: true });
+  assert.equal(built.status, 0, built.stderr);
+  assert.match(built.stderr, /^playground: wrote site \(Bookshelf, 3 operations\)$/m);
+  const site = join(dir, "site");
+  const read = (name) => readFileSync(join(site, name), "utf8");
+
+  // Each version's own page, description and copy of the app.
+  assert.equal(JSON.parse(read("openapi.json")).info.version, "1.0.0");
+  const document = JSON.parse(read("v/0.9.0/openapi.json"));
+  assert.equal(document.info.version, "0.9.0");
+  assert.equal(document.paths["/books/{bookId}"], undefined);
+  for (const folder of ["", "v/0.9.0/"]) {
+    for (const file of appFiles()) {
+      assert.deepEqual(readFileSync(join(site, folder, file)), readFileSync(join(PACKAGE, "app", file)), `${folder}${file} is copied`);
+    }
+    assert.ok(statSync(join(site, folder, "index.md")).isFile(), `the Markdown in ${folder || "the top"}`);
+  }
+
+  // The switcher on every page, linking each version from where the page stands; the banner on
+  // the earlier one only.
+  const top = read("index.html");
+  const earlier = read("v/0.9.0/index.html");
+  assert.ok(top.includes('<a href="./" aria-current="page">1.0.0 (newest)</a>'), top);
+  assert.ok(top.includes('<a href="v/0.9.0/">0.9.0</a>'), top);
+  assert.ok(earlier.includes('<a href="../../">1.0.0 (newest)</a>'), earlier);
+  assert.ok(earlier.includes("You are reading version 0.9.0."), earlier);
+  assert.ok(!top.includes('class="version-banner"'), "the newest has no banner");
+
+  // The Changes page of the newest version: breaking first, linked to the operations; none
+  // before the oldest.
+  const changes = read("changes/index.html");
+  assert.ok(changes.includes("Breaking changes"), changes);
+  assert.ok(changes.includes("max-length-decreased"), changes);
+  assert.ok(changes.includes('<a href="../#createBook">'), changes);
+  assert.ok(changes.includes("operation-added"), changes);
+  assert.ok(changes.includes('<a href="../#getBook">'), changes);
+  assert.match(read("changes/index.md"), /### Breaking \(\d+\)/);
+  assert.ok(!existsSync(join(site, "v", "0.9.0", "changes")), "nothing to compare the oldest with");
+
+  assert.deepEqual(JSON.parse(read("versions.json")), [
+    { name: "1.0.0", path: "", newest: true },
+    { name: "0.9.0", path: "v/0.9.0/", newest: false },
+  ]);
+
+  rmSync(VERSIONED_SITE, { recursive: true, force: true });
+  cpSync(site, VERSIONED_SITE, { recursive: true });
+
+  // An earlier version that cannot be read is named, and no site is written.
+  const gone = playground(["build", "--spec", SPEC, "--previous", "gone.yaml", "--out", "other"], { cwd: dir });
+  assert.equal(gone.status, 1);
+  assert.match(gone.stderr, /^playground: gone\.yaml: does not exist$/m);
+  assert.ok(!existsSync(join(dir, "other")), "no site is written");
+
+  // `serve` shows the newest version only: it takes no --previous.
+  const serve = playground(["serve", "--spec", SPEC, "--previous", olderSpec], { cwd: dir });
+  assert.equal(serve.status, 2);
+  assert.match(serve.stderr, /^error: unexpected argument '--previous' found$/m);
+});
+
+/** One API in two versions for `diff` (crates/cli/tests/diff.rs's V1). */
+const SHELF_V1 = `openapi: 3.0.3
+info: {title: Shelf, version: "1.0.0"}
+paths:
+  /books:
+    get:
+      operationId: listBooks
+      parameters:
+        - {name: limit, in: query, schema: {type: integer, maximum: 100}}
+      responses:
+        "200":
+          description: The books.
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: "#/components/schemas/Book"}}
+    post:
+      operationId: createBook
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Book"}
+      responses:
+        "201":
+          description: Created.
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Book"}
+components:
+  schemas:
+    Book:
+      type: object
+      required: [title]
+      properties:
+        title: {type: string, maxLength: 200}
+        status: {type: string, enum: [draft, published]}
+`;
+
+/**
+ * SHELF_V1 with the title's maxLength lowered (breaking in the request, not in the responses), a
+ * status added (breaking in the responses) and listBooks deprecated.
+ */
+const SHELF_V2 = SHELF_V1.replace("maxLength: 200", "maxLength: 100")
+  .replace("enum: [draft, published]", "enum: [draft, published, withdrawn]")
+  .replace("operationId: listBooks", "operationId: listBooks\n      deprecated: true");
+
+test("diff: the exit code follows --fail-on; text, Markdown and JSON", () => {
+  const dir = workFolder("diff");
+  writeFileSync(join(dir, "v1.yaml"), SHELF_V1);
+  writeFileSync(join(dir, "v2.yaml"), SHELF_V2);
+  const added = SHELF_V1.replace(
+    "components:",
+    '  /authors:\n    get:\n      responses:\n        "200": {description: The authors.}\ncomponents:',
+  );
+  writeFileSync(join(dir, "added.yaml"), added);
+  const diff = (args, options = {}) => playground(["diff", ...args], { cwd: dir, ...options });
+
+  const text = diff(["v1.yaml", "v2.yaml"], { npx: true });
+  assert.equal(text.status, 0, `without --fail-on, changes found are not a failure: ${text.stderr}`);
+  assert.equal(text.stderr, "");
+  assert.match(text.stdout, /^Shelf 1\.0\.0 \(v1\.yaml\) → Shelf 1\.0\.0 \(v2\.yaml\)\n2 breaking, 1 deprecation, 2 non-breaking changes\n/);
+  assert.ok(text.stdout.indexOf("Breaking:") < text.stdout.indexOf("Deprecations:"), text.stdout);
+  assert.ok(text.stdout.includes("property title: maxLength decreased from 200 to 100 [max-length-decreased]"), text.stdout);
+
+  const code = (args) => diff(args).status;
+  assert.equal(code(["v1.yaml", "v2.yaml", "--fail-on", "breaking"]), 1);
+  assert.equal(code(["v1.yaml", "v2.yaml", "--fail-on=deprecation"]), 1);
+  assert.equal(code(["v1.yaml", "added.yaml", "--fail-on", "breaking"]), 0, "an operation added breaks nothing");
+  assert.equal(code(["v1.yaml", "added.yaml", "--fail-on", "deprecation"]), 0);
+  assert.equal(code(["v1.yaml", "added.yaml", "--fail-on", "any"]), 1);
+  assert.equal(code(["v1.yaml", "v1.yaml", "--fail-on", "any"]), 0, "a description equals itself");
+
+  const json = diff(["v1.yaml", "v2.yaml", "--format", "json"]);
+  assert.equal(json.status, 0, json.stderr);
+  const report = JSON.parse(json.stdout);
+  assert.deepEqual(report.old, { file: "v1.yaml", title: "Shelf", version: "1.0.0" });
+  assert.equal(report.new.file, "v2.yaml");
+  assert.deepEqual(report.summary, { breaking: 2, deprecation: 1, "non-breaking": 2 });
+  const find = (id, direction) => report.changes.find((change) => change.id === id && change.direction === direction);
+  const shorter = find("max-length-decreased", "request");
+  assert.equal(shorter.level, "breaking");
+  assert.equal(shorter.schema, "Book", "a shared schema's change is reported once, under its name");
+  assert.equal(shorter.pointer, "/components/schemas/Book/properties/title");
+  assert.equal(shorter.old, 200);
+  assert.equal(shorter.new, 100);
+  assert.deepEqual(shorter.operations, [{ path: "/books", method: "POST", operationId: "createBook" }]);
+  assert.equal(find("max-length-decreased", "response").level, "non-breaking");
+  assert.equal(find("enum-value-added", "response").operations.length, 2, "both operations return a Book");
+  assert.equal(report.changes[0].level, "breaking", "breaking changes come first");
+
+  const markdown = diff(["v1.yaml", "v2.yaml", "--format", "markdown"]);
+  assert.equal(markdown.status, 0, markdown.stderr);
+  assert.ok(markdown.stdout.includes("### Breaking (2)"), markdown.stdout);
+  assert.ok(markdown.stdout.includes("**GET /books (listBooks)**"), markdown.stdout);
+  assert.ok(markdown.stdout.includes("`operation-deprecated`"), markdown.stdout);
+
+  // A description kept in several files compares with itself as equal.
+  const same = diff([SPEC, SPEC, "--fail-on", "any"]);
+  assert.equal(same.status, 0, same.stderr);
+  assert.match(same.stdout, /\nno changes\n/);
+});
+
+test("diff: sunset dates against --date, or today", () => {
+  const dir = workFolder("diff-sunset");
+  const sunset = (date) =>
+    SHELF_V1.replace("operationId: listBooks", `operationId: listBooks\n      deprecated: true\n      x-sunset: "${date}"`);
+  // GET /books removed: breaking before its sunset, a deprecation once it has passed.
+  const removed = SHELF_V1.replace(/ {4}get:\n[\s\S]*? {4}post:\n/, "    post:\n");
+  assert.ok(!removed.includes("listBooks"));
+  writeFileSync(join(dir, "far.yaml"), sunset("2999-01-01"));
+  writeFileSync(join(dir, "past.yaml"), sunset("2000-01-01"));
+  writeFileSync(join(dir, "removed.yaml"), removed);
+  const level = (args) => {
+    const result = playground(["diff", ...args, "--format", "json"], { cwd: dir });
+    assert.equal(result.status, 0, result.stderr);
+    return JSON.parse(result.stdout).changes.find((change) => change.id === "operation-removed").level;
+  };
+  assert.equal(level(["far.yaml", "removed.yaml"]), "breaking", "today is before 2999");
+  assert.equal(level(["past.yaml", "removed.yaml"]), "deprecation");
+  assert.equal(level(["far.yaml", "removed.yaml", "--date", "2999-06-01"]), "deprecation");
+  assert.equal(level(["past.yaml", "removed.yaml", "--date", "1999-12-31"]), "breaking");
+  const failing = playground(["diff", "far.yaml", "removed.yaml", "--fail-on", "breaking"], { cwd: dir });
+  assert.equal(failing.status, 1, failing.stderr);
+
+  const bad = playground(["diff", "far.yaml", "removed.yaml", "--date", "2020-1-1"], { cwd: dir });
+  assert.equal(bad.status, 2);
+  assert.ok(bad.stderr.includes("expected a date as YYYY-MM-DD"), bad.stderr);
+});
+
+test("diff: a description that cannot be read exits 2, naming the file and the place", () => {
+  const dir = workFolder("diff-unreadable");
+  writeFileSync(join(dir, "v1.yaml"), SHELF_V1);
+  writeFileSync(join(dir, "hello.json"), '{"hello": "world"}');
+  writeFileSync(join(dir, "paths.yaml"), "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths: [1, 2]\n");
+  const broken = join(dir, "fixtures", "shelf", "components", "schemas.yaml");
+  writeFileSync(broken, "Book: [\n");
+  const cases = [
+    [["missing.yaml", "v1.yaml"], /^playground: missing\.yaml: does not exist$/m],
+    [["v1.yaml", "missing.yaml"], /^playground: missing\.yaml: does not exist$/m],
+    [["v1.yaml", "hello.json"], /^playground: hello\.json: /m],
+    [["v1.yaml", "paths.yaml"], /^playground: paths\.yaml: .*\/paths/m],
+    [[SPEC, "v1.yaml"], /schemas\.yaml/],
+  ];
+  for (const [args, words] of cases) {
+    const result = playground(["diff", ...args, "--fail-on", "breaking"], { cwd: dir, npx: args[0] === "missing.yaml" });
+    assert.equal(result.status, 2, `${args.join(" ")}: ${result.stderr}`);
+    assert.equal(result.stdout, "", "nothing on stdout");
+    assert.match(result.stderr, words);
+  }
+
+  // Mistakes in the command line are usage errors, as clap words them.
+  const level = playground(["diff", "v1.yaml", "v1.yaml", "--fail-on", "major"], { cwd: dir });
+  assert.equal(level.status, 2);
+  assert.match(level.stderr, /^error: invalid value 'major' for '--fail-on <LEVEL>'\n {2}\[possible values: breaking, deprecation, any\]$/m);
+  const one = playground(["diff", "v1.yaml"], { cwd: dir });
+  assert.equal(one.status, 2);
+  assert.match(one.stderr, /the following required arguments were not provided:\n {2}<NEW>\n\nUsage: playground diff <OLD> <NEW>\n/);
+  const help = playground(["diff", "--help"]);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /Usage: playground diff \[OPTIONS\] <OLD> <NEW>/);
 });
 
 test("serve: the site, its mock at /mock, reloaded when the description changes", async () => {

@@ -15,8 +15,8 @@
 # With --artifacts, the release's artifacts (target/release-artifacts/, `make release`) are tested
 # instead of a fresh pack: the npm package as above, then the native program of
 # playground-VERSION-x86_64-unknown-linux-musl.tar.gz, unpacked into the same clean environment,
-# runs the same cli.test.mjs (PLAYGROUND_NATIVE), and its site must be the npm package's, file for
-# file, under Node 20 and 18.
+# runs the same cli.test.mjs (PLAYGROUND_NATIVE), and its sites (the shelf's, and the versioned
+# one of `build --previous`) must be the npm package's, file for file, under Node 20 and 18.
 # Usage: tests/cli-package/run.sh [--artifacts | --no-build] [PACK.SH FLAGS...]
 #   --no-build: pack the inputs as they are (pack.sh still makes missing ones); the other flags go
 #   to pack.sh (--app DIR, --mock TGZ, --site-module DIR).
@@ -86,6 +86,11 @@ if [ -n "$native_tarball" ]; then
     diff -r sites/native "$node_site" >/dev/null \
       || { echo "the native program's site and the npm package's ($node_site) differ:" >&2; diff -rq sites/native "$node_site" >&2; exit 1; }
     echo "cli package check: the native program's site is the npm package's ($node_site), file for file"
+  done
+  for node_site in versioned-sites/node-*; do
+    diff -r versioned-sites/native "$node_site" >/dev/null \
+      || { echo "the native program's versioned site and the npm package's ($node_site) differ:" >&2; diff -rq versioned-sites/native "$node_site" >&2; exit 1; }
+    echo "cli package check: the native program's versioned site (build --previous) is the npm package's ($node_site), file for file"
   done
 fi
 

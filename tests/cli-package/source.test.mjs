@@ -8,6 +8,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import { MARKER } from "../../packages/cli/src/build.js";
+import { DIFF, UNREADABLE } from "../../packages/cli/src/diff.js";
 import { ALLOW_METHODS, DRAIN_LIMIT, DRAIN_TIME_MS, EXPOSE_HEADERS } from "../../packages/cli/src/http.js";
 import {
   EVENTS_PATH,
@@ -79,6 +80,7 @@ test("the constants the package keeps are the native command line's", () => {
     DRAIN_LIMIT: [DRAIN_LIMIT, "DRAIN_LIMIT"],
     // crates/host has a DRAIN_TIME of its own.
     DRAIN_TIME_MS: [DRAIN_TIME_MS, "DRAIN_TIME", "crates/server/"],
+    UNREADABLE: [UNREADABLE, "UNREADABLE", "crates/cli/src/diff.rs"],
   };
   for (const [js, [value, name, under]] of Object.entries(pairs)) {
     assert.equal(value, rust(name, under), `${js} is the Rust ${name}`);
@@ -98,4 +100,19 @@ test("site files get the native server's content types", () => {
     }
   }
   assert.equal(contentType("LICENSE"), "application/octet-stream");
+});
+
+test("diff's --format and --fail-on take the native command line's values", () => {
+  const source = readFileSync(join(ROOT, "crates/cli/src/diff.rs"), "utf8");
+  // clap's value_enum: each variant of the enum, in kebab-case, in order.
+  const variants = (name) => {
+    const body = new RegExp(`pub enum ${name} \\{(.*?)\\n\\}`, "s").exec(source)?.[1];
+    assert.ok(body, `crates/cli/src/diff.rs has enum ${name}`);
+    return [...body.matchAll(/^\s+([A-Z][A-Za-z]*),$/gm)].map(([, variant]) =>
+      variant.replace(/(?<!^)([A-Z])/g, "-$1").toLowerCase(),
+    );
+  };
+  assert.deepEqual(DIFF.option("format").possible, variants("Format"));
+  assert.deepEqual(DIFF.option("fail-on").possible, variants("FailOn"));
+  assert.equal(DIFF.option("format").default, "text");
 });

@@ -2,7 +2,8 @@
 // line's safety (crates/cli/src/site.rs): every check first; --out refused unless it is missing,
 // empty or a site built before (it holds `.playground-site`); the site written into a staging
 // folder beside --out and renamed into place, the previous site moved aside and put back if the
-// rename fails; nothing left behind when anything fails.
+// rename fails; nothing left behind when anything fails. With earlier versions (--previous, or
+// `[[versions]]` in playground.toml) each is under `v/NAME/`, with its own copy of the app.
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 
 import { Command } from "./args.js";
@@ -31,12 +32,25 @@ export const SITE_OPTIONS = [
 export const BUILD = new Command("build", "Write a static site of a description's reference, with its in-browser mock.", [
   ...SITE_OPTIONS,
   { name: "out", value: "DIR", default: "site", help: "The folder to write the site to; a site built there before is replaced" },
+  {
+    name: "previous",
+    value: "FILE",
+    multiple: true,
+    help:
+      "An earlier version's description, published under v/VERSION/ with a version switcher and a Changes page per version; repeat it, newest first (or list them in playground.toml's [[versions]])",
+  },
 ]);
 
 /** Runs `build` with its parsed flags; gives the exit code. */
 export async function build(args) {
   const module = await loadSiteModule();
-  const source = { spec: args.spec, config: args.config, app: appFolder(args.app), servedMock: null };
+  const source = {
+    spec: args.spec,
+    config: args.config,
+    app: appFolder(args.app),
+    servedMock: null,
+    previous: args.previous,
+  };
   try {
     const site = makeSite(module, source);
     writeSite(site, source.app, args.out);
@@ -62,6 +76,16 @@ function writeSite(site, app, out) {
   const staging = createStaging(parent, name);
   try {
     copyApp(app, site.copy, staging);
+    // Each earlier version's page loads the app from its own folder (`v/1.0/`).
+    for (const mount of site.mounts ?? []) {
+      const folder = joinShown(staging, mount);
+      try {
+        mkdirSync(folder, { recursive: true });
+      } catch (error) {
+        throw new Failure(`${folder}: ${ioMessage(error)}`);
+      }
+      copyApp(app, site.copy, folder);
+    }
     for (const file of site.files) {
       const path = joinShown(staging, file.name);
       try {

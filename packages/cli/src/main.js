@@ -1,9 +1,10 @@
-// The `playground` command of the npm package: `build`, `serve` and `mock` as the native
-// binary runs them (the same flags, messages and output), on Node alone; `host`, `export`,
-// `drift` and `mcp` are the native binary's, and say where to get it.
+// The `playground` command of the npm package: `build`, `serve`, `mock` and `diff` as the
+// native binary runs them (the same flags, messages, output and exit codes), on Node alone;
+// `host`, `export`, `drift` and `mcp` are the native binary's, and say where to get it.
 import { UsageError, printUsageError } from "./args.js";
 import { BUILD, build } from "./build.js";
 import { PROGRAM, VERSION } from "./common.js";
+import { DIFF, diff } from "./diff.js";
 import { MOCK, mock } from "./mock.js";
 import { needsNative } from "./native.js";
 import { SERVE, serve } from "./serve.js";
@@ -13,6 +14,7 @@ const COMMANDS = new Map([
   [MOCK.name, { command: MOCK, run: mock }],
   [BUILD.name, { command: BUILD, run: build }],
   [SERVE.name, { command: SERVE, run: serve }],
+  [DIFF.name, { command: DIFF, run: diff }],
 ]);
 
 /** The commands only the native binary runs. */
@@ -26,6 +28,7 @@ Commands:
   mock    ${MOCK.about}
   build   ${BUILD.about}
   serve   ${SERVE.about}
+  diff    ${DIFF.about}
   host    Serve published sites at their addresses and custom domains (the native binary's)
   export  Write the state a \`mock --state FILE\` keeps as JSON (the native binary's)
   drift   Sum up the log of \`mock --proxy URL --log LOG\` (the native binary's)

@@ -112,9 +112,11 @@ export function readApp(app) {
 }
 
 /**
- * The site of `source` (`{spec, config, app, servedMock}`, the paths as the user gave them),
- * made in memory by the site module: `{title, operations, warnings, files, copy, images, read,
- * document}`. Throws a `Failure` naming the file at fault.
+ * The site of `source` (`{spec, config, app, servedMock, previous}`, the paths as the user gave
+ * them; `previous`: the earlier versions' descriptions of `build --previous`, newest first), made
+ * in memory by the site module: `{title, operations, warnings, files, copy, mounts, images, read,
+ * document}` (`mounts`: the folders, such as `v/1.0/`, that get a copy of the app's entries `copy`
+ * as well as the top). Throws a `Failure` naming the file at fault.
  */
 export function makeSite(module, source, readFile = fileReader()) {
   const { index, names } = readApp(source.app);
@@ -128,6 +130,8 @@ export function makeSite(module, source, readFile = fileReader()) {
     appNames: names,
     servedMock: source.servedMock ?? null,
     cwd: process.cwd(),
+    // As named: the module takes relative ones from `cwd`, as the native command line does.
+    previous: source.previous ?? [],
   };
   try {
     return module.buildSite(options, readFile);

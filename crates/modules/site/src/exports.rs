@@ -1,9 +1,13 @@
-//! `buildSite` and `loadDescription`, over `playground_site`.
+//! `buildSite`, `loadDescription` and `diffDescriptions`, over `playground_site` and
+//! `playground_diff`.
 
 use std::path::{Path, PathBuf};
 
 use js_sys::{Array, Function, Object, Reflect, Uint8Array};
+use playground_diff::render::{self, Side};
+use playground_diff::{Level, Options};
 use playground_site::{App, Source};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// `readFile(path, limit)` as a [`playground_site::ReadFile`].
@@ -143,6 +147,65 @@ pub fn load_description(spec: &str, read_file: &Function, cwd: Option<String>) -
     set(&answer, "document", &JsValue::from_str(&description.document.to_string()));
     let files: Vec<String> = description.files.iter().map(|p| p.to_string_lossy().into_owned()).collect();
     set(&answer, "files", &strings(files.iter().map(String::as_str)));
+    Ok(answer)
+}
+
+/// Compares two descriptions as `playground diff OLD NEW` does (crates/cli/src/diff.rs), reading
+/// files with `readFile`. `options` is `{old, oldRoot, new, newRoot, cwd, format, failOn,
+/// date}`: each description as the user named it and as an absolute path, the folder files are
+/// named relative to in messages, `"text"`, `"markdown"` or `"json"`, `"breaking"`,
+/// `"deprecation"`, `"any"` or nothing, and today as `YYYY-MM-DD` (for sunset dates). The answer
+/// is `{text, failing}`: the report as written, and whether a change at the `failOn` level was
+/// found.
+///
+/// # Errors
+/// An `Error` whose message names the file (and the place) of a description that cannot be
+/// read, the old one first when neither can; or one naming the option at fault.
+#[wasm_bindgen(js_name = diffDescriptions)]
+pub fn diff_descriptions(options: &JsValue, read_file: &Function) -> Result<Object, JsValue> {
+    let path = |key: &str| {
+        text(options, key)
+            .map(PathBuf::from)
+            .ok_or_else(|| error(&format!("diffDescriptions: options.{key} must be a path")))
+    };
+    let (old, new) = (path("old")?, path("new")?);
+    let old_root = text(options, "oldRoot").map_or_else(|| old.clone(), PathBuf::from);
+    let new_root = text(options, "newRoot").map_or_else(|| new.clone(), PathBuf::from);
+    let cwd = text(options, "cwd").map(PathBuf::from);
+    let fail_on = match text(options, "failOn").as_deref() {
+        None => None,
+        Some("breaking") => Some(Level::Breaking),
+        Some("deprecation") => Some(Level::Deprecation),
+        Some("any") => Some(Level::NonBreaking),
+        Some(other) => return Err(error(&format!("diffDescriptions: options.failOn cannot be {other:?}"))),
+    };
+    let format = text(options, "format").unwrap_or_else(|| "text".to_owned());
+    let mut read = reader(read_file);
+    let mut load = |path: &Path, root: &Path| -> Result<Value, JsValue> {
+        let description = playground_site::description::load(path, root, cwd.as_deref(), &mut read)
+            .map_err(|e| error(&e.to_string()))?;
+        let checked =
+            playground_site::check::check(path, description.document).map_err(|e| error(&e.to_string()))?;
+        Ok(checked.document)
+    };
+    let old_document = load(&old, &old_root)?;
+    let new_document = load(&new, &new_root)?;
+    let report =
+        playground_diff::compare(&old_document, &new_document, &Options { today: text(options, "date") });
+    let old_side = Side::of(&old.to_string_lossy(), &old_document);
+    let new_side = Side::of(&new.to_string_lossy(), &new_document);
+    let out = match format.as_str() {
+        "text" => render::text(&report, &old_side, &new_side),
+        "markdown" => render::markdown(&report, &old_side, &new_side),
+        "json" => render::json(&report, &old_side, &new_side),
+        other => return Err(error(&format!("diffDescriptions: options.format cannot be {other:?}"))),
+    };
+    // `any`: any change at all, whatever its level (NonBreaking is the lowest).
+    let failing = fail_on.is_some_and(|level| report.any_at_least(level));
+
+    let answer = Object::new();
+    set(&answer, "text", &JsValue::from_str(&out));
+    set(&answer, "failing", &JsValue::from_bool(failing));
     Ok(answer)
 }
 

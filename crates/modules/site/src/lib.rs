@@ -5,13 +5,19 @@
 //! caller's `readFile(path, limit)` and gives the site back in memory.
 //!
 //! - `buildSite(options, readFile)`: `options` is `{spec, specRoot, config, index, indexPath,
-//!   appNames, servedMock, cwd}` (the description as the user named it and as an absolute path,
-//!   the configuration as named, the app's `index.html`, its name and the app's top names);
-//!   the answer is `{title,
-//!   operations, warnings, files: [{name, bytes}], copy, images: [{from, name}], read,
-//!   document}`. A site that cannot be made throws an `Error` whose message names the file.
+//!   appNames, servedMock, cwd, previous}` (the description as the user named it and as an
+//!   absolute path, the configuration as named, the app's `index.html`, its name and the app's
+//!   top names, and the earlier versions' descriptions of `build --previous`, newest first); the
+//!   answer is `{title, operations, warnings, files: [{name, bytes}], copy, mounts, images:
+//!   [{from, name}], read, document}` (`mounts`: the folders, such as `v/1.0/`, where the app's
+//!   entries `copy` are copied as well as at the top). A site that cannot be made throws an
+//!   `Error` whose message names the file.
 //! - `loadDescription(spec, readFile, cwd)`: `{document, files}`, the description bundled into
 //!   one document (its JSON text), for `playground mock`.
+//! - `diffDescriptions(options, readFile)`: `{text, failing}`, two descriptions compared as
+//!   `playground diff` compares them (`playground_diff`), for the package's `playground diff`;
+//!   `options` is `{old, oldRoot, new, newRoot, cwd, format, failOn, date}`. A description that
+//!   cannot be read throws an `Error` whose message names the file.
 //! - `readFile(path, limit)` gives the file's bytes (a `Uint8Array`), or throws an `Error` whose
 //!   message follows the file's name: "does not exist", "is a folder, not a file", "is N bytes;
 //!   the limit is L" or "cannot be read: ...".
@@ -25,4 +31,4 @@
 mod exports;
 
 #[cfg(target_arch = "wasm32")]
-pub use exports::{build_site, load_description};
+pub use exports::{build_site, diff_descriptions, load_description};
