@@ -99,6 +99,13 @@ bench-proxy:
 bench-mcp:
 	bench/mcp.sh
 
+## bench-diff: `playground diff` beside openapi-diff and Optic on real pairs of releases (Netlify's Swagger 2.0,
+## Blockfrost's 3.0, Scalar's Galaxy 3.1, GitHub 19.1.0 → 20.0.0): time, peak memory, what each calls breaking and
+## where they disagree, one run (installs the peers, builds the CLI; writes bench/DIFF.md)
+.PHONY: bench-diff
+bench-diff:
+	bench/diff/run.sh
+
 ## bench-writes: the time of one acknowledged create against the items stored (100 to 20,000), for
 ## petstore-mock --state, json-server and the page's mock, plus concurrent creates and reads (writes bench/WRITES.md)
 .PHONY: bench-writes

@@ -250,7 +250,11 @@ fn lifecycle(found: &mut Found, top: &Place, a: &Found1<'_>, b: &Found1<'_>) {
         }
         _ => {}
     }
-    let sunset_place = top.down("x-deprecated-sunset");
+    // The key each side writes its date under.
+    let key =
+        |op: &Value| if op.get("x-deprecated-sunset").is_some() { "x-deprecated-sunset" } else { "x-sunset" };
+    let mut sunset_place = top.down(key(b.operation));
+    sunset_place.old = top.down(key(a.operation)).old;
     match (sunset(a.operation), sunset(b.operation)) {
         (None, Some(date)) => Note::new(
             &sunset_place,
@@ -267,6 +271,7 @@ fn lifecycle(found: &mut Found, top: &Place, a: &Found1<'_>, b: &Found1<'_>) {
             format!("no longer to be sunset on {date}"),
         )
         .values(Some(date.into()), None)
+        .removal()
         .add(found),
         (Some(x), Some(y)) if x != y => {
             let (id, effect) = if y < x {
@@ -345,6 +350,12 @@ fn parameter_map<'v>(
             else {
                 continue;
             };
+            // OpenAPI has these headers ignored as parameters: the media types and security say them.
+            if location == "header"
+                && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
+            {
+                continue;
+            }
             let mut key_name = if location == "header" { name.to_ascii_lowercase() } else { name.to_owned() };
             if location == "path"
                 && let Some(renamed) = rename.get(name)
@@ -499,8 +510,13 @@ fn request_body<'v>(walk: &mut Walk<'v>, top: &Place, a: &Found1<'v>, b: &Found1
             } else {
                 (Effect::Neither, "optional")
             };
-            Note::new(&place, "request-body-added", effect, format!("a {kind} request body was added"))
-                .add(walk.found);
+            Note::new(
+                &place,
+                "request-body-added",
+                effect,
+                format!("{} {kind} request body was added", if kind == "required" { "a" } else { "an" }),
+            )
+            .add(walk.found);
         }
         (Some((_, pointer)), None) => {
             place.old = pointer;
@@ -533,7 +549,7 @@ fn request_body<'v>(walk: &mut Walk<'v>, top: &Place, a: &Found1<'v>, b: &Found1
                 .add(walk.found),
                 _ => {}
             }
-            content(walk, &place, x, y, ("request-media-type-added", "request-media-type-removed"));
+            content(walk, &place, x, y, ("request-media-type-added", "request-media-type-removed"), true);
         }
     }
 }
@@ -545,22 +561,29 @@ fn content<'v>(
     old: &'v Value,
     new: &'v Value,
     (added, removed): (&'static str, &'static str),
+    request: bool,
 ) {
+    // A request body's media types are what its receiver accepts: one fewer narrows that, one
+    // more widens what it may get (so in a webhook, where the API sends, it is the other way).
+    // A response's are what clients ask for with `Accept`: one fewer breaks them.
+    let (gone, new_one) = if request {
+        (Effect::Narrows, Effect::Widens)
+    } else {
+        (Effect::Fixed(Level::Breaking), Effect::Neither)
+    };
     let (x, y) = (object(old, "content"), object(new, "content"));
     for (name, entry) in x {
         let mut here = place.down("content").down(name);
         here.base = format!("{} {name}", place.base);
         match y.get(name) {
             Some(other) => walk.optional(&here.down("schema"), entry.get("schema"), other.get("schema")),
-            None => Note::new(&here, removed, Effect::Fixed(Level::Breaking), format!("{name} was removed"))
-                .removal()
-                .add(walk.found),
+            None => Note::new(&here, removed, gone, format!("{name} was removed")).removal().add(walk.found),
         }
     }
     for name in y.keys().filter(|name| !x.contains_key(*name)) {
         let mut here = place.down("content").down(name);
         here.base = format!("{} {name}", place.base);
-        Note::new(&here, added, Effect::Neither, format!("{name} was added")).add(walk.found);
+        Note::new(&here, added, new_one, format!("{name} was added")).add(walk.found);
     }
 }
 
@@ -579,7 +602,14 @@ fn responses<'v>(walk: &mut Walk<'v>, top: &Place, a: &Found1<'v>, b: &Found1<'v
                 let Some((new, new_pointer)) = follow(new_doc, new, place.new.clone()) else { continue };
                 place.old = old_pointer;
                 place.new = new_pointer;
-                content(walk, &place, old, new, ("response-media-type-added", "response-media-type-removed"));
+                content(
+                    walk,
+                    &place,
+                    old,
+                    new,
+                    ("response-media-type-added", "response-media-type-removed"),
+                    false,
+                );
                 headers(walk, &place, old, new);
             }
             None => {

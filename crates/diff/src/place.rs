@@ -67,12 +67,24 @@ pub(crate) struct Place {
     /// Breaking changes here are reported as non-breaking (an experimental operation, a
     /// read-only property in a request, a write-only one in a response).
     pub lenient: bool,
+    /// The pointers stay where they are on the old and the new side: the schema compared there
+    /// is made of `allOf` parts merged, whose places are in no document.
+    pub frozen: (bool, bool),
 }
 
 impl Place {
     /// A place at the top of `owner`.
     pub(crate) fn new(owner: Owner, base: impl Into<String>, old: String, new: String) -> Place {
-        Place { owner, base: base.into(), path: String::new(), old, new, direction: None, lenient: false }
+        Place {
+            owner,
+            base: base.into(),
+            path: String::new(),
+            old,
+            new,
+            direction: None,
+            lenient: false,
+            frozen: (false, false),
+        }
     }
 
     /// The same place, one pointer segment down on both sides.
@@ -89,8 +101,12 @@ impl Place {
         let mut place = self.clone();
         for segment in segment_path {
             let escaped = segment.replace('~', "~0").replace('/', "~1");
-            place.old = format!("{}/{escaped}", place.old);
-            place.new = format!("{}/{escaped}", place.new);
+            if !self.frozen.0 {
+                place.old = format!("{}/{escaped}", place.old);
+            }
+            if !self.frozen.1 {
+                place.new = format!("{}/{escaped}", place.new);
+            }
         }
         place.path = if self.path.is_empty() || step.starts_with('[') {
             format!("{}{step}", self.path)

@@ -30,6 +30,9 @@ pub(crate) struct Walk<'a> {
     pub shared: &'a mut Shared,
     /// The pairs of references being walked inline (a schema that refers to itself ends).
     stack: Vec<(String, String)>,
+    /// The `$dynamicAnchor`s on the way in, outermost first, on each side.
+    old_dynamic: Vec<(String, Value)>,
+    new_dynamic: Vec<(String, Value)>,
 }
 
 /// A schema as compared: the target of its `$ref`s (with their siblings laid over) and the
@@ -77,7 +80,15 @@ impl<'a> Walk<'a> {
         found: &'a mut Found,
         shared: &'a mut Shared,
     ) -> Self {
-        Walk { old_doc, new_doc, found, shared, stack: Vec::new() }
+        Walk {
+            old_doc,
+            new_doc,
+            found,
+            shared,
+            stack: Vec::new(),
+            old_dynamic: Vec::new(),
+            new_dynamic: Vec::new(),
+        }
     }
 
     /// Compares the schema of one place on each side, either side absent.
@@ -117,6 +128,15 @@ impl<'a> Walk<'a> {
         if depth > MAX_DEPTH {
             return;
         }
+        let (old_target, new_target) = (
+            dynamic_target(&self.old_dynamic, old).cloned(),
+            dynamic_target(&self.new_dynamic, new).cloned(),
+        );
+        if old_target.is_some() || new_target.is_some() {
+            // The depth bounds an anchor that stands for a `$dynamicRef` to itself.
+            let (old, new) = (old_target.as_ref().unwrap_or(old), new_target.as_ref().unwrap_or(new));
+            return self.schema(place, old, new, depth + 1);
+        }
         let (old_ref, new_ref) = (reference(old), reference(new));
         if let (Some(a), Some(b), Some(direction)) = (old_ref, new_ref, place.direction)
             && a == b
@@ -146,9 +166,11 @@ impl<'a> Walk<'a> {
         let mut place = place.clone();
         if let Some(pointer) = &old_r.pointer {
             place.old.clone_from(pointer);
+            place.frozen.0 = false;
         }
         if let Some(pointer) = &new_r.pointer {
             place.new.clone_from(pointer);
+            place.frozen.1 = false;
         }
         if followed {
             self.stack.push(pair);
@@ -163,6 +185,22 @@ impl<'a> Walk<'a> {
         if old == new && !has_reference(old) {
             return;
         }
+        if regrouped(old, new) {
+            // The `allOf` parts differ: the parts added or taken away are noted, and what the
+            // merged schemas allow is compared (a part added with only optional properties
+            // narrows nothing; one split into two parts changes nothing).
+            self.parts(place, old, new);
+            let (old_doc, new_doc) = (self.old_doc, self.new_doc);
+            let (a, b) = (merged(old_doc, old, 0), merged(new_doc, new, 0));
+            let mut place = place.clone();
+            place.frozen =
+                (place.frozen.0 || old.get("allOf").is_some(), place.frozen.1 || new.get("allOf").is_some());
+            self.facets(&place, &a, &b, depth + 1);
+            return;
+        }
+        let (old_dynamic, new_dynamic) = (self.old_dynamic.len(), self.new_dynamic.len());
+        self.old_dynamic.extend(dynamic_anchors(old));
+        self.new_dynamic.extend(dynamic_anchors(new));
         self.types(place, old, new);
         self.values(place, old, new);
         self.bounds(place, old, new);
@@ -174,14 +212,54 @@ impl<'a> Walk<'a> {
             self.branches(place, old, new, keyword, depth);
         }
         self.discriminator(place, old, new);
+        self.old_dynamic.truncate(old_dynamic);
+        self.new_dynamic.truncate(new_dynamic);
+    }
+
+    /// The `allOf` parts one side has and the other does not (by the schema they name, the
+    /// others by count), noted: what they do is compared on the merged schemas.
+    fn parts(&mut self, place: &Place, old: &Value, new: &Value) {
+        let list = |s: &Value| s.get("allOf").and_then(Value::as_array).cloned().unwrap_or_default();
+        let (a, b) = (list(old), list(new));
+        let names = |list: &[Value]| list.iter().filter_map(reference).map(str::to_owned).collect::<Vec<_>>();
+        let inline = |list: &[Value]| list.iter().filter(|p| reference(p).is_none()).count();
+        let (x, y) = (names(&a), names(&b));
+        for (i, part) in b.iter().enumerate() {
+            let label = branch_label(part, i);
+            let gone = match reference(part) {
+                Some(r) => !x.iter().any(|n| n == r),
+                None => b[..=i].iter().filter(|p| reference(p).is_none()).count() > inline(&a),
+            };
+            if gone {
+                let child = place.property(&["allOf", &i.to_string()], &format!("(allOf {label})"));
+                Note::new(&child, "all-of-added", Effect::Neither, format!("allOf part {label} added"))
+                    .add(self.found);
+            }
+        }
+        for (i, part) in a.iter().enumerate() {
+            let label = branch_label(part, i);
+            let gone = match reference(part) {
+                Some(r) => !y.iter().any(|n| n == r),
+                None => a[..=i].iter().filter(|p| reference(p).is_none()).count() > inline(&b),
+            };
+            if gone {
+                let child = place.property(&["allOf", &i.to_string()], &format!("(allOf {label})"));
+                Note::new(&child, "all-of-removed", Effect::Neither, format!("allOf part {label} removed"))
+                    .removal()
+                    .add(self.found);
+            }
+        }
     }
 
     fn types(&mut self, place: &Place, old: &Value, new: &Value) {
         let (old_types, old_null) = read::types(old);
         let (new_types, new_null) = read::types(new);
+        // A type implied by keywords (`properties`, `items`) is compared only with one named:
+        // two schemas that name none allow whatever their keywords allow.
+        let named = !old_types.is_empty() || !new_types.is_empty();
         let old_set = implied(old, old_types);
         let new_set = implied(new, new_types);
-        if old_set != new_set {
+        if named && old_set != new_set {
             let shown = |set: &BTreeSet<&str>| {
                 if set.is_empty() {
                     Value::String("any".into())
@@ -707,6 +785,77 @@ impl<'a> Walk<'a> {
             }
         }
     }
+}
+
+/// Whether the `allOf` parts differ: one side has some and the other none, or they name other
+/// schemas, or have another number of parts written in place.
+fn regrouped(old: &Value, new: &Value) -> bool {
+    fn shape(s: &Value) -> Option<(Vec<&str>, usize)> {
+        let parts = s.get("allOf").and_then(Value::as_array).filter(|list| !list.is_empty())?;
+        let mut names: Vec<&str> = parts.iter().filter_map(reference).collect();
+        names.sort_unstable();
+        Some((names, parts.iter().filter(|p| reference(p).is_none()).count()))
+    }
+    shape(old) != shape(new)
+}
+
+/// The `$dynamicAnchor`s a schema's `$defs` declare, with the schema each stands for (a
+/// `$ref` beside the anchor kept alone, so that the schema it names is compared as shared).
+fn dynamic_anchors(schema: &Value) -> Vec<(String, Value)> {
+    let Some(defs) = schema.get("$defs").and_then(Value::as_object) else { return Vec::new() };
+    defs.values()
+        .filter_map(|def| {
+            let name = def.get("$dynamicAnchor")?.as_str()?.to_owned();
+            let mut target = def.clone();
+            if let Some(fields) = target.as_object_mut() {
+                fields.remove("$dynamicAnchor");
+            }
+            Some((name, target))
+        })
+        .collect()
+}
+
+/// What a `$dynamicRef` (`#itemType`) stands for where the walk is: the outermost anchor of
+/// that name on the way in.
+fn dynamic_target<'s>(anchors: &'s [(String, Value)], schema: &Value) -> Option<&'s Value> {
+    let name = schema.get("$dynamicRef")?.as_str()?.rsplit_once('#')?.1;
+    anchors.iter().find(|(anchor, _)| anchor == name).map(|(_, target)| target)
+}
+
+/// A schema with its `allOf` parts merged into it (each part's references followed): the
+/// properties of all, the required names of all, and each other keyword from the first that
+/// has it.
+fn merged(doc: &Value, schema: &Value, depth: usize) -> Value {
+    let mut out: Map<String, Value> = schema.as_object().cloned().unwrap_or_default();
+    let Some(Value::Array(parts)) = out.remove("allOf") else { return Value::Object(out) };
+    if depth > MAX_CHAIN {
+        return Value::Object(out);
+    }
+    for part in &parts {
+        let part = resolve(doc, part);
+        let Value::Object(part) = merged(doc, &part.schema, depth + 1) else { continue };
+        for (key, value) in part {
+            match (key.as_str(), out.get_mut(&key), value) {
+                ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
+                    for (name, schema) in theirs {
+                        mine.entry(name).or_insert(schema);
+                    }
+                }
+                ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {
+                    for name in theirs {
+                        if !mine.contains(&name) {
+                            mine.push(name);
+                        }
+                    }
+                }
+                (_, Some(_), _) => {}
+                (_, None, value) => {
+                    out.insert(key, value);
+                }
+            }
+        }
+    }
+    Value::Object(out)
 }
 
 /// `additionalProperties` read: anything, nothing, or values of a schema.

@@ -17,7 +17,11 @@ type Alternative = BTreeMap<String, BTreeSet<String>>;
 fn requirements(doc: &Value, op: &Value, op_pointer: &str) -> (Vec<Alternative>, String) {
     let (list, pointer) = match op.get("security") {
         Some(list) => (Some(list), format!("{op_pointer}/security")),
-        None => (doc.get("security"), "/security".to_owned()),
+        None => match doc.get("security") {
+            Some(list) => (Some(list), "/security".to_owned()),
+            // Nothing to point at but the operation.
+            None => (None, op_pointer.to_owned()),
+        },
     };
     let alternatives = (list.and_then(Value::as_array).into_iter().flatten())
         .filter_map(Value::as_object)
@@ -47,6 +51,16 @@ fn shown(alternative: &Alternative) -> String {
 /// What changed in the credentials an operation needs.
 pub(crate) fn operation(walk: &mut Walk<'_>, top: &Place, old: &Value, new: &Value) {
     let (x, old_pointer) = requirements(walk.old_doc, old, &top.old);
+    let renamed = renamed(walk.old_doc, walk.new_doc);
+    let x: Vec<Alternative> = x
+        .into_iter()
+        .map(|alternative| {
+            alternative
+                .into_iter()
+                .map(|(scheme, scopes)| (renamed.get(&scheme).cloned().unwrap_or(scheme), scopes))
+                .collect()
+        })
+        .collect();
     let (y, new_pointer) = requirements(walk.new_doc, new, &top.new);
     if x == y {
         return;
@@ -71,6 +85,7 @@ pub(crate) fn operation(walk: &mut Walk<'_>, top: &Place, old: &Value, new: &Val
         }
         (false, true) => {
             Note::new(&place, "security-removed", Effect::Neither, "credentials are no longer needed")
+                .removal()
                 .add(found);
             return;
         }
@@ -125,6 +140,35 @@ pub(crate) fn operation(walk: &mut Walk<'_>, top: &Place, old: &Value, new: &Val
             .add(found);
         }
     }
+}
+
+/// The security schemes that only changed name: each old name gone from the new description,
+/// with the new name of the one scheme added there with the same definition (its description
+/// aside).
+fn renamed(old: &Value, new: &Value) -> BTreeMap<String, String> {
+    let schemes = |doc: &Value| {
+        doc.pointer("/components/securitySchemes").and_then(Value::as_object).cloned().unwrap_or_default()
+    };
+    let (x, y) = (schemes(old), schemes(new));
+    let bare = |scheme: &Value| {
+        let mut scheme = scheme.clone();
+        if let Some(fields) = scheme.as_object_mut() {
+            fields.remove("description");
+        }
+        scheme
+    };
+    let added: Vec<(&String, Value)> =
+        y.iter().filter(|(name, _)| !x.contains_key(*name)).map(|(n, s)| (n, bare(s))).collect();
+    let mut renamed = BTreeMap::new();
+    for (name, scheme) in x.iter().filter(|(name, _)| !y.contains_key(*name)) {
+        let scheme = bare(scheme);
+        let same: Vec<&String> =
+            added.iter().filter(|(_, other)| *other == scheme).map(|(n, _)| *n).collect();
+        if let [one] = same.as_slice() {
+            renamed.insert(name.clone(), (*one).clone());
+        }
+    }
+    renamed
 }
 
 /// What changed in `components.securitySchemes`.
