@@ -115,6 +115,17 @@ fn earlier_versions_are_published_beside_the_newest() {
     assert!(!out.join("v/1.0/changes").exists(), "nothing before the oldest");
     assert!(read(&out.join("changes/index.md")).contains("### Breaking (1)"));
 
+    // Tools that read llms.txt find the changelog and the other versions.
+    let llms = read(&out.join("llms.txt"));
+    assert!(
+        llms.contains(
+            "- [Changes in 2.0](changes/index.md): what changed since the version before (1 breaking"
+        ),
+        "{llms}"
+    );
+    assert!(llms.contains("- [1.0](v/1.0/llms.txt): an earlier version"), "{llms}");
+    assert!(read(&out.join("v/1.0/llms.txt")).contains("- [2.0](../../llms.txt): the newest version"));
+
     let listing: serde_json::Value = serde_json::from_str(&read(&out.join("versions.json"))).expect("JSON");
     assert_eq!(listing[1], serde_json::json!({"name": "1.1", "path": "v/1.1/", "newest": false}));
 }

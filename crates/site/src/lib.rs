@@ -314,7 +314,14 @@ fn versioned(
             mounts.push(folder.clone());
             warnings.extend(this.warnings.iter().map(|w| format!("version {}: {w}", list[at].name)));
         }
-        files.extend(page.files.into_iter().map(|(name, bytes)| (format!("{folder}{name}"), bytes)));
+        let section = versions::llms_section(&list, at, report.as_ref());
+        files.extend(page.files.into_iter().map(|(name, mut bytes)| {
+            // Tools that read llms.txt learn of the other versions and the changelog there.
+            if name == playground_llms::INDEX {
+                bytes.extend_from_slice(section.as_bytes());
+            }
+            (format!("{folder}{name}"), bytes)
+        }));
         images.extend(page.images.into_iter().map(|(from, name)| (from, format!("{folder}{name}"))));
         if let (Some(report), Some((old, old_spec))) = (&report, before) {
             let old_side = playground_diff::render::Side::of(&old_spec.display().to_string(), &old.document);

@@ -111,6 +111,27 @@ fn nav(versions: &[Version], at: usize, from: &str, changes_link: bool) -> Strin
     out
 }
 
+/// The section a version's `llms.txt` ends with: its Changes page and the other versions'
+/// `llms.txt`, relative to its folder.
+#[must_use]
+pub fn llms_section(versions: &[Version], at: usize, changes: Option<&Report>) -> String {
+    let top = up(&folder(versions, at));
+    let mut out = String::from("\n## Versions\n\n");
+    if let Some(report) = changes {
+        let _ = writeln!(
+            out,
+            "- [Changes in {}]({CHANGES}/index.md): what changed since the version before ({})",
+            versions[at].name,
+            render::summary(report)
+        );
+    }
+    for (i, version) in versions.iter().enumerate().filter(|(i, _)| *i != at) {
+        let what = if i == 0 { "the newest version" } else { "an earlier version" };
+        let _ = writeln!(out, "- [{}]({top}{}llms.txt): {what}", version.name, folder(versions, i));
+    }
+    out
+}
+
 /// The switcher's and banner's styles, in the site's colours (`theme.css`'s variables).
 const STYLE: &str = "<style>\
 .site-versions{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem;padding:.3rem 1rem;border-bottom:1px solid var(--border,#ccc);font-size:.875rem;background:var(--bg);color:var(--fg);position:relative;z-index:5}\
