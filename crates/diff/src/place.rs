@@ -118,10 +118,12 @@ impl Place {
 
     /// The place in words.
     pub(crate) fn words(&self) -> String {
+        // A branch or part at the top (`(allOf User)`) is no property.
+        let kind = if self.path.starts_with('(') { "" } else { "property " };
         match (self.base.is_empty(), self.path.is_empty()) {
             (_, true) => self.base.clone(),
-            (true, false) => format!("property {}", self.path),
-            (false, false) => format!("{}, property {}", self.base, self.path),
+            (true, false) => format!("{kind}{}", self.path),
+            (false, false) => format!("{}, {kind}{}", self.base, self.path),
         }
     }
 }
