@@ -20,7 +20,10 @@ use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use playground_diff::{Change, Options, Report, compare};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
+use support::to_json;
+
+mod support;
 
 /// The table must not shrink below this.
 const MIN_CASES: usize = 90;
@@ -93,41 +96,6 @@ fn describe_change(change: &Change) -> String {
 
 // ---------------------------------------------------------------------------------------------
 // Reading the table
-
-/// YAML (after `<<` merges) to JSON; mapping keys that YAML reads as numbers (`200:`) or
-/// booleans become strings, as in JSON.
-fn to_json(value: serde_yaml_ng::Value) -> Value {
-    use serde_yaml_ng::Value as Y;
-    match value {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                json!(i)
-            } else if let Some(u) = n.as_u64() {
-                json!(u)
-            } else {
-                json!(n.as_f64().expect("a YAML number is a float when not an integer"))
-            }
-        }
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(items.into_iter().map(to_json).collect()),
-        Y::Mapping(mapping) => {
-            let mut object = Map::new();
-            for (key, value) in mapping {
-                let key = match key {
-                    Y::String(s) => s,
-                    Y::Number(n) => n.to_string(),
-                    Y::Bool(b) => b.to_string(),
-                    other => panic!("cases.yaml: a mapping key that is not a scalar: {other:?}"),
-                };
-                object.insert(key, to_json(value));
-            }
-            Value::Object(object)
-        }
-        Y::Tagged(tagged) => panic!("cases.yaml: no YAML tags, found {}", tagged.tag),
-    }
-}
 
 fn load_table() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases.yaml");

@@ -9,45 +9,13 @@
 use std::fmt::Write as _;
 
 use playground_diff::{Change, Options, Report, compare};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
+use support::to_json;
+
+mod support;
 
 // ---------------------------------------------------------------------------------------------
 // Reading
-
-/// YAML to JSON; mapping keys that YAML reads as numbers (`200:`) or booleans become strings,
-/// as in JSON.
-fn to_json(value: serde_yaml_ng::Value) -> Value {
-    use serde_yaml_ng::Value as Y;
-    match value {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                json!(i)
-            } else if let Some(u) = n.as_u64() {
-                json!(u)
-            } else {
-                json!(n.as_f64().expect("a YAML number is a float when not an integer"))
-            }
-        }
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(items.into_iter().map(to_json).collect()),
-        Y::Mapping(mapping) => {
-            let mut object = Map::new();
-            for (key, value) in mapping {
-                let key = match key {
-                    Y::String(s) => s,
-                    Y::Number(n) => n.to_string(),
-                    Y::Bool(b) => b.to_string(),
-                    other => panic!("a mapping key that is not a scalar: {other:?}"),
-                };
-                object.insert(key, to_json(value));
-            }
-            Value::Object(object)
-        }
-        Y::Tagged(tagged) => panic!("no YAML tags expected, found {}", tagged.tag),
-    }
-}
 
 /// `tests/fixtures/real/<pair>/<file>` as OpenAPI 3.x: JSON or YAML by its extension, a Swagger
 /// 2.0 description converted.
