@@ -5,14 +5,19 @@
 //! and by a versioned site's Changes pages.
 //!
 //! Both documents are OpenAPI 3.x (the caller converts Swagger 2.0 first). [`compare`] walks the
-//! operations matched by method and path (`operations`), their parameters, bodies, responses,
-//! security and servers, and the schemas in them (`schema`). A `$ref` to a component schema of
-//! the same name on both sides is not walked where it stands: the pair is queued once per
-//! direction and compared once (`shared`), and its changes name every operation that reaches it.
-//! Every walk is bounded (depth, and pairs of references already on the way), so a schema that
-//! refers to itself ends.
+//! operations matched by method and path (`operations`: lifecycle, and the document's security
+//! schemes and servers through `security`), what each takes and gives (`exchange`: parameters,
+//! request bodies, responses and their headers), and the schemas in them (`schema`: the walk and
+//! its references in `mod.rs`, a schema's own facets in `scalars.rs`, properties and items in
+//! `objects.rs`, `oneOf`/`anyOf`/`allOf` and discriminators in `branches.rs`). Where each change
+//! stands, and its level from its effect and direction, is `place`. A `$ref` to a component
+//! schema of the same name on both sides is not walked where it stands: the pair is queued once
+//! per direction and compared once (`shared`), and its changes name every operation that
+//! reaches it. Every walk is bounded (depth, and pairs of references already on the way), so a
+//! schema that refers to itself ends. `render` writes a report as text, Markdown or JSON.
 #![deny(missing_docs)]
 
+mod exchange;
 mod operations;
 mod place;
 pub mod render;
