@@ -323,6 +323,13 @@ test("a versioned site: the switcher, the marks, the earlier version's own app a
     const detail = page.locator('[data-testid=operation-detail][data-operation-id="create_book_books_post"]');
     await detail.waitFor({ timeout: 20_000 });
     assert.equal(await mark(page, '[data-testid=operation-detail][data-operation-id="create_book_books_post"] .detail-header'), '"Breaking change in 1.4.0"');
+
+    // The newest version's own folder sends the reader to the top, to the same operation.
+    await page.waitForLoadState("networkidle");
+    await page.goto(`${site.url}versions/docs/v/1.4.0/#read_book_books__book_id__get`);
+    await page.waitForURL(/\/versions\/docs\/#read_book_books__book_id__get$/);
+    await page.locator('[data-testid=operation-detail][data-operation-id="read_book_books__book_id__get"]').waitFor({ timeout: 20_000 });
+    await page.waitForLoadState("networkidle");
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -126,6 +126,11 @@ fn earlier_versions_are_published_beside_the_newest() {
     assert!(llms.contains("- [1.0](v/1.0/llms.txt): an earlier version"), "{llms}");
     assert!(read(&out.join("v/1.0/llms.txt")).contains("- [2.0](../../llms.txt): the newest version"));
 
+    // The newest has its own version's folder too, which sends readers to the top.
+    let newest = read(&out.join("v/2.0/index.html"));
+    assert!(newest.contains(r#"location.replace("../../" + location.hash)"#), "{newest}");
+    assert!(!out.join("v/2.0/app-1.js").exists(), "no second copy of the app for it");
+
     let listing: serde_json::Value = serde_json::from_str(&read(&out.join("versions.json"))).expect("JSON");
     assert_eq!(listing[1], serde_json::json!({"name": "1.1", "path": "v/1.1/", "newest": false}));
 }

@@ -332,6 +332,12 @@ fn versioned(
             files.push((format!("{folder}{}/index.md", versions::CHANGES), markdown.into_bytes()));
         }
     }
+    // The newest is at the top, and at its own version's folder too, so that a link to a
+    // version keeps its meaning once a newer one is published.
+    files.push((
+        format!("{}/{}/index.html", versions::FOLDER, list[0].slug),
+        versions::redirect_page(&list[0]).into_bytes(),
+    ));
     let listing: Vec<Value> = list
         .iter()
         .enumerate()

@@ -111,6 +111,19 @@ fn nav(versions: &[Version], at: usize, from: &str, changes_link: bool) -> Strin
     out
 }
 
+/// The page at the newest version's own folder (`v/2.0/`): it sends the reader to the site's
+/// top, keeping the operation the address names (`#getPet`).
+#[must_use]
+pub fn redirect_page(newest: &Version) -> String {
+    format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Version {name}</title>\
+         <link rel=\"canonical\" href=\"../../\"><meta http-equiv=\"refresh\" content=\"0; url=../../\">\
+         <script>location.replace(\"../../\" + location.hash)</script></head>\
+         <body><p>Version {name} is the newest: <a href=\"../../\">read it here</a>.</p></body></html>\n",
+        name = escape(&newest.name)
+    )
+}
+
 /// The section a version's `llms.txt` ends with: its Changes page and the other versions'
 /// `llms.txt`, relative to its folder.
 #[must_use]
