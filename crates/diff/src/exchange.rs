@@ -342,7 +342,12 @@ pub(crate) fn responses<'v>(
 /// An operation's responses by status (`2XX` and `2xx` alike), each with its key as written.
 fn statuses(op: &Value) -> BTreeMap<String, (&str, &Value)> {
     (op.get("responses").and_then(Value::as_object).into_iter().flatten())
-        .map(|(k, v)| (k.to_ascii_uppercase(), (k.as_str(), v)))
+        .map(|(k, v)| {
+            // `2xx` and `2XX` are one range; `default` stays as written.
+            let key =
+                if k.eq_ignore_ascii_case("default") { "default".to_owned() } else { k.to_ascii_uppercase() };
+            (key, (k.as_str(), v))
+        })
         .collect()
 }
 

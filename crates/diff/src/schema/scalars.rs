@@ -170,8 +170,13 @@ impl Walk<'_> {
             _ => None,
         };
         if let Some((id, effect)) = change {
+            let verb = match id {
+                "multiple-of-set" => "set",
+                "multiple-of-removed" => "removed",
+                _ => "changed",
+            };
             let message =
-                format!("multipleOf changed{}", from_to(old.get("multipleOf"), new.get("multipleOf")));
+                format!("multipleOf {verb}{}", from_to(old.get("multipleOf"), new.get("multipleOf")));
             Note::new(place, id, effect, message)
                 .values(old.get("multipleOf").cloned(), new.get("multipleOf").cloned())
                 .add(self.found);
