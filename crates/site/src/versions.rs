@@ -16,6 +16,9 @@ use playground_reference::html::escape;
 /// The most earlier versions a site publishes.
 pub const MAX_VERSIONS: usize = 20;
 
+/// The longest version name kept, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+
 /// The folder of the earlier versions.
 pub const FOLDER: &str = "v";
 
@@ -36,7 +39,9 @@ impl Version {
     /// A version named `name`.
     #[must_use]
     pub fn new(name: &str) -> Version {
-        let name = name.trim();
+        // `info.version` is the description's to write: kept to a length a switcher shows.
+        let name: String = name.trim().chars().take(MAX_NAME_CHARS).collect();
+        let name = name.trim_end();
         let slug: String = name
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '-' })
@@ -134,15 +139,27 @@ pub fn llms_section(versions: &[Version], at: usize, changes: Option<&Report>) -
         let _ = writeln!(
             out,
             "- [Changes in {}]({CHANGES}/index.md): what changed since the version before ({})",
-            versions[at].name,
+            link_text(&versions[at].name),
             render::summary(report)
         );
     }
     for (i, version) in versions.iter().enumerate().filter(|(i, _)| *i != at) {
         let what = if i == 0 { "the newest version" } else { "an earlier version" };
-        let _ = writeln!(out, "- [{}]({top}{}llms.txt): {what}", version.name, folder(versions, i));
+        let _ =
+            writeln!(out, "- [{}]({top}{}llms.txt): {what}", link_text(&version.name), folder(versions, i));
     }
     out
+}
+
+/// A version's name as a Markdown link's text: brackets and backslashes escaped.
+fn link_text(name: &str) -> String {
+    name.chars().fold(String::new(), |mut out, c| {
+        if matches!(c, '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+        out
+    })
 }
 
 /// The switcher's and banner's styles, in the site's colours (`theme.css`'s variables).
@@ -388,6 +405,8 @@ mod tests {
         assert_eq!(Version::new(" v1 beta/2 ").slug, "v1-beta-2");
         assert_eq!(Version::new("..").slug, "version");
         assert_eq!(Version::new("<script>").slug, "-script-");
+        assert_eq!(Version::new(&"9".repeat(500)).name.len(), MAX_NAME_CHARS);
+        assert_eq!(link_text("1.0] (x) [y"), "1.0\\] (x) \\[y");
     }
 
     #[test]
