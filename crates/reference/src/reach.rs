@@ -2,8 +2,6 @@
 //! local `$ref`s they lead to (at their own pointers), so that the try-it module can generate
 //! and check values for them without the whole document.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
 /// Targets of `$ref`s kept at most...
@@ -16,7 +14,7 @@ const MAX_NODES: usize = 200_000;
 /// `components.schemas.Book`); an array on a pointer's way is an object keyed by the index.
 /// Bounded: what is past [`MAX_TARGETS`] or [`MAX_NODES`] is left out (a reference to it then
 /// does not resolve, which a generator reads as a schema it cannot honour).
-pub(crate) fn schema_document<'a>(doc: &'a Value, roots: impl IntoIterator<Item = &'a Value>) -> Value {
+pub(crate) fn schema_document<'a>(doc: &Value, roots: impl IntoIterator<Item = &'a Value>) -> Value {
     let mut out = Map::new();
     for key in ["openapi", "swagger", "jsonSchemaDialect"] {
         if let Some(value) = doc.get(key) {
@@ -24,12 +22,11 @@ pub(crate) fn schema_document<'a>(doc: &'a Value, roots: impl IntoIterator<Item 
         }
     }
     let mut out = Value::Object(out);
-    // The walk borrows what it reads; only what it keeps is copied, once.
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut pending: Vec<&Value> = roots.into_iter().collect();
+    let mut seen: Vec<String> = Vec::new();
+    let mut pending: Vec<Value> = roots.into_iter().cloned().collect();
     let mut nodes = 0usize;
     while let Some(value) = pending.pop() {
-        let mut stack = vec![value];
+        let mut stack = vec![&value];
         while let Some(node) = stack.pop() {
             nodes += 1;
             if nodes > MAX_NODES {
@@ -39,12 +36,14 @@ pub(crate) fn schema_document<'a>(doc: &'a Value, roots: impl IntoIterator<Item 
                 Value::Object(map) => {
                     if let Some(reference) = map.get("$ref").and_then(Value::as_str)
                         && let Some(pointer) = reference.strip_prefix('#')
+                        && !seen.iter().any(|s| s == pointer)
                         && seen.len() < MAX_TARGETS
-                        && seen.insert(pointer)
-                        && let Some(target) = doc.pointer(pointer)
                     {
-                        place(&mut out, pointer, target.clone());
-                        pending.push(target);
+                        seen.push(pointer.to_owned());
+                        if let Some(target) = doc.pointer(pointer) {
+                            place(&mut out, pointer, target.clone());
+                            pending.push(target.clone());
+                        }
                     }
                     stack.extend(map.values());
                 }
