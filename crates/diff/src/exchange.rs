@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use crate::operations::{Found1, escape, follow, path_names};
+use playground_openapi::pointer::escape_segment as escape;
+
+use crate::found::{Found1, follow, path_names};
 use crate::place::{Effect, Note, Place, object};
 use crate::schema::Walk;
 use crate::{Direction, Level};

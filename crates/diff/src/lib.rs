@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 mod exchange;
+mod found;
 mod operations;
 mod place;
 pub mod render;

@@ -5,30 +5,14 @@
 use std::collections::BTreeMap;
 
 use playground_openapi::catalog::METHODS;
-use playground_openapi::pointer::pointer_target;
+use playground_openapi::pointer::escape_segment as escape;
 use serde_json::Value;
 
+use crate::found::{Found1, follow, path_names};
 use crate::place::{Effect, Found, Note, Owner, Place};
 use crate::schema::Walk;
 use crate::shared::Shared;
 use crate::{Change, Direction, Level, OperationKey, Options, exchange, security};
-
-/// How many `$ref`s in a row are followed for a path item, parameter, body, response or header.
-const MAX_CHAIN: usize = 16;
-
-/// One operation as found in a document.
-pub(crate) struct Found1<'v> {
-    /// How the output names it.
-    pub key: OperationKey,
-    /// The path template as written (parameter names kept).
-    pub path: String,
-    /// Its path item (a `$ref` followed).
-    pub item: &'v Value,
-    /// The operation.
-    pub operation: &'v Value,
-    /// The pointer of the operation.
-    pub pointer: String,
-}
 
 /// Every change from `old` to `new`.
 pub(crate) fn compare(old: &Value, new: &Value, options: &Options) -> Vec<Change> {
@@ -37,10 +21,12 @@ pub(crate) fn compare(old: &Value, new: &Value, options: &Options) -> Vec<Change
     let old_ops = operations(old);
     let new_ops = operations(new);
     {
+        // The security schemes renamed, read once for every operation.
+        let renamed = security::renamed(old, new);
         let mut walk = Walk::new(old, new, &mut found, &mut shared);
         for (match_key, a) in &old_ops {
             match new_ops.get(match_key) {
-                Some(b) => operation(&mut walk, a, b),
+                Some(b) => operation(&mut walk, a, b, &renamed),
                 None => removed(walk.found, a, options),
             }
         }
@@ -159,29 +145,6 @@ fn template(path: &str) -> String {
     out
 }
 
-/// The parameter names of a path template, in order.
-pub(crate) fn path_names(path: &str) -> Vec<&str> {
-    path.split('{').skip(1).filter_map(|rest| rest.split_once('}').map(|(name, _)| name)).collect()
-}
-
-/// A pointer segment escaped.
-pub(crate) fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
-
-/// An object with its `$ref`s followed (local ones), with the pointer of what was reached.
-pub(crate) fn follow<'v>(doc: &'v Value, value: &'v Value, pointer: String) -> Option<(&'v Value, String)> {
-    let mut current = value;
-    let mut pointer = pointer;
-    for _ in 0..MAX_CHAIN {
-        let Some(reference) = current.get("$ref").and_then(Value::as_str) else { break };
-        let target = pointer_target(doc, reference)?;
-        pointer = reference.trim_start_matches('#').to_owned();
-        current = target;
-    }
-    current.is_object().then_some((current, pointer))
-}
-
 fn removed(found: &mut Found, a: &Found1<'_>, options: &Options) {
     let op = a.operation;
     let id = if a.key.webhook { "webhook-removed" } else { "operation-removed" };
@@ -224,7 +187,7 @@ fn stability_name(rank: u8) -> &'static str {
 }
 
 /// Two operations matched: what changed in them.
-fn operation<'v>(walk: &mut Walk<'v>, a: &Found1<'v>, b: &Found1<'v>) {
+fn operation<'v>(walk: &mut Walk<'v>, a: &Found1<'v>, b: &Found1<'v>, renamed: &BTreeMap<String, String>) {
     let owner = Owner::Operation(b.key.clone());
     let mut top = Place::new(owner, "", a.pointer.clone(), b.pointer.clone());
     lifecycle(walk.found, &top, a, b);
@@ -238,7 +201,7 @@ fn operation<'v>(walk: &mut Walk<'v>, a: &Found1<'v>, b: &Found1<'v>) {
     exchange::parameters(walk, &top, a, b, request);
     exchange::request_body(walk, &top, a, b, request);
     exchange::responses(walk, &top, a, b, response);
-    security::operation(walk, &top, a.operation, b.operation);
+    security::operation(walk, &top, (a.operation, b.operation), renamed);
     security::operation_servers(walk, &top, (a.item, a.operation), (b.item, b.operation));
 }
 

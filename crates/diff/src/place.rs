@@ -3,6 +3,7 @@
 
 use std::sync::LazyLock;
 
+use playground_openapi::pointer::escape_segment;
 use serde_json::{Map, Value};
 
 use crate::{Change, Direction, Level, OperationKey};
@@ -89,7 +90,7 @@ impl Place {
 
     /// The same place, one pointer segment down on both sides.
     pub(crate) fn down(&self, segment: &str) -> Place {
-        let escaped = segment.replace('~', "~0").replace('/', "~1");
+        let escaped = escape_segment(segment);
         let mut place = self.clone();
         place.old = format!("{}/{escaped}", self.old);
         place.new = format!("{}/{escaped}", self.new);
@@ -100,7 +101,7 @@ impl Place {
     pub(crate) fn property(&self, segment_path: &[&str], step: &str) -> Place {
         let mut place = self.clone();
         for segment in segment_path {
-            let escaped = segment.replace('~', "~0").replace('/', "~1");
+            let escaped = escape_segment(segment);
             if !self.frozen.0 {
                 place.old = format!("{}/{escaped}", place.old);
             }

@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::Level;
-use crate::operations::escape;
 use crate::place::{Effect, Note, Owner, Place};
 use crate::schema::Walk;
+use playground_openapi::pointer::escape_segment as escape;
 
 /// One way to authenticate: each scheme it needs, with its scopes.
 type Alternative = BTreeMap<String, BTreeSet<String>>;
@@ -49,9 +49,13 @@ fn shown(alternative: &Alternative) -> String {
 }
 
 /// What changed in the credentials an operation needs.
-pub(crate) fn operation(walk: &mut Walk<'_>, top: &Place, old: &Value, new: &Value) {
+pub(crate) fn operation(
+    walk: &mut Walk<'_>,
+    top: &Place,
+    (old, new): (&Value, &Value),
+    renamed: &BTreeMap<String, String>,
+) {
     let (x, old_pointer) = requirements(walk.old_doc, old, &top.old);
-    let renamed = renamed(walk.old_doc, walk.new_doc);
     let x: Vec<Alternative> = x
         .into_iter()
         .map(|alternative| {
@@ -145,7 +149,7 @@ pub(crate) fn operation(walk: &mut Walk<'_>, top: &Place, old: &Value, new: &Val
 /// The security schemes that only changed name: each old name gone from the new description,
 /// with the new name of the one scheme added there with the same definition (its description
 /// aside).
-fn renamed(old: &Value, new: &Value) -> BTreeMap<String, String> {
+pub(crate) fn renamed(old: &Value, new: &Value) -> BTreeMap<String, String> {
     let schemes = |doc: &Value| {
         doc.pointer("/components/securitySchemes").and_then(Value::as_object).cloned().unwrap_or_default()
     };

@@ -10,7 +10,7 @@ mod scalars;
 
 use std::borrow::Cow;
 
-use playground_openapi::pointer::{pointer_target, unescape_segment};
+use playground_openapi::pointer::{escape_segment, pointer_target, unescape_segment};
 use playground_openapi::schema as read;
 use serde_json::{Map, Value};
 
@@ -114,7 +114,7 @@ impl<'a> Walk<'a> {
 
     /// Compares a component schema with itself across the two documents (a shared schema).
     pub(crate) fn component(&mut self, name: &str, direction: Direction, lenient: bool) {
-        let escaped = name.replace('~', "~0").replace('/', "~1");
+        let escaped = escape_segment(name);
         let pointer = format!("/components/schemas/{escaped}");
         let (Some(old), Some(new)) = (self.old_doc.pointer(&pointer), self.new_doc.pointer(&pointer)) else {
             return;
