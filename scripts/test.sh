@@ -6,6 +6,9 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 export PATH="$ROOT/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+# No incremental caches: a run from a fresh clone gains nothing from them, and they were as large
+# as everything else in target/ together.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 timings=()
 stage() {
