@@ -14,7 +14,7 @@ const MAX_NODES: usize = 200_000;
 /// `components.schemas.Book`); an array on a pointer's way is an object keyed by the index.
 /// Bounded: what is past [`MAX_TARGETS`] or [`MAX_NODES`] is left out (a reference to it then
 /// does not resolve, which a generator reads as a schema it cannot honour).
-pub(crate) fn schema_document<'a>(doc: &Value, roots: impl IntoIterator<Item = &'a Value>) -> Value {
+pub(crate) fn schema_document<'a>(doc: &'a Value, roots: impl IntoIterator<Item = &'a Value>) -> Value {
     let mut out = Map::new();
     for key in ["openapi", "swagger", "jsonSchemaDialect"] {
         if let Some(value) = doc.get(key) {
@@ -22,11 +22,12 @@ pub(crate) fn schema_document<'a>(doc: &Value, roots: impl IntoIterator<Item = &
         }
     }
     let mut out = Value::Object(out);
-    let mut seen: Vec<String> = Vec::new();
-    let mut pending: Vec<Value> = roots.into_iter().cloned().collect();
+    // The walk borrows what it reads; only what it keeps is copied, once.
+    let mut seen: Vec<&str> = Vec::new();
+    let mut pending: Vec<&Value> = roots.into_iter().collect();
     let mut nodes = 0usize;
     while let Some(value) = pending.pop() {
-        let mut stack = vec![&value];
+        let mut stack = vec![value];
         while let Some(node) = stack.pop() {
             nodes += 1;
             if nodes > MAX_NODES {
@@ -36,13 +37,13 @@ pub(crate) fn schema_document<'a>(doc: &Value, roots: impl IntoIterator<Item = &
                 Value::Object(map) => {
                     if let Some(reference) = map.get("$ref").and_then(Value::as_str)
                         && let Some(pointer) = reference.strip_prefix('#')
-                        && !seen.iter().any(|s| s == pointer)
+                        && !seen.contains(&pointer)
                         && seen.len() < MAX_TARGETS
                     {
-                        seen.push(pointer.to_owned());
+                        seen.push(pointer);
                         if let Some(target) = doc.pointer(pointer) {
                             place(&mut out, pointer, target.clone());
-                            pending.push(target.clone());
+                            pending.push(target);
                         }
                     }
                     stack.extend(map.values());
