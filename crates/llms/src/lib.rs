@@ -96,7 +96,7 @@ pub fn pages(document: &Value, catalog: &Catalog, title: &str) -> Vec<Page> {
         Page { path: markdown_file(&op.anchor()), text: bounded(text) }
     });
     let schema_pages = parallel_map(&schemas, |name| {
-        let view = SchemaView::build(document, name).map_err(|e| e.to_string());
+        let view = SchemaView::build_text(document, name).map_err(|e| e.to_string());
         let mut text = String::new();
         site::schema_page(&mut text, name, view.as_ref().map_err(Clone::clone), Base("../"));
         Page { path: markdown_file(&schema_anchor(name)), text: bounded(text) }

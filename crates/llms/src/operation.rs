@@ -38,12 +38,7 @@ fn long_summary(op: &OperationSummary) -> Option<&str> {
 
 /// The view of the operation a list entry names.
 pub(crate) fn view(document: &Value, op: &OperationSummary) -> Result<OperationView, String> {
-    let built = if op.webhook {
-        OperationView::build_webhook(document, op.method, &op.path)
-    } else {
-        OperationView::build(document, op.method, &op.path)
-    };
-    built.map_err(|e| e.to_string())
+    OperationView::build_text(document, op.method, &op.path, op.webhook).map_err(|e| e.to_string())
 }
 
 /// The page of `op`: its view's text, or what kept it from being read. `tags` are the tags

@@ -18,7 +18,8 @@ pub struct SchemaView {
     /// The example's block (`schema`), for the try-it module to fill with the mock's generator
     /// (as the API answers it: `writeOnly` left out), or to check the schema's own example.
     pub slot: ExampleSlot,
-    /// What the schema reaches through `$ref`s (see `OperationView::schema_document`).
+    /// What the schema reaches through `$ref`s (see `OperationView::schema_document`); `null`
+    /// in a view built for its text ([`SchemaView::build_text`]).
     pub schema_document: Value,
 }
 
@@ -29,6 +30,17 @@ impl SchemaView {
     /// [`ViewError::NoOperation`] is never returned; [`ViewError::BrokenRef`] when the
     /// document has no such schema.
     pub fn build(doc: &Value, name: &str) -> Result<Self, ViewError> {
+        let mut view = Self::build_text(doc, name)?;
+        view.schema_document = super::reach::schema_document(doc, [&view.slot.schema]);
+        Ok(view)
+    }
+
+    /// The view for a reader of its text (the Markdown pages): [`SchemaView::build`] without
+    /// [`SchemaView::schema_document`] (`null`).
+    ///
+    /// # Errors
+    /// As [`SchemaView::build`].
+    pub fn build_text(doc: &Value, name: &str) -> Result<Self, ViewError> {
         let Some(schema) = doc.get("components").and_then(|c| c.get("schemas")).and_then(|s| s.get(name))
         else {
             return Err(ViewError::BrokenRef(format!("there is no schema {name} in components.schemas")));
@@ -47,13 +59,12 @@ impl SchemaView {
             documented: playground_openapi::schema::example(schema).cloned(),
             answer: true,
         };
-        let schema_document = super::reach::schema_document(doc, [&slot.schema]);
         Ok(Self {
             name: name.to_owned(),
             tree,
             example: generate_example(doc, schema),
             slot,
-            schema_document,
+            schema_document: Value::Null,
         })
     }
 }

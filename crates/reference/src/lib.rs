@@ -336,7 +336,8 @@ pub struct OperationView {
     pub callbacks: Vec<CallbackView>,
     /// What the request's schemas (parameters and body) reach through `$ref`s, as a small
     /// document (its version and those targets at their pointers): the try-it module generates
-    /// and checks values with it, without the whole document.
+    /// and checks values with it, without the whole document. `null` in a view built for its
+    /// text ([`OperationView::build_text`]).
     #[serde(default)]
     pub schema_document: Value,
     /// The operation's Example blocks, for the try-it module to fill.
@@ -397,7 +398,21 @@ impl OperationView {
     /// [`ViewError`] when the operation is missing or its path item is a broken reference.
     pub fn build(doc: &Value, method: Method, path: &str) -> Result<Self, ViewError> {
         let item = resolve(doc, &doc["paths"][path])?;
-        Self::build_in(doc, item, method, path, Kind::Path)
+        Self::build_in(doc, item, method, path, Kind::Path, Reach::Kept)
+    }
+
+    /// The view for a reader of its text (the Markdown pages), which never generates or checks
+    /// a value: [`OperationView::build`] (or [`OperationView::build_webhook`], with `webhook`)
+    /// without [`OperationView::schema_document`] (`null`). On a large description, copying
+    /// what each operation reaches was a third of a site's build.
+    ///
+    /// # Errors
+    /// As [`OperationView::build`].
+    pub fn build_text(doc: &Value, method: Method, path: &str, webhook: bool) -> Result<Self, ViewError> {
+        let (items, kind) =
+            if webhook { (webhooks(doc), Kind::Webhook) } else { (&doc["paths"], Kind::Path) };
+        let item = resolve(doc, &items[path])?;
+        Self::build_in(doc, item, method, path, kind, Reach::Left)
     }
 
     /// Builds the view of the operation `method` of the webhook `name` in `doc` (`webhooks`,
@@ -407,7 +422,7 @@ impl OperationView {
     /// As [`OperationView::build`].
     pub fn build_webhook(doc: &Value, method: Method, name: &str) -> Result<Self, ViewError> {
         let item = resolve(doc, &webhooks(doc)[name])?;
-        Self::build_in(doc, item, method, name, Kind::Webhook)
+        Self::build_in(doc, item, method, name, Kind::Webhook, Reach::Kept)
     }
 
     /// What [`OperationView::build`] (or [`OperationView::build_webhook`], with `webhook`)
@@ -427,6 +442,7 @@ impl OperationView {
         method: Method,
         path: &str,
         kind: Kind,
+        reach: Reach,
     ) -> Result<Self, ViewError> {
         // The only refusals: `check` makes the same, and must stay the same.
         let op = operation(item, method, path)?;
@@ -439,19 +455,23 @@ impl OperationView {
         let (servers, server_details) = servers(doc, item, op);
         let security = security(doc, op.get("security").or_else(|| doc.get("security")));
         let schemes = schemes(doc, &security);
-        let callbacks = if kind == Kind::Callback { Vec::new() } else { callbacks(doc, op, &mut problems) };
+        let callbacks =
+            if kind == Kind::Callback { Vec::new() } else { callbacks(doc, op, reach, &mut problems) };
 
         let flag = |v: &Value, key: &str| v.get(key).and_then(Value::as_bool).unwrap_or(false);
         let deprecated = flag(op, "deprecated");
         let example_slots = parts::example_slots(request_body.as_ref(), &responses);
-        let schema_document = reach::schema_document(
-            doc,
-            parameters
-                .iter()
-                .map(|p| &p.schema_json)
-                .chain(request_body.iter().flat_map(|b| b.media_types.iter().map(|m| &m.schema)))
-                .chain(example_slots.iter().map(|slot| &slot.schema)),
-        );
+        let schema_document = match reach {
+            Reach::Kept => reach::schema_document(
+                doc,
+                parameters
+                    .iter()
+                    .map(|p| &p.schema_json)
+                    .chain(request_body.iter().flat_map(|b| b.media_types.iter().map(|m| &m.schema)))
+                    .chain(example_slots.iter().map(|slot| &slot.schema)),
+            ),
+            Reach::Left => Value::Null,
+        };
         Ok(OperationView {
             method,
             path: path.to_owned(),
@@ -489,6 +509,13 @@ fn webhooks(doc: &Value) -> &Value {
 fn operation<'d>(item: &'d Value, method: Method, path: &str) -> Result<&'d Value, ViewError> {
     item.get(method.as_str().to_ascii_lowercase())
         .ok_or_else(|| ViewError::NoOperation(format!("{} {path}", method.as_str())))
+}
+
+/// Whether a view keeps what its schemas reach ([`OperationView::schema_document`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    Kept,
+    Left,
 }
 
 /// Where an operation's path item is.

@@ -119,11 +119,16 @@ pub(crate) fn schemes(
 
 /// The operation's callbacks in document order; a part that cannot be read is named in
 /// `problems`.
-pub(crate) fn callbacks(doc: &Value, op: &Value, problems: &mut Vec<String>) -> Vec<CallbackView> {
+pub(crate) fn callbacks(
+    doc: &Value,
+    op: &Value,
+    reach: Reach,
+    problems: &mut Vec<String>,
+) -> Vec<CallbackView> {
     let mut callbacks = Vec::new();
     for (name, callback) in op.get("callbacks").and_then(Value::as_object).into_iter().flatten() {
         match follow(doc, callback) {
-            Ok(callback) => callbacks.extend(callback_views(doc, name, callback, problems)),
+            Ok(callback) => callbacks.extend(callback_views(doc, name, callback, reach, problems)),
             Err(e) => problems.push(format!("The callback {name} is not shown: {e}.")),
         }
     }
@@ -136,6 +141,7 @@ pub(crate) fn callback_views(
     doc: &Value,
     name: &str,
     callback: &Value,
+    reach: Reach,
     problems: &mut Vec<String>,
 ) -> Vec<CallbackView> {
     let mut out = Vec::new();
@@ -153,7 +159,7 @@ pub(crate) fn callback_views(
         let operations = playground_openapi::catalog::METHODS
             .iter()
             .filter(|m| item.get(m.as_str().to_ascii_lowercase()).is_some_and(Value::is_object))
-            .filter_map(|m| OperationView::build_in(doc, item, *m, expression, Kind::Callback).ok())
+            .filter_map(|m| OperationView::build_in(doc, item, *m, expression, Kind::Callback, reach).ok())
             .collect();
         out.push(CallbackView { name: name.to_owned(), expression: expression.clone(), operations });
     }

@@ -7,7 +7,7 @@ use petstore::mock::Mock;
 use playground_http::Request;
 use playground_openapi::Catalog;
 use playground_openapi::catalog::Method;
-use playground_reference::{CodeSamples, OperationView, example_for};
+use playground_reference::{CodeSamples, OperationView, SchemaView, example_for};
 use serde_json::{Value, json};
 
 fn doc() -> Value {
@@ -38,6 +38,41 @@ fn every_petstore_operation_has_a_view() {
         assert!(v.responses.iter().any(|r| r.status.starts_with('2')), "{path}");
         assert_eq!(v.servers, ["https://api.petstore.example.com", "http://127.0.0.1:4010"]);
     }
+}
+
+#[test]
+fn a_view_for_its_text_is_the_whole_view_without_what_its_schemas_reach() {
+    let doc = doc();
+    for (method, path) in all_operations(&doc) {
+        let whole = OperationView::build(&doc, method, &path).unwrap();
+        let mut text = OperationView::build_text(&doc, method, &path, false).unwrap();
+        assert!(text.schema_document.is_null(), "{path}");
+        text.schema_document = whole.schema_document.clone();
+        assert_eq!(text, whole, "{method:?} {path}");
+    }
+    // Webhooks (and their refusals) are the same as build_webhook's.
+    let hooks = json!({
+        "openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {},
+        "webhooks": {"petAdded": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}, "responses": {"200": {"description": "ok"}}}}},
+        "components": {"schemas": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}}}
+    });
+    let whole = OperationView::build_webhook(&hooks, Method::Post, "petAdded").unwrap();
+    assert!(!whole.schema_document.is_null());
+    let mut text = OperationView::build_text(&hooks, Method::Post, "petAdded", true).unwrap();
+    assert!(text.schema_document.is_null());
+    text.schema_document = whole.schema_document.clone();
+    assert_eq!(text, whole);
+    assert!(OperationView::build_text(&hooks, Method::Get, "petAdded", true).is_err());
+    assert!(OperationView::build_text(&hooks, Method::Post, "petAdded", false).is_err());
+
+    // A component schema's view likewise.
+    let whole = SchemaView::build(&hooks, "Pet").unwrap();
+    assert_eq!(whole.schema_document["components"]["schemas"]["Pet"]["type"], "object");
+    let mut text = SchemaView::build_text(&hooks, "Pet").unwrap();
+    assert!(text.schema_document.is_null());
+    text.schema_document = whole.schema_document.clone();
+    assert_eq!(text, whole);
+    assert!(SchemaView::build_text(&hooks, "Nobody").is_err());
 }
 
 #[test]
