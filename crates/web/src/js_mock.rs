@@ -89,6 +89,33 @@ impl<M: StatefulMock + 'static> JsMock<M> {
         respond(self.mock.clone(), input, &init.map_or(JsValue::UNDEFINED, JsValue::from), None)
     }
 
+    /// `answer(method, url, headers, body)`: a promise of a real `Response`, for a caller that
+    /// holds a request's parts already (the MSW and Playwright helpers): no `Request` is built
+    /// and no body stream read. `headers` is a `Headers` or `[name, value]` pairs; `url` the
+    /// mock's path with its query.
+    pub fn answer(
+        &self,
+        method: String,
+        target: String,
+        headers: &JsValue,
+        body: Option<Uint8Array>,
+    ) -> Promise {
+        let headers = match serde_wasm_bindgen::from_value(headers.clone()) {
+            Ok(headers) => headers,
+            Err(error) => {
+                let message = format!(
+                    "answer(): the headers are a Headers or [name, value] pairs ({}).",
+                    message_of(error)
+                );
+                return Promise::reject(&js_sys::TypeError::new(&message));
+            }
+        };
+        let body = body.map(|body| body.to_vec()).unwrap_or_default();
+        let request = playground_http::Request { method, target, headers, body };
+        let mock = self.mock.clone();
+        future_to_promise(async move { answer_request(&mock, &request).await.map(JsValue::from) })
+    }
+
     /// `handle(request)`: `{method, url, headers, body}` in, `{status, headers, body}` out.
     pub fn handle(&self, request: JsValue) -> Result<Object, JsError> {
         let example = self.example;
@@ -395,7 +422,16 @@ async fn answer<M: StatefulMock + 'static>(
     // `Headers` iterates as [name, value] pairs of strings.
     let headers = serde_wasm_bindgen::from_value(request.headers().into())?;
     let request = playground_http::Request { method: request.method(), target, headers, body };
-    let handled = mock.handle_timed(&request);
+    answer_request(mock, &request).await
+}
+
+/// The mock's answer to `request` as a `Response`, after the delay its options ask for; a
+/// `TypeError` for a network failure they inject.
+async fn answer_request<M: StatefulMock + 'static>(
+    mock: &PersistentMock<M>,
+    request: &playground_http::Request,
+) -> Result<web_sys::Response, JsValue> {
+    let handled = mock.handle_timed(request);
     if handled.delay_ms > 0 {
         sleep(handled.delay_ms).await?;
     }
@@ -453,7 +489,7 @@ fn uninstall(slot: &RefCell<Option<Installed>>) -> bool {
 
 /// The methods `PetstoreMock` and `ApiMock` share, as one `#[wasm_bindgen]` impl of the class
 /// `$js` on the struct `$rust`, whose field `inner` is a [`JsMock`] of a mock that is
-/// [`CheckExchange`]: `fetch`, `handle`, `handleJson`, `checkExchangeJson`, `installFetch`,
+/// [`CheckExchange`]: `fetch`, `answer`, `handle`, `handleJson`, `checkExchangeJson`, `installFetch`,
 /// `uninstallFetch`, `snapshot`, `restore`, `notices`, `dismissNotices`, `onChange` and
 /// `storageKey`. The crate that calls it depends on `wasm-bindgen` and `js-sys`.
 ///
@@ -478,6 +514,22 @@ macro_rules! js_mock_methods {
                 init: ::core::option::Option<$crate::js_mock::JsRequestInit>,
             ) -> ::js_sys::Promise {
                 self.inner.fetch(&input, init)
+            }
+
+            /// Answers a request given by its parts, as `fetch` would (a real `Response`, after
+            /// the delay the options ask for; a `TypeError` for an injected network failure),
+            /// without building a `Request` or reading a body stream: `url` is the mock's path
+            /// with its query, `headers` a `Headers` or `[name, value]` pairs, `body` the bytes.
+            #[wasm_bindgen(unchecked_return_type = "Promise<Response>")]
+            pub fn answer(
+                &self,
+                method: ::std::string::String,
+                url: ::std::string::String,
+                #[wasm_bindgen(unchecked_param_type = "Headers | [string, string][]")]
+                headers: ::wasm_bindgen::JsValue,
+                body: ::core::option::Option<::js_sys::Uint8Array>,
+            ) -> ::js_sys::Promise {
+                self.inner.answer(method, url, &headers, body)
             }
 
             /// Answers a request at once, without `Request` and `Response` objects (no promise,

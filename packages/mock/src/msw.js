@@ -2,7 +2,7 @@
 // page, setupServer from msw/node) adds the stateful mock of its description in one line.
 import { http } from "msw";
 
-import { answer, prefixMatcher } from "./prefix.js";
+import { answer, partsOf, prefixMatcher } from "./prefix.js";
 
 /**
  * `[http.all(prefix + "*", ...)]`: every request under `prefix` (a path such as "/api", or an
@@ -11,7 +11,7 @@ import { answer, prefixMatcher } from "./prefix.js";
  * failure the mock's options inject is `Response.error()`.
  */
 export function mswHandlers(mock, prefix = "/") {
-  if (!mock || typeof mock.fetch !== "function") {
+  if (!mock || typeof mock.answer !== "function") {
     throw new TypeError("mswHandlers(mock, prefix): mock is an ApiMock or a PetstoreMock.");
   }
   const origin = globalThis.location?.origin;
@@ -23,7 +23,7 @@ export function mswHandlers(mock, prefix = "/") {
     http.all(pattern, async ({ request }) => {
       const target = match(request.url);
       if (target === null) return undefined;
-      return (await answer(mock, request, target)) ?? Response.error();
+      return (await answer(mock, await partsOf(request), target)) ?? Response.error();
     }),
   ];
 }

@@ -13,7 +13,7 @@ export async function routeMock(page, mock, prefix = "/") {
   if (!page || typeof page.route !== "function") {
     throw new TypeError("routeMock(page, mock, prefix): page is a Playwright Page or BrowserContext.");
   }
-  if (!mock || typeof mock.fetch !== "function") {
+  if (!mock || typeof mock.answer !== "function") {
     throw new TypeError("routeMock(page, mock, prefix): mock is an ApiMock or a PetstoreMock.");
   }
   const match = prefixMatcher(prefix);
@@ -27,13 +27,12 @@ export async function routeMock(page, mock, prefix = "/") {
     if (request.method() === "OPTIONS" && headers["access-control-request-method"]) {
       return route.fulfill({ status: 204, headers: preflight(headers) });
     }
-    const init = { method: request.method(), headers: Object.entries(headers).filter(([name]) => !name.startsWith(":")) };
-    const body = request.postDataBuffer();
-    const fetchRequest = new Request(new URL(target, "http://localhost"), {
-      ...init,
-      body: body && body.length && init.method !== "GET" && init.method !== "HEAD" ? body : undefined,
-    });
-    const response = await answer(mock, fetchRequest, target);
+    const parts = {
+      method: request.method(),
+      headers: Object.entries(headers).filter(([name]) => !name.startsWith(":")),
+      body: request.postDataBuffer(),
+    };
+    const response = await answer(mock, parts, target);
     if (!response) return route.abort("failed");
     const out = {};
     response.headers.forEach((value, name) => {

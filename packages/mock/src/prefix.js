@@ -42,19 +42,25 @@ export function prefixMatcher(prefix, origin) {
 }
 
 /**
- * The mock's `Response` to a Fetch API `request` whose mock path is `target`, or `null` when
- * the mock's options injected a network failure.
+ * The mock's `Response` to a request given by its parts, whose mock path is `target`, or `null`
+ * when the mock's options injected a network failure. `headers` is a `Headers` or `[name, value]`
+ * pairs, `body` the bytes (ignored for GET and HEAD). The parts go to the mock as they are: no
+ * `Request` is built and no body read twice. An aborted `signal` rejects with its reason.
  */
-export async function answer(mock, request, target) {
-  const init = { method: request.method, headers: request.headers, signal: request.signal };
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    const body = new Uint8Array(await request.arrayBuffer());
-    if (body.length) init.body = body;
-  }
+export async function answer(mock, { method, headers, body, signal }, target) {
+  if (signal && signal.aborted) throw signal.reason;
+  const bytes = method !== "GET" && method !== "HEAD" && body && body.length ? new Uint8Array(body) : undefined;
   try {
-    return await mock.fetch(target, init);
+    return await mock.answer(method, target, headers, bytes);
   } catch (error) {
-    if (request.signal && request.signal.aborted) throw error;
+    if (signal && signal.aborted) throw error;
     return null;
   }
+}
+
+/** `answer`'s parts of a Fetch API `request` (its body read once). */
+export async function partsOf(request) {
+  const { method, headers, signal } = request;
+  const body = method === "GET" || method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer());
+  return { method, headers, body, signal };
 }

@@ -1,4 +1,4 @@
-//! `PetstoreMock` in headless Chromium: `fetch` gives real
+//! `PetstoreMock` in headless Chromium: `fetch` and `answer` give real
 //! `Response`s, `installFetch` answers under its prefix and passes the rest on, uninstalling
 //! puts the original back, `restore` throws a readable `Error`.
 #![cfg(target_arch = "wasm32")]
@@ -134,6 +134,44 @@ async fn fetch_rejects_where_window_fetch_would() {
     let aborted = init(&[("signal", controller.signal().into())]);
     let error = settle(mock.fetch("/pets".into(), Some(aborted))).await.unwrap_err();
     assert_eq!(Reflect::get(&error, &"name".into()).unwrap(), "AbortError");
+}
+
+#[wasm_bindgen_test]
+async fn answer_takes_a_requests_parts_as_fetch_would_and_fails_where_the_options_say() {
+    let mock = in_memory();
+    let json = Array::of1(&Array::of2(&"content-type".into(), &"application/json".into()));
+    let body = Uint8Array::from(br#"{"name":"Rex","categoryId":1}"#.as_slice());
+    let created = response(mock.answer("POST".into(), "/pets".into(), json.clone().into(), Some(body))).await;
+    assert_eq!(created.status(), 201);
+    assert_eq!(created.status_text(), "Created");
+    let pet = body_json(&created).await;
+    assert_eq!(pet["name"], "Rex");
+
+    // A `Headers` object, a query, and no body.
+    let headers = web_sys::Headers::new().unwrap();
+    headers.append("accept", "application/json").unwrap();
+    let listed = response(mock.answer("GET".into(), "/pets?limit=1".into(), headers.into(), None)).await;
+    assert_eq!(listed.status(), 200);
+    assert_eq!(body_json(&listed).await.as_array().unwrap().len(), 1);
+
+    // The body is read as bytes, checked like fetch's: a bad one is the Error object.
+    let bad = Uint8Array::from(br#"{"name":"","categoryId":1}"#.as_slice());
+    let refused = response(mock.answer("POST".into(), "/pets".into(), json.clone().into(), Some(bad))).await;
+    assert_eq!(refused.status(), 422);
+
+    // Headers that are not pairs: a TypeError that says what they should be.
+    let error = settle(mock.answer("GET".into(), "/pets".into(), 42.into(), None)).await.unwrap_err();
+    assert!(error.is_instance_of::<js_sys::TypeError>());
+    let message = Reflect::get(&error, &"message".into()).unwrap().as_string().unwrap();
+    assert!(message.contains("[name, value] pairs"), "{message}");
+
+    // A network failure the options inject rejects with a TypeError, as fetch would.
+    let failure = object(&[("rate", 1.into()), ("network", true.into())]);
+    let failing =
+        JsPetstoreMock::new(options(&[("storageKey", JsValue::NULL), ("failure", failure)])).unwrap();
+    let error =
+        settle(failing.answer("GET".into(), "/pets".into(), Array::new().into(), None)).await.unwrap_err();
+    assert!(error.is_instance_of::<js_sys::TypeError>(), "{error:?}");
 }
 
 #[wasm_bindgen_test]
