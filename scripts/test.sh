@@ -38,10 +38,11 @@ in_browser_tmp() {
   return "$status"
 }
 
-# A full run writes about 6.5 GB (mostly target/); say so before a full disk fails a compiler.
+# A full run from a fresh clone writes about 7 GB (target/ peaked at 6.7 GB); say so before a
+# full disk fails a compiler.
 free_kib=$(df -Pk "$ROOT" | awk 'NR == 2 { print $4 }')
 if (( free_kib < 8 * 1024 * 1024 )); then
-  printf 'warning: %s has %d MiB free; a full run writes about 6.5 GiB\n' "$ROOT" $(( free_kib / 1024 )) >&2
+  printf 'warning: %s has %d MiB free; a full run writes about 7 GiB\n' "$ROOT" $(( free_kib / 1024 )) >&2
 fi
 
 stage "tools"                     scripts/ensure-tools.sh test
