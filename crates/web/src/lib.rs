@@ -50,6 +50,8 @@ pub mod sync;
 
 #[cfg(target_arch = "wasm32")]
 pub mod js_mock;
+#[cfg(target_arch = "wasm32")]
+mod js_mock_methods;
 
 pub use persistent::{MockOptions, Notice, PersistentMock, Subscription};
 pub use playground_browser::LocalStorage;

@@ -49,7 +49,9 @@ export function prefixMatcher(prefix, origin) {
  */
 export async function answer(mock, { method, headers, body, signal }, target) {
   if (signal && signal.aborted) throw signal.reason;
-  const bytes = method !== "GET" && method !== "HEAD" && body && body.length ? new Uint8Array(body) : undefined;
+  const sent = method !== "GET" && method !== "HEAD" && body && body.length ? body : undefined;
+  // A Buffer is a Uint8Array already: the bytes go to the mock without another copy.
+  const bytes = sent instanceof Uint8Array || sent === undefined ? sent : new Uint8Array(sent);
   try {
     return await mock.answer(method, target, headers, bytes);
   } catch (error) {
