@@ -110,6 +110,55 @@ test("the list is on screen before any WebAssembly: readers without it get the r
   }
 });
 
+test("a long list: the first screen's rows come first, the others after the first frame, every one without JavaScript", async () => {
+  // 150 operations under 3 tags: 153 rows, more than the first screen's 40.
+  const paths = {};
+  for (let i = 0; i < 150; i++) {
+    paths[`/items/${i}`] = { get: { tags: [`tag${i % 3}`], operationId: `item${i}`, summary: `Item ${i}`, responses: { 200: { description: "OK" } } } };
+  }
+  const spec = join(work, "long.json");
+  await writeFile(spec, JSON.stringify({ openapi: "3.1.0", info: { title: "Long", version: "1" }, paths }));
+  const built = await build(spec, join(www, "long", "docs"));
+  assert.equal(built.code, 0, built.stderr);
+  const html = await readFile(join(www, "long", "docs", "index.html"), "utf8");
+  const held = html.indexOf("<noscript data-rows>");
+  assert.ok(held > 0, "rows after the first screen wait in <noscript>");
+  assert.equal(html.slice(0, held).match(/data-testid="operation"/g).length, 39, "40 rows: a tag heading and 39 operations");
+
+  const site = await serveStatic(www);
+  const rows = "#prerendered [data-testid=operation]";
+  try {
+    // Without JavaScript: every row is HTML in its place, the last one too.
+    const still = await browser.newContext({ javaScriptEnabled: false });
+    const page = await still.newPage();
+    await page.goto(`${site.url}long/docs/`);
+    assert.equal(await page.locator(rows).count(), 150);
+    assert.ok(await page.locator(`${rows}[data-operation-id=item149]`).isVisible());
+    await still.close();
+
+    // With JavaScript but no WebAssembly: the rows are filled in after the first frame, in order.
+    const context = await browser.newContext();
+    const withScript = await context.newPage();
+    await withScript.route("**/*.wasm", (route) => route.abort());
+    await withScript.goto(`${site.url}long/docs/`);
+    await withScript.waitForFunction((selector) => document.querySelectorAll(selector).length === 150, rows, { timeout: 10_000 });
+    assert.equal(await withScript.locator("#prerendered noscript").count(), 0);
+    const ids = await withScript.locator(rows).evaluateAll((els) => els.map((e) => e.dataset.operationId));
+    const expected = [0, 1, 2].flatMap((tag) => Array.from({ length: 50 }, (_, k) => `item${3 * k + tag}`));
+    assert.deepEqual(ids, expected);
+    await context.close();
+
+    // With the app: it starts after the first paint and takes over the list.
+    const { page: app, context: appContext, problems } = await openPage(browser, `${site.url}long/docs/`);
+    await app.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent.trim() === "Long", null, { timeout: 20_000 });
+    assert.equal(await app.locator("#prerendered").count(), 0);
+    assert.deepEqual(problems, []);
+    await appContext.close();
+  } finally {
+    await site.close();
+  }
+});
+
 test("a site of a description kept in many files: its title, tags and summaries, no Petstore, and its mock", async () => {
   const site = await serveStatic(www);
   const { page, context, problems } = await openPage(browser, `${site.url}library/docs/`);

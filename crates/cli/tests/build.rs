@@ -81,11 +81,12 @@ fn a_description_becomes_a_site() {
     assert!(index.contains(&format!("<meta property=\"og:description\" content=\"{summary}\">")), "{index}");
     assert!(index.contains("<meta property=\"og:title\" content=\"Notes &lt;API&gt;\">"), "{index}");
     assert!(index.contains("\"openapi.json\",document.baseURI"), "{index}");
+    // The app starts after the first paint (crates/site/src/page.rs), from relative addresses.
     assert!(
-        index.contains("href=./style-1.css") && index.contains("import init from './app-1.js'"),
+        index.contains("href=./style-1.css") && index.contains("= await import('./app-1.js')"),
         "{index}"
     );
-    assert!(index.contains("module_or_path: './app-1_bg.wasm'"), "{index}");
+    assert!(index.contains("fetch('./app-1_bg.wasm')") && !index.contains("modulepreload"), "{index}");
     assert!(!index.contains("\"title\":\"Notes <API>\""), "the configuration escapes `<`: {index}");
     assert_eq!(
         site_config(&index),

@@ -74,8 +74,9 @@ pub fn fake_app(root: &Path) -> PathBuf {
          <title>Petstore API reference</title>\
          <script>var href=new URL(address||\"petstore.json\",document.baseURI).href;</script>\
          <link href=/favicon-1.png rel=icon><link href=/style-1.css rel=stylesheet>\
-         <script type=module>import init from '/app-1.js';\
-         await init({ module_or_path: '/app-1_bg.wasm' });</script>\
+         <script type=module>import init, * as bindings from '/app-1.js';\n\
+         const wasm = await init({ module_or_path: '/app-1_bg.wasm' });</script>\
+         <link crossorigin href=/app-1.js rel=modulepreload>\
          <body><noscript>JavaScript</noscript></body></html>",
     )
     .expect("writes index.html");

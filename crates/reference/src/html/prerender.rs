@@ -98,7 +98,23 @@ fn site_links(html: &mut Html<'_>, site: &SiteConfig) {
     }
 }
 
-/// The operation list of the app's sidebar (`src/ui/operation_list.rs`), every row written.
+/// Rows of the list written as they are, first in the page: more than a tall screen shows
+/// (about 25 rows of 3.25rem at 1,440 pixels).
+pub const FIRST_SCREEN_ROWS: usize = 40;
+
+/// The rows after the first screen go in `<noscript data-rows>` elements of this many rows
+/// each, which [`FILL_ROWS`] turns into rows one per task.
+const ROWS_PER_CHUNK: usize = 250;
+
+/// Puts the rows held in `<noscript data-rows>` into the list, after the first frame, one
+/// element per task (each a bounded piece of HTML to parse). With JavaScript, a `<noscript>`'s
+/// content is text the parser only scans, so the first paint parses and lays out the first
+/// screen's rows only; without JavaScript it is HTML in its place, and every row shows.
+const FILL_ROWS: &str = r##"<script>(function(){function f(){var n=document.querySelector("#prerendered noscript[data-rows]");if(!n)return;n.insertAdjacentHTML("beforebegin",n.textContent);n.remove();setTimeout(f)}requestAnimationFrame(function(){setTimeout(f)})})()</script>"##;
+
+/// The operation list of the app's sidebar (`src/ui/operation_list.rs`), every row written:
+/// the first screen's as HTML, the others in `<noscript data-rows>` filled in after the first
+/// frame ([`FILL_ROWS`]).
 fn operation_list(html: &mut Html<'_>, catalog: &Catalog) {
     let rows = outline::rows(&catalog.groups);
     // Every row is written (readers without JavaScript and search engines get them all), but
@@ -106,10 +122,24 @@ fn operation_list(html: &mut Html<'_>, catalog: &Catalog) {
     // list shows in 172 ms rather than 274 (median of 5, `make bench-site`).
     html.raw(ROWS_IN_VIEW);
     html.raw(r#"<nav class="operation-list" aria-label="Operations"><div class="list-scroller"><div class="list-spacer">"#);
-    for row in rows.iter().take(MAX_ROWS) {
+    let written = rows.len().min(MAX_ROWS);
+    for row in rows.iter().take(written.min(FIRST_SCREEN_ROWS)) {
         html.raw(&row_html(row, None));
     }
+    if written > FIRST_SCREEN_ROWS {
+        for chunk in rows[FIRST_SCREEN_ROWS..written].chunks(ROWS_PER_CHUNK) {
+            html.raw("<noscript data-rows>");
+            for row in chunk {
+                // Escaped text throughout, so no row can end the element early.
+                html.raw(&row_html(row, None));
+            }
+            html.raw("</noscript>");
+        }
+    }
     html.raw("</div></div></nav>");
+    if written > FIRST_SCREEN_ROWS {
+        html.raw(FILL_ROWS);
+    }
     if rows.len() > MAX_ROWS {
         let left = rows.iter().skip(MAX_ROWS).filter(|r| matches!(r, outline::Row::Operation(_))).count();
         html.element("p", r#" class="hint""#, &format!("And {left} more operation{}.", super::plural(left)));
@@ -269,6 +299,41 @@ mod tests {
             );
         }
         format!(r#"{{"openapi":"3.0.3","info":{{"title":"Big","version":"1"}},"paths":{{{paths}}}}}"#)
+    }
+
+    #[test]
+    fn the_first_screen_is_html_and_the_other_rows_wait_in_noscript() {
+        // 50 tags of 12 operations: 650 rows (50 group headings and 600 operations).
+        let (doc, catalog) = load(&large(600));
+        let out = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        let start = out.find(r#"class="list-spacer">"#).unwrap();
+        let end = start + out[start..].find("</nav>").unwrap();
+        let list = &out[start..end];
+        let first = list.find("<noscript data-rows>").expect("rows held back");
+        assert_eq!(list[..first].matches(r#"class="list-row"#).count(), FIRST_SCREEN_ROWS);
+        // Every row is in the page, in order, in chunks of at most ROWS_PER_CHUNK.
+        assert_eq!(list.matches(r#"class="list-row"#).count(), 650);
+        let chunks: Vec<&str> = list
+            .split("<noscript data-rows>")
+            .skip(1)
+            .map(|c| c.split("</noscript>").next().unwrap())
+            .collect();
+        assert_eq!(chunks.len(), (650 - FIRST_SCREEN_ROWS).div_ceil(ROWS_PER_CHUNK));
+        assert!(chunks.iter().all(|c| c.matches(r#"class="list-row"#).count() <= ROWS_PER_CHUNK));
+        let order: Vec<usize> =
+            (0..600).map(|i| list.find(&format!(r#"data-operation-id="op{i}""#)).unwrap()).collect();
+        let by_tag = |i: usize| (i % 50, i / 50);
+        let mut sorted: Vec<usize> = (0..600).collect();
+        sorted.sort_by_key(|&i| by_tag(i));
+        assert!(sorted.windows(2).all(|w| order[w[0]] < order[w[1]]), "rows in the list's order");
+        // The script that fills them in comes once, after the list.
+        assert_eq!(out.matches(FILL_ROWS).count(), 1);
+        assert!(out.find(FILL_ROWS).unwrap() > end);
+
+        // A short list is all HTML, with no script (each operation here has a group heading).
+        let (doc, catalog) = load(&large(FIRST_SCREEN_ROWS / 2));
+        let short = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        assert!(!short.contains("<noscript") && !short.contains("<script"), "{short}");
     }
 
     #[test]
