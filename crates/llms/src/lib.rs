@@ -42,6 +42,9 @@ use serde_json::Value;
 
 use crate::schema::Base;
 
+#[cfg(test)]
+mod tests;
+
 /// The index of a site's Markdown: every page, one link each.
 pub const INDEX: &str = "llms.txt";
 

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::tree::schema_node;
-use super::{Example, ExampleSlot, SchemaNode, ViewError, generate_example};
+use super::{Example, ExampleSlot, Reader, SchemaNode, ViewError, generate_example};
 use playground_openapi::pointer::escape_segment;
 
 /// A component schema, as the Schemas section shows it.
@@ -30,17 +30,22 @@ impl SchemaView {
     /// [`ViewError::NoOperation`] is never returned; [`ViewError::BrokenRef`] when the
     /// document has no such schema.
     pub fn build(doc: &Value, name: &str) -> Result<Self, ViewError> {
-        let mut view = Self::build_text(doc, name)?;
+        let mut view = Self::build_for(doc, name, Reader::Page)?;
         view.schema_document = super::reach::schema_document(doc, [&view.slot.schema]);
         Ok(view)
     }
 
     /// The view for a reader of its text (the Markdown pages): [`SchemaView::build`] without
-    /// [`SchemaView::schema_document`] (`null`).
+    /// [`SchemaView::schema_document`] (`null`), its tree stopping a level below the components
+    /// met under its own fields (as `OperationView::build_text`'s).
     ///
     /// # Errors
     /// As [`SchemaView::build`].
     pub fn build_text(doc: &Value, name: &str) -> Result<Self, ViewError> {
+        Self::build_for(doc, name, Reader::Text)
+    }
+
+    fn build_for(doc: &Value, name: &str, reader: Reader) -> Result<Self, ViewError> {
         let Some(schema) = doc.get("components").and_then(|c| c.get("schemas")).and_then(|s| s.get(name))
         else {
             return Err(ViewError::BrokenRef(format!("there is no schema {name} in components.schemas")));
@@ -50,7 +55,7 @@ impl SchemaView {
         let mut pointer = serde_json::Map::new();
         pointer.insert("$ref".to_owned(), reference);
         let pointer = Value::Object(pointer);
-        let mut tree = schema_node(doc, &pointer);
+        let mut tree = schema_node(doc, &pointer, reader);
         // The top of the tree is the schema itself, not a link to it.
         tree.component = None;
         let slot = ExampleSlot {

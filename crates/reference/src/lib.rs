@@ -398,13 +398,15 @@ impl OperationView {
     /// [`ViewError`] when the operation is missing or its path item is a broken reference.
     pub fn build(doc: &Value, method: Method, path: &str) -> Result<Self, ViewError> {
         let item = resolve(doc, &doc["paths"][path])?;
-        Self::build_in(doc, item, method, path, Kind::Path, Reach::Kept)
+        Self::build_in(doc, item, method, path, Kind::Path, Reader::Page)
     }
 
     /// The view for a reader of its text (the Markdown pages), which never generates or checks
     /// a value: [`OperationView::build`] (or [`OperationView::build_webhook`], with `webhook`)
-    /// without [`OperationView::schema_document`] (`null`). On a large description, copying
-    /// what each operation reaches was a third of a site's build.
+    /// without [`OperationView::schema_document`] (`null`), and with schema trees that stop a
+    /// level below a component met under the top schema's own fields (the Markdown names such a
+    /// component and links to its page). On a large description, copying what each operation
+    /// reaches was a third of a site's build, and trees drawn whole most of the rest.
     ///
     /// # Errors
     /// As [`OperationView::build`].
@@ -412,7 +414,7 @@ impl OperationView {
         let (items, kind) =
             if webhook { (webhooks(doc), Kind::Webhook) } else { (&doc["paths"], Kind::Path) };
         let item = resolve(doc, &items[path])?;
-        Self::build_in(doc, item, method, path, kind, Reach::Left)
+        Self::build_in(doc, item, method, path, kind, Reader::Text)
     }
 
     /// Builds the view of the operation `method` of the webhook `name` in `doc` (`webhooks`,
@@ -422,7 +424,7 @@ impl OperationView {
     /// As [`OperationView::build`].
     pub fn build_webhook(doc: &Value, method: Method, name: &str) -> Result<Self, ViewError> {
         let item = resolve(doc, &webhooks(doc)[name])?;
-        Self::build_in(doc, item, method, name, Kind::Webhook, Reach::Kept)
+        Self::build_in(doc, item, method, name, Kind::Webhook, Reader::Page)
     }
 
     /// What [`OperationView::build`] (or [`OperationView::build_webhook`], with `webhook`)
@@ -442,27 +444,27 @@ impl OperationView {
         method: Method,
         path: &str,
         kind: Kind,
-        reach: Reach,
+        reader: Reader,
     ) -> Result<Self, ViewError> {
         // The only refusals: `check` makes the same, and must stay the same.
         let op = operation(item, method, path)?;
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
         let mut problems = Vec::new();
-        let parameters = parameters(doc, item, op, &mut problems);
-        let request_body = request_body(doc, op, &mut problems);
-        let responses = responses(doc, op, &mut problems);
+        let parameters = parameters(doc, item, op, reader, &mut problems);
+        let request_body = request_body(doc, op, reader, &mut problems);
+        let responses = responses(doc, op, reader, &mut problems);
         let code_samples = code_samples(op);
         let (servers, server_details) = servers(doc, item, op);
         let security = security(doc, op.get("security").or_else(|| doc.get("security")));
         let schemes = schemes(doc, &security);
         let callbacks =
-            if kind == Kind::Callback { Vec::new() } else { callbacks(doc, op, reach, &mut problems) };
+            if kind == Kind::Callback { Vec::new() } else { callbacks(doc, op, reader, &mut problems) };
 
         let flag = |v: &Value, key: &str| v.get(key).and_then(Value::as_bool).unwrap_or(false);
         let deprecated = flag(op, "deprecated");
         let example_slots = parts::example_slots(request_body.as_ref(), &responses);
-        let schema_document = match reach {
-            Reach::Kept => reach::schema_document(
+        let schema_document = match reader {
+            Reader::Page => reach::schema_document(
                 doc,
                 parameters
                     .iter()
@@ -470,7 +472,7 @@ impl OperationView {
                     .chain(request_body.iter().flat_map(|b| b.media_types.iter().map(|m| &m.schema)))
                     .chain(example_slots.iter().map(|slot| &slot.schema)),
             ),
-            Reach::Left => Value::Null,
+            Reader::Text => Value::Null,
         };
         Ok(OperationView {
             method,
@@ -511,11 +513,15 @@ fn operation<'d>(item: &'d Value, method: Method, path: &str) -> Result<&'d Valu
         .ok_or_else(|| ViewError::NoOperation(format!("{} {path}", method.as_str())))
 }
 
-/// Whether a view keeps what its schemas reach ([`OperationView::schema_document`]).
+/// Who reads a view. The reference's page (`Page`) shows its schemas' trees whole and its try-it
+/// module needs what they reach ([`OperationView::schema_document`]). The Markdown pages (`Text`)
+/// list a component's fields only at the top of a tree and name the components below it, so
+/// their trees stop a level under such a component ([`tree`]), and they need no
+/// `schema_document`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reach {
-    Kept,
-    Left,
+pub(crate) enum Reader {
+    Page,
+    Text,
 }
 
 /// Where an operation's path item is.

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::Reader;
 use super::tree::schema_node;
 use super::{BodyView, ExampleSlot, ParameterView, ResponseView, follow, generate_example};
 
@@ -18,7 +19,7 @@ fn pick_media(content: Option<&Value>) -> (Option<String>, Option<&Value>) {
 }
 
 /// The request body of an operation; `None` when it has no content.
-pub(super) fn body(doc: &Value, b: &Value) -> Result<Option<BodyView>, String> {
+pub(super) fn body(doc: &Value, b: &Value, reader: Reader) -> Result<Option<BodyView>, String> {
     let b = follow(doc, b)?;
     let (media_type, media) = pick_media(b.get("content"));
     let Some(media) = media else { return Ok(None) };
@@ -47,7 +48,7 @@ pub(super) fn body(doc: &Value, b: &Value) -> Result<Option<BodyView>, String> {
         required: b.get("required").and_then(Value::as_bool).unwrap_or(false),
         description: b.get("description").and_then(Value::as_str).map(str::to_owned),
         media_type: media_type.unwrap_or_default(),
-        schema: schema_node(doc, &schema_value),
+        schema: schema_node(doc, &schema_value, reader),
         example,
         example_notes,
         documented,
@@ -59,6 +60,7 @@ pub(super) fn response(
     doc: &Value,
     status: &str,
     r: &Value,
+    reader: Reader,
     problems: &mut Vec<String>,
 ) -> Result<ResponseView, String> {
     let r = follow(doc, r)?;
@@ -68,7 +70,7 @@ pub(super) fn response(
             Ok(h) => {
                 let schema = h.get("schema").cloned().unwrap_or(Value::Null);
                 let description = h.get("description").and_then(Value::as_str).map(str::to_owned);
-                headers.push((name.clone(), description, schema_node(doc, &schema)));
+                headers.push((name.clone(), description, schema_node(doc, &schema, reader)));
             }
             Err(e) => problems.push(format!("The header {name} of the response {status} is not shown: {e}.")),
         }
@@ -88,7 +90,7 @@ pub(super) fn response(
                 examples.push(("Generated from the schema".to_owned(), generated.value));
             }
             schema_json = resolved_schema(doc, &schema_value);
-            (Some(schema_node(doc, &schema_value)), examples)
+            (Some(schema_node(doc, &schema_value, reader)), examples)
         }
         None => (None, Vec::new()),
     };
@@ -152,11 +154,11 @@ fn media_examples(doc: &Value, media: &Value) -> Vec<(String, Value)> {
     out
 }
 
-pub(super) fn parameter(doc: &Value, p: &Value) -> Result<ParameterView, String> {
+pub(super) fn parameter(doc: &Value, p: &Value, reader: Reader) -> Result<ParameterView, String> {
     let p = follow(doc, p)?;
     let location = p.get("in").and_then(Value::as_str).unwrap_or("query").to_owned();
     let schema_value = p.get("schema").cloned().unwrap_or(Value::Null);
-    let schema = schema_node(doc, &schema_value);
+    let schema = schema_node(doc, &schema_value, reader);
     let example = p.get("example").cloned().or_else(|| {
         p.get("examples")
             .and_then(Value::as_object)

@@ -11,13 +11,14 @@ pub(crate) fn parameters(
     doc: &Value,
     item: &Value,
     op: &Value,
+    reader: Reader,
     problems: &mut Vec<String>,
 ) -> Vec<ParameterView> {
     let mut parameters: Vec<ParameterView> = Vec::new();
     for (p, own) in
         listed(item, "parameters").map(|p| (p, false)).chain(listed(op, "parameters").map(|p| (p, true)))
     {
-        match parameter(doc, p) {
+        match parameter(doc, p, reader) {
             Ok(view) => {
                 if own {
                     parameters.retain(|q| !(q.name == view.name && q.location == view.location));
@@ -32,8 +33,13 @@ pub(crate) fn parameters(
 
 /// The operation's request body, when it has one that can be read; one that cannot is named in
 /// `problems`.
-pub(crate) fn request_body(doc: &Value, op: &Value, problems: &mut Vec<String>) -> Option<BodyView> {
-    op.get("requestBody").and_then(|b| match body(doc, b) {
+pub(crate) fn request_body(
+    doc: &Value,
+    op: &Value,
+    reader: Reader,
+    problems: &mut Vec<String>,
+) -> Option<BodyView> {
+    op.get("requestBody").and_then(|b| match body(doc, b, reader) {
         Ok(view) => view,
         Err(e) => {
             problems.push(format!("The request body is not shown: {e}."));
@@ -44,13 +50,18 @@ pub(crate) fn request_body(doc: &Value, op: &Value, problems: &mut Vec<String>) 
 
 /// The operation's responses in document order, without extensions; one that cannot be read is
 /// named in `problems`.
-pub(crate) fn responses(doc: &Value, op: &Value, problems: &mut Vec<String>) -> Vec<ResponseView> {
+pub(crate) fn responses(
+    doc: &Value,
+    op: &Value,
+    reader: Reader,
+    problems: &mut Vec<String>,
+) -> Vec<ResponseView> {
     let mut responses = Vec::new();
     for (status, r) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
         if status.starts_with("x-") {
             continue;
         }
-        match response(doc, status, r, problems) {
+        match response(doc, status, r, reader, problems) {
             Ok(view) => responses.push(view),
             Err(e) => problems.push(format!("The response {status} is not shown: {e}.")),
         }
@@ -122,13 +133,13 @@ pub(crate) fn schemes(
 pub(crate) fn callbacks(
     doc: &Value,
     op: &Value,
-    reach: Reach,
+    reader: Reader,
     problems: &mut Vec<String>,
 ) -> Vec<CallbackView> {
     let mut callbacks = Vec::new();
     for (name, callback) in op.get("callbacks").and_then(Value::as_object).into_iter().flatten() {
         match follow(doc, callback) {
-            Ok(callback) => callbacks.extend(callback_views(doc, name, callback, reach, problems)),
+            Ok(callback) => callbacks.extend(callback_views(doc, name, callback, reader, problems)),
             Err(e) => problems.push(format!("The callback {name} is not shown: {e}.")),
         }
     }
@@ -141,7 +152,7 @@ pub(crate) fn callback_views(
     doc: &Value,
     name: &str,
     callback: &Value,
-    reach: Reach,
+    reader: Reader,
     problems: &mut Vec<String>,
 ) -> Vec<CallbackView> {
     let mut out = Vec::new();
@@ -159,7 +170,7 @@ pub(crate) fn callback_views(
         let operations = playground_openapi::catalog::METHODS
             .iter()
             .filter(|m| item.get(m.as_str().to_ascii_lowercase()).is_some_and(Value::is_object))
-            .filter_map(|m| OperationView::build_in(doc, item, *m, expression, Kind::Callback, reach).ok())
+            .filter_map(|m| OperationView::build_in(doc, item, *m, expression, Kind::Callback, reader).ok())
             .collect();
         out.push(CallbackView { name: name.to_owned(), expression: expression.clone(), operations });
     }

@@ -3,21 +3,32 @@
 
 use serde_json::{Map, Value};
 
-use super::{MAX_DEPTH, MAX_NODES, Property, SchemaNode, SchemaPart, follow};
+use super::{MAX_DEPTH, MAX_NODES, Property, Reader, SchemaNode, SchemaPart, follow};
 
 /// The schema at `value` as a display tree, at most [`MAX_DEPTH`] levels and [`MAX_NODES`]
 /// nodes deep; a schema that refers back to one of its ancestors is not expanded again.
+///
+/// For [`Reader::Text`], a component met two or more entries below the top (a field of a field,
+/// an option of a field) is a node with its own entries, but theirs are not expanded: the
+/// Markdown pages list a component's fields only at the top of a tree, and below it name the
+/// component, say whether it has fields, and link to its page. Drawn whole, the trees of a
+/// large description's responses are thousands of nodes each, nearly all of them never read.
 #[must_use]
-pub(super) fn schema_node(doc: &Value, value: &Value) -> SchemaNode {
-    let mut tree = Tree { doc, stack: Vec::new(), nodes: 0 };
+pub(super) fn schema_node(doc: &Value, value: &Value, reader: Reader) -> SchemaNode {
+    let mut tree = Tree { doc, stack: Vec::new(), nodes: 0, reader, entries: 0, last_expanded: None };
     tree.node(value, 0)
 }
 
-/// The walk of one schema tree: the component names being expanded, and how many nodes so far.
+/// The walk of one schema tree: the component names being expanded, how many nodes so far, and
+/// for a text tree how many entries (fields, options, parts) down the walk is and the deepest
+/// entry still expanded, when a component cut it.
 struct Tree<'a> {
     doc: &'a Value,
     stack: Vec<String>,
     nodes: usize,
+    reader: Reader,
+    entries: usize,
+    last_expanded: Option<usize>,
 }
 
 impl Tree<'_> {
@@ -33,7 +44,9 @@ impl Tree<'_> {
             return node;
         };
         let get = |k: &str| obj.get(k);
-        let expand = depth < MAX_DEPTH && self.nodes <= MAX_NODES;
+        let expand = depth < MAX_DEPTH
+            && self.nodes <= MAX_NODES
+            && self.last_expanded.is_none_or(|e| self.entries <= e);
         // `Optional[T]`: a `oneOf` or `anyOf` of one schema and `{"type": "null"}` reads as
         // that schema, allowing null, on one line rather than as a list of two.
         if expand && let Some(only) = ["oneOf", "anyOf"].into_iter().find_map(|key| nullable_one(get(key)?)) {
@@ -61,7 +74,7 @@ impl Tree<'_> {
             if let Some(list) = get(key).and_then(Value::as_array) {
                 node.kind = key.to_owned();
                 if expand {
-                    node.variants = list.iter().map(|v| self.node(v, depth + 1)).collect();
+                    node.variants = list.iter().map(|v| self.entry(v, depth + 1)).collect();
                 } else {
                     node.truncated = true;
                 }
@@ -112,9 +125,20 @@ impl Tree<'_> {
             }
         };
         let merged = playground_openapi::schema::with_siblings(value, target);
+        // A text tree's component two entries down: its own entries are its last expanded.
+        let cut = self.reader == Reader::Text
+            && component.is_some()
+            && self.entries >= 2
+            && self.last_expanded.is_none();
+        if cut {
+            self.last_expanded = Some(self.entries);
+        }
         self.stack.push(name.clone());
         let mut inner = self.node(merged.as_ref().unwrap_or(target), depth + 1);
         self.stack.pop();
+        if cut {
+            self.last_expanded = None;
+        }
         inner.name = Some(name);
         inner.component = component;
         inner
@@ -137,7 +161,7 @@ impl Tree<'_> {
                 name: name.clone(),
                 required: required.contains(&name.as_str()),
                 read_only: read_only.unwrap_or(false),
-                schema: self.node(prop, depth + 1),
+                schema: self.entry(prop, depth + 1),
             });
         }
         node.closed =
@@ -180,7 +204,16 @@ impl Tree<'_> {
     /// Adds `schema` to `node`'s parts under `label` (one level down, within the caps as a
     /// property is).
     fn part(&mut self, node: &mut SchemaNode, label: String, schema: &Value, depth: usize) {
-        node.parts.push(SchemaPart { label, schema: self.node(schema, depth + 1) });
+        node.parts.push(SchemaPart { label, schema: self.entry(schema, depth + 1) });
+    }
+
+    /// The node of an entry of a node's list (a field, an option, a part), one entry further
+    /// down. An array's items are not an entry: its line stands for them.
+    fn entry(&mut self, value: &Value, depth: usize) -> SchemaNode {
+        self.entries += 1;
+        let node = self.node(value, depth);
+        self.entries -= 1;
+        node
     }
 }
 

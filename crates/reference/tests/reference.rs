@@ -40,6 +40,9 @@ fn every_petstore_operation_has_a_view() {
     }
 }
 
+/// On the Petstore, whose components hold no component with fields of its own below their
+/// fields, a view for its text is the whole view without `schema_document`; where trees go
+/// deeper, crates/llms/src/tests.rs checks that both write the same Markdown.
 #[test]
 fn a_view_for_its_text_is_the_whole_view_without_what_its_schemas_reach() {
     let doc = doc();
