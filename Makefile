@@ -18,13 +18,13 @@ test:
 OUT ?= site
 site: build
 	@test -n "$(SPEC)" || { echo 'make site: name your description, e.g. make site SPEC=openapi.yaml' >&2; exit 2; }
-	cargo run --release --locked --quiet -p playground -- build --spec "$(SPEC)" --out "$(OUT)" $(if $(CONFIG),--config "$(CONFIG)")
+	cargo run --profile native --locked --quiet -p playground -- build --spec "$(SPEC)" --out "$(OUT)" $(if $(CONFIG),--config "$(CONFIG)")
 
 ## preview: make preview SPEC=openapi.yaml: the site at http://127.0.0.1:8080/ and its mock at /mock/,
 ## rebuilt when the description changes (playground serve)
 preview: build
 	@test -n "$(SPEC)" || { echo 'make preview: name your description, e.g. make preview SPEC=openapi.yaml' >&2; exit 2; }
-	cargo run --release --locked --quiet -p playground -- serve --spec "$(SPEC)" $(if $(CONFIG),--config "$(CONFIG)")
+	cargo run --profile native --locked --quiet -p playground -- serve --spec "$(SPEC)" $(if $(CONFIG),--config "$(CONFIG)")
 
 ## size: release build, then the gzip size of the wasm, js and css
 size: build

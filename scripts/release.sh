@@ -11,7 +11,7 @@
 # RELEASE_SKIP_APP=1 packs dist/ as it is instead of running `trunk build --release` first.
 # PLAYGROUND_COMMIT names the commit `playground --version` prints (default: HEAD's short hash,
 # with -dirty when `git status --porcelain` lists anything).
-# `make build && cargo install --locked --path crates/cli --features embed-app` gives the same program
+# `make build && cargo install --locked --profile native --path crates/cli --features embed-app` gives the same program
 # for the host's target (dynamically linked, not stripped).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -48,10 +48,10 @@ fi
 log "building playground $VERSION (commit $PLAYGROUND_COMMIT) for $TARGET, the app built in"
 # musl-gcc (Debian's musl-tools) compiles the C of the bundled SQLite and of ring.
 CC_x86_64_unknown_linux_musl=musl-gcc \
-  cargo build --release --locked -p playground --features embed-app --target "$TARGET"
+  cargo build --profile native --locked -p playground --features embed-app --target "$TARGET"
 TARGET_DIR="$(cargo metadata --format-version 1 --no-deps --locked \
   | node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.parse(s).target_directory))')"
-BINARY="$TARGET_DIR/$TARGET/release/playground"
+BINARY="$TARGET_DIR/$TARGET/native/playground"
 
 rm -rf "$STAGE"
 mkdir -p "$STAGE" "$OUT"

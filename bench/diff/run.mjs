@@ -12,7 +12,7 @@
 // The tools, each with a cap (BENCH_DIFF_TIMEOUT seconds, 120; memory: `ulimit -v` of
 // BENCH_DIFF_MEMORY_MB, 4096, for ours, and Node's --max-old-space-size of the same for the
 // peers, since V8 does not start under a `ulimit -v` that small):
-//   - ours: `target/release/playground diff OLD NEW --format json` (PLAYGROUND overrides the
+//   - ours: `target/native/playground diff OLD NEW --format json` (PLAYGROUND overrides the
 //     program); the median of BENCH_DIFF_RUNS (3) runs;
 //   - openapi-diff (bench/package.json's version): `openapi-diff OLD NEW` (it prints a line, then
 //     JSON; it exits 1 when it finds a breaking change);
@@ -54,7 +54,7 @@ const TIMEOUT = Number(process.env.BENCH_DIFF_TIMEOUT ?? 120);
 const MEMORY_MB = Number(process.env.BENCH_DIFF_MEMORY_MB ?? 4096);
 const WORK = join(ROOT, "target/bench/diff");
 const CACHE = resolve(process.env.BENCH_DIFF_CACHE ?? join(WORK, "cache"));
-const PLAYGROUND = resolve(process.env.PLAYGROUND ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release/playground"));
+const PLAYGROUND = resolve(process.env.PLAYGROUND ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "native/playground"));
 const OUT = process.env.BENCH_OUT ?? join(BENCH, "DIFF.md");
 const ONLY_PAIRS = process.env.BENCH_DIFF_PAIRS?.split(",").filter(Boolean);
 const ONLY_TOOLS = process.env.BENCH_DIFF_TOOLS?.split(",").filter(Boolean);
@@ -259,7 +259,7 @@ const TOOLS = [
     name: "ours",
     label: "playground diff",
     version: () => (spawnSync(PLAYGROUND, ["--version"], { encoding: "utf8" }).stdout ?? "?").trim().replace(/, app not embedded.*\)$/, ")"),
-    available: () => existsSync(PLAYGROUND) ? null : `${PLAYGROUND} missing (cargo build --release -p playground)`,
+    available: () => existsSync(PLAYGROUND) ? null : `${PLAYGROUND} missing (cargo build --profile native -p playground)`,
     run(pair) {
       const m = measure(() => run(PLAYGROUND, ["diff", pair.oldFile, pair.newFile, "--format", "json"], { limitVirtual: true }));
       if (m.status !== 0) return { ...m, failure: describeFailure(m) };

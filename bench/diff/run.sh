@@ -22,8 +22,8 @@ if [[ "$(installed_version openapi-diff)" != "$(wanted_version openapi-diff)" \
   (cd "$BENCH" && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.package-lock.json.copy)
 fi
 
-echo "==> the CLI (cargo build --release -p playground)"
-cargo build --release --locked -p playground
+echo "==> the CLI (cargo build --profile native -p playground)"
+cargo build --profile native --locked -p playground
 
 echo "==> the pairs, each tool side by side (bench/diff/run.mjs)"
 node "$BENCH/diff/run.mjs"

@@ -162,7 +162,7 @@ test("host needs the native binary", { skip: NATIVE && "the native program has h
   assert.equal(host.status, 2);
   assert.match(host.stderr, /^playground host needs the native binary: /);
   assert.ok(host.stderr.includes(`playground-${VERSION}-x86_64-unknown-linux-musl.tar.gz`), host.stderr);
-  assert.ok(host.stderr.includes("cargo install --path crates/cli --features embed-app"), host.stderr);
+  assert.ok(host.stderr.includes("cargo install --profile native --path crates/cli --features embed-app"), host.stderr);
 });
 
 test("build writes the site of a description kept in several files", () => {
