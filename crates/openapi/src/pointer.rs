@@ -67,7 +67,9 @@ fn walk<'a>(doc: &'a serde_json::Value, pointer: &str) -> Option<&'a serde_json:
 
 /// An array index as a JSON pointer writes it: digits, no sign, no leading zero.
 fn array_index(segment: &str) -> Option<usize> {
-    if segment.is_empty() || !segment.bytes().all(|b| b.is_ascii_digit()) || (segment.len() > 1 && segment.starts_with('0'))
+    if segment.is_empty()
+        || !segment.bytes().all(|b| b.is_ascii_digit())
+        || (segment.len() > 1 && segment.starts_with('0'))
     {
         return None;
     }
@@ -132,10 +134,28 @@ mod tests {
             "": {"": "both empty"}
         });
         for pointer in [
-            "", "/", "//", "/a~1b", "/a~1b/c~0d", "/a~1b/c~0d/0", "/a~1b/c~0d/1/", "/a~1b/c~0d/2",
-            "/a~1b/c~0d/3", "/a~1b/c~0d/01", "/a~1b/c~0d/+1", "/a~1b/c~0d/-1", "/a~1b/c~0d/1e0",
-            "/paths/~1jobs~1{id}/get/x", "/paths/~1jobs~1{id}/get/x/y", "/list/1/0", "/list/0/1",
-            "a", "/missing", "/a~1b/c~0d/99999999999999999999999", "/a~01b", "/~",
+            "",
+            "/",
+            "//",
+            "/a~1b",
+            "/a~1b/c~0d",
+            "/a~1b/c~0d/0",
+            "/a~1b/c~0d/1/",
+            "/a~1b/c~0d/2",
+            "/a~1b/c~0d/3",
+            "/a~1b/c~0d/01",
+            "/a~1b/c~0d/+1",
+            "/a~1b/c~0d/-1",
+            "/a~1b/c~0d/1e0",
+            "/paths/~1jobs~1{id}/get/x",
+            "/paths/~1jobs~1{id}/get/x/y",
+            "/list/1/0",
+            "/list/0/1",
+            "a",
+            "/missing",
+            "/a~1b/c~0d/99999999999999999999999",
+            "/a~01b",
+            "/~",
         ] {
             assert_eq!(walk(&doc, pointer), doc.pointer(pointer), "{pointer:?}");
         }
