@@ -5,7 +5,7 @@
 # (target/package, built by scripts/package.sh when missing) with msw and json-server at the
 # versions bench/package.json pins into a temporary project, removed on exit. Prints Markdown
 # and writes it to bench/PACKAGE.md. Not part of `make test`: the figures depend on the machine
-# and on what else runs on it. Environment: BENCH_ITERATIONS (2000), BENCH_WARMUP (200).
+# and on what else runs on it. Environment: BENCH_ITERATIONS (2000), BENCH_WARMUP (200), BENCH_ROUNDS (40).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 MSW_VERSION="2.15.0"

@@ -37,6 +37,7 @@ mod shape;
 #[cfg(test)]
 mod tests;
 
+use playground_openapi::json::Key;
 use serde_json::Value;
 
 use playground_openapi::schema::Direction;
@@ -107,13 +108,13 @@ pub fn prune(doc: &Value, schema: &Value, value: &mut Value, direction: Directio
 /// Whether a `oneOf`/`anyOf` branch allows null alone (`{type: null}`, `{const: null}`,
 /// `{enum: [null]}`).
 fn null_only(branch: &Value) -> bool {
-    match branch.get("type") {
+    match branch.key("type") {
         Some(Value::String(t)) => t == "null",
         Some(Value::Array(types)) => !types.is_empty() && types.iter().all(|t| t == "null"),
         _ => {
-            branch.get("const").is_some_and(Value::is_null)
+            branch.key("const").is_some_and(Value::is_null)
                 || branch
-                    .get("enum")
+                    .key("enum")
                     .and_then(Value::as_array)
                     .is_some_and(|e| !e.is_empty() && e.iter().all(Value::is_null))
         }
@@ -287,11 +288,11 @@ impl<'a> Run<'a> {
             // The `then` way: a value that satisfies `if` and `then` satisfies the whole.
             let mut merged = Shape { refs: Vec::new(), ..shape };
             for key in ["if", "then"] {
-                if let Some(schema) = part.get(key) {
+                if let Some(schema) = part.key(key) {
                     merged.add(self.doc, schema, 0);
                 }
             }
-            merged.decided.extend(part.get("if"));
+            merged.decided.extend(part.key("if"));
             return self.value(merged, ctx);
         }
         if ctx.forced.is_none() {
@@ -340,7 +341,7 @@ impl<'a> Run<'a> {
     /// A value of the schema's `const` or `enum` (all of them, across the parts) that
     /// satisfies the rest, by seed; `None` when the schema has neither.
     fn enumerated(&mut self, shape: &Shape<'a>) -> Option<Value> {
-        let mut lists = shape.parts.iter().filter_map(|p| match (p.get("const"), p.get("enum")) {
+        let mut lists = shape.parts.iter().filter_map(|p| match (p.key("const"), p.key("enum")) {
             (Some(c), _) => Some(std::slice::from_ref(c)),
             (None, Some(Value::Array(list))) => Some(list.as_slice()),
             _ => None,
@@ -375,9 +376,9 @@ impl<'a> Run<'a> {
     /// of the shape; the next branches are tried (4 in all) when one contradicts the rest or,
     /// for `oneOf`, gives a value another branch accepts too.
     fn choose(&mut self, shape: Shape<'a>, part: &'a Value, key: &'static str, ctx: Ctx<'a>) -> Value {
-        let Some(list) = part.get(key) else { return Value::Null };
+        let Some(list) = part.key(key) else { return Value::Null };
         let branches = list.as_array().map_or(&[][..], Vec::as_slice);
-        let discriminator = part.get("discriminator").or_else(|| shape.get("discriminator").next());
+        let discriminator = part.key("discriminator").or_else(|| shape.get("discriminator").next());
         if branches.is_empty() {
             self.note(format!("an empty {key} allows no value"));
             let mut rest = shape;
@@ -450,9 +451,9 @@ impl<'a> Run<'a> {
     fn inherited_discriminator(&self, shape: &Shape<'a>) -> Option<(&'a str, String)> {
         let outermost = *shape.refs.first()?;
         let part = shape.parts.iter().find(|p| {
-            p.get("discriminator").is_some() && p.get("oneOf").is_none() && p.get("anyOf").is_none()
+            p.key("discriminator").is_some() && p.key("oneOf").is_none() && p.key("anyOf").is_none()
         })?;
-        let discriminator = part.get("discriminator")?;
+        let discriminator = part.key("discriminator")?;
         discriminator_for(discriminator, &serde_json::json!({ "$ref": outermost }))
     }
 
@@ -564,10 +565,10 @@ fn hints(shape: &Shape<'_>) -> u8 {
 /// The discriminator property and the value that names `branch` (a `$ref`): its key in the
 /// mapping, else the referenced schema's name.
 fn discriminator_for<'a>(discriminator: &'a Value, branch: &Value) -> Option<(&'a str, String)> {
-    let property = discriminator.get("propertyName")?.as_str()?;
-    let reference = branch.get("$ref")?.as_str()?;
+    let property = discriminator.key("propertyName")?.as_str()?;
+    let reference = branch.key("$ref")?.as_str()?;
     let name = reference.rsplit('/').next()?;
-    let mapped = discriminator.get("mapping").and_then(Value::as_object).and_then(|mapping| {
+    let mapped = discriminator.key("mapping").and_then(Value::as_object).and_then(|mapping| {
         mapping.iter().find_map(|(key, target)| {
             let target = target.as_str()?;
             (target == reference || target == name).then(|| key.clone())

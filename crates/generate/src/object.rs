@@ -4,6 +4,7 @@
 //! optional properties and items stop where the depth, the recursion or the size caps say so;
 //! an object a `oneOf`'s other branches would accept too is set apart from them.
 
+use playground_openapi::json::Key;
 use serde_json::{Map, Value};
 
 use super::shape::Shape;
@@ -54,20 +55,20 @@ impl<'a> Run<'a> {
         let mut schemas = Vec::new();
         let mut forbidden = false;
         for part in &shape.parts {
-            if let Some(schema) = part.get("properties").and_then(|p| p.get(name)) {
+            if let Some(schema) = part.key("properties").and_then(|p| p.get(name)) {
                 schemas.push(schema);
                 continue;
             }
             let mut matched = false;
             for (pattern, schema) in
-                part.get("patternProperties").and_then(Value::as_object).into_iter().flatten()
+                part.key("patternProperties").and_then(Value::as_object).into_iter().flatten()
             {
                 if self.matches(pattern, name).unwrap_or(false) {
                     schemas.push(schema);
                     matched = true;
                 }
             }
-            match part.get("additionalProperties") {
+            match part.key("additionalProperties") {
                 _ if matched => {}
                 Some(Value::Bool(false)) => forbidden = true,
                 Some(schema @ Value::Object(_)) => schemas.push(schema),
@@ -109,8 +110,8 @@ impl<'a> Run<'a> {
             out.insert(name.to_owned(), value);
         }
         let open = !shape.parts.iter().any(|p| {
-            p.get("additionalProperties") == Some(&Value::Bool(false))
-                || p.get("unevaluatedProperties") == Some(&Value::Bool(false))
+            p.key("additionalProperties") == Some(&Value::Bool(false))
+                || p.key("unevaluatedProperties") == Some(&Value::Bool(false))
         });
         if let Some((name, forced)) = &ctx.forced
             && open
@@ -248,7 +249,7 @@ impl<'a> Run<'a> {
         let declared = |schema: &'a Value| {
             playground_openapi::pointer::resolve(self.doc, schema)
                 .ok()
-                .and_then(|s| s.get("properties"))
+                .and_then(|s| s.key("properties"))
                 .and_then(Value::as_object)
         };
         let own = declared(branches.get(index)?);
@@ -312,10 +313,10 @@ impl<'a> Run<'a> {
         // Beyond a part's prefix, `items: false` (or the older `additionalItems: false`) ends the list.
         for part in &shape.parts {
             let prefix = prefix_of(part).map_or(0, <[Value]>::len);
-            let closed = if part.get("prefixItems").is_some() || prefix_of(part).is_none() {
-                part.get("items") == Some(&Value::Bool(false))
+            let closed = if part.key("prefixItems").is_some() || prefix_of(part).is_none() {
+                part.key("items") == Some(&Value::Bool(false))
             } else {
-                part.get("additionalItems") == Some(&Value::Bool(false))
+                part.key("additionalItems") == Some(&Value::Bool(false))
             };
             if closed && prefix < max {
                 max = prefix;
@@ -389,8 +390,8 @@ impl<'a> Run<'a> {
         for part in &shape.parts {
             match prefix_of(part) {
                 Some(prefix) if index < prefix.len() => schemas.extend(prefix.get(index)),
-                Some(_) if part.get("prefixItems").is_none() => schemas.extend(part.get("additionalItems")),
-                _ => schemas.extend(part.get("items").filter(|i| !i.is_array())),
+                Some(_) if part.key("prefixItems").is_none() => schemas.extend(part.key("additionalItems")),
+                _ => schemas.extend(part.key("items").filter(|i| !i.is_array())),
             }
         }
         Shape::all(self.doc, &schemas)
@@ -427,8 +428,8 @@ impl<'a> Run<'a> {
 
 /// A part's positional item schemas: 3.1's `prefixItems`, or the older list form of `items`.
 fn prefix_of(part: &Value) -> Option<&[Value]> {
-    part.get("prefixItems")
-        .or_else(|| part.get("items").filter(|i| i.is_array()))
+    part.key("prefixItems")
+        .or_else(|| part.key("items").filter(|i| i.is_array()))
         .and_then(Value::as_array)
         .map(Vec::as_slice)
 }

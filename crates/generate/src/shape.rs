@@ -2,6 +2,7 @@
 //! `allOf` members are followed once each, so a keyword is answered across all of them and
 //! `allOf` is generated as one merged schema rather than part by part.
 
+use playground_openapi::json::Key;
 use serde_json::Value;
 
 use playground_openapi::schema::{Bound, Direction};
@@ -91,7 +92,7 @@ impl<'a> Shape<'a> {
         } else {
             self.parts.push(schema);
         }
-        if let Some(reference) = map.get("$ref") {
+        if let Some(reference) = map.key("$ref") {
             match reference.as_str() {
                 Some(r) if r.starts_with('#') => match playground_openapi::pointer::pointer_target(doc, r) {
                     Some(target) => {
@@ -107,7 +108,7 @@ impl<'a> Shape<'a> {
         if notes_only {
             return;
         }
-        if let Some(all) = map.get("allOf") {
+        if let Some(all) = map.key("allOf") {
             match all.as_array() {
                 Some(list) => list.iter().for_each(|s| self.add(doc, s, chain + 1)),
                 None => self.problem("an allOf is not a list".to_owned()),
@@ -123,7 +124,7 @@ impl<'a> Shape<'a> {
 
     /// The values of `key` across the parts, outermost first.
     pub(super) fn get<'s>(&'s self, key: &'s str) -> impl Iterator<Item = &'a Value> + 's {
-        self.parts.iter().filter_map(move |p| p.get(key))
+        self.parts.iter().filter_map(move |p| p.key(key))
     }
 
     /// Whether any part sets `key` to `true`.
@@ -171,7 +172,7 @@ impl<'a> Shape<'a> {
     pub(super) fn unsatisfiable(&self) -> bool {
         self.never
             || self.parts.iter().any(|p| {
-                p.get("not")
+                p.key("not")
                     .is_some_and(|n| *n == Value::Bool(true) || n.as_object().is_some_and(|o| o.is_empty()))
             })
     }
@@ -181,7 +182,7 @@ impl<'a> Shape<'a> {
             Direction::Request => "readOnly",
             Direction::Response => "writeOnly",
         };
-        self.flag(key) || self.notes_only.iter().any(|p| p.get(key).and_then(Value::as_bool) == Some(true))
+        self.flag(key) || self.notes_only.iter().any(|p| p.key(key).and_then(Value::as_bool) == Some(true))
     }
 
     /// The schema's own examples (`example`, the first of `examples`), outermost first.
@@ -190,7 +191,7 @@ impl<'a> Shape<'a> {
         holders.extend(&self.parts);
         holders
             .into_iter()
-            .filter_map(|p| p.get("example").or_else(|| p.get("examples").and_then(Value::as_array)?.first()))
+            .filter_map(|p| p.key("example").or_else(|| p.key("examples").and_then(Value::as_array)?.first()))
             .collect()
     }
 
@@ -199,7 +200,7 @@ impl<'a> Shape<'a> {
         let mut set = ANY;
         let mut unknown = Vec::new();
         for part in &self.parts {
-            if part.get("type").is_none() {
+            if part.key("type").is_none() {
                 continue;
             }
             let (names, nullable) = playground_openapi::schema::types(part);
@@ -232,7 +233,7 @@ impl<'a> Shape<'a> {
     pub(super) fn open_choice(&self) -> Option<(&'a Value, &'static str)> {
         self.parts.iter().find_map(|part| {
             ["oneOf", "anyOf"].into_iter().find_map(|key| {
-                let list = part.get(key)?;
+                let list = part.key(key)?;
                 (!self.decided.iter().any(|d| std::ptr::eq(*d, list))).then_some((*part, key))
             })
         })
@@ -241,7 +242,7 @@ impl<'a> Shape<'a> {
     /// The first part with an `if` not decided yet.
     pub(super) fn open_condition(&self) -> Option<&'a Value> {
         self.parts.iter().find_map(|part| {
-            let condition = part.get("if")?;
+            let condition = part.key("if")?;
             (!self.decided.iter().any(|d| std::ptr::eq(*d, condition))).then_some(*part)
         })
     }
@@ -249,7 +250,7 @@ impl<'a> Shape<'a> {
 
 /// Whether `doc` is an OpenAPI 3.0 document (Swagger 2 documents arrive converted to 3.0).
 fn is_3_0(doc: &Value) -> bool {
-    doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"))
+    doc.key("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"))
 }
 
 fn count(value: &Value) -> Option<u64> {

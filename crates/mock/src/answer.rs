@@ -3,6 +3,7 @@
 //! the first example that fits the schema, else data generated from the schema) and the
 //! documented headers.
 
+use playground_openapi::json::Key;
 use serde_json::Value;
 
 use super::failure::{self, Failure, documented};
@@ -160,9 +161,9 @@ pub(crate) fn value_of(
     example: Option<&str>,
     seed: u64,
 ) -> Result<Option<Value>, Failure> {
-    let schema = entry.get("schema");
-    let examples = entry.get("examples").and_then(Value::as_object);
-    let example_value = |e: &Value| resolve(&spec.doc, e).ok().and_then(|e| e.get("value")).cloned();
+    let schema = entry.key("schema");
+    let examples = entry.key("examples").and_then(Value::as_object);
+    let example_value = |e: &Value| resolve(&spec.doc, e).ok().and_then(|e| e.key("value")).cloned();
     if let Some(name) = example {
         return match examples.and_then(|m| m.get(name)) {
             Some(found) => Ok(example_value(found)),
@@ -184,7 +185,7 @@ pub(crate) fn value_of(
         })
     };
     let mut candidates = entry
-        .get("example")
+        .key("example")
         .cloned()
         .into_iter()
         .chain(examples.into_iter().flatten().filter_map(|(_, e)| example_value(e)));
@@ -264,20 +265,20 @@ fn xml(out: &mut String, name: &str, value: &Value, depth: usize) {
 /// body).
 pub(crate) fn headers(spec: &Spec, response: &Value, seed: u64) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for (name, header) in response.get("headers").and_then(Value::as_object).into_iter().flatten() {
+    for (name, header) in response.key("headers").and_then(Value::as_object).into_iter().flatten() {
         if name.eq_ignore_ascii_case("content-type") || name.eq_ignore_ascii_case("content-length") {
             continue;
         }
         let Ok(header) = resolve(&spec.doc, header) else { continue };
-        let schema = header.get("schema").or_else(|| {
+        let schema = header.key("schema").or_else(|| {
             header
-                .get("content")
+                .key("content")
                 .and_then(Value::as_object)
                 .and_then(|c| c.values().next())
-                .and_then(|e| e.get("schema"))
+                .and_then(|e| e.key("schema"))
         });
         let value = header
-            .get("example")
+            .key("example")
             .cloned()
             .or_else(|| schema.map(|s| generate(&spec.doc, s, seed, Direction::Response).value))
             .unwrap_or(Value::String(String::new()));
@@ -306,7 +307,7 @@ pub(crate) fn injected(spec: &Spec, op: &Operation, status: Option<u16>, seed: u
         .or_else(|| documented_codes.iter().copied().find(|c| *c >= 500))
         .or_else(|| documented_codes.iter().copied().find(|c| (401..500).contains(c) && *c != 404))
         .unwrap_or(500);
-    match documented(op, status).filter(|r| r.get("content").is_some()) {
+    match documented(op, status).filter(|r| r.key("content").is_some()) {
         Some(_) => from_document(spec, op, &Prefer { code: Some(status), example: None }, None, seed)
             .unwrap_or_else(|f| failure::render(spec, Some(op), &f, seed)),
         None => {
@@ -336,7 +337,7 @@ pub(crate) fn from_document(
     };
     let seed = seed ^ u64::from(status);
     let mut headers = headers(spec, response, seed);
-    let content = response.get("content").and_then(Value::as_object).filter(|c| !c.is_empty());
+    let content = response.key("content").and_then(Value::as_object).filter(|c| !c.is_empty());
     let body = match content.and_then(|c| pick_media(c, accept)) {
         Some((media, entry)) => {
             let media = concrete_media(media, accept);

@@ -6,6 +6,7 @@
 //! goes back is the item in the shape each operation documents: the item itself, or inside a
 //! wrapper such as `{"data": [...], "total": 3}` when the document answers with one.
 
+use playground_openapi::json::Key;
 use serde_json::{Map, Value};
 
 use super::answer;
@@ -242,7 +243,7 @@ impl Call<'_> {
             .into_iter()
             .find(|(n, _)| n == field)
             .and_then(|(_, s)| resolve(&self.spec.doc, s).ok())
-            .and_then(|s| s.get("readOnly"))
+            .and_then(|s| s.key("readOnly"))
             .and_then(Value::as_bool)
             .unwrap_or(false)
     }
@@ -341,7 +342,7 @@ impl Call<'_> {
                 .iter()
                 .find_map(|n| op.params.iter().find(|p| p.name == *n))
                 .and_then(|p| resolve(&self.spec.doc, &p.schema).ok())
-                .and_then(|s| s.get("minimum"))
+                .and_then(|s| s.key("minimum"))
                 .and_then(Value::as_u64)
                 == Some(0);
             let first_page = usize::from(!zero_based);
@@ -397,7 +398,7 @@ impl Call<'_> {
     ) -> Response {
         let mut headers = response.map(|r| answer::headers(self.spec, r, self.seed)).unwrap_or_default();
         let content =
-            response.and_then(|r| r.get("content")).and_then(Value::as_object).filter(|c| !c.is_empty());
+            response.and_then(|r| r.key("content")).and_then(Value::as_object).filter(|c| !c.is_empty());
         // A success the operation does not document (it lists only errors): the value as JSON.
         if response.is_none() && status != 204 {
             let value = make(self.spec, &Value::Bool(true), self.seed);
@@ -406,7 +407,7 @@ impl Call<'_> {
         }
         let body = match content.and_then(|c| answer::pick_media(c, self.accept)) {
             Some((media, entry)) => {
-                let value = match entry.get("schema") {
+                let value = match entry.key("schema") {
                     Some(schema) => make(self.spec, schema, self.seed),
                     None => make(self.spec, &Value::Bool(true), self.seed),
                 };

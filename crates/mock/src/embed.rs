@@ -1,6 +1,7 @@
 //! Stored items in the shapes the document answers with: an item inside a wrapper object, a
 //! list as an array or inside a wrapper with its totals.
 
+use playground_openapi::json::Key;
 use serde_json::Value;
 
 use super::generate::generate;
@@ -76,7 +77,7 @@ pub(super) fn embed_list(spec: &Spec, schema: &Value, items: Vec<Value>, total: 
         )
     };
     if playground_openapi::schema::primary_type(resolved) == Some("array") {
-        let list = fit(resolved.get("items"), &items);
+        let list = fit(resolved.key("items"), &items);
         if validator.check(schema, &list, "").is_ok() {
             return list;
         }
@@ -89,7 +90,7 @@ pub(super) fn embed_list(spec: &Spec, schema: &Value, items: Vec<Value>, total: 
             resolve(&spec.doc, p).is_ok_and(|p| playground_openapi::schema::primary_type(p) == Some("array"))
         });
         if let Some((name, prop)) = array {
-            let items_schema = resolve(&spec.doc, prop).ok().and_then(|p| p.get("items"));
+            let items_schema = resolve(&spec.doc, prop).ok().and_then(|p| p.key("items"));
             fields.insert((*name).to_owned(), fit(items_schema, &items));
             for (field, _) in props.iter().filter(|(n, _)| TOTALS.contains(n)) {
                 if fields.get(*field).is_some_and(Value::is_number) {

@@ -8,6 +8,7 @@
 //! client written against the document can read it; a shape that lists problems (FastAPI's
 //! `detail`) gets one entry per problem ([`super::problems`]).
 
+use playground_openapi::json::Key;
 use serde_json::{Value, json};
 
 use super::problems::{MAX_PROBLEMS, Problem};
@@ -163,7 +164,7 @@ pub(crate) fn render(spec: &Spec, op: Option<&Operation>, failure: &Failure, see
         &documented_failure
     };
     let error = json!({"code": failure.code, "message": failure.message, "status": failure.status});
-    let content = op.and_then(|op| documented(op, failure.status)).and_then(|r| r.get("content"));
+    let content = op.and_then(|op| documented(op, failure.status)).and_then(|r| r.key("content"));
     let schema = content.and_then(|c| super::resources::json_schema(spec, c));
     // The document's JSON media type for this status (`application/problem+json`), if any.
     let media = content

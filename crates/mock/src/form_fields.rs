@@ -3,6 +3,7 @@
 //! `deepObject`) nested, and the required lists and objects a form cannot write (an empty one
 //! leaves no field) taken as empty.
 
+use playground_openapi::json::Key;
 use serde_json::{Map, Value};
 
 use super::spec::Spec;
@@ -32,7 +33,7 @@ pub(super) fn form_object(
             prop_resolved.is_some_and(|p| playground_openapi::schema::primary_type(p) == Some("array"));
         let read = match (&value, prop_resolved) {
             (Value::String(text), Some(p)) if is_list => {
-                let items = p.get("items").unwrap_or(&Value::Null);
+                let items = p.key("items").unwrap_or(&Value::Null);
                 structured(spec, items, text)
                     .unwrap_or_else(|| scalar(spec, items, text).unwrap_or(value.clone()))
             }
@@ -121,7 +122,7 @@ fn item_schema<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a Value> {
     std::iter::once(schema)
         .chain(branches(spec, schema))
         .find(|s| playground_openapi::schema::primary_type(s) == Some("array"))
-        .and_then(|s| s.get("items"))
+        .and_then(|s| s.key("items"))
         .and_then(|items| resolve(&spec.doc, items).ok())
 }
 
@@ -179,7 +180,7 @@ fn put_deep(
             // One value for a list (`filters[countries]=PT`, given again for more), as a
             // top-level field reads it.
             Some("array") => {
-                let items = leaf.get("items").map(|i| resolve(&spec.doc, i).unwrap_or(i));
+                let items = leaf.key("items").map(|i| resolve(&spec.doc, i).unwrap_or(i));
                 let item = items.and_then(|i| scalar(spec, i, text).ok()).unwrap_or(value);
                 match slot.take() {
                     Value::Array(mut list) => {
@@ -224,7 +225,7 @@ fn fill_empty_members(spec: &Spec, schema: &Value, value: &mut Value, depth: usi
     }
     let Value::Object(fields) = value else { return };
     let required =
-        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+        schema.key("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
     for name in required {
         if fields.contains_key(name) {
             continue;

@@ -20,6 +20,7 @@
 //!   `minProperties`, a `oneOf`) is made as before: generated data with the client's fields over
 //!   it.
 
+use playground_openapi::json::Key;
 use serde_json::{Map, Value};
 
 use super::clock::moment;
@@ -203,7 +204,7 @@ impl<'a> Making<'a> {
             .map(|(name, prop)| {
                 let prop_parts = parts(spec, prop);
                 let read_only =
-                    prop_parts.iter().any(|p| p.get("readOnly").and_then(Value::as_bool) == Some(true));
+                    prop_parts.iter().any(|p| p.key("readOnly").and_then(Value::as_bool) == Some(true));
                 let maker = if self.resource.id_field.as_deref() == Some(name) {
                     Maker::Id
                 } else if let (Some(when), Some(format)) = (when(name), time_format(spec, &prop_parts)) {
@@ -236,7 +237,7 @@ impl<'a> Making<'a> {
                 n == name
                     && !parts(self.spec, prop)
                         .iter()
-                        .any(|p| p.get("readOnly").and_then(Value::as_bool) == Some(true))
+                        .any(|p| p.key("readOnly").and_then(Value::as_bool) == Some(true))
             })
     }
 
@@ -301,7 +302,11 @@ impl<'a> Making<'a> {
     ) -> Value {
         let maker = |name: &str| fields.iter().find(|f| f.name == name).map_or(Maker::Client, |f| f.maker);
         let validator = self.spec.validator().direction(Direction::Response);
-        if let (Some(Value::Object(sent)), Value::Object(target)) = (body, &mut base) {
+        if let (Some(Value::Object(sent)), true) = (body, base.is_object()) {
+            // Whether `base` is valid now; `None` when not known since the last change. A valid
+            // item stays valid (a field that would break it is put back), so it is checked once
+            // per field that may break it, not before and after each.
+            let mut valid: Option<bool> = None;
             for (name, value) in sent {
                 match maker(name) {
                     Maker::ReadOnly | Maker::Time { settable: false, .. } => continue,
@@ -309,12 +314,17 @@ impl<'a> Making<'a> {
                 }
                 // A request may carry what the stored item cannot hold, such as a value of
                 // another type.
-                let valid_before = validator.check(schema, &Value::Object(target.clone()), "").is_ok();
+                let valid_before = *valid.get_or_insert_with(|| validator.check(schema, &base, "").is_ok());
+                let Value::Object(target) = &mut base else { break };
                 let previous = target.insert(name.clone(), value.clone());
-                if valid_before && validator.check(schema, &Value::Object(target.clone()), "").is_err() {
+                if !valid_before {
+                    valid = None;
+                } else if validator.check(schema, &base, "").is_err()
+                    && let Value::Object(target) = &mut base
+                {
                     match previous {
                         Some(p) => target.insert(name.clone(), p),
-                        None => target.remove(name),
+                        None => target.shift_remove(name),
                     };
                 }
             }
@@ -375,7 +385,7 @@ impl<'a> Making<'a> {
             Value::Object(fields) => {
                 for part in &shapes {
                     for (name, prop) in
-                        part.get("properties").and_then(Value::as_object).into_iter().flatten()
+                        part.key("properties").and_then(Value::as_object).into_iter().flatten()
                     {
                         match fields.get_mut(name) {
                             Some(inner) => self.fill_defaults(prop, inner, depth + 1),
@@ -395,7 +405,7 @@ impl<'a> Making<'a> {
                 }
             }
             Value::Array(items) => {
-                if let Some(each) = shapes.iter().find_map(|part| part.get("items").filter(|i| i.is_object()))
+                if let Some(each) = shapes.iter().find_map(|part| part.key("items").filter(|i| i.is_object()))
                 {
                     for item in items.iter_mut().take(1_000) {
                         self.fill_defaults(each, item, depth + 1);
@@ -433,14 +443,14 @@ fn when(name: &str) -> Option<When> {
 fn left_out<'v>(spec: &'v Spec, prop: &Value, prop_parts: &[&'v Value]) -> (Option<&'v Value>, bool) {
     let validator = spec.validator().direction(Direction::Response);
     let default =
-        prop_parts.iter().find_map(|p| p.get("default")).filter(|d| validator.check(prop, d, "").is_ok());
-    let null_type = |schema: &Value| match schema.get("type") {
+        prop_parts.iter().find_map(|p| p.key("default")).filter(|d| validator.check(prop, d, "").is_ok());
+    let null_type = |schema: &Value| match schema.key("type") {
         Some(Value::String(t)) => t == "null",
         Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
         _ => false,
     };
     let names_null = prop_parts.iter().any(|part| {
-        part.get("nullable").and_then(Value::as_bool) == Some(true)
+        part.key("nullable").and_then(Value::as_bool) == Some(true)
             || null_type(part)
             || ["anyOf", "oneOf"].into_iter().any(|key| {
                 let branches = part.get(key).and_then(Value::as_array).into_iter().flatten();
@@ -461,7 +471,7 @@ fn time_format(spec: &Spec, parts_of: &[&Value]) -> Option<&'static str> {
             }
         }
     }
-    candidates.into_iter().find_map(|p| match p.get("format").and_then(Value::as_str) {
+    candidates.into_iter().find_map(|p| match p.key("format").and_then(Value::as_str) {
         Some("date-time") => Some("date-time"),
         Some("date") => Some("date"),
         _ => None,
@@ -476,12 +486,12 @@ fn parts<'v>(spec: &'v Spec, schema: &'v Value) -> Vec<&'v Value> {
             return;
         }
         out.push(schema);
-        if schema.get("$ref").is_some()
+        if schema.key("$ref").is_some()
             && let Ok(target) = resolve(&spec.doc, schema)
         {
             walk(spec, target, out, depth + 1);
         }
-        for member in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        for member in schema.key("allOf").and_then(Value::as_array).into_iter().flatten() {
             walk(spec, member, out, depth + 1);
         }
     }
@@ -495,7 +505,7 @@ pub(crate) fn required<'v>(spec: &'v Spec, schema: &'v Value) -> Vec<&'v str> {
     let mut names: Vec<&str> = Vec::new();
     for part in parts(spec, schema) {
         for name in
-            part.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
+            part.key("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
         {
             if !names.contains(&name) {
                 names.push(name);
@@ -507,7 +517,7 @@ pub(crate) fn required<'v>(spec: &'v Spec, schema: &'v Value) -> Vec<&'v str> {
 
 /// A schema's own example: `example`, else the first of its `examples` list.
 fn example(schema: &Value) -> Option<&Value> {
-    schema.get("example").or_else(|| schema.get("examples").and_then(Value::as_array).and_then(|e| e.first()))
+    schema.key("example").or_else(|| schema.key("examples").and_then(Value::as_array).and_then(|e| e.first()))
 }
 
 /// `null`, `""`, `[]` or `{}`.

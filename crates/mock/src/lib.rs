@@ -105,6 +105,7 @@ mod xml_body;
 /// Data generated from a schema (the crate `playground-generate`), kept at its old path.
 pub use playground_generate as generate;
 
+use playground_openapi::json::Key;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -228,9 +229,9 @@ impl ApiMock {
     /// When the document is not an object, a Swagger 2.0 document cannot be converted, or it has
     /// no paths.
     pub fn from_document(doc: Value) -> Result<Self, MockError> {
-        let doc = if doc.get("swagger").is_some() {
+        let doc = if doc.key("swagger").is_some() {
             playground_convert::swagger2_to_openapi3(&doc).map_err(|e| MockError(e.to_string()))?.document
-        } else if doc.get("openapi").and_then(Value::as_str).is_some() {
+        } else if doc.key("openapi").and_then(Value::as_str).is_some() {
             doc
         } else {
             return Err(MockError(
@@ -244,7 +245,7 @@ impl ApiMock {
     /// A mock of an OpenAPI 3.x document, without the Swagger 2.0 converter (the Petstore's
     /// module stays without it).
     pub fn from_openapi(doc: Value) -> Result<Self, MockError> {
-        let info = doc.get("info");
+        let info = doc.key("info");
         let text =
             |k: &str| info.and_then(|i| i.get(k)).and_then(Value::as_str).unwrap_or_default().to_owned();
         let api = format!("{} {}", text("title"), text("version")).trim().to_owned();

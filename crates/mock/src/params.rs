@@ -7,6 +7,7 @@
 //! JSON, URL-encoded and multipart forms become objects and are checked; text is checked when
 //! its schema is a string; other types are taken as they are.
 
+use playground_openapi::json::Key;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -251,7 +252,7 @@ fn from_text(spec: &Spec, param: &Param, schema: &Value, pieces: &[String]) -> R
     }
     match playground_openapi::schema::primary_type(schema) {
         Some("array") => {
-            let items = schema.get("items").unwrap_or(&Value::Null);
+            let items = schema.key("items").unwrap_or(&Value::Null);
             let items = resolve(&spec.doc, items).unwrap_or(items);
             pieces
                 .iter()

@@ -1,6 +1,7 @@
 //! PATCH bodies: a list of RFC 6902 operations (the `json-patch` crate, applied to a copy) or
 //! an RFC 7396 merge patch, laid over a stored item.
 
+use playground_openapi::json::Key;
 use serde_json::{Map, Value};
 
 use super::failure::Failure;
@@ -77,7 +78,7 @@ const MAX_FITTED_FIELDS: usize = 256;
 /// Whether a PATCH body is an RFC 6902 list of operations: objects with an `op` and a `path`.
 fn is_json_patch(ops: &[Value]) -> bool {
     ops.iter()
-        .all(|op| op.get("op").is_some_and(Value::is_string) && op.get("path").is_some_and(Value::is_string))
+        .all(|op| op.key("op").is_some_and(Value::is_string) && op.key("path").is_some_and(Value::is_string))
 }
 
 /// `item` with the RFC 6902 operations applied, or why they cannot be (a `path` not in the

@@ -5,6 +5,7 @@
 //! pydantic's code for the rule (`missing`, `string_type`, `string_pattern_mismatch`, ...);
 //! `msg` is the mock's sentence.
 
+use playground_openapi::json::Key;
 use serde_json::{Map, Value, json};
 
 use super::spec::{Location, Spec};
@@ -171,7 +172,7 @@ pub(crate) fn lists_problems(spec: &Spec, schema: &Value) -> bool {
     if playground_openapi::schema::primary_type(detail) != Some("array") {
         return false;
     }
-    let Some(item) = detail.get("items") else { return false };
+    let Some(item) = detail.key("items") else { return false };
     ["loc", "msg", "type"].iter().all(|name| property(item, name).is_some())
 }
 

@@ -6,6 +6,7 @@
 //! Templates that differ only in their parameters' names (`/items/{id}` for GET beside
 //! `/items/{itemId}` for PUT) are one path of the resource.
 
+use playground_openapi::json::Key;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
@@ -229,7 +230,7 @@ pub(crate) fn success_schema<'a>(spec: &'a Spec, path: &'a PathItem, method: &st
     let mut statuses: Vec<&(String, Value)> =
         op.responses.iter().filter(|(s, _)| s.starts_with('2')).collect();
     statuses.sort_by(|a, b| a.0.cmp(&b.0));
-    statuses.into_iter().find_map(|(_, response)| json_schema(spec, response.get("content")?))
+    statuses.into_iter().find_map(|(_, response)| json_schema(spec, response.key("content")?))
 }
 
 /// The schema of the JSON media type of a `content` object.
@@ -238,7 +239,7 @@ pub(crate) fn json_schema<'a>(_spec: &Spec, content: &'a Value) -> Option<&'a Va
     content
         .iter()
         .find(|(media, _)| playground_http::form::is_json(media))
-        .and_then(|(_, entry)| entry.get("schema"))
+        .and_then(|(_, entry)| entry.key("schema"))
 }
 
 /// The schema of one item: the item's GET answer, else what PUT or POST take.
@@ -281,7 +282,7 @@ pub(crate) fn is_object_schema(spec: &Spec, schema: &Value) -> bool {
     let Ok(schema) = resolve(&spec.doc, schema) else { return false };
     playground_openapi::schema::primary_type(schema) == Some("object")
         || schema
-            .get("allOf")
+            .key("allOf")
             .and_then(Value::as_array)
             .is_some_and(|parts| parts.iter().any(|p| is_object_schema_shallow(spec, p)))
 }
@@ -307,12 +308,12 @@ fn collect_properties<'a>(
     if depth > 8 {
         return;
     }
-    for (name, prop) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
+    for (name, prop) in schema.key("properties").and_then(Value::as_object).into_iter().flatten() {
         if !out.iter().any(|(n, _)| *n == name) {
             out.push((name.as_str(), prop));
         }
     }
-    for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+    for part in schema.key("allOf").and_then(Value::as_array).into_iter().flatten() {
         collect_properties(spec, part, out, depth + 1);
     }
 }
@@ -343,7 +344,7 @@ fn id_field(spec: &Spec, schema: &Value, id_param: &str) -> Option<String> {
         .find(|(name, prop)| {
             let lower = name.to_ascii_lowercase();
             let read_only =
-                resolve(&spec.doc, prop).ok().and_then(|p| p.get("readOnly")).and_then(Value::as_bool);
+                resolve(&spec.doc, prop).ok().and_then(|p| p.key("readOnly")).and_then(Value::as_bool);
             (lower.ends_with("id") || lower.ends_with("_id")) && read_only == Some(true)
         })
         .map(|(name, _)| (*name).to_owned())
@@ -352,7 +353,7 @@ fn id_field(spec: &Spec, schema: &Value, id_param: &str) -> Option<String> {
 /// How ids look: from the id property's schema, else the path parameter's.
 fn id_kind(spec: &Spec, items: &[usize], schema: Option<&Value>, field: Option<&str>) -> IdKind {
     for schema in id_schemas(spec, items, schema, field) {
-        match (playground_openapi::schema::primary_type(schema), schema.get("format").and_then(Value::as_str))
+        match (playground_openapi::schema::primary_type(schema), schema.key("format").and_then(Value::as_str))
         {
             (Some("integer" | "number"), _) => return IdKind::Integer,
             (Some("string"), Some("uuid")) => return IdKind::Uuid,

@@ -5,6 +5,7 @@
 //! read as a string, a broken `$ref` leaves that part unchecked and is listed in
 //! [`Spec::notes`], so one odd operation never costs the whole mock.
 
+use playground_openapi::json::Key;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -132,8 +133,8 @@ pub(crate) struct Spec {
 impl Spec {
     /// Reads an OpenAPI 3.x document (as JSON).
     pub(crate) fn read(doc: Arc<Value>) -> Result<Self, String> {
-        let paths_object = doc.get("paths").and_then(Value::as_object);
-        let webhooks_only = paths_object.is_none() && doc.get("webhooks").is_some();
+        let paths_object = doc.key("paths").and_then(Value::as_object);
+        let webhooks_only = paths_object.is_none() && doc.key("webhooks").is_some();
         let Some(paths_object) = paths_object else {
             return Err(if webhooks_only {
                 "The document describes webhooks only; there are no paths to mock.".to_owned()
@@ -218,7 +219,7 @@ impl Spec {
 /// variables at their defaults, longest first.
 fn base_paths(doc: &Value) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for server in playground_openapi::servers::read_servers(doc.get("servers").unwrap_or(&Value::Null)) {
+    for server in playground_openapi::servers::read_servers(doc.key("servers").unwrap_or(&Value::Null)) {
         let url = server.resolve(&[]);
         let after_scheme = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
         let path = if url.contains("://") {
@@ -245,12 +246,12 @@ fn read_operation(
     notes: &mut Vec<String>,
 ) -> Operation {
     let id = operation
-        .get("operationId")
+        .key("operationId")
         .and_then(Value::as_str)
         .map_or_else(|| format!("{method} {template}"), str::to_owned);
     let mut params: Vec<Param> = Vec::new();
-    let listed = item.get("parameters").and_then(Value::as_array).into_iter().flatten();
-    let own = operation.get("parameters").and_then(Value::as_array).into_iter().flatten();
+    let listed = item.key("parameters").and_then(Value::as_array).into_iter().flatten();
+    let own = operation.key("parameters").and_then(Value::as_array).into_iter().flatten();
     for p in listed.chain(own) {
         match read_param(doc, p) {
             Ok(Some(param)) => {
@@ -275,7 +276,7 @@ fn read_operation(
             });
         }
     }
-    let body = operation.get("requestBody").and_then(|b| match resolve(doc, b) {
+    let body = operation.key("requestBody").and_then(|b| match resolve(doc, b) {
         Ok(b) => Some(read_body(b)),
         Err(e) => {
             notes.push(format!("{id}: the request body: {e}"));
@@ -283,7 +284,7 @@ fn read_operation(
         }
     });
     let mut responses = Vec::new();
-    for (status, response) in operation.get("responses").and_then(Value::as_object).into_iter().flatten() {
+    for (status, response) in operation.key("responses").and_then(Value::as_object).into_iter().flatten() {
         match resolve(doc, response) {
             Ok(r) => responses.push((status.to_ascii_uppercase(), r.clone())),
             Err(e) => notes.push(format!("{id}: response {status}: {e}")),
@@ -298,7 +299,7 @@ fn read_operation(
         Vec::new()
     });
     let produced: Vec<&str> = operation
-        .get("x-produces")
+        .key("x-produces")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -317,7 +318,7 @@ fn read_operation(
 /// (RFC 8594) from `x-deprecated-sunset`, end of that day in UTC; a deprecated operation
 /// without those dates has no headers.
 fn deprecation_headers(op: &Value) -> Result<Vec<(String, String)>, String> {
-    if op.get("deprecated").and_then(Value::as_bool) != Some(true) {
+    if op.key("deprecated").and_then(Value::as_bool) != Some(true) {
         return Ok(Vec::new());
     }
     let date = |key: &str| -> Result<Option<time::Date>, String> {
@@ -358,8 +359,8 @@ fn credential(schemes: &[Scheme], name: &str) -> Credential {
 
 fn read_param(doc: &Value, p: &Value) -> Result<Option<Param>, String> {
     let p = resolve(doc, p)?;
-    let name = p.get("name").and_then(Value::as_str).ok_or("a parameter without a name")?.to_owned();
-    let location = match p.get("in").and_then(Value::as_str) {
+    let name = p.key("name").and_then(Value::as_str).ok_or("a parameter without a name")?.to_owned();
+    let location = match p.key("in").and_then(Value::as_str) {
         Some("path") => Location::Path,
         Some("query") => Location::Query,
         Some("header") => Location::Header,
@@ -374,33 +375,33 @@ fn read_param(doc: &Value, p: &Value) -> Result<Option<Param>, String> {
     {
         return Ok(None);
     }
-    let (schema, json) = match (p.get("schema"), p.get("content").and_then(Value::as_object)) {
+    let (schema, json) = match (p.key("schema"), p.key("content").and_then(Value::as_object)) {
         (Some(schema), _) => (schema.clone(), false),
         (None, Some(content)) => {
             let (media, entry) = content.iter().next().ok_or(format!("parameter {name}: empty content"))?;
-            let schema = entry.get("schema").cloned().unwrap_or_else(|| Value::Object(Map::new()));
+            let schema = entry.key("schema").cloned().unwrap_or_else(|| Value::Object(Map::new()));
             (schema, playground_http::form::is_json(media))
         }
         (None, None) => (Value::Object(Map::new()), false),
     };
-    let style = p.get("style").and_then(Value::as_str).map_or_else(
+    let style = p.key("style").and_then(Value::as_str).map_or_else(
         || if matches!(location, Location::Query | Location::Cookie) { "form" } else { "simple" }.to_owned(),
         str::to_owned,
     );
-    let explode = p.get("explode").and_then(Value::as_bool).unwrap_or(style == "form");
-    let required = location == Location::Path || p.get("required").and_then(Value::as_bool).unwrap_or(false);
+    let explode = p.key("explode").and_then(Value::as_bool).unwrap_or(style == "form");
+    let required = location == Location::Path || p.key("required").and_then(Value::as_bool).unwrap_or(false);
     Ok(Some(Param { name, location, required, schema, style, explode, json }))
 }
 
 fn read_body(b: &Value) -> Body {
     let content = b
-        .get("content")
+        .key("content")
         .and_then(Value::as_object)
         .map(|c| {
             c.iter()
-                .map(|(media, entry)| (media.to_ascii_lowercase(), entry.get("schema").cloned()))
+                .map(|(media, entry)| (media.to_ascii_lowercase(), entry.key("schema").cloned()))
                 .collect()
         })
         .unwrap_or_default();
-    Body { required: b.get("required").and_then(Value::as_bool).unwrap_or(false), content }
+    Body { required: b.key("required").and_then(Value::as_bool).unwrap_or(false), content }
 }

@@ -3,6 +3,7 @@
 //! created; the counter each resource's next id comes from; and the paths outside any resource
 //! that a DELETE removed.
 
+use playground_openapi::json::Key;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use indexmap::IndexMap;
@@ -218,7 +219,7 @@ impl Store {
         known: impl Fn(&str) -> bool,
     ) -> Result<Self, SnapshotError> {
         let value: Value = serde_json::from_str(text).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
-        check_version(value.get("version").and_then(Value::as_u64))?;
+        check_version(value.key("version").and_then(Value::as_u64))?;
         let snapshot: Snapshot =
             serde_json::from_value(value).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
         check_owner(&snapshot.kind, &snapshot.api, api)?;
@@ -315,7 +316,7 @@ impl Store {
         for (key, text) in records {
             if key == META_KEY {
                 let value: Value = serde_json::from_str(&text).map_err(|e| malformed(&key, e.to_string()))?;
-                check_version(value.get("version").and_then(Value::as_u64))?;
+                check_version(value.key("version").and_then(Value::as_u64))?;
                 let read: Meta = serde_json::from_value(value).map_err(|e| malformed(&key, e.to_string()))?;
                 check_owner(&read.kind, &read.api, api)?;
                 meta = Some(read);

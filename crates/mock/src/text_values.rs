@@ -1,6 +1,7 @@
 //! Values read from request text (path, query, header and cookie parameters, form fields, XML
 //! elements) as their schemas type them.
 
+use playground_openapi::json::Key;
 use serde_json::Value;
 
 use super::spec::Spec;
@@ -45,10 +46,10 @@ pub(super) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
             // Untyped (or a oneOf/anyOf): JSON numbers and booleans as such, else text; text
             // that an `enum` or `const` lists as text stays text (`enum: ["true", "false"]`).
             let listed = schema
-                .get("enum")
+                .key("enum")
                 .and_then(Value::as_array)
                 .is_some_and(|l| l.iter().any(|v| v.as_str() == Some(text)))
-                || schema.get("const").and_then(Value::as_str) == Some(text);
+                || schema.key("const").and_then(Value::as_str) == Some(text);
             if listed {
                 return Ok(Value::String(text.to_owned()));
             }
@@ -57,7 +58,7 @@ pub(super) fn scalar(spec: &Spec, schema: &Value, text: &str) -> Result<Value, S
             Ok(literal.unwrap_or_else(|| Value::String(text.to_owned())))
         }
         [one] => read(one).ok_or_else(|| match *one {
-            "integer" => match schema.get("format").and_then(Value::as_str) {
+            "integer" => match schema.key("format").and_then(Value::as_str) {
                 Some("int64") => format!("must be a 64-bit integer; got {text:?}."),
                 Some("int32") => format!("must be a 32-bit integer; got {text:?}."),
                 _ => format!("must be an integer; got {text:?}."),
@@ -93,7 +94,7 @@ fn whole_number(text: &str) -> Option<Value> {
 /// an integer is read as the nearest f64, whose remainder says nothing, so the remainder is taken
 /// of the digits themselves.
 fn off_step(schema: &Value, text: &str) -> Option<u64> {
-    let step = schema.get("multipleOf")?.as_u64().filter(|&s| s > 1)?;
+    let step = schema.key("multipleOf")?.as_u64().filter(|&s| s > 1)?;
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if digits.len() < 19 || text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok() {
         return None;

@@ -5,6 +5,7 @@
 //! reads it. Elements the schema does not declare are kept (as text, or objects of their
 //! children) so that `additionalProperties: false` still refuses them.
 
+use playground_openapi::json::Key;
 use serde_json::{Map, Value};
 
 use super::spec::Spec;
@@ -61,9 +62,9 @@ fn object(spec: &Spec, schema: &Value, node: roxmltree::Node<'_, '_>, depth: usi
         let property_resolved = resolve(&spec.doc, property).unwrap_or(property);
         let xml = |key: &str| {
             property
-                .get("xml")
+                .key("xml")
                 .and_then(|x| x.get(key))
-                .or_else(|| property_resolved.get("xml").and_then(|x| x.get(key)))
+                .or_else(|| property_resolved.key("xml").and_then(|x| x.get(key)))
         };
         let xml_name = xml("name").and_then(Value::as_str).unwrap_or(name);
         if xml("attribute").and_then(Value::as_bool) == Some(true) {
@@ -98,8 +99,8 @@ fn object(spec: &Spec, schema: &Value, node: roxmltree::Node<'_, '_>, depth: usi
             } else {
                 // Unwrapped items are named by the items' `xml.name`, else the property's.
                 let item_name = items
-                    .and_then(|i| i.get("xml"))
-                    .and_then(|x| x.get("name"))
+                    .and_then(|i| i.key("xml"))
+                    .and_then(|x| x.key("name"))
                     .and_then(Value::as_str)
                     .unwrap_or(xml_name);
                 claimed.push(item_name);
@@ -135,7 +136,7 @@ fn object(spec: &Spec, schema: &Value, node: roxmltree::Node<'_, '_>, depth: usi
     }
     // Children the schema does not name: read as its `additionalProperties` says, else by shape.
     let additional = schema
-        .get("additionalProperties")
+        .key("additionalProperties")
         .filter(|a| a.is_object())
         .map(|a| resolve(&spec.doc, a).unwrap_or(a));
     for child in node.children().filter(|c| c.is_element() && !claimed.contains(&c.tag_name().name())) {
@@ -176,5 +177,5 @@ fn text_only(node: roxmltree::Node<'_, '_>) -> bool {
 }
 
 fn item_schema<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a Value> {
-    schema.get("items").map(|items| resolve(&spec.doc, items).unwrap_or(items))
+    schema.key("items").map(|items| resolve(&spec.doc, items).unwrap_or(items))
 }

@@ -2,6 +2,7 @@
 //! `else` and `$dynamicRef`, each branch checked on its own (`branch`).
 
 use super::*;
+use playground_openapi::json::Key;
 
 impl Validator<'_> {
     pub(crate) fn check_combinators(
@@ -13,8 +14,8 @@ impl Validator<'_> {
         root: &Value,
         walk: &mut Walk,
     ) -> Result<(), Fail> {
-        let list = |key: &str| schema.get(key).and_then(Value::as_array);
-        if let Some(reference) = schema.get("$dynamicRef").and_then(Value::as_str)
+        let list = |key: &str| schema.key(key).and_then(Value::as_array);
+        if let Some(reference) = schema.key("$dynamicRef").and_then(Value::as_str)
             && !self.openapi_3_0
         {
             self.check_dynamic(reference, value, path, root, walk)?;
@@ -48,7 +49,7 @@ impl Validator<'_> {
             }
             walk.lax |= unsure > 0;
         }
-        if let Some(not) = schema.get("not") {
+        if let Some(not) = schema.key("not") {
             // What `not` evaluates never counts.
             let marks = walk.marks.take();
             let outcome = self.branch(not, value, path, root, walk);
@@ -61,7 +62,7 @@ impl Validator<'_> {
                 (Err(_), _) => {}
             }
         }
-        if let Some(condition) = schema.get("if") {
+        if let Some(condition) = schema.key("if") {
             self.check_if(schema, condition, value, path, root, walk)?;
         }
         Ok(())
@@ -113,7 +114,7 @@ impl Validator<'_> {
         root: &Value,
         walk: &mut Walk,
     ) -> Result<(), Fail> {
-        let (then, otherwise) = (schema.get("then"), schema.get("else"));
+        let (then, otherwise) = (schema.key("then"), schema.key("else"));
         match self.branch(condition, value, path, root, walk) {
             (Ok(()), false) => then.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk)),
             (Err(_), _) => otherwise.map_or(Ok(()), |s| self.check_at(s, value, path, root, walk)),

@@ -2,6 +2,7 @@
 //! objects; the ones a scalar is held to alone are also [`check_scalar`], for values that do not
 //! come with their document (what is typed into a form).
 
+use playground_openapi::json::Key;
 use serde_json::{Map, Number, Value};
 
 use super::{Fail, Found, Step, Validator, Walk, child, describe, format, is_integral, same, usize_of};
@@ -28,7 +29,7 @@ pub fn check_scalar(
         }
         Value::String(text) => {
             check_length(schema, text, name)?;
-            match schema.get("pattern").and_then(Value::as_str) {
+            match schema.key("pattern").and_then(Value::as_str) {
                 Some(pattern) if matches(pattern, text) == Some(false) => {
                     Err(pattern_error(pattern, text, name).into())
                 }
@@ -41,7 +42,7 @@ pub fn check_scalar(
 
 /// `enum` and `const`.
 pub(super) fn check_listed(schema: &Value, value: &Value, name: &str) -> Result<(), Fail> {
-    if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
+    if let Some(allowed) = schema.key("enum").and_then(Value::as_array)
         && !allowed.iter().any(|a| same(a, value))
     {
         let list: Vec<String> =
@@ -51,7 +52,7 @@ pub(super) fn check_listed(schema: &Value, value: &Value, name: &str) -> Result<
             format!("{name} must be one of {}; got {}.", list.join(", "), describe(value)),
         ));
     }
-    if let Some(only) = schema.get("const")
+    if let Some(only) = schema.key("const")
         && !same(only, value)
     {
         return Err(Fail::new(
@@ -117,7 +118,7 @@ pub(super) fn check_number(
     name: &str,
     shown: &str,
 ) -> Result<(), Fail> {
-    let format = schema.get("format").and_then(Value::as_str);
+    let format = schema.key("format").and_then(Value::as_str);
     if types.contains(&"integer") && matches!(format, Some("int32" | "int64")) && is_integral(n) {
         match n.as_i64() {
             Some(i) if format == Some("int32") && i32::try_from(i).is_err() => {
@@ -166,7 +167,7 @@ pub(super) fn check_number(
             if bound.exclusive { ("less than", "exclusiveMaximum") } else { ("at most", "maximum") };
         return Err(Fail::new(keyword, format!("{name} must be {rel} {}; got {shown}.", bound.written)));
     }
-    if let Some(Value::Number(step)) = schema.get("multipleOf")
+    if let Some(Value::Number(step)) = schema.key("multipleOf")
         && !is_multiple(n, step)
     {
         return Err(Fail::new("multipleOf", format!("{name} must be a multiple of {step}; got {shown}.")));
@@ -257,14 +258,14 @@ impl Validator<'_> {
         check_length(schema, text, name)?;
         // A pattern that cannot be read (it does not compile, or an approximation of it
         // misses) is not enforced.
-        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        if let Some(pattern) = schema.key("pattern").and_then(Value::as_str) {
             match self.patterns.matches(pattern, text) {
                 Some(true) => {}
                 Some(false) => return Err(pattern_error(pattern, text, name)),
                 None => walk.lax = true,
             }
         }
-        if let Some(f) = schema.get("format").and_then(Value::as_str) {
+        if let Some(f) = schema.key("format").and_then(Value::as_str) {
             walk.lax |= !format::check(f, text, name, self.formats)
                 .map_err(|message| Fail::new("format", message))?;
         }
@@ -291,7 +292,7 @@ impl Validator<'_> {
                 format!("{name} must have at most {max} items; it has {}.", items.len()),
             ));
         }
-        if schema.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
+        if schema.key("uniqueItems").and_then(Value::as_bool) == Some(true) {
             for (i, item) in items.iter().enumerate() {
                 if items[..i].iter().any(|earlier| same(earlier, item)) {
                     return Err(Fail::new(
@@ -302,14 +303,14 @@ impl Validator<'_> {
             }
         }
         let base = if path.is_empty() { "body" } else { path };
-        if let Some(wanted) = schema.get("contains") {
+        if let Some(wanted) = schema.key("contains") {
             self.check_contains(schema, wanted, items, name, base, walk)?;
         }
         // 2020-12 `prefixItems` + `items`, or the older tuple `items: [...]` + `additionalItems`.
         let (prefix, rest): (&[Value], Option<&Value>) =
-            match (schema.get("prefixItems"), schema.get("items")) {
+            match (schema.key("prefixItems"), schema.key("items")) {
                 (Some(Value::Array(prefix)), rest) => (prefix, rest),
-                (_, Some(Value::Array(prefix))) => (prefix, schema.get("additionalItems")),
+                (_, Some(Value::Array(prefix))) => (prefix, schema.key("additionalItems")),
                 (_, rest) => (&[], rest),
             };
         if rest == Some(&Value::Bool(false)) && items.len() > prefix.len() {
@@ -331,7 +332,7 @@ impl Validator<'_> {
                 marks.all_items();
             }
         }
-        if let Some(rule) = schema.get("unevaluatedItems") {
+        if let Some(rule) = schema.key("unevaluatedItems") {
             for (i, item) in items.iter().enumerate() {
                 if walk.marks.as_ref().is_some_and(|m| m.has_item(i)) {
                     continue;
@@ -407,7 +408,7 @@ impl Validator<'_> {
         let Value::Object(map) = value else { return Ok(()) };
         let mut found = Kept { found: Found::default(), go_on: walk.go_on, limit: walk.limit };
         self.check_present(schema, map, path, root, &mut found)?;
-        if let Some(names) = schema.get("propertyNames") {
+        if let Some(names) = schema.key("propertyNames") {
             for key in map.keys() {
                 let label = format!("field name {}", child(path, key));
                 let checked = self.check_at(names, &Value::String(key.clone()), &label, names, walk);
@@ -415,8 +416,8 @@ impl Validator<'_> {
             }
         }
         self.check_fields(schema, map, path, walk, &mut found)?;
-        for (trigger, s) in schema.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
-            if map.contains_key(trigger) {
+        for (trigger, s) in schema.key("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
+            if map.key(trigger).is_some() {
                 found.keep(self.check_at(s, value, path, root, walk))?;
             }
         }
@@ -442,21 +443,21 @@ impl Validator<'_> {
         found: &mut Kept,
     ) -> Result<(), Fail> {
         for field in
-            schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
+            schema.key("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
         {
-            if !map.contains_key(field) && !self.exempt(schema, root, field) {
+            if map.key(field).is_none() && !self.exempt(schema, root, field) {
                 let missing = Fail::new("required", format!("{} is required.", child(path, field)));
                 found.keep(Err(at(field)(missing)))?;
             }
         }
         for (trigger, needs) in
-            schema.get("dependentRequired").and_then(Value::as_object).into_iter().flatten()
+            schema.key("dependentRequired").and_then(Value::as_object).into_iter().flatten()
         {
-            if !map.contains_key(trigger) {
+            if map.key(trigger).is_none() {
                 continue;
             }
             for need in needs.as_array().into_iter().flatten().filter_map(Value::as_str) {
-                if !map.contains_key(need) {
+                if map.key(need).is_none() {
                     let missing = Fail::new(
                         "dependentRequired",
                         format!("{} is required when {} is given.", child(path, need), child(path, trigger)),
@@ -478,12 +479,12 @@ impl Validator<'_> {
         walk: &mut Walk,
         found: &mut Kept,
     ) -> Result<(), Fail> {
-        let properties = schema.get("properties").and_then(Value::as_object);
-        let patterned = schema.get("patternProperties").and_then(Value::as_object);
-        let additional = schema.get("additionalProperties");
+        let properties = schema.key("properties").and_then(Value::as_object);
+        let patterned = schema.key("patternProperties").and_then(Value::as_object);
+        let additional = schema.key("additionalProperties");
         for (field, v) in map {
             let mut covered = false;
-            if let Some(s) = properties.and_then(|p| p.get(field)) {
+            if let Some(s) = properties.and_then(|p| p.key(field)) {
                 covered = true;
                 let checked = self.check_at(s, v, &child(path, field), s, walk);
                 found.keep(checked.map_err(at(field)))?;
@@ -548,7 +549,7 @@ impl Validator<'_> {
         walk: &mut Walk,
         found: &mut Kept,
     ) -> Result<(), Fail> {
-        let Some(rule) = schema.get("unevaluatedProperties") else {
+        let Some(rule) = schema.key("unevaluatedProperties") else {
             return Ok(());
         };
         for (field, v) in map {

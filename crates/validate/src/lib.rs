@@ -64,6 +64,7 @@ mod cross_check;
 #[cfg(test)]
 mod tests;
 
+use playground_openapi::json::Key;
 use std::borrow::Cow;
 
 use serde_json::Value;
@@ -221,7 +222,7 @@ impl<'a> Validator<'a> {
     /// compiled patterns: compiled before ([`compile_patterns`]) or as they are met.
     #[must_use]
     pub fn new(doc: &'a Value, patterns: &'a Patterns) -> Self {
-        let openapi_3_0 = doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"));
+        let openapi_3_0 = doc.key("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"));
         Self {
             doc,
             patterns,
@@ -421,7 +422,7 @@ impl<'a> Validator<'a> {
         let outer = walk.marks.take();
         let inherited = outer.as_ref().is_some_and(|m| m.is_of(value));
         let asks = matches!(value, Value::Object(_) | Value::Array(_))
-            && (schema.get("unevaluatedProperties").is_some() || schema.get("unevaluatedItems").is_some());
+            && (schema.key("unevaluatedProperties").is_some() || schema.key("unevaluatedItems").is_some());
         walk.marks = (inherited || asks).then(|| Marks::of(value));
         let result = self.apply_keywords(schema, value, path, name, root, walk);
         let mine = std::mem::replace(&mut walk.marks, outer);
@@ -451,7 +452,7 @@ impl<'a> Validator<'a> {
             _ => return Ok(()),
         }
         let (types, _) = playground_openapi::schema::types(schema);
-        let null_named = match schema.get("type") {
+        let null_named = match schema.key("type") {
             Some(Value::String(t)) => t == "null",
             Some(Value::Array(list)) => list.iter().any(|t| t == "null"),
             _ => false,
@@ -460,12 +461,12 @@ impl<'a> Validator<'a> {
         let unknown = types.iter().any(|t| !KNOWN_TYPES.contains(t));
         let typed = (null_named || !types.is_empty()) && !unknown;
         walk.lax |=
-            unknown || UNENFORCED.iter().any(|k| schema.get(*k).is_some_and(|v| v != &Value::Bool(true)));
+            unknown || UNENFORCED.iter().any(|k| schema.key(k).is_some_and(|v| v != &Value::Bool(true)));
         if value.is_null() {
             // 3.0's `nullable` reads as `anyOf: [schema, {type: null}]`: null passes whatever
             // else the schema says (its `enum`, its `allOf`); strictly, it only lets null past
             // the schema's own `type`.
-            let nullable = schema.get("nullable").and_then(Value::as_bool) == Some(true);
+            let nullable = schema.key("nullable").and_then(Value::as_bool) == Some(true);
             if nullable && !self.strict {
                 return Ok(());
             }

@@ -2,6 +2,7 @@
 //! direction a value travels.
 
 use super::*;
+use playground_openapi::json::Key;
 
 impl Validator<'_> {
     /// Whether a missing `required` `field` may stay missing in this direction: some schema of
@@ -59,14 +60,14 @@ impl Validator<'_> {
             walk.bases.truncate(bases);
             yes
         };
-        if let Some(property) = schema.get("properties").and_then(|p| p.get(field)) {
+        if let Some(property) = schema.key("properties").and_then(|p| p.get(field)) {
             if flagged(property, walk) {
                 return true;
             }
             let bases = walk.bases.len();
             let resolved = self.resolve_schema(property, walk);
             let hit = resolved.is_ok_and(|(p, _)| {
-                p.get("allOf").and_then(Value::as_array).into_iter().flatten().any(|m| flagged(m, walk))
+                p.key("allOf").and_then(Value::as_array).into_iter().flatten().any(|m| flagged(m, walk))
             });
             walk.bases.truncate(bases);
             if hit {
@@ -75,7 +76,7 @@ impl Validator<'_> {
         }
         ["allOf", "anyOf", "oneOf"]
             .iter()
-            .filter_map(|k| schema.get(*k).and_then(Value::as_array))
+            .filter_map(|k| schema.key(k).and_then(Value::as_array))
             .flatten()
             .any(|branch| self.flags(branch, field, flag, budget, walk))
     }

@@ -2,6 +2,7 @@
 //! schema resource gives, and `$dynamicRef` through the dynamic scope.
 
 use super::*;
+use playground_openapi::json::Key;
 
 impl<'a> Validator<'a> {
     /// Follows `$ref`s one at a time, laying each reference's constraining siblings over its
@@ -21,7 +22,7 @@ impl<'a> Validator<'a> {
         let mut current = Cow::Borrowed(schema);
         let mut last = None;
         for _ in 0..32 {
-            let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
+            let Some(reference) = current.key("$ref").and_then(Value::as_str) else {
                 return Ok((current, last));
             };
             let (target, outer) = self.locate(reference, walk)?;
@@ -33,7 +34,7 @@ impl<'a> Validator<'a> {
                         || (!self.openapi_3_0 && IDENTIFIERS.contains(&k.as_str()))
                 })
             });
-            let modern = |v: &Value| v.as_object().is_some_and(|m| MODERN.iter().any(|k| m.contains_key(*k)));
+            let modern = |v: &Value| v.as_object().is_some_and(|m| MODERN.iter().any(|k| m.key(k).is_some()));
             let in_place = if self.openapi_3_0 {
                 !self.strict && target.is_boolean()
             } else {

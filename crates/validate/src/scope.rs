@@ -8,6 +8,7 @@
 //! of `enum`, `const`, `default`, `example` and `examples` are data, never schemas, so an `$id`
 //! there names nothing.
 
+use playground_openapi::json::Key;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -157,7 +158,7 @@ impl Index {
 /// base `base` around it; `None` without one, or with one that is no identifier (a non-empty
 /// fragment).
 pub(crate) fn own_base(schema: &Value, base: &str) -> Option<String> {
-    let id = schema.get("$id").and_then(Value::as_str)?;
+    let id = schema.key("$id").and_then(Value::as_str)?;
     let resolved = uri::resolve(base, id);
     match resolved.split_once('#') {
         None => Some(resolved),
@@ -209,5 +210,9 @@ pub(crate) fn segments(pointer: &str) -> Option<Vec<String>> {
         return Some(Vec::new());
     }
     let rest = pointer.strip_prefix('/')?;
-    Some(rest.split('/').map(|s| s.replace("~1", "/").replace("~0", "~")).collect())
+    Some(
+        rest.split('/')
+            .map(|s| if s.contains('~') { s.replace("~1", "/").replace("~0", "~") } else { s.to_owned() })
+            .collect(),
+    )
 }

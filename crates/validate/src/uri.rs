@@ -70,6 +70,12 @@ fn remove_dots(path: &str) -> String {
 
 /// `reference` resolved against `base` (whose fragment is dropped).
 pub(crate) fn resolve(base: &str, reference: &str) -> String {
+    // A fragment alone (`#/components/schemas/Pet`, most references): the base without its
+    // fragment, then this one, as the general case below would put them together.
+    if reference.starts_with('#') {
+        let base = base.split_once('#').map_or(base, |(resource, _)| resource);
+        return [base, reference].concat();
+    }
     let r = parse(reference);
     let b = parse(base);
     let (scheme, authority, path, query) = if r.scheme.is_some() {
@@ -166,6 +172,7 @@ mod tests {
         assert_eq!(resolve("", "a.json"), "a.json");
         assert_eq!(resolve("folder/a.json", "b.json#x"), "folder/b.json#x");
         assert_eq!(resolve("urn:uuid:deadbeef", "#foo"), "urn:uuid:deadbeef#foo");
+        assert_eq!(resolve("http://a/b?q#f", "#s"), "http://a/b?q#s");
         assert_eq!(split("a.json#/%24defs/x%25"), ("a.json", Some("/$defs/x%".to_owned())));
         assert_eq!(split("a.json"), ("a.json", Some(String::new())));
         assert_eq!(split("a#%FF"), ("a", None));

@@ -1,6 +1,7 @@
 //! What the checks say of JSON values: their JSON Schema types, equality with numbers by value,
 //! and how a value, a type error and a field's path are written in a message.
 
+use playground_openapi::json::Key;
 use serde_json::{Number, Value};
 
 use crate::MAX_DEPTH;
@@ -155,7 +156,7 @@ pub(crate) fn child(path: &str, field: &str) -> String {
 /// A count keyword's value: a non-negative integer, also when written as a decimal (`2.0`, as
 /// JSON Schema allows); one past `usize` is the largest.
 pub(crate) fn usize_of(schema: &Value, key: &str) -> Option<usize> {
-    let n = match schema.get(key)? {
+    let n = match schema.key(key)? {
         Value::Number(n) => n,
         _ => return None,
     };

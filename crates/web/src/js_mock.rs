@@ -91,8 +91,10 @@ impl<M: StatefulMock + 'static> JsMock<M> {
 
     /// `answer(method, url, headers, body)`: a promise of a real `Response`, for a caller that
     /// holds a request's parts already (the MSW and Playwright helpers): no `Request` is built
-    /// and no body stream read. `headers` is a `Headers` or `[name, value]` pairs; `url` the
-    /// mock's path with its query.
+    /// and no body stream read. `headers` is a `Headers`, `[name, value]` pairs or the header
+    /// block as text (`name: value` lines, which the helpers pass: one string crosses into the
+    /// module rather than each pair); `url` the mock's path with its query. An answer without a
+    /// delay is a promise resolved at once.
     pub fn answer(
         &self,
         method: String,
@@ -100,20 +102,29 @@ impl<M: StatefulMock + 'static> JsMock<M> {
         headers: &JsValue,
         body: Option<Uint8Array>,
     ) -> Promise {
-        let headers = match serde_wasm_bindgen::from_value(headers.clone()) {
-            Ok(headers) => headers,
-            Err(error) => {
-                let message = format!(
-                    "answer(): the headers are a Headers or [name, value] pairs ({}).",
-                    message_of(error)
-                );
-                return Promise::reject(&js_sys::TypeError::new(&message));
-            }
+        let headers = match headers.as_string() {
+            Some(block) => header_lines(&block),
+            None => match serde_wasm_bindgen::from_value(headers.clone()) {
+                Ok(headers) => headers,
+                Err(error) => {
+                    let message = format!(
+                        "answer(): the headers are a Headers, [name, value] pairs or \"name: value\" lines ({}).",
+                        message_of(error)
+                    );
+                    return Promise::reject(&js_sys::TypeError::new(&message));
+                }
+            },
         };
         let body = body.map(|body| body.to_vec()).unwrap_or_default();
         let request = playground_http::Request { method, target, headers, body };
-        let mock = self.mock.clone();
-        future_to_promise(async move { answer_request(&mock, &request).await.map(JsValue::from) })
+        let handled = self.mock.handle_timed(&request);
+        if handled.delay_ms == 0 && !handled.network_error {
+            return match to_response(&handled.response) {
+                Ok(response) => Promise::resolve(&JsValue::from(response)),
+                Err(error) => Promise::reject(&error),
+            };
+        }
+        future_to_promise(async move { delayed(handled).await.map(JsValue::from) })
     }
 
     /// `handle(request)`: `{method, url, headers, body}` in, `{status, headers, body}` out.
@@ -431,7 +442,12 @@ async fn answer_request<M: StatefulMock + 'static>(
     mock: &PersistentMock<M>,
     request: &playground_http::Request,
 ) -> Result<web_sys::Response, JsValue> {
-    let handled = mock.handle_timed(request);
+    delayed(mock.handle_timed(request)).await
+}
+
+/// `handled`'s answer as a `Response`, after the delay it asks for; a `TypeError` for a
+/// network failure it injects.
+async fn delayed(handled: playground_mock::Handled) -> Result<web_sys::Response, JsValue> {
     if handled.delay_ms > 0 {
         sleep(handled.delay_ms).await?;
     }
@@ -453,18 +469,58 @@ async fn sleep(ms: u32) -> Result<(), JsValue> {
     JsFuture::from(wait).await.map(drop)
 }
 
+/// A header block's `name: value` lines (ends of line `\n` or `\r\n`; a line without a colon
+/// is skipped, the space after the colon is not part of the value).
+fn header_lines(block: &str) -> Vec<(String, String)> {
+    block
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_owned(), value.trim_start().to_owned()))
+        .collect()
+}
+
+#[wasm_bindgen(inline_js = "export function response(body, status, statusText, fields) {
+  const headers = [];
+  if (fields !== '') {
+    const parts = fields.split('\\0');
+    for (let i = 0; i + 1 < parts.length; i += 2) headers.push([parts[i], parts[i + 1]]);
+  }
+  return new Response(body, { status, statusText, headers });
+}")]
+extern "C" {
+    /// `new Response(body, {status, statusText, headers})`, the headers' names and values
+    /// joined by NUL (which no header holds: `Headers` refuses it, as it refuses a line break),
+    /// so that one call crosses out of the module rather than one per header. `body` is
+    /// copied by the constructor.
+    #[wasm_bindgen(catch, js_name = response)]
+    fn new_response(
+        body: Option<&[u8]>,
+        status: u16,
+        status_text: &str,
+        fields: &str,
+    ) -> Result<web_sys::Response, JsValue>;
+}
+
+/// The mock's answer as a real `Response`. A header that `Headers` refuses (a line break or a
+/// NUL in its value) fails it with `Headers`' `TypeError`.
 fn to_response(response: &playground_http::Response) -> Result<web_sys::Response, JsValue> {
-    let headers = web_sys::Headers::new()?;
-    for (name, value) in &response.headers {
-        headers.append(name, value)?;
+    if let Some((name, _)) =
+        response.headers.iter().find(|(name, value)| name.contains('\0') || value.contains('\0'))
+    {
+        return Err(js_sys::TypeError::new(&format!("The header {name:?} holds a NUL character.")).into());
     }
-    let init = web_sys::ResponseInit::new();
-    init.set_status(response.status);
-    init.set_status_text(reason_phrase(response.status));
-    init.set_headers(&headers);
-    let mut body = response.body.clone();
-    let body = (!body.is_empty() && !is_null_body_status(response.status)).then_some(body.as_mut_slice());
-    web_sys::Response::new_with_opt_u8_array_and_init(body, &init)
+    let mut fields = String::new();
+    for (name, value) in &response.headers {
+        if !fields.is_empty() {
+            fields.push('\0');
+        }
+        fields.push_str(name);
+        fields.push('\0');
+        fields.push_str(value);
+    }
+    let body = (!response.body.is_empty() && !is_null_body_status(response.status))
+        .then_some(response.body.as_slice());
+    new_response(body, response.status, reason_phrase(response.status), &fields)
 }
 
 /// Removes an installed interceptor; returns whether there was one.

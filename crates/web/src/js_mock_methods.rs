@@ -33,13 +33,14 @@ macro_rules! js_mock_methods {
             /// Answers a request given by its parts, as `fetch` would (a real `Response`, after
             /// the delay the options ask for; a `TypeError` for an injected network failure),
             /// without building a `Request` or reading a body stream: `url` is the mock's path
-            /// with its query, `headers` a `Headers` or `[name, value]` pairs, `body` the bytes.
+            /// with its query, `headers` a `Headers`, `[name, value]` pairs or the header block as
+            /// text (`name: value` lines), `body` the bytes.
             #[wasm_bindgen(unchecked_return_type = "Promise<Response>")]
             pub fn answer(
                 &self,
                 method: ::std::string::String,
                 url: ::std::string::String,
-                #[wasm_bindgen(unchecked_param_type = "Headers | [string, string][]")]
+                #[wasm_bindgen(unchecked_param_type = "Headers | [string, string][] | string")]
                 headers: ::wasm_bindgen::JsValue,
                 body: ::core::option::Option<::js_sys::Uint8Array>,
             ) -> ::js_sys::Promise {

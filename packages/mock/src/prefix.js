@@ -53,16 +53,27 @@ export async function answer(mock, { method, headers, body, signal }, target) {
   // A Buffer is a Uint8Array already: the bytes go to the mock without another copy.
   const bytes = sent instanceof Uint8Array || sent === undefined ? sent : new Uint8Array(sent);
   try {
-    return await mock.answer(method, target, headers, bytes);
+    return await mock.answer(method, target, headers instanceof Headers ? headerBlock(headers) : headers, bytes);
   } catch (error) {
     if (signal && signal.aborted) throw error;
     return null;
   }
 }
 
-/** `answer`'s parts of a Fetch API `request` (its body read once). */
+/**
+ * A `Headers`' header block, `name: value` lines: one string crosses into the mock rather than a
+ * pair at a time (a `Headers` value holds no line break).
+ */
+function headerBlock(headers) {
+  let block = "";
+  for (const [name, value] of headers) block += `${name}: ${value}\r\n`;
+  return block;
+}
+
+/** `answer`'s parts of a Fetch API `request` (its body read once; none read when it has none). */
 export async function partsOf(request) {
   const { method, headers, signal } = request;
-  const body = method === "GET" || method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer());
+  const none = method === "GET" || method === "HEAD" || request.body === null;
+  const body = none ? undefined : new Uint8Array(await request.arrayBuffer());
   return { method, headers, body, signal };
 }

@@ -55,6 +55,40 @@ test("global fetch: create, read back, list and delete through installFetch", as
   await assert.rejects(fetch("/api/todos"), TypeError);
 });
 
+test("answer() takes the headers as a Headers, as [name, value] pairs or as name: value lines; anything else is a TypeError", async () => {
+  const mock = await ApiMock.open("api/openapi.yaml");
+  const body = (title) => new TextEncoder().encode(JSON.stringify({ title }));
+  const forms = [
+    new Headers(json),
+    [["Content-Type", "application/json"]],
+    "Accept: */*\r\ncontent-type:application/json\r\n",
+    "content-type: application/json\n",
+  ];
+  for (const [i, headers] of forms.entries()) {
+    const created = await mock.answer("POST", "/todos", headers, body(`To-do ${i}`));
+    assert.equal(created.status, 201, `headers ${JSON.stringify(headers)}`);
+    assert.equal(created.statusText, "Created");
+    assert.equal(created.headers.get("location"), `/todos/${i + 1}`);
+    assert.match(created.headers.get("content-type"), /^application\/json/);
+    assert.equal((await created.json()).title, `To-do ${i}`);
+  }
+  // The headers are read in every form: a body declared as text is refused, whichever line says so.
+  for (const headers of ["Accept: */*\r\nContent-Type: text/plain\r\n", "content-type:text/plain", [["content-type", "text/plain"]]]) {
+    const refused = await mock.answer("POST", "/todos", headers, body("Plain"));
+    assert.equal(refused.status, 415, `headers ${JSON.stringify(headers)}`);
+    assert.equal((await refused.json()).code, "unsupported_media_type");
+  }
+  // No body for a 204.
+  const deleted = await mock.answer("DELETE", "/todos/1", "", undefined);
+  assert.equal(deleted.status, 204);
+  assert.equal(deleted.body, null);
+  await assert.rejects(mock.answer("GET", "/todos", 42, undefined), (error) => {
+    assert.ok(error instanceof TypeError);
+    assert.match(error.message, /Headers, \[name, value\] pairs or "name: value" lines/);
+    return true;
+  });
+});
+
 test("a description as text, as an object, over HTTP; the Petstore's mock beside it", async () => {
   const text = readFileSync("api/openapi.yaml", "utf8").replace(/\{\$ref: "schemas\/todo.yaml"\}/g, "{type: object}");
   const fromText = await ApiMock.open(text);
