@@ -251,13 +251,14 @@ async fn convert_swagger2(json: Vec<u8>) -> Result<(Vec<u8>, Vec<String>), Docum
 async fn bundle_files(read: &Read, source: &Source) -> Result<Option<Vec<u8>>, DocumentError> {
     let Source::Url(address) = source else { return Ok(None) };
     let json = match read {
-        Read::OpenApi(AnyDocument::Indexed(doc), _) => doc.text().as_bytes(),
-        Read::Swagger2(text) => text.as_bytes(),
+        Read::OpenApi(AnyDocument::Indexed(doc), _) => doc.text(),
+        Read::Swagger2(text) => text.as_str(),
         Read::OpenApi(..) => return Ok(None),
     };
     if !playground_openapi::bundle::text_may_refer_to_other_files(json) {
         return Ok(None);
     }
+    let json = json.as_bytes();
     let module = crate::modules::load(CONVERTER_PATH).await.map_err(DocumentError::BundlerUnavailable)?;
     let result = JsFuture::from(bundle_document_js(&module, address, js_sys::Uint8Array::from(json)))
         .await

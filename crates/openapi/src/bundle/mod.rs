@@ -291,12 +291,20 @@ fn size(bytes: u64) -> String {
 /// not start with `#`. Reads the bytes only (no parse), so a large document costs one pass; a
 /// `false` is certain, a `true` is checked on the parsed value ([`refers_to_other_files`]).
 #[must_use]
-pub fn text_may_refer_to_other_files(json: &[u8]) -> bool {
-    const KEY: &[u8] = b"\"$ref\"";
+pub fn text_may_refer_to_other_files(json: &str) -> bool {
+    const KEY: &str = "\"$ref\"";
     let mut rest = json;
-    while let Some(at) = rest.windows(KEY.len()).position(|window| window == KEY) {
-        rest = &rest[at + KEY.len()..];
-        let mut after = rest.iter().copied().skip_while(u8::is_ascii_whitespace);
+    // By its `$`, which JSON text seldom holds elsewhere: `str::find` of a character looks for
+    // its byte a word at a time, where comparing the whole key at every place took 34 ms of
+    // the page's time for Stripe's 2.5 MB.
+    while let Some(dollar) = rest.find('$') {
+        let found = dollar > 0 && rest.as_bytes()[dollar - 1..].starts_with(KEY.as_bytes());
+        rest = &rest[dollar + 1..];
+        if !found {
+            continue;
+        }
+        rest = &rest["ref\"".len()..];
+        let mut after = rest.bytes().skip_while(u8::is_ascii_whitespace);
         if after.next() != Some(b':') {
             continue;
         }

@@ -296,11 +296,15 @@ fn a_reference_the_caller_does_not_read_says_why() {
 
 #[test]
 fn a_text_is_told_to_refer_to_other_files_by_its_bytes() {
-    assert!(text_may_refer_to_other_files(br#"{"a": {"$ref" : "b.yaml"}}"#));
-    assert!(text_may_refer_to_other_files(br#"{"a":{"$ref":"b.yaml#/x"}}"#));
-    assert!(!text_may_refer_to_other_files(br##"{"a": {"$ref": "#/components/schemas/A"}}"##));
-    assert!(!text_may_refer_to_other_files(br#"{"description": "uses $ref", "x": "$ref"}"#));
-    assert!(!text_may_refer_to_other_files(b""));
+    assert!(text_may_refer_to_other_files(r#"{"a": {"$ref" : "b.yaml"}}"#));
+    assert!(text_may_refer_to_other_files(r#"{"a":{"$ref":"b.yaml#/x"}}"#));
+    assert!(text_may_refer_to_other_files(
+        r##"{"$x": "$", "a$": {"$$ref": 1, "$ref": "#/y", "b": {"$ref": "c.json"}}}"##
+    ));
+    assert!(!text_may_refer_to_other_files(r##"{"a": "$ref$", "$ref": "#/b", "c": "$"##));
+    assert!(!text_may_refer_to_other_files(r##"{"a": {"$ref": "#/components/schemas/A"}}"##));
+    assert!(!text_may_refer_to_other_files(r#"{"description": "uses $ref", "x": "$ref"}"#));
+    assert!(!text_may_refer_to_other_files(""));
 }
 
 #[test]
