@@ -4,15 +4,14 @@
 //! `examples`). The reference's views, its example generator and the try-it form's checks all
 //! ask here.
 
-use crate::json::Key;
 use serde_json::{Map, Value};
 
 /// The types a schema allows, without `"null"`, and whether it allows `null`: `type: "string"`,
 /// `type: ["string", "null"]` (3.1) and `nullable: true` (3.0) are all read.
 #[must_use]
 pub fn types(schema: &Value) -> (Vec<&str>, bool) {
-    let nullable = schema.key("nullable").and_then(Value::as_bool).unwrap_or(false);
-    match schema.key("type") {
+    let nullable = schema.get("nullable").and_then(Value::as_bool).unwrap_or(false);
+    match schema.get("type") {
         Some(Value::String(t)) if t == "null" => (Vec::new(), true),
         Some(Value::String(t)) => (vec![t.as_str()], nullable),
         Some(Value::Array(list)) => {
@@ -31,7 +30,7 @@ pub fn primary_type(schema: &Value) -> Option<&str> {
     if let Some(first) = types(schema).0.first() {
         return Some(first);
     }
-    let has = |key: &str| schema.key(key).is_some();
+    let has = |key: &str| schema.get(key).is_some();
     if has("properties") {
         Some("object")
     } else if has("items") || has("prefixItems") {
@@ -44,10 +43,10 @@ pub fn primary_type(schema: &Value) -> Option<&str> {
 /// The only values allowed: `enum`, or `const` as a list of one.
 #[must_use]
 pub fn allowed_values(schema: &Value) -> Option<Vec<Value>> {
-    if let Some(value) = schema.key("const") {
+    if let Some(value) = schema.get("const") {
         return Some(vec![value.clone()]);
     }
-    schema.key("enum").and_then(Value::as_array).cloned()
+    schema.get("enum").and_then(Value::as_array).cloned()
 }
 
 /// Whether the schema allows integers and no other numbers (`type: "integer"`, or a list
@@ -100,7 +99,7 @@ pub fn upper_bound(schema: &Value) -> Option<Bound> {
 fn bound(schema: &Value, inclusive: &str, exclusive: &str, tighter: fn(f64, f64) -> bool) -> Option<Bound> {
     let integer = is_integer(schema);
     let number = |key: &str| {
-        let value = schema.key(key)?;
+        let value = schema.get(key)?;
         let written = if integer { whole(value) } else { value.clone() };
         Some((value.as_f64()?, written.to_string()))
     };
@@ -135,8 +134,8 @@ pub fn with_siblings(value: &Value, target: &Value) -> Option<Value> {
 #[must_use]
 pub fn example(schema: &Value) -> Option<&Value> {
     schema
-        .key("example")
-        .or_else(|| schema.key("examples").and_then(Value::as_array).and_then(|list| list.first()))
+        .get("example")
+        .or_else(|| schema.get("examples").and_then(Value::as_array).and_then(|list| list.first()))
 }
 
 /// Which way a value travels, for `readOnly` and `writeOnly`: a request need not carry (and a

@@ -294,16 +294,10 @@ fn size(bytes: u64) -> String {
 pub fn text_may_refer_to_other_files(json: &str) -> bool {
     const KEY: &str = "\"$ref\"";
     let mut rest = json;
-    // By its `$`, which JSON text seldom holds elsewhere: `str::find` of a character looks for
-    // its byte a word at a time, where comparing the whole key at every place took 34 ms of
-    // the page's time for Stripe's 2.5 MB.
-    while let Some(dollar) = rest.find('$') {
-        let found = dollar > 0 && rest.as_bytes()[dollar - 1..].starts_with(KEY.as_bytes());
-        rest = &rest[dollar + 1..];
-        if !found {
-            continue;
-        }
-        rest = &rest["ref\"".len()..];
+    // `str::find` of the key (a two-way search, which skips by the key's bytes), where
+    // comparing the whole key at every byte took 34 ms of the page's time for Stripe's 2.5 MB.
+    while let Some(at) = rest.find(KEY) {
+        rest = &rest[at + KEY.len()..];
         let mut after = rest.bytes().skip_while(u8::is_ascii_whitespace);
         if after.next() != Some(b':') {
             continue;
