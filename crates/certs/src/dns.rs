@@ -20,6 +20,16 @@ use playground_domains::{DnsRecord, RecordKind, RecordSet};
 /// `0 issue "letsencrypt.org"`. The same model the dashboard parses from DNS-over-HTTPS answers.
 pub type CaaRecord = Caa;
 
+/// The CAA records that decide for a name, and the name that holds them: the name asked about
+/// or the closest parent with any (`caa-sub.test` for `docs.caa-sub.test`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaaSet {
+    /// Where the records are, lower case, without the trailing dot.
+    pub name: String,
+    /// The records (at least one).
+    pub records: Vec<CaaRecord>,
+}
+
 /// How long one question may take, all retries included: past it the lookup fails with
 /// [`DnsFailure::Timeout`].
 pub const LOOKUP_DEADLINE: Duration = Duration::from_secs(12);
@@ -204,12 +214,13 @@ impl Dns {
     }
 
     /// The CAA records relevant to `name` (RFC 8659 section 3): those at `name` itself, or else
-    /// at the closest parent that has any (an alias is followed to its target). Empty when no
-    /// name up to the top-level domain has CAA records: any authority may issue.
+    /// at the closest parent that has any (an alias is followed to its target), with the name
+    /// they were found at, which is where an owner must change them. `None` when no name up to
+    /// the top-level domain has CAA records: any authority may issue.
     ///
     /// # Errors
     /// A timeout, an error answer or an invalid name: issuance must not go ahead then.
-    pub async fn caa(&self, name: &str) -> Result<Vec<CaaRecord>, DnsError> {
+    pub async fn caa(&self, name: &str) -> Result<Option<CaaSet>, DnsError> {
         let mut current = display_name(name);
         loop {
             let records: Vec<CaaRecord> = self
@@ -226,11 +237,11 @@ impl Dns {
                 })
                 .collect();
             if !records.is_empty() {
-                return Ok(records);
+                return Ok(Some(CaaSet { name: current, records }));
             }
             match current.split_once('.') {
                 Some((_, parent)) if !parent.is_empty() => current = parent.to_owned(),
-                _ => return Ok(Vec::new()),
+                _ => return Ok(None),
             }
         }
     }
@@ -314,7 +325,7 @@ impl fmt::Display for CaaVerdict {
     }
 }
 
-/// Whether `records` (the relevant CAA set from [`Dns::caa`]) let the authority whose CAA
+/// Whether `records` (those of the [`CaaSet`] from [`Dns::caa`]; none when it found none) let the authority whose CAA
 /// identifier is `ca_identifier` (such as `letsencrypt.org`) issue a certificate for a name that
 /// is not a wildcard (RFC 8659 section 4): an empty set allows; a critical property with a tag
 /// other than `issue`, `issuewild` and `iodef` forbids; otherwise the `issue` properties decide

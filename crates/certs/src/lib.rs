@@ -5,7 +5,7 @@
 //!   [`Dns::with_server`](dns::Dns::with_server); [`Dns::records`](dns::Dns::records) gives the
 //!   CNAME, A and AAAA records owned by a name as a [`playground_domains::RecordSet`], ready for
 //!   [`playground_domains::verify`]; [`Dns::caa`](dns::Dns::caa) finds the relevant CAA set (RFC
-//!   8659) and [`caa_allows`](dns::caa_allows) judges it for a CA. An absent name is an empty
+//!   8659) with the name that holds it and [`caa_allows`](dns::caa_allows) judges it for a CA. An absent name is an empty
 //!   answer; a timeout or SERVFAIL is a [`DnsError`](dns::DnsError) naming the name and server.
 //! - [`acme`]: issuance over HTTP-01 (RFC 8555). [`Acme::connect`](acme::Acme::connect) opens or
 //!   creates the account (store the credentials JSON it returns);
@@ -42,10 +42,11 @@
 //! let records = dns.records("docs.example.com").await?;
 //! let instruction = playground_domains::instructions("docs.example.com", "sites.platform.test");
 //! playground_domains::verify(&instruction, &records)?;
-//! if let verdict @ CaaVerdict::Forbidden { .. } =
-//!     caa_allows(&dns.caa("docs.example.com").await?, "letsencrypt.org")
+//! if let Some(caa) = dns.caa("docs.example.com").await?
+//!     && let verdict @ CaaVerdict::Forbidden { .. } = caa_allows(&caa.records, "letsencrypt.org")
 //! {
-//!     return Err(verdict.to_string().into());
+//!     // Where the records are: docs.example.com or the parent they were found at.
+//!     return Err(format!("{verdict} (the CAA records at {})", caa.name).into());
 //! }
 //!
 //! // Served by the port-80 listener at /.well-known/acme-challenge/{token}.

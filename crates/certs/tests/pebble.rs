@@ -243,16 +243,18 @@ async fn caa_records_are_read_up_the_tree_and_judged() {
     let challenges = Challenges::new();
     let (pebble, acme, _) = setup(&challenges).await;
     let dns = Dns::with_server(pebble.dns_addr());
-    assert_eq!(dns.caa(NAME).await.unwrap(), vec![]);
+    assert_eq!(dns.caa(NAME).await.unwrap(), None);
     assert_eq!(caa_allows(&[], "pebble"), CaaVerdict::Allowed);
 
+    // Found at the parent: named by the parent, where the owner must look.
     pebble.set_caa("example.com", &[("issue", "letsencrypt.org")]).await.unwrap();
-    let records = dns.caa(NAME).await.unwrap();
+    let set = dns.caa(NAME).await.unwrap().unwrap();
+    assert_eq!(set.name, "example.com");
     assert_eq!(
-        records.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        set.records.iter().map(ToString::to_string).collect::<Vec<_>>(),
         vec!["0 issue \"letsencrypt.org\""]
     );
-    let verdict = caa_allows(&records, "pebble");
+    let verdict = caa_allows(&set.records, "pebble");
     assert_eq!(
         verdict,
         CaaVerdict::Forbidden { tag: "issue".to_owned(), allowed: vec!["letsencrypt.org".to_owned()] }
@@ -265,8 +267,9 @@ async fn caa_records_are_read_up_the_tree_and_judged() {
 
     // The closest set wins: one at the name itself overrides its parent's.
     pebble.set_caa(NAME, &[("issue", "pebble")]).await.unwrap();
-    let records = dns.caa(NAME).await.unwrap();
-    assert_eq!(caa_allows(&records, "pebble"), CaaVerdict::Allowed);
+    let set = dns.caa(NAME).await.unwrap().unwrap();
+    assert_eq!(set.name, NAME);
+    assert_eq!(caa_allows(&set.records, "pebble"), CaaVerdict::Allowed);
 
     // A failing CAA lookup is an error (issuance must not go ahead), not an empty set.
     pebble.set_servfail("example.com").await.unwrap();

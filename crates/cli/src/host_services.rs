@@ -132,13 +132,17 @@ impl Verifier for DnsVerifier {
 
     fn caa<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>> {
         Box::pin(async move {
-            let relevant = self.0.caa(name).await.map_err(|e| e.to_string())?;
+            let Some(relevant) = self.0.caa(name).await.map_err(|e| e.to_string())? else {
+                return Ok(RecordSet::default());
+            };
             // The relevant set (that of `name` or of its closest parent with any), as records
-            // of `name`: what `caa_blocking` judges first.
+            // of the name that holds them: `caa_blocking` finds them there by climbing from
+            // `name`, and every message names where the owner must change them.
             Ok(RecordSet(
                 relevant
-                    .into_iter()
-                    .map(|caa| DnsRecord::new(name, RecordKind::Caa, &caa.to_string(), 0))
+                    .records
+                    .iter()
+                    .map(|caa| DnsRecord::new(&relevant.name, RecordKind::Caa, &caa.to_string(), 0))
                     .collect(),
             ))
         })

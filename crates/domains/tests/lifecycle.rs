@@ -3,7 +3,7 @@
 
 mod common;
 
-use playground_domains::dns::{Caa, caa_blocking};
+use playground_domains::dns::{Caa, caa_blocking, caa_blocking_reason};
 use playground_domains::machine::{
     CERTIFICATE_TROUBLESHOOT_AFTER_SECS, certificate_status, certificate_troubleshooting,
 };
@@ -230,6 +230,21 @@ fn caa_rules() {
     assert!(caa_blocking("api.example.com", "letsencrypt.org", &zone).is_empty());
     assert_eq!(Caa::parse("128 issue letsencrypt.org").unwrap().flags, 128);
     assert!(Caa::parse("x issue y").is_err());
+}
+
+#[test]
+fn caa_found_at_a_parent_keeps_the_parents_name_up_to_the_top_level_domain() {
+    let blocking = |records: Vec<DnsRecord>| caa_blocking("docs.caa-sub.test", "pebble", &RecordSet(records));
+    let found = blocking(vec![rec("caa-sub.test", RecordKind::Caa, "0 issue \"letsencrypt.org\"")]);
+    assert_eq!(found, vec![rec("caa-sub.test", RecordKind::Caa, "0 issue \"letsencrypt.org\"")]);
+    assert_eq!(
+        caa_blocking_reason("pebble", &found),
+        "the CAA records at caa-sub.test allow only letsencrypt.org to issue certificates, not pebble, the certificate authority used here"
+    );
+    // The walk goes on to the top-level domain, as the records a resolver gives do.
+    let found = blocking(vec![rec("test", RecordKind::Caa, "0 issue \"letsencrypt.org\"")]);
+    assert_eq!(found.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["test"]);
+    assert!(blocking(vec![rec("test", RecordKind::Caa, "0 issue \"pebble\"")]).is_empty());
 }
 
 #[test]

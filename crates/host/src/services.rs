@@ -6,7 +6,8 @@
 //!
 //! How they map:
 //! - [`Verifier`] from `dns::Dns::{system, with_server}` (`dns.server` in `host.toml`);
-//!   `records(name)` and `caa(name)` with their errors as sentences.
+//!   `records(name)` and `caa(name)` (the records named by the `CaaSet`'s name) with their
+//!   errors as sentences.
 //! - [`Issuer`] from `acme::Acme::connect(directory_url, contact, stored, extra_root)`, the
 //!   credentials read and written with [`crate::store::Store::acme_credentials`] /
 //!   `set_acme_credentials` between [`crate::Host::open`] and [`crate::Host::serve`];
@@ -33,8 +34,10 @@ pub trait Verifier: Send + Sync + 'static {
     /// timeout, SERVFAIL); a name that does not exist is an empty set.
     fn records<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>>;
     /// The CAA records that apply to `name`: those of the closest of `name` and its parents
-    /// that has any (RFC 8659); empty when none has. The host judges them with
-    /// [`playground_domains::dns::caa_blocking`] against the configured authority.
+    /// that has any (RFC 8659), each owned by the name it was found at (a parent's records
+    /// keep the parent's name, which is where the owner must change them); empty when none
+    /// has. The host judges them with [`playground_domains::dns::caa_blocking`] against the
+    /// configured authority.
     fn caa<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<RecordSet, String>>;
 }
 

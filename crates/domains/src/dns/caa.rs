@@ -50,9 +50,10 @@ impl fmt::Display for Caa {
 }
 
 /// The CAA records that stop `issuer` from issuing for `name`, if any (RFC 8659): the relevant
-/// set is the CAA records of the closest name, walking up from `name`, that has any; it blocks
-/// when it has `issue` properties and none of them names the issuer. Empty when issuance may go
-/// ahead.
+/// set is the CAA records of the closest name, walking up from `name` to its top-level domain,
+/// that has any; it blocks when it has `issue` properties and none of them names the issuer.
+/// Empty when issuance may go ahead. The records keep their own name: where they were found,
+/// which [`caa_blocking_reason`] names.
 #[must_use]
 pub fn caa_blocking(name: &str, issuer: &str, resolver: &dyn Resolver) -> Vec<DnsRecord> {
     let mut current = name.trim_end_matches('.');
@@ -70,8 +71,33 @@ pub fn caa_blocking(name: &str, issuer: &str, resolver: &dyn Resolver) -> Vec<Dn
             };
         }
         match current.split_once('.') {
-            Some((_, parent)) if parent.contains('.') => current = parent,
+            Some((_, parent)) if !parent.is_empty() => current = parent,
             _ => return Vec::new(),
         }
+    }
+}
+
+/// Why `records` (what [`caa_blocking`] found) stop `issuer`, naming where they are and the
+/// authorities they allow, as in `the CAA records at example.com allow only digicert.com to
+/// issue certificates, not letsencrypt.org, the certificate authority used here`.
+#[must_use]
+pub fn caa_blocking_reason(issuer: &str, records: &[DnsRecord]) -> String {
+    let place = records.first().map_or("", |r| r.name.trim_end_matches('.'));
+    let mut allowed: Vec<String> = Vec::new();
+    for caa in records.iter().filter_map(|r| Caa::parse(&r.value).ok()) {
+        let domain = caa.value.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        if !domain.is_empty() && !allowed.contains(&domain) {
+            allowed.push(domain);
+        }
+    }
+    if allowed.is_empty() {
+        format!(
+            "the CAA records at {place} allow no certificate authority to issue certificates, so not {issuer}, the certificate authority used here"
+        )
+    } else {
+        format!(
+            "the CAA records at {place} allow only {} to issue certificates, not {issuer}, the certificate authority used here",
+            allowed.join(", ")
+        )
     }
 }

@@ -7,7 +7,7 @@ mod record;
 mod verification;
 mod zone;
 
-pub use self::caa::{Caa, caa_blocking};
+pub use self::caa::{Caa, caa_blocking, caa_blocking_reason};
 pub use self::record::{DnsRecord, RecordKind, RecordSet, Resolver, same_name};
 pub use self::verification::{
     APEX_CAVEAT, CNAME_TTL, DnsInstruction, InstructionKind, VerifyFailure, instructions, verify,
