@@ -374,6 +374,31 @@ fn wait_for(address: &str, cookie: &str, name: &str, what: &str, check: impl Fn(
     }
 }
 
+/// What verify's answer (`message`), the domain's view and the host's log say of
+/// `docs.blocked.test`, whose parent `blocked.test` has a CAA record allowing letsencrypt.org
+/// only: the block, at once, named where the record is.
+fn blocked_at_the_parent(host: &Hosted, cookie: &str, message: &str) {
+    let reason = "the CAA records at blocked.test allow only letsencrypt.org to issue certificates, not pebble.letsencrypt.org, the certificate authority used here";
+    assert!(message.contains(&format!("But its SSL certificate cannot be issued: {reason}.")), "{message}");
+    assert!(!message.contains("issued automatically"), "{message}");
+    let view = wait_for(&host.address, cookie, "docs.blocked.test", "blocked by CAA", |v| {
+        v["certificate"]["status"] == "blocked_by_caa"
+    });
+    let records = &view["certificate"]["records"];
+    assert_eq!(records[0]["name"], "blocked.test", "the record is named where it is: {view}");
+    assert_eq!(records[0]["value"], "0 issue \"letsencrypt.org\"", "{view}");
+    let logged = format!("playground host: no certificate is requested for docs.blocked.test: {reason}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !host.stderr.lock().expect("buffer").contains(&logged) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not in the log: {}",
+            host.stderr.lock().expect("buffer")
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn state(view: &Value) -> &str {
     view["state"].as_str().or_else(|| view["domain"]["state"].as_str()).unwrap_or_default()
 }
@@ -435,6 +460,7 @@ fn with_a_real_ca_and_dns_a_domain_goes_from_added_to_served_over_https_and_back
         let (status, _, json) =
             api(address, "POST", &format!("/projects/petstore/domains/{name}/verify"), Some(&cookie), "");
         assert_eq!(status, 200, "{name}: {json}");
+        json["message"].as_str().unwrap_or_default().to_owned()
     };
 
     // Added only: no certificate, nothing served.
@@ -462,13 +488,11 @@ fn with_a_real_ca_and_dns_a_domain_goes_from_added_to_served_over_https_and_back
         "{head}"
     );
 
-    // CAA that allows another authority only: verified, but no certificate, and why.
+    // CAA that allows another authority only: verified, but no certificate, and why, at once
+    // (in the answer and the log), naming the parent that holds the record.
     add(&host.address, "docs.blocked.test");
-    verify(&host.address, "docs.blocked.test");
-    let view = wait_for(&host.address, &cookie, "docs.blocked.test", "blocked by CAA", |v| {
-        v["certificate"]["status"] == "blocked_by_caa"
-    });
-    assert!(view.to_string().contains("letsencrypt.org"), "the record is named: {view}");
+    let message = verify(&host.address, "docs.blocked.test");
+    blocked_at_the_parent(&host, &cookie, &message);
 
     // Remove stops the domain at once: no certificate offered, nothing served.
     let (status, _, json) =

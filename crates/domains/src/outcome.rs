@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::dns::{InstructionKind, VerifyFailure};
+use crate::dns::{DnsRecord, InstructionKind, VerifyFailure, caa_blocking_reason};
 use crate::machine::Refusal;
 
 /// Something that happened to one domain, as the page reports it ([`fmt::Display`] gives the
@@ -25,6 +25,20 @@ pub enum Event {
         again: bool,
         /// Whether the certificate was issued at once, so the domain is live.
         live: bool,
+    },
+    /// A (re-)verification passed, but CAA records do not allow the certificate authority: no
+    /// certificate is requested until they do and the domain is verified again.
+    VerifiedBlockedByCaa {
+        /// The domain.
+        name: String,
+        /// Whether it was Re-verify rather than the first Verify.
+        again: bool,
+        /// Whether it keeps serving with its current certificate (a live domain re-verified).
+        serving: bool,
+        /// The certificate authority's CAA name.
+        authority: String,
+        /// The blocking records, each with the name that holds it ([`crate::dns::caa_blocking`]).
+        records: Vec<DnsRecord>,
     },
     /// A live domain passed a fresh verification: it keeps serving while a new certificate is
     /// issued.
@@ -94,6 +108,23 @@ impl fmt::Display for Event {
                         " Its SSL certificate is now issued automatically, usually within a couple of minutes; there is nothing to install or renew.",
                     )
                 }
+            }
+            Event::VerifiedBlockedByCaa { name, again, serving, authority, records } => {
+                if *again {
+                    write!(f, "A fresh verification of {name} passed: its DNS record matches.")?;
+                } else {
+                    write!(f, "{name} is verified: its DNS record matches.")?;
+                }
+                let place = records.first().map_or(name.as_str(), |r| r.name.trim_end_matches('.'));
+                write!(
+                    f,
+                    " But its SSL certificate cannot be issued: {}. Add the CAA record 0 issue \"{authority}\" at {place} (or remove the records there that name other authorities), then select Re-verify.",
+                    caa_blocking_reason(authority, records)
+                )?;
+                if *serving {
+                    write!(f, " {name} keeps serving the project with its current certificate meanwhile.")?;
+                }
+                Ok(())
             }
             Event::Reverified { name } => write!(
                 f,

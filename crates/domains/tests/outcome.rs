@@ -35,6 +35,29 @@ fn event_sentences() {
             "A fresh verification of docs.example.com passed: its DNS record matches. Its SSL certificate has been issued: docs.example.com is live and serves the project over HTTPS.",
         ),
         (
+            Event::VerifiedBlockedByCaa {
+                name: name(),
+                again: false,
+                serving: false,
+                authority: "letsencrypt.org".to_owned(),
+                records: vec![
+                    rec("example.com", RecordKind::Caa, "0 issue \"digicert.com\""),
+                    rec("example.com", RecordKind::Caa, "0 issue \"sectigo.com; account=1\""),
+                ],
+            },
+            "docs.example.com is verified: its DNS record matches. But its SSL certificate cannot be issued: the CAA records at example.com allow only digicert.com, sectigo.com to issue certificates, not letsencrypt.org, the certificate authority used here. Add the CAA record 0 issue \"letsencrypt.org\" at example.com (or remove the records there that name other authorities), then select Re-verify.",
+        ),
+        (
+            Event::VerifiedBlockedByCaa {
+                name: name(),
+                again: true,
+                serving: true,
+                authority: "letsencrypt.org".to_owned(),
+                records: vec![rec("docs.example.com.", RecordKind::Caa, "0 issue \";\"")],
+            },
+            "A fresh verification of docs.example.com passed: its DNS record matches. But its SSL certificate cannot be issued: the CAA records at docs.example.com allow no certificate authority to issue certificates, so not letsencrypt.org, the certificate authority used here. Add the CAA record 0 issue \"letsencrypt.org\" at docs.example.com (or remove the records there that name other authorities), then select Re-verify. docs.example.com keeps serving the project with its current certificate meanwhile.",
+        ),
+        (
             Event::Reverified { name: name() },
             "A fresh verification of docs.example.com passed: its DNS record matches. docs.example.com keeps serving the project with its current certificate while a new one is issued, usually within a couple of minutes.",
         ),

@@ -18,7 +18,7 @@ use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post, put};
-use playground_domains::dns::caa_blocking;
+use playground_domains::dns::{caa_blocking, caa_blocking_reason};
 use playground_domains::{
     Dashboard, DomainConfig, DomainRole, DomainState, Event, Refusal, normalize_host, validate_config,
 };
@@ -349,14 +349,25 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
         if again { dashboard.reverify(&name, at, &view) } else { dashboard.verify(&name, at, &view) };
     match result {
         Ok(state) => {
+            let authority = &shared.config.acme.ca_identifier;
             let blocking = match &caa {
-                Ok(set) => caa_blocking(&name, &shared.config.acme.ca_identifier, set),
+                Ok(set) => caa_blocking(&name, authority, set),
                 Err(_) => Vec::new(),
             };
-            let event = if matches!(state, DomainState::Reverifying { .. }) {
+            let serving = matches!(state, DomainState::Reverifying { .. });
+            let again = again && was != DomainState::None;
+            let event = if !blocking.is_empty() {
+                Event::VerifiedBlockedByCaa {
+                    name: name.clone(),
+                    again,
+                    serving,
+                    authority: authority.clone(),
+                    records: blocking.clone(),
+                }
+            } else if serving {
                 Event::Reverified { name: name.clone() }
             } else {
-                Event::Verified { name: name.clone(), again: again && was != DomainState::None, live: false }
+                Event::Verified { name: name.clone(), again, live: false }
             };
             let mut rows = Shared::rows_after(&project.name, &dashboard, &rows);
             if let Some(r) = rows.iter_mut().find(|r| r.name == name) {
@@ -368,6 +379,13 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
             shared.refresh()?;
             if blocking.is_empty() {
                 let _ = shared.issue_queue.send(name);
+            } else {
+                // Said at once, in the answer and here: no certificate is asked for until the
+                // records allow the authority and the domain is verified again.
+                eprintln!(
+                    "playground host: no certificate is requested for {name}: {}",
+                    caa_blocking_reason(authority, &blocking)
+                );
             }
             done(&shared, &project, StatusCode::OK, event.to_string())
         }

@@ -367,13 +367,31 @@ async fn caa_and_authority_errors_reach_troubleshooting() {
     client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
     fakes.dns.cname("docs.example.com", TARGET);
     fakes.dns.add("example.com", RecordKind::Caa, "0 issue \"other-ca.example\"");
-    assert_eq!(client.post("/projects/petstore/domains/docs.example.com/verify", "").await.status, 200);
+    // Verified, and the answer says at once that no certificate comes: where the record is,
+    // the authority it allows and the one the host uses.
+    let answer = client.post("/projects/petstore/domains/docs.example.com/verify", "").await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let message = answer.json()["message"].as_str().unwrap().to_owned();
+    assert_eq!(
+        message,
+        "docs.example.com is verified: its DNS record matches. But its SSL certificate cannot be issued: \
+         the CAA records at example.com allow only other-ca.example to issue certificates, not \
+         letsencrypt.org, the certificate authority used here. Add the CAA record 0 issue \
+         \"letsencrypt.org\" at example.com (or remove the records there that name other \
+         authorities), then select Re-verify."
+    );
     let view = client.get("/projects/petstore/domains/docs.example.com").await.json();
     assert_eq!(view["state"], "verified");
+    assert_eq!(view["lastCheck"]["message"], message.as_str());
     assert_eq!(view["certificate"]["status"], "blocked_by_caa");
+    assert_eq!(view["certificate"]["records"][0]["name"], "example.com", "{view}");
     let project = client.get("/projects/petstore/domains").await.json();
+    let applies = project["troubleshooting"][1]["appliesTo"].to_string();
     assert!(
-        project["troubleshooting"][1]["appliesTo"].to_string().contains("CAA records forbid letsencrypt.org")
+        applies.contains(
+            "docs.example.com: the CAA records at example.com allow only other-ca.example to issue certificates, not letsencrypt.org"
+        ),
+        "{applies}"
     );
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert!(fakes.ca.asked.lock().unwrap().is_empty(), "no request while CAA forbids it");

@@ -1,6 +1,7 @@
 //! What the API answers about a project and its domains: states, DNS instructions, certificate
 //! status and troubleshooting, as JSON.
 
+use playground_domains::dns::caa_blocking_reason;
 use playground_domains::machine::propagation_note;
 use playground_domains::{CertificateStatus, Dashboard, DomainState, RecordSet, instructions};
 use serde_json::{Value, json};
@@ -91,9 +92,9 @@ pub(super) fn project_view(shared: &Shared, project: &ProjectRow) -> Result<Valu
                         if !r.blocking_caa.is_empty() {
                             let list: Vec<String> = r.blocking_caa.iter().map(ToString::to_string).collect();
                             applies.push(format!(
-                                "{}: CAA records forbid {}: {}",
+                                "{}: {} ({})",
                                 r.name,
-                                shared.config.acme.ca_identifier,
+                                caa_blocking_reason(&shared.config.acme.ca_identifier, &r.blocking_caa),
                                 list.join("; ")
                             ));
                         }
