@@ -16,6 +16,10 @@ pub const DEFAULT_SESSION_TTL_SECS: u64 = 12 * 3600;
 pub const DEFAULT_RENEW_CHECK_SECS: u64 = 600;
 /// Default time a connection may stay without moving a byte (one minute).
 pub const DEFAULT_IDLE_TIMEOUT_SECS: u64 = 60;
+/// Longest a TLS handshake may take, in seconds, when `idle_timeout_secs` is longer: a
+/// handshake is a few round trips, and one that trickles a byte at a time must not hold the
+/// connection for the whole idle time.
+pub const MAX_HANDSHAKE_SECS: u64 = 10;
 /// Largest `host.toml` read (1 MiB).
 pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
@@ -46,7 +50,8 @@ pub struct HostConfig {
     pub dashboard_dir: Option<PathBuf>,
     /// How long a session lasts, in seconds.
     pub session_ttl_secs: u64,
-    /// A connection that moves no byte for this long is closed.
+    /// A connection that moves no byte for this long is closed; a TLS handshake must end
+    /// within it too (and within [`MAX_HANDSHAKE_SECS`]).
     pub idle_timeout: std::time::Duration,
     /// The certificate authority.
     pub acme: AcmeConfig,

@@ -1,6 +1,6 @@
 //! The HTTPS listener as an axum [`Listener`]: TCP connections are accepted and handed to the
-//! [`TlsAcceptor`]; handshakes run in tasks of their own (bounded in time), so a slow client
-//! holds up no one else.
+//! [`TlsAcceptor`]; handshakes run in tasks of their own (bounded in time: the idle limit or
+//! [`MAX_HANDSHAKE_SECS`], whichever is shorter), so a slow client holds up no one else.
 
 use std::io;
 use std::net::SocketAddr;
@@ -11,11 +11,9 @@ use axum::serve::Listener;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
+use crate::config::MAX_HANDSHAKE_SECS;
 use crate::idle::Idle;
 use crate::services::{Io, TlsAcceptor};
-
-/// Longest a handshake may take.
-const HANDSHAKE_TIME: Duration = Duration::from_secs(10);
 
 /// Accepted and handshaken connections.
 pub(crate) struct TlsListener {
@@ -31,6 +29,8 @@ impl TlsListener {
         limit: Duration,
     ) -> io::Result<TlsListener> {
         let local = listener.local_addr()?;
+        // A silent connection is closed within the idle limit, before and after the handshake.
+        let handshake_time = Duration::from_secs(MAX_HANDSHAKE_SECS).min(limit);
         let (sender, ready) = mpsc::channel(64);
         let accepting = tokio::spawn(async move {
             loop {
@@ -45,7 +45,7 @@ impl TlsListener {
                 let acceptor = Arc::clone(&acceptor);
                 let sender = sender.clone();
                 tokio::spawn(async move {
-                    if let Ok(Ok(io)) = tokio::time::timeout(HANDSHAKE_TIME, acceptor.accept(stream)).await {
+                    if let Ok(Ok(io)) = tokio::time::timeout(handshake_time, acceptor.accept(stream)).await {
                         let _ = sender.send((Idle::new(io, limit), peer)).await;
                     }
                 });

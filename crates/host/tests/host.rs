@@ -725,6 +725,40 @@ async fn quiet_connections_are_closed() {
     host.stop().await;
 }
 
+/// A TLS handshake that never ends: the client sends nothing, or stops half-way.
+struct StalledHandshake;
+
+impl playground_host::services::TlsAcceptor for StalledHandshake {
+    fn accept(
+        &self,
+        stream: tokio::net::TcpStream,
+    ) -> playground_host::services::BoxFuture<'static, std::io::Result<Box<dyn playground_host::services::Io>>>
+    {
+        Box::pin(async move {
+            let _held = stream;
+            std::future::pending().await
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_stalled_tls_handshake_is_closed_after_the_idle_time() {
+    use tokio::io::AsyncReadExt;
+    let scratch = Scratch::new("idle_timeout_secs = 1");
+    let fakes = Fakes::new(false);
+    let mut services = fakes.services();
+    services.tls = Some(std::sync::Arc::new(StalledHandshake));
+    let host = start(scratch.config(), services).await.unwrap();
+    let mut stream = tokio::net::TcpStream::connect(host.https.unwrap()).await.unwrap();
+    let began = std::time::Instant::now();
+    let mut buffer = Vec::new();
+    // The handshake's own bound is 10 s: an idle time of 1 s closes it well before.
+    let read = tokio::time::timeout(std::time::Duration::from_secs(5), stream.read_to_end(&mut buffer)).await;
+    assert!(read.is_ok(), "not closed within 5 s");
+    assert!(began.elapsed() >= std::time::Duration::from_millis(900), "{:?}", began.elapsed());
+    host.stop().await;
+}
+
 #[tokio::test]
 async fn the_admin_host_gets_a_certificate_and_moves_to_https() {
     let scratch = Scratch::with_admin("", "admin.docs-host.test");
