@@ -340,6 +340,45 @@ async fn redirects_and_roles_are_set_through_the_configuration() {
 }
 
 #[tokio::test]
+async fn without_a_chosen_primary_the_earliest_added_live_domain_is_the_primary() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    let published =
+        || async { client.get("/projects/petstore/domains").await.json()["publishedAddress"].clone() };
+    let live = |name: &'static str| {
+        let client = &client;
+        let fakes = &fakes;
+        async move {
+            fakes.dns.cname(name, TARGET);
+            client.post(&format!("/projects/petstore/domains/{name}/verify"), "").await;
+            wait_for_state(client, "petstore", name, "live").await;
+        }
+    };
+    for name in ["a.example.com", "b.example.com", "c.example.com"] {
+        client.post("/projects/petstore/domains", &format!(r#"{{"name":"{name}"}}"#)).await;
+    }
+    // The first to go live is the primary by itself; a later one does not take over...
+    live("b.example.com").await;
+    assert_eq!(published().await, "b.example.com");
+    live("c.example.com").await;
+    assert_eq!(published().await, "b.example.com");
+    // ...unless it was added earlier: the order added decides while none is chosen.
+    live("a.example.com").await;
+    assert_eq!(published().await, "a.example.com");
+    // Removing the chosen primary promotes the earliest-added live domain left.
+    assert_eq!(client.post("/projects/petstore/domains/c.example.com/primary", "").await.status, 200);
+    assert_eq!(published().await, "c.example.com");
+    let answer = client.call("DELETE", "/projects/petstore/domains/c.example.com", None).await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(answer.json()["project"]["publishedAddress"], "a.example.com");
+    let answer = client.call("DELETE", "/projects/petstore/domains/a.example.com", None).await;
+    assert_eq!(answer.json()["project"]["publishedAddress"], "b.example.com");
+    host.stop().await;
+}
+
+#[tokio::test]
 async fn an_apex_verifies_with_the_platform_addresses() {
     let scratch = Scratch::new("");
     let fakes = Fakes::new(false);
