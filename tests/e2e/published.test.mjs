@@ -110,6 +110,57 @@ test("the list is on screen before any WebAssembly: readers without it get the r
   }
 });
 
+test("a site's page reads its document's body only after its first frame, and the app gets all of it", async () => {
+  // The page's first frame is held back by a stylesheet that comes 500 ms late, so the document's
+  // answer is in before it: the body must still wait for the frame (a large document's chunks
+  // would otherwise be main-thread tasks between the parse and the first paint).
+  const site = await serveStatic(www);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__framed = false;
+    requestAnimationFrame(() => { window.__framed = true; });
+    window.__answered = null;
+    const fetch = window.fetch;
+    // The head's early request of the document is the page's first.
+    window.fetch = function (...args) {
+      const answer = fetch.apply(this, args);
+      if (window.__answered === null) {
+        window.__answered = "pending";
+        answer.then(() => { window.__answered = window.__framed; }, () => {});
+      }
+      return answer;
+    };
+    window.__reads = [];
+    const read = ReadableStreamDefaultReader.prototype.read;
+    ReadableStreamDefaultReader.prototype.read = function () {
+      window.__reads.push(window.__framed);
+      return read.call(this);
+    };
+  });
+  await page.route("**/library/docs/", async (route) => {
+    const answer = await route.fetch();
+    const html = (await answer.text()).replace("</head>", '<link rel="stylesheet" href="late.css"></head>');
+    await route.fulfill({ response: answer, body: html });
+  });
+  await page.route("**/late.css", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.fulfill({ contentType: "text/css", body: "" });
+  });
+  try {
+    await page.goto(`${site.url}library/docs/`);
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent.includes("Library"), null, { timeout: 20_000 });
+    await page.locator("[data-testid=operation]").first().waitFor();
+    const { answered, reads } = await page.evaluate(() => ({ answered: window.__answered, reads: window.__reads }));
+    assert.equal(answered, false, "the document's answer came before the first frame");
+    assert.ok(reads.length > 0, "the document's body was read");
+    assert.deepEqual(reads.filter((framed) => !framed), [], `reads before the first frame: ${JSON.stringify(reads)}`);
+  } finally {
+    await context.close();
+    await site.close();
+  }
+});
+
 test("a long list: the first screen's rows come first, the others after the first frame, every one without JavaScript", async () => {
   // 150 operations under 3 tags: 153 rows, more than the first screen's 40.
   const paths = {};
