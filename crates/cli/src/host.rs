@@ -13,6 +13,7 @@ use playground_server::cli::StopSignals;
 /// listener, `PROGRAM listening on http://ADDRESS` (then `https://`), for scripts to read.
 #[must_use]
 pub fn run(program: &'static str, config: &Path) -> ExitCode {
+    let path = config.to_owned();
     let config = match HostConfig::load(config) {
         Ok(config) => config,
         Err(error) => {
@@ -35,10 +36,11 @@ pub fn run(program: &'static str, config: &Path) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let host = match playground_host::Host::open(config) {
+        let host = match playground_host::Host::open(config).await {
             Ok(host) => host,
             Err(error) => {
-                eprintln!("{program}: {error}");
+                // The state named in the configuration (its data_dir or [database] url).
+                eprintln!("{program}: {}: {error}", path.display());
                 return ExitCode::FAILURE;
             }
         };

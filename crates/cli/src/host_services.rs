@@ -64,7 +64,7 @@ pub async fn real(program: &str, host: &Host) -> Result<Services, ServicesError>
         directory_url: config.acme.directory_url.clone(),
         contact: config.acme.contact.clone(),
         extra_root,
-        stored: match host.store().acme_credentials(&config.acme.directory_url) {
+        stored: match host.store().acme_credentials(&config.acme.directory_url).await {
             Ok(stored) => stored,
             Err(e) => {
                 eprintln!(
@@ -80,7 +80,9 @@ pub async fn real(program: &str, host: &Host) -> Result<Services, ServicesError>
         Ok(Ok(fresh)) => {
             if let Some(credentials) = fresh {
                 let now = playground_host::now();
-                if let Err(e) = host.store().set_acme_credentials(&issuer.directory_url, &credentials, now) {
+                if let Err(e) =
+                    host.store().set_acme_credentials(&issuer.directory_url, &credentials, now).await
+                {
                     eprintln!("{program}: warning: the ACME account could not be stored: {e}");
                 }
             }

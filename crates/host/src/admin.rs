@@ -47,14 +47,14 @@ pub(crate) fn spawn(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) -> Joi
 /// else a new one (stored before it is offered).
 async fn keep(shared: &Shared, name: &str) -> Result<(), String> {
     let at = now();
-    let stored = shared.store.certificate(name).map_err(|e| e.to_string())?;
+    let stored = shared.store.certificate(name).await.map_err(|e| e.to_string())?;
     let (chain_pem, key_pem, not_after) = match stored {
         Some(c) if c.not_after > at.saturating_add(RENEW_BEFORE_SECS) => {
             (c.chain_pem, c.key_pem, c.not_after)
         }
         _ => {
             let issued = shared.services.issuer.issue(name).await?;
-            shared.store.put_certificate(name, &issued, at).map_err(|e| e.to_string())?;
+            shared.store.put_certificate(name, &issued, at).await.map_err(|e| e.to_string())?;
             eprintln!("playground host: certificate issued for the admin host {name}");
             (issued.chain_pem, issued.key_pem, issued.not_after)
         }

@@ -114,7 +114,7 @@ async fn sign_in(
     let ip = peer.0.ip().to_string();
     let at = now();
     let since = at.saturating_sub(RATE_WINDOW_SECS);
-    let counts = shared.store.failed_attempts(&email, &ip, since)?;
+    let counts = shared.store.failed_attempts(&email, &ip, since).await?;
     if let Some(oldest) =
         counts.iter().filter(|(n, _)| *n >= MAX_FAILED_SIGN_INS).filter_map(|(_, o)| *o).min()
     {
@@ -139,7 +139,7 @@ async fn sign_in(
     })
     .await
     .unwrap_or(false);
-    shared.store.record_attempt(&email, &ip, at, matches)?;
+    shared.store.record_attempt(&email, &ip, at, matches).await?;
     if !matches {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -151,7 +151,7 @@ async fn sign_in(
         password::new_token().map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e))?;
     let ttl = shared.config.session_ttl_secs;
     let expires_at = at.saturating_add(ttl);
-    shared.store.create_session(&password::token_hash(&token), &email, expires_at, at)?;
+    shared.store.create_session(&password::token_hash(&token), &email, expires_at, at).await?;
     let cookie =
         format!("{SESSION_COOKIE}={token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age={ttl}");
     let mut response = json_response(&json!({"email": email, "expiresAt": expires_at}));
@@ -163,7 +163,7 @@ async fn sign_in(
 
 async fn sign_out(State(app): State<App>, _: SignedIn<Change>, headers: HeaderMap) -> ApiResult {
     if let Some(token) = session_token(&headers) {
-        app.shared.store.delete_session(&password::token_hash(&token))?;
+        app.shared.store.delete_session(&password::token_hash(&token)).await?;
     }
     let mut response = StatusCode::NO_CONTENT.into_response();
     response.headers_mut().insert(
@@ -185,8 +185,8 @@ async fn projects(State(app): State<App>, SignedIn { owner, .. }: SignedIn) -> A
     let shared = &app.shared;
     let mut list = Vec::new();
     for name in owned_names(shared, &owner) {
-        let project = owned_project(shared, &owner, &name)?;
-        let rows = shared.store.domains_of(&name)?;
+        let project = owned_project(shared, &owner, &name).await?;
+        let rows = shared.store.domains_of(&name).await?;
         let dashboard = shared.dashboard(&project, &rows);
         list.push(json!({
             "name": name,
@@ -202,7 +202,7 @@ async fn projects(State(app): State<App>, SignedIn { owner, .. }: SignedIn) -> A
 }
 
 async fn list_domains(State(app): State<App>, OwnedProject { project, .. }: OwnedProject) -> ApiResult {
-    Ok(json_response(&project_view(&app.shared, &project)?))
+    Ok(json_response(&project_view(&app.shared, &project).await?))
 }
 
 /// The domain of a path, lower-cased; 404 when it is not one of the project's.
@@ -218,20 +218,20 @@ fn attached(rows: &[DomainRow], name: &str) -> Result<String, ApiError> {
 
 async fn one_domain(State(app): State<App>, OwnedDomain { project, name, .. }: OwnedDomain) -> ApiResult {
     let shared = &app.shared;
-    let rows = shared.store.domains_of(&project.name)?;
+    let rows = shared.store.domains_of(&project.name).await?;
     let name = attached(&rows, &name)?;
     let dashboard = shared.dashboard(&project, &rows);
     let row = rows
         .iter()
         .find(|r| r.name == name)
         .ok_or_else(|| ApiError::from(Refusal::NotAttached { name: name.clone() }))?;
-    Ok(json_response(&domain_view(shared, &dashboard, row, now())?))
+    Ok(json_response(&domain_view(shared, &dashboard, row, now()).await?))
 }
 
 /// The project as stored now, once the write lock is held (another change may have set its
 /// primary since it was first read).
-fn reload(shared: &Shared, project: &ProjectRow) -> Result<ProjectRow, ApiError> {
-    shared.store.project(&project.name)?.ok_or_else(|| {
+async fn reload(shared: &Shared, project: &ProjectRow) -> Result<ProjectRow, ApiError> {
+    shared.store.project(&project.name).await?.ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
             "not_found",
@@ -242,20 +242,20 @@ fn reload(shared: &Shared, project: &ProjectRow) -> Result<ProjectRow, ApiError>
 
 /// Writes the dashboard's domains back, then refreshes routes and certificates: the answer
 /// goes out only after both.
-fn commit(
+async fn commit(
     shared: &Shared,
     project: &ProjectRow,
     dashboard: &Dashboard,
     old: &[DomainRow],
 ) -> Result<Vec<DomainRow>, ApiError> {
     let rows = Shared::rows_after(&project.name, dashboard, old);
-    shared.store.write_project(&project.name, dashboard.primary.as_deref(), &rows, None)?;
-    shared.refresh()?;
+    shared.store.write_project(&project.name, dashboard.primary.as_deref(), &rows, None).await?;
+    shared.refresh().await?;
     Ok(rows)
 }
 
-fn done(shared: &Shared, project: &ProjectRow, status: StatusCode, message: String) -> ApiResult {
-    let view = project_view(shared, project)?;
+async fn done(shared: &Shared, project: &ProjectRow, status: StatusCode, message: String) -> ApiResult {
+    let view = project_view(shared, project).await?;
     let mut response = json_response(&json!({"message": message, "project": view}));
     *response.status_mut() = status;
     Ok(response)
@@ -287,9 +287,9 @@ async fn add_domain(
         ));
     }
     let _write = shared.write.lock().await;
-    let project = reload(shared, &project)?;
+    let project = reload(shared, &project).await?;
     if let Ok(name) = normalize_host(&input.name, &to_ascii)
-        && let Some(other) = shared.store.domain_project(&name)?
+        && let Some(other) = shared.store.domain_project(&name).await?
         && other != project.name
     {
         return Err(ApiError::new(
@@ -298,12 +298,12 @@ async fn add_domain(
             format!("{name} is already attached to another project; remove it there first."),
         ));
     }
-    let rows = shared.store.domains_of(&project.name)?;
+    let rows = shared.store.domains_of(&project.name).await?;
     let mut dashboard = shared.dashboard(&project, &rows);
     let instruction = dashboard.add(&input.name, now(), &to_ascii)?;
-    commit(shared, &project, &dashboard, &rows)?;
+    commit(shared, &project, &dashboard, &rows).await?;
     let event = Event::Added { name: instruction.domain.clone(), kind: instruction.kind };
-    done(shared, &project, StatusCode::CREATED, event.to_string())
+    done(shared, &project, StatusCode::CREATED, event.to_string()).await
 }
 
 async fn verify(State(app): State<App>, domain: OwnedDomain<CustomDomainChange>) -> ApiResult {
@@ -322,13 +322,13 @@ async fn ask<T>(what: &str, future: impl Future<Output = Result<T, String>>) -> 
 }
 
 async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again: bool) -> ApiResult {
-    let name = attached(&shared.store.domains_of(&project.name)?, &name)?;
+    let name = attached(&shared.store.domains_of(&project.name).await?, &name)?;
     // DNS first, outside the write lock: a slow resolver holds up no other change.
     let records = ask(&name, shared.services.verifier.records(&name)).await;
     let caa = ask(&name, shared.services.verifier.caa(&name)).await;
     let _write = shared.write.lock().await;
-    let project = reload(&shared, &project)?;
-    let rows = shared.store.domains_of(&project.name)?;
+    let project = reload(&shared, &project).await?;
+    let rows = shared.store.domains_of(&project.name).await?;
     let name = attached(&rows, &name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
     let at = now();
@@ -340,7 +340,7 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
             if let Some(r) = rows.iter_mut().find(|r| r.name == name) {
                 r.check = Some(Check { ok: false, message: message.clone(), at });
             }
-            shared.store.write_project(&project.name, project.primary.as_deref(), &rows, None)?;
+            shared.store.write_project(&project.name, project.primary.as_deref(), &rows, None).await?;
             return Err(ApiError::new(StatusCode::BAD_GATEWAY, "dns_failed", message));
         }
     };
@@ -375,8 +375,8 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
                 r.blocking_caa = blocking.clone();
                 r.issue_error = None;
             }
-            shared.store.write_project(&project.name, dashboard.primary.as_deref(), &rows, None)?;
-            shared.refresh()?;
+            shared.store.write_project(&project.name, dashboard.primary.as_deref(), &rows, None).await?;
+            shared.refresh().await?;
             if blocking.is_empty() {
                 let _ = shared.issue_queue.send(name);
             } else {
@@ -387,14 +387,14 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
                     caa_blocking_reason(authority, &blocking)
                 );
             }
-            done(&shared, &project, StatusCode::OK, event.to_string())
+            done(&shared, &project, StatusCode::OK, event.to_string()).await
         }
         Err(refusal @ Refusal::VerificationFailed { .. }) => {
             let mut rows = rows;
             if let Some(r) = rows.iter_mut().find(|r| r.name == name) {
                 r.check = Some(Check { ok: false, message: refusal.to_string(), at });
             }
-            shared.store.write_project(&project.name, project.primary.as_deref(), &rows, None)?;
+            shared.store.write_project(&project.name, project.primary.as_deref(), &rows, None).await?;
             Err(refusal.into())
         }
         Err(refusal) => Err(refusal.into()),
@@ -407,15 +407,15 @@ async fn remove_domain(
 ) -> ApiResult {
     let shared = &app.shared;
     let _write = shared.write.lock().await;
-    let project = reload(shared, &project)?;
-    let rows = shared.store.domains_of(&project.name)?;
+    let project = reload(shared, &project).await?;
+    let rows = shared.store.domains_of(&project.name).await?;
     let name = attached(&rows, &name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
     let was_live = dashboard.domain(&name).is_some_and(|d| d.state.serves());
     dashboard.remove(&name, now())?;
-    commit(shared, &project, &dashboard, &rows)?;
+    commit(shared, &project, &dashboard, &rows).await?;
     let event = Event::Removed { name, was_live, published: dashboard.published_address() };
-    done(shared, &project, StatusCode::OK, event.to_string())
+    done(shared, &project, StatusCode::OK, event.to_string()).await
 }
 
 async fn set_primary(
@@ -424,14 +424,14 @@ async fn set_primary(
 ) -> ApiResult {
     let shared = &app.shared;
     let _write = shared.write.lock().await;
-    let project = reload(shared, &project)?;
-    let rows = shared.store.domains_of(&project.name)?;
+    let project = reload(shared, &project).await?;
+    let rows = shared.store.domains_of(&project.name).await?;
     let name = attached(&rows, &name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
     dashboard.set_primary(&name)?;
-    commit(shared, &project, &dashboard, &rows)?;
-    let project = owned_project(shared, &project.owner, &project.name)?;
-    done(shared, &project, StatusCode::OK, Event::MadePrimary { name }.to_string())
+    commit(shared, &project, &dashboard, &rows).await?;
+    let project = owned_project(shared, &project.owner, &project.name).await?;
+    done(shared, &project, StatusCode::OK, Event::MadePrimary { name }.to_string()).await
 }
 
 #[derive(Deserialize)]
@@ -449,18 +449,18 @@ async fn set_role(
     let shared = &app.shared;
     let input: SetRole = json_body(&headers, body)?;
     let _write = shared.write.lock().await;
-    let project = reload(shared, &project)?;
-    let rows = shared.store.domains_of(&project.name)?;
+    let project = reload(shared, &project).await?;
+    let rows = shared.store.domains_of(&project.name).await?;
     let name = attached(&rows, &name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
     dashboard.set_role(&name, input.role)?;
-    commit(shared, &project, &dashboard, &rows)?;
+    commit(shared, &project, &dashboard, &rows).await?;
     let event = Event::RoleChanged { name, role: input.role, primary: dashboard.published_address() };
-    done(shared, &project, StatusCode::OK, event.to_string())
+    done(shared, &project, StatusCode::OK, event.to_string()).await
 }
 
 async fn export_config(State(app): State<App>, OwnedProject { project, .. }: OwnedProject) -> ApiResult {
-    let rows = app.shared.store.domains_of(&project.name)?;
+    let rows = app.shared.store.domains_of(&project.name).await?;
     let config = app.shared.dashboard(&project, &rows).config();
     Ok(json_response(&serde_json::to_value(config).unwrap_or(Value::Null)))
 }
@@ -487,8 +487,8 @@ async fn put_config(
         lower(&mut r.to);
     }
     let _write = shared.write.lock().await;
-    let project = reload(shared, &project)?;
-    let rows = shared.store.domains_of(&project.name)?;
+    let project = reload(shared, &project).await?;
+    let rows = shared.store.domains_of(&project.name).await?;
     let mut dashboard = shared.dashboard(&project, &rows);
     let attached_names = dashboard.attached_names();
     let attached: Vec<&str> = attached_names.iter().map(String::as_str).collect();
@@ -525,7 +525,8 @@ async fn put_config(
         };
         dashboard.set_role(name, role)?;
     }
-    commit(shared, &project, &dashboard, &rows)?;
-    let project = owned_project(shared, &project.owner, &project.name)?;
+    commit(shared, &project, &dashboard, &rows).await?;
+    let project = owned_project(shared, &project.owner, &project.name).await?;
     done(shared, &project, StatusCode::OK, format!("The domain configuration of {} is saved.", project.name))
+        .await
 }

@@ -44,8 +44,12 @@ pub struct HostConfig {
     /// proxy or port forward stands in front; else the HTTPS listener's port once bound, else
     /// 443). 443 is left out of addresses.
     pub public_https_port: Option<u16>,
-    /// The folder of the state database and its lock.
+    /// The folder of the SQLite state database and its lock (unused for the state when
+    /// `database_url` is set).
     pub data_dir: PathBuf,
+    /// `[database] url`: the state in this PostgreSQL database (`postgres://user@host:port/db`)
+    /// instead of SQLite in `data_dir`. Checked when read; the server is reached at start.
+    pub database_url: Option<String>,
     /// The Domains page's files served at `/` on the admin host, if any.
     pub dashboard_dir: Option<PathBuf>,
     /// How long a session lasts, in seconds.
@@ -126,6 +130,7 @@ struct Raw {
     acme: RawAcme,
     #[serde(default)]
     dns: RawDns,
+    database: Option<RawDatabase>,
     #[serde(default)]
     owners: Vec<RawOwner>,
     #[serde(default)]
@@ -154,6 +159,12 @@ struct RawAcme {
 #[serde(deny_unknown_fields)]
 struct RawDns {
     server: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDatabase {
+    url: String,
 }
 
 #[derive(Deserialize)]
@@ -220,6 +231,7 @@ impl HostConfig {
         let http = socket("listen.http", &raw.listen.http)?;
         let https = raw.listen.https.as_deref().map(|v| socket("listen.https", v)).transpose()?;
         let dns_server = raw.dns.server.as_deref().map(|v| socket("dns.server", v)).transpose()?;
+        let database_url = raw.database.map(|d| database_url(d.url)).transpose()?;
         let session_ttl_secs = raw.session_ttl_secs.unwrap_or(DEFAULT_SESSION_TTL_SECS);
         if session_ttl_secs == 0 {
             return Err("session_ttl_secs must be at least 1".to_owned());
@@ -275,6 +287,7 @@ impl HostConfig {
             https,
             public_https_port: raw.listen.public_https_port,
             data_dir: base.join(raw.data_dir),
+            database_url,
             dashboard_dir: raw.dashboard_dir.map(|d| base.join(d)),
             session_ttl_secs,
             idle_timeout: std::time::Duration::from_secs(
@@ -304,6 +317,14 @@ impl HostConfig {
     pub fn default_address(&self, project: &str) -> String {
         format!("{project}.{}", self.platform_domain)
     }
+}
+
+/// `[database] url`, checked: the URL is not repeated in the error, it may hold a password.
+fn database_url(url: String) -> Result<String, String> {
+    crate::store::parse_url(&url).map_err(|reason| {
+        format!("database.url is not a PostgreSQL URL such as postgres://user@127.0.0.1:5432/host: {reason}")
+    })?;
+    Ok(url)
 }
 
 fn is_label(name: &str) -> bool {
@@ -387,6 +408,35 @@ plan = "pro"
             let error = HostConfig::parse(&GOOD.replace(from, to), Path::new(".")).unwrap_err();
             assert!(error.contains(key), "{key}: {error}");
         }
+    }
+
+    #[test]
+    fn the_database_url_is_read_and_checked() {
+        assert_eq!(HostConfig::parse(GOOD, Path::new(".")).unwrap().database_url, None, "SQLite by default");
+        let with = |url: &str| GOOD.replace("[listen]", &format!("[database]\nurl = \"{url}\"\n[listen]"));
+        let url = "postgres://host:pw@127.0.0.1:5432/host";
+        let config = HostConfig::parse(&with(url), Path::new(".")).unwrap();
+        assert_eq!(config.database_url.as_deref(), Some(url));
+        for (bad, says) in [
+            ("mysql://root:hunter2@127.0.0.1/host", "must start with postgres://"),
+            ("postgres://", "names no host"),
+            ("postgres://u:hunter2@127.0.0.1:port/db", "invalid"),
+        ] {
+            let error = HostConfig::parse(&with(bad), Path::new(".")).unwrap_err();
+            assert!(error.starts_with("database.url is not a PostgreSQL URL"), "{bad}: {error}");
+            assert!(error.contains(says), "{bad}: {error}");
+            assert!(!error.contains("hunter2"), "the password is never repeated: {error}");
+        }
+        let error =
+            HostConfig::parse(&GOOD.replace("[listen]", "[database]\nuri = \"x\"\n[listen]"), Path::new("."))
+                .unwrap_err();
+        assert!(error.contains("uri"), "{error}");
+        // Through a file, the error names it.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("host.toml");
+        std::fs::write(&path, with("postgresql:/nothing")).unwrap();
+        let error = HostConfig::load(&path).unwrap_err().to_string();
+        assert!(error.starts_with(&format!("{}: database.url", path.display())), "{error}");
     }
 
     #[test]

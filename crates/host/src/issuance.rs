@@ -29,16 +29,19 @@ pub(crate) fn spawn(
         let mut timer = tokio::time::interval(Duration::from_secs(shared.config.acme.renew_check_secs));
         let mut running = JoinSet::new();
         loop {
+            let mut look = false;
             tokio::select! {
                 _ = stop.wait_for(|s| *s) => break,
                 Some(name) = queue.recv() => begin(&shared, name, &mut running),
-                _ = timer.tick() => {
-                    match due(&shared) {
-                        Ok(names) => names.into_iter().for_each(|n| begin(&shared, n, &mut running)),
-                        Err(e) => eprintln!("playground host: cannot look for certificates to issue: {e}"),
-                    }
-                }
+                _ = timer.tick() => look = true,
                 Some(_) = running.join_next(), if !running.is_empty() => {}
+            }
+            // Outside the select: its outcome holds the stop signal's read guard.
+            if look {
+                match due(&shared).await {
+                    Ok(names) => names.into_iter().for_each(|n| begin(&shared, n, &mut running)),
+                    Err(e) => eprintln!("playground host: cannot look for certificates to issue: {e}"),
+                }
             }
         }
         // What was not recorded yet is resumed at the next start (the domain is still
@@ -50,18 +53,19 @@ pub(crate) fn spawn(
 
 /// Names waiting for a first certificate (verified or re-verifying, no CAA in the way, no
 /// failure in the last check period), and live ones whose certificate is due for renewal.
-fn due(shared: &Shared) -> Result<Vec<String>, StoreError> {
+async fn due(shared: &Shared) -> Result<Vec<String>, StoreError> {
     let at = now();
     let retry = shared.config.acme.renew_check_secs;
     let mut names = Vec::new();
-    for d in shared.store.all_domains()? {
+    for d in shared.store.all_domains().await? {
         let waiting = d.state.issuing_since().is_some()
             && d.blocking_caa.is_empty()
             && d.issue_error.as_ref().is_none_or(|(_, failed)| failed.saturating_add(retry) <= at);
         let renew = matches!(d.state, DomainState::Live { .. })
             && shared
                 .store
-                .certificate(&d.name)?
+                .certificate(&d.name)
+                .await?
                 .is_none_or(|c| c.not_after <= at.saturating_add(RENEW_BEFORE_SECS));
         if waiting || renew {
             names.push(d.name);
@@ -93,12 +97,12 @@ fn begin(shared: &Arc<Shared>, name: String, running: &mut JoinSet<()>) {
 /// Records what the authority gave, if the domain still wants it.
 async fn finish(shared: &Shared, name: &str, result: Result<Issued, String>) -> Result<(), StoreError> {
     let _write = shared.write.lock().await;
-    let Some(project_name) = shared.store.domain_project(name)? else {
+    let Some(project_name) = shared.store.domain_project(name).await? else {
         // Removed meanwhile: the certificate is not kept, nothing is served.
         return Ok(());
     };
-    let Some(project) = shared.store.project(&project_name)? else { return Ok(()) };
-    let mut rows = shared.store.domains_of(&project_name)?;
+    let Some(project) = shared.store.project(&project_name).await? else { return Ok(()) };
+    let mut rows = shared.store.domains_of(&project_name).await?;
     let Some(row) = rows.iter_mut().find(|r| r.name == name) else { return Ok(()) };
     let at = now();
     match result {
@@ -121,18 +125,16 @@ async fn finish(shared: &Shared, name: &str, result: Result<Issued, String>) -> 
             if let Err(e) = shared.services.certificates.install(name, &issued.chain_pem, &issued.key_pem) {
                 eprintln!("playground host: cannot offer the certificate of {name}: {e}");
             }
-            let written = shared.store.write_project(
-                &project_name,
-                project.primary.as_deref(),
-                &rows,
-                Some((name, &issued, at)),
-            );
+            let written = shared
+                .store
+                .write_project(&project_name, project.primary.as_deref(), &rows, Some((name, &issued, at)))
+                .await;
             if let Err(error) = written {
                 // Not stored: offer again what the database holds (nothing, or the certificate
                 // being renewed).
                 shared.services.certificates.withdraw(name);
                 lock(&shared.installed).remove(name);
-                let _ = shared.refresh();
+                let _ = shared.refresh().await;
                 return Err(error);
             }
             eprintln!("playground host: certificate issued for {name}");
@@ -141,8 +143,8 @@ async fn finish(shared: &Shared, name: &str, result: Result<Issued, String>) -> 
             eprintln!("playground host: the certificate of {name} was not issued: {message}");
             let message: String = message.chars().take(2000).collect();
             row.issue_error = Some((message, at));
-            shared.store.write_project(&project_name, project.primary.as_deref(), &rows, None)?;
+            shared.store.write_project(&project_name, project.primary.as_deref(), &rows, None).await?;
         }
     }
-    shared.refresh()
+    shared.refresh().await
 }

@@ -163,10 +163,10 @@ impl Shared {
 
     /// Rebuilds the routing table and brings the offered certificates in line with the
     /// stored state: called after every change, before it is answered.
-    pub(crate) fn refresh(&self) -> Result<(), StoreError> {
-        let routes = Routes::build(self)?;
+    pub(crate) async fn refresh(&self) -> Result<(), StoreError> {
+        let routes = Routes::build(self).await?;
         *self.routes.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(routes);
-        let serving = self.store.serving_certificates()?;
+        let serving = self.store.serving_certificates().await?;
         let mut installed = lock(&self.installed);
         for gone in
             installed.keys().filter(|n| !serving.iter().any(|c| &c.name == *n)).cloned().collect::<Vec<_>>()
@@ -236,9 +236,9 @@ impl Host {
     ///
     /// # Errors
     /// Another host holds the lock, or the database is from a newer host or unusable.
-    pub fn open(config: HostConfig) -> Result<Host, HostError> {
-        let store = Store::open(&config.data_dir)?;
-        store.sync_projects(&config.projects)?;
+    pub async fn open(config: HostConfig) -> Result<Host, HostError> {
+        let store = Store::open_configured(&config.data_dir, config.database_url.as_deref()).await?;
+        store.sync_projects(&config.projects).await?;
         Ok(Host { config, store })
     }
 
@@ -287,7 +287,7 @@ impl Host {
             issue_queue,
             admin_not_after: std::sync::atomic::AtomicU64::new(0),
         });
-        shared.refresh()?;
+        shared.refresh().await?;
         let (stop, stopped) = watch::channel(false);
         let http = http_listener
             .local_addr()
@@ -313,5 +313,5 @@ impl Host {
 /// # Errors
 /// The state is locked by another host or unusable, or a listener cannot be bound.
 pub async fn start(config: HostConfig, services: Services) -> Result<RunningHost, HostError> {
-    Host::open(config)?.serve(services).await
+    Host::open(config).await?.serve(services).await
 }

@@ -42,11 +42,11 @@ pub(crate) struct Routes {
 }
 
 impl Routes {
-    pub(crate) fn build(shared: &Shared) -> Result<Routes, StoreError> {
+    pub(crate) async fn build(shared: &Shared) -> Result<Routes, StoreError> {
         let mut hosts = HashMap::new();
         for p in &shared.config.projects {
-            let Some(project) = shared.store.project(&p.name)? else { continue };
-            let rows = shared.store.domains_of(&p.name)?;
+            let Some(project) = shared.store.project(&p.name).await? else { continue };
+            let rows = shared.store.domains_of(&p.name).await?;
             let dashboard = shared.dashboard(&project, &rows);
             let dir = project.site_dir.clone();
             let default = dashboard.default_address();

@@ -10,9 +10,33 @@ use playground_host::store::StoreError;
 use playground_host::{HostError, start};
 use support::*;
 
-#[tokio::test]
-async fn sign_in_sets_a_strict_cookie_and_refuses_a_wrong_password() {
-    let scratch = Scratch::new("");
+/// `name::sqlite` and `name::postgres`: the same walk with the state in SQLite (the default)
+/// and in a fresh PostgreSQL database (`[database] url`).
+macro_rules! on_both_engines {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn sqlite() {
+                super::$name(super::Scratch::new("")).await;
+            }
+            #[tokio::test]
+            async fn postgres() {
+                let url = super::support::postgres::cluster().database().await;
+                super::$name(super::Scratch::new(&format!("[database]\nurl = \"{url}\"\n"))).await;
+            }
+        }
+    )*};
+}
+
+on_both_engines!(
+    sign_in_sets_a_strict_cookie_and_refuses_a_wrong_password,
+    failed_sign_ins_are_rate_limited_per_account_and_per_address,
+    add_verify_issue_live_then_redirect_and_remove,
+    pending_issuance_resumes_after_a_restart,
+    certificates_near_expiry_are_renewed_and_reverify_keeps_serving,
+);
+
+async fn sign_in_sets_a_strict_cookie_and_refuses_a_wrong_password(scratch: Scratch) {
     let fakes = Fakes::new(false);
     let host = scratch.start(&fakes).await;
     let good = format!(r#"{{"email":"Ana@Example.com","password":"{PASSWORD}"}}"#);
@@ -44,9 +68,7 @@ async fn sign_in_sets_a_strict_cookie_and_refuses_a_wrong_password() {
     host.stop().await;
 }
 
-#[tokio::test]
-async fn failed_sign_ins_are_rate_limited_per_account_and_per_address() {
-    let scratch = Scratch::new("");
+async fn failed_sign_ins_are_rate_limited_per_account_and_per_address(scratch: Scratch) {
     let fakes = Fakes::new(false);
     let host = scratch.start(&fakes).await;
     let bad = br#"{"email":"ana@example.com","password":"wrong"}"#;
@@ -206,9 +228,7 @@ async fn checks_come_in_order_path_origin_session_project_plan_body() {
     host.stop().await;
 }
 
-#[tokio::test]
-async fn add_verify_issue_live_then_redirect_and_remove() {
-    let scratch = Scratch::new("");
+async fn add_verify_issue_live_then_redirect_and_remove(scratch: Scratch) {
     let fakes = Fakes::new(false);
     let host = scratch.start(&fakes).await;
     let https = host.https.unwrap();
@@ -685,9 +705,7 @@ fn rusqlite_version_bump(db: &std::path::Path) -> rusqlite::Connection {
     conn
 }
 
-#[tokio::test]
-async fn pending_issuance_resumes_after_a_restart() {
-    let scratch = Scratch::new("");
+async fn pending_issuance_resumes_after_a_restart(scratch: Scratch) {
     // The authority never answers in the first run.
     let held = Fakes::new(true);
     let host = scratch.start(&held).await;
@@ -705,9 +723,7 @@ async fn pending_issuance_resumes_after_a_restart() {
     host.stop().await;
 }
 
-#[tokio::test]
-async fn certificates_near_expiry_are_renewed_and_reverify_keeps_serving() {
-    let scratch = Scratch::new("");
+async fn certificates_near_expiry_are_renewed_and_reverify_keeps_serving(scratch: Scratch) {
     let fakes = Fakes::new(false);
     // Ten days: inside the 30 days before expiry, so due for renewal at every look (1 s here).
     *fakes.ca.validity.lock().unwrap() = 10 * 86_400;
@@ -833,5 +849,42 @@ async fn the_admin_host_gets_a_certificate_and_moves_to_https() {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     assert!(fakes.ca.asked.lock().unwrap().is_empty(), "{:?}", fakes.ca.asked.lock().unwrap());
+    host.stop().await;
+}
+
+#[tokio::test]
+async fn an_unreachable_database_is_a_clear_error_at_start() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let scratch =
+        Scratch::new(&format!("[database]\nurl = \"postgres://host:secret@127.0.0.1:{port}/host\"\n"));
+    let error = start(scratch.config(), Fakes::new(false).services()).await.unwrap_err();
+    assert!(matches!(error, HostError::Store(StoreError::Unreachable { .. })), "{error}");
+    let text = error.to_string();
+    assert!(
+        text.contains(&format!(
+            "cannot connect to the PostgreSQL database postgres://host@127.0.0.1:{port}/host"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("[database] url"), "{text}");
+    assert!(!text.contains("secret"), "{text}");
+}
+
+#[tokio::test]
+async fn with_postgresql_a_second_host_is_not_refused_by_a_lock_file() {
+    let url = support::postgres::cluster().database().await;
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await;
+    // A second host on the same database opens, and reads what the first committed.
+    let second = scratch.start(&fakes).await;
+    let other = Client { address: second.http, cookie: client.cookie.clone() };
+    let listed = other.get("/projects/petstore/domains").await;
+    assert_eq!(listed.status, 200, "{}", listed.text());
+    assert!(listed.text().contains("docs.example.com"), "{}", listed.text());
+    assert!(!path_of(&scratch, "data").join("host.lock").exists(), "no lock file with PostgreSQL");
+    second.stop().await;
     host.stop().await;
 }

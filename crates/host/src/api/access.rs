@@ -43,13 +43,13 @@ pub(super) fn session_token(headers: &HeaderMap) -> Option<String> {
 }
 
 /// The signed-in owner, or 401.
-fn owner(shared: &Shared, headers: &HeaderMap) -> Result<String, ApiError> {
+async fn owner(shared: &Shared, headers: &HeaderMap) -> Result<String, ApiError> {
     let unauthenticated = || ApiError::new(StatusCode::UNAUTHORIZED, "unauthenticated", "Sign in first.");
     let token = session_token(headers).ok_or_else(unauthenticated)?;
     let hash = password::token_hash(&token);
-    let (owner, expires_at) = shared.store.session(&hash)?.ok_or_else(unauthenticated)?;
+    let (owner, expires_at) = shared.store.session(&hash).await?.ok_or_else(unauthenticated)?;
     if expires_at <= now() {
-        shared.store.delete_session(&hash)?;
+        shared.store.delete_session(&hash).await?;
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "session_expired",
@@ -60,13 +60,13 @@ fn owner(shared: &Shared, headers: &HeaderMap) -> Result<String, ApiError> {
 }
 
 /// The project `name` if `owner` owns it; 404 otherwise (another's project is not revealed).
-pub(super) fn owned_project(shared: &Shared, owner: &str, name: &str) -> Result<ProjectRow, ApiError> {
+pub(super) async fn owned_project(shared: &Shared, owner: &str, name: &str) -> Result<ProjectRow, ApiError> {
     let not_found =
         || ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("You have no project named {name}."));
     if name.len() > 63 || shared.config.project(name).is_none() {
         return Err(not_found());
     }
-    match shared.store.project(name)? {
+    match shared.store.project(name).await? {
         Some(p) if p.owner == owner => Ok(p),
         _ => Err(not_found()),
     }
@@ -147,7 +147,7 @@ impl<A: Access> FromRequestParts<App> for SignedIn<A> {
         if A::CHANGES {
             check_origin(&app.shared, &parts.headers)?;
         }
-        let owner = owner(&app.shared, &parts.headers)?;
+        let owner = owner(&app.shared, &parts.headers).await?;
         Ok(SignedIn { owner, access: PhantomData })
     }
 }
@@ -156,7 +156,7 @@ impl<A: Access> FromRequestParts<App> for SignedIn<A> {
 /// plan that allows custom domains when `A` needs it.
 async fn open<A: Access>(parts: &mut Parts, app: &App, name: &str) -> Result<ProjectRow, ApiError> {
     let SignedIn { owner, .. } = SignedIn::<A>::from_request_parts(parts, app).await?;
-    let project = owned_project(&app.shared, &owner, name)?;
+    let project = owned_project(&app.shared, &owner, name).await?;
     if A::NEEDS_PLAN {
         plan_allows(&project)?;
     }

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::store::{DomainRow, ProjectRow, StoreError};
 use crate::{Shared, now};
 
-pub(super) fn certificate_view(
+pub(super) async fn certificate_view(
     shared: &Shared,
     dashboard: &Dashboard,
     row: &DomainRow,
@@ -26,13 +26,13 @@ pub(super) fn certificate_view(
             "status": "overdue", "verifiedAt": verified_at, "blockingCaa": blocking_caa, "steps": steps,
         }),
         CertificateStatus::Issued { at } => {
-            let not_after = shared.store.certificate(&row.name)?.map(|c| c.not_after);
+            let not_after = shared.store.certificate(&row.name).await?.map(|c| c.not_after);
             json!({"status": "issued", "at": at, "notAfter": not_after})
         }
     })
 }
 
-pub(super) fn domain_view(
+pub(super) async fn domain_view(
     shared: &Shared,
     dashboard: &Dashboard,
     row: &DomainRow,
@@ -48,6 +48,7 @@ pub(super) fn domain_view(
         }
     };
     let published = dashboard.published_address();
+    let certificate = certificate_view(shared, dashboard, row, at).await?;
     Ok(json!({
         "name": row.name,
         "state": row.state.label(),
@@ -60,18 +61,20 @@ pub(super) fn domain_view(
         "instruction": instructions(&row.name, &shared.config.cname_target),
         "propagationNote": matches!(row.state, DomainState::Added { .. }).then(|| propagation_note(added_at.unwrap_or(at), at)),
         "lastCheck": row.check.as_ref().map(|c| json!({"ok": c.ok, "message": c.message, "at": c.at})),
-        "certificate": certificate_view(shared, dashboard, row, at)?,
+        "certificate": certificate,
         "issueError": row.issue_error.as_ref().map(|(m, t)| json!({"message": m, "at": t})),
         "removalWarning": dashboard.removal_warning(&row.name).map(|w| json!({"message": w.message, "redirectTo": w.redirect_to})),
     }))
 }
 
-pub(super) fn project_view(shared: &Shared, project: &ProjectRow) -> Result<Value, StoreError> {
-    let rows = shared.store.domains_of(&project.name)?;
+pub(super) async fn project_view(shared: &Shared, project: &ProjectRow) -> Result<Value, StoreError> {
+    let rows = shared.store.domains_of(&project.name).await?;
     let dashboard = shared.dashboard(project, &rows);
     let at = now();
-    let domains =
-        rows.iter().map(|r| domain_view(shared, &dashboard, r, at)).collect::<Result<Vec<_>, _>>()?;
+    let mut domains = Vec::with_capacity(rows.len());
+    for r in &rows {
+        domains.push(domain_view(shared, &dashboard, r, at).await?);
+    }
     let troubleshooting: Vec<Value> = dashboard
         .troubleshooting(at)
         .into_iter()

@@ -2,7 +2,7 @@
 
 use playground_domains::{DnsRecord, DomainRole, DomainState, Plan};
 
-use super::{CertificateRow, Check, DomainRow, StoreError};
+use super::{Check, DomainRow, StoreError};
 
 pub(super) fn as_i64(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
@@ -12,32 +12,32 @@ pub(super) fn as_u64(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
 }
 
-pub(super) fn read_certificate(r: &rusqlite::Row<'_>) -> rusqlite::Result<CertificateRow> {
-    Ok(CertificateRow {
-        name: r.get(0)?,
-        chain_pem: r.get(1)?,
-        key_pem: r.get(2)?,
-        not_after: as_u64(r.get(3)?),
-    })
+/// A domain's columns as read, before they are judged (either engine fills it).
+#[derive(Debug)]
+pub(super) struct DomainColumns {
+    pub name: String,
+    pub project: String,
+    pub role: String,
+    pub state: String,
+    pub added_at: u64,
+    pub verified_at: Option<u64>,
+    pub live_at: Option<u64>,
+    pub check_ok: Option<bool>,
+    pub check_message: Option<String>,
+    pub checked_at: Option<u64>,
+    pub caa: String,
+    pub issue_error: Option<String>,
+    pub issue_failed_at: Option<u64>,
 }
 
-pub(super) type DomainResult = Result<DomainRow, StoreError>;
+/// The columns every domain query selects, in [`DomainColumns`]' order.
+pub(super) const DOMAIN_COLUMNS: &str = "name, project, role, state, added_at, verified_at, live_at, \
+     check_ok, check_message, checked_at, blocking_caa, issue_error, issue_failed_at";
 
-pub(super) fn read_domain(r: &rusqlite::Row<'_>) -> rusqlite::Result<DomainResult> {
-    let name: String = r.get(0)?;
-    let project: String = r.get(1)?;
-    let role: String = r.get(2)?;
-    let state: String = r.get(3)?;
-    let added_at = as_u64(r.get(4)?);
-    let verified_at = r.get::<_, Option<i64>>(5)?.map(as_u64);
-    let live_at = r.get::<_, Option<i64>>(6)?.map(as_u64);
-    let check_ok: Option<bool> = r.get(7)?;
-    let check_message: Option<String> = r.get(8)?;
-    let checked_at = r.get::<_, Option<i64>>(9)?.map(as_u64);
-    let caa: String = r.get(10)?;
-    let issue_error: Option<String> = r.get(11)?;
-    let issue_failed_at = r.get::<_, Option<i64>>(12)?.map(as_u64);
-    Ok((|| {
+impl DomainColumns {
+    /// The stored domain, or why the row is bad.
+    pub(super) fn into_row(self) -> Result<DomainRow, StoreError> {
+        let DomainColumns { name, project, role, state, added_at, verified_at, live_at, .. } = self;
         let bad = |what: &str| StoreError::Corrupt(format!("the domain {name}: {what}"));
         let state = match (state.as_str(), verified_at, live_at) {
             ("added", _, _) => DomainState::Added { added_at },
@@ -55,14 +55,15 @@ pub(super) fn read_domain(r: &rusqlite::Row<'_>) -> rusqlite::Result<DomainResul
             "serve" => DomainRole::Serve,
             other => return Err(bad(&format!("role {other}"))),
         };
-        let check = match (check_ok, check_message, checked_at) {
+        let check = match (self.check_ok, self.check_message, self.checked_at) {
             (Some(ok), Some(message), Some(at)) => Some(Check { ok, message, at }),
             _ => None,
         };
-        let blocking_caa: Vec<DnsRecord> = serde_json::from_str(&caa).map_err(|e| bad(&e.to_string()))?;
-        let issue_error = issue_error.map(|m| (m, issue_failed_at.unwrap_or(0)));
-        Ok(DomainRow { name: name.clone(), project, role, state, check, blocking_caa, issue_error })
-    })())
+        let blocking_caa: Vec<DnsRecord> =
+            serde_json::from_str(&self.caa).map_err(|e| bad(&e.to_string()))?;
+        let issue_error = self.issue_error.map(|m| (m, self.issue_failed_at.unwrap_or(0)));
+        Ok(DomainRow { name, project, role, state, check, blocking_caa, issue_error })
+    }
 }
 
 pub(super) fn state_columns(state: &DomainState) -> (&'static str, u64, Option<u64>, Option<u64>) {

@@ -1,12 +1,8 @@
-//! The schema, versioned with `PRAGMA user_version`, and bringing a database up to date.
+//! The schema of both engines, one entry per version each: SQLite's counted by `PRAGMA
+//! user_version`, PostgreSQL's by the row of `schema_version`. Add an entry to both lists, never
+//! edit an old one; a test keeps them the same length.
 
-use std::path::Path;
-
-use rusqlite::Connection;
-
-use super::StoreError;
-
-/// The schema, one entry per version: `MIGRATIONS[i]` takes version `i` to `i + 1`.
+/// The SQLite schema, one entry per version: `MIGRATIONS[i]` takes version `i` to `i + 1`.
 pub const MIGRATIONS: &[&str] = &[r"
 CREATE TABLE projects (
     name TEXT PRIMARY KEY,
@@ -62,23 +58,73 @@ CREATE TABLE acme_accounts (
 );
 "];
 
+/// The PostgreSQL schema, version for version the same tables as [`MIGRATIONS`]: times are
+/// `BIGINT` seconds, flags `BOOLEAN`.
+pub const POSTGRES_MIGRATIONS: &[&str] = &[r"
+CREATE TABLE projects (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    site_dir TEXT NOT NULL,
+    primary_domain TEXT
+);
+CREATE TABLE domains (
+    name TEXT PRIMARY KEY,
+    project TEXT NOT NULL REFERENCES projects(name),
+    position BIGINT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('added', 'verified', 'reverifying', 'live')),
+    role TEXT NOT NULL CHECK (role IN ('redirect', 'serve')),
+    added_at BIGINT NOT NULL,
+    verified_at BIGINT,
+    live_at BIGINT,
+    check_ok BOOLEAN,
+    check_message TEXT,
+    checked_at BIGINT,
+    blocking_caa TEXT NOT NULL DEFAULT '[]',
+    issue_error TEXT,
+    issue_failed_at BIGINT
+);
+CREATE INDEX domains_by_project ON domains(project, position);
+CREATE TABLE certificates (
+    name TEXT PRIMARY KEY,
+    chain_pem TEXT NOT NULL,
+    key_pem TEXT NOT NULL,
+    not_after BIGINT NOT NULL,
+    issued_at BIGINT NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
+CREATE TABLE sign_in_attempts (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    email TEXT NOT NULL,
+    ip TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    ok BOOLEAN NOT NULL
+);
+CREATE INDEX attempts_by_email ON sign_in_attempts(email, at);
+CREATE INDEX attempts_by_ip ON sign_in_attempts(ip, at);
+CREATE TABLE acme_accounts (
+    directory_url TEXT PRIMARY KEY,
+    credentials TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+);
+"];
+
 /// The schema version this host writes.
 #[must_use]
 pub fn schema_version() -> u32 {
     u32::try_from(MIGRATIONS.len()).unwrap_or(u32::MAX)
 }
 
-pub(super) fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
-    let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let known = schema_version();
-    if found > known {
-        return Err(StoreError::TooNew { path: path.to_owned(), found, known });
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_engines_are_at_the_same_version() {
+        assert_eq!(MIGRATIONS.len(), POSTGRES_MIGRATIONS.len());
     }
-    for (version, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        conn.execute_batch(&format!(
-            "BEGIN IMMEDIATE; {sql}; PRAGMA user_version = {}; COMMIT;",
-            version + 1
-        ))?;
-    }
-    Ok(())
 }

@@ -2,6 +2,8 @@
 //! TLS handshake), and a small HTTP/1.1 client that sets any `Host` header.
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod postgres;
+
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
