@@ -83,11 +83,14 @@ fi
 if [ "$mode" = test ]; then
   # Debian packages: Chromium and its driver for the browser and end-to-end tests; openssl makes
   # the certificate of the local HTTPS resolver in tests/e2e/domains.test.mjs; pebble (an ACME
-  # CA and its mock DNS server, pebble-challtestsrv) for the certificate tests of crates/certs.
+  # CA and its mock DNS server, pebble-challtestsrv) for the certificate tests of crates/certs;
+  # postgresql (15, its initdb and pg_ctl, not on PATH) for the host's state tests on PostgreSQL,
+  # which start their own cluster in a temporary folder (crates/host/tests/support/postgres.rs).
   packages=()
   { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || packages+=(chromium chromium-driver)
   command -v openssl >/dev/null || packages+=(openssl)
   { [ -x /usr/bin/pebble ] && [ -x /usr/bin/pebble-challtestsrv ]; } || packages+=(pebble)
+  [ -x /usr/lib/postgresql/15/bin/initdb ] || packages+=(postgresql)
   if [ ${#packages[@]} -gt 0 ]; then
     log "installing ${packages[*]} from Debian"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo

@@ -383,6 +383,14 @@ plan = "pro"
         let config = HostConfig::parse(text, Path::new("/srv")).unwrap();
         assert_eq!(config.https, Some("0.0.0.0:443".parse().unwrap()));
         assert_eq!(config.projects[0].site, Path::new("/srv/site/petstore"));
+        assert_eq!(config.database_url, None);
+        // Its PostgreSQL lines, uncommented, read too.
+        let text = text.replace("# [database]\n# url", "[database]\nurl");
+        let config = HostConfig::parse(&text, Path::new("/srv")).unwrap();
+        assert_eq!(
+            config.database_url.as_deref(),
+            Some("postgres://playground@127.0.0.1:5432/playground_host")
+        );
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //!
 //! The lifecycle rules are the pure core's ([`playground_domains`]): every change loads the
 //! project into a [`Dashboard`], applies the core's action (which goes through
-//! [`playground_domains::step`]) and writes the project back in one SQLite transaction
-//! ([`store`]) before answering, all under one write lock; DNS is asked before the lock is taken.
+//! [`playground_domains::step`]) and writes the project back in one transaction ([`store`]:
+//! SQLite, or PostgreSQL with `[database] url`, where the write takes the project's row lock)
+//! before answering, all under one write lock of the process; DNS is asked before the lock is
+//! taken.
 //! DNS, the certificate authority and TLS are traits ([`services`]: `Verifier`, `Issuer`,
 //! `Challenges`, `CertificateStore`, `TlsAcceptor`) that `playground-certs` implements, wired in
 //! `crates/cli/src/host_services.rs`; the certificate arriving is an action too (`issuance.rs`).
@@ -19,15 +21,19 @@
 //! path and query kept; any other name (added or verified only, removed, unknown) gets 404 and no
 //! certificate.
 //!
-//! - State (`store.rs`; the schema in `store/schema.rs`): SQLite, WAL and `synchronous=FULL`,
-//!   migrations in `MIGRATIONS` counted by `PRAGMA user_version` (add an entry, never edit an
-//!   old one), `{data_dir}/host.lock` held with `File::try_lock` so a second host is refused.
+//! - State (`store.rs`, one async API over `store/sqlite.rs` and `store/postgres.rs`; the
+//!   schemas in `store/schema.rs`): SQLite, WAL and `synchronous=FULL`, migrations in
+//!   `MIGRATIONS` counted by `PRAGMA user_version` (add an entry, never edit an old one),
+//!   `{data_dir}/host.lock` held with `File::try_lock` so a second host is refused; or
+//!   PostgreSQL (tokio-postgres), `POSTGRES_MIGRATIONS` counted by the `schema_version` table,
+//!   a project's writes under its row lock.
 //! - Access (`api.rs`, `api/access.rs`, `password.rs`): argon2id password hashes from
 //!   `playground host hash-password`, 32-byte session tokens stored as SHA-256, `Origin` required
 //!   on every change, failed sign-ins limited per account and per address (`sign_in_attempts`);
 //!   the answers and body limits are `api/answer.rs`, the JSON views `api/view.rs`.
 //!
-//! Tests: `tests/host.rs` with fakes of the services (`tests/support/`; a TLS stand-in that does
+//! Tests: `tests/store.rs` (the state on both engines; PostgreSQL started by the tests,
+//! `tests/support/postgres.rs`), `tests/host.rs` with fakes of the services (`tests/support/`; a TLS stand-in that does
 //! no handshake, so the HTTPS listener's routing is tested over plain TCP); the real walk with
 //! Pebble is `crates/cli/tests/host.rs` and `tests/e2e/host.test.mjs`.
 #![deny(missing_docs)]
