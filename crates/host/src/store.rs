@@ -89,17 +89,38 @@ pub enum StoreError {
     /// SQLite refused.
     #[error("the state database: {0}")]
     Sql(#[from] rusqlite::Error),
-    /// PostgreSQL refused, or the connection broke.
+    /// PostgreSQL refused.
     #[error("the state database (PostgreSQL): {0}")]
     Postgres(String),
+    /// The connection to PostgreSQL was lost, or the server is shutting down or starting up;
+    /// the next call connects again.
+    #[error("the connection to the state database (PostgreSQL) was lost: {0}")]
+    Lost(String),
     /// A row that this host did not write (or a damaged one).
     #[error("the state database holds a bad row: {0}")]
     Corrupt(String),
 }
 
+impl StoreError {
+    /// Whether the database is out of reach for now (a lost connection, a server restarting):
+    /// worth trying again shortly, unlike a refusal.
+    #[must_use]
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, StoreError::Unreachable { .. } | StoreError::Lost(_))
+    }
+}
+
 impl From<tokio_postgres::Error> for StoreError {
     fn from(e: tokio_postgres::Error) -> StoreError {
-        StoreError::Postgres(postgres::message(&e))
+        // Class 08, connection exceptions; class 57, the server shutting down or starting up.
+        let lost = e.is_closed()
+            || e.as_db_error().is_some_and(|d| ["08", "57"].iter().any(|c| d.code().code().starts_with(c)))
+            || std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>());
+        if lost {
+            StoreError::Lost(postgres::message(&e))
+        } else {
+            StoreError::Postgres(postgres::message(&e))
+        }
     }
 }
 

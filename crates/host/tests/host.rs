@@ -888,3 +888,34 @@ async fn with_postgresql_a_second_host_is_not_refused_by_a_lock_file() {
     second.stop().await;
     host.stop().await;
 }
+
+/// A PostgreSQL crash under a running host: the API answers 503 with `Retry-After` meanwhile,
+/// sites are still served, and after the restart the same session works again.
+#[tokio::test]
+async fn a_postgresql_restart_is_survived_with_503s_meanwhile() {
+    // Its own cluster: the shared one is not stopped under the other tests.
+    let own = support::postgres::Cluster::start();
+    let url = own.database().await;
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    assert_eq!(client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await.status, 201);
+    own.stop();
+    let answer = client.get("/projects/petstore/domains").await;
+    assert_eq!(answer.status, 503, "{}", answer.text());
+    assert_eq!(answer.json()["code"], "state_unavailable");
+    assert_eq!(answer.header("retry-after"), Some("2"));
+    let answer = client.post("/projects/petstore/domains", r#"{"name":"two.example.com"}"#).await;
+    assert_eq!(answer.status, 503, "{}", answer.text());
+    let site = send(host.http, "GET", "petstore.docs-host.test", "/", &[], b"").await;
+    assert_eq!(site.status, 200, "sites are served from memory");
+    own.start_again();
+    let answer = client.get("/projects/petstore/domains").await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let listed = answer.json();
+    let names: Vec<&str> =
+        listed["domains"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["docs.example.com"], "the acknowledged add is there, the refused one is not");
+    host.stop().await;
+}

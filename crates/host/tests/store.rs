@@ -387,6 +387,7 @@ async fn postgres_answered_changes_survive_a_server_crash_and_the_store_reconnec
     store.write_project("petstore", Some("docs.example.com"), &rows, None).await.unwrap();
     own.stop();
     let error = store.domains_of("petstore").await.unwrap_err();
+    assert!(error.is_unavailable(), "{error:?}");
     assert!(error.to_string().contains("PostgreSQL"), "{error}");
     own.start_again();
     // The lost connection is opened again by the next call.

@@ -31,9 +31,21 @@ impl ApiError {
     }
 }
 
+/// `Retry-After` when the state database is out of reach.
+const STATE_RETRY_SECS: u64 = 2;
+
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         eprintln!("playground host: {error}");
+        if error.is_unavailable() {
+            let mut answer = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "state_unavailable",
+                "The host cannot reach its state database just now; nothing was changed. Try again in a few seconds.",
+            );
+            answer.retry_after = Some(STATE_RETRY_SECS);
+            return answer;
+        }
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
