@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -25,13 +27,28 @@ const FIRST_POLL_DELAY: Duration = Duration::from_millis(200);
 /// The longest token served: RFC 8555 tokens are 43 characters of base64url.
 const MAX_TOKEN_LEN: usize = 256;
 
+/// Where published answers are copied as well, so that other listeners than this process's
+/// answer them (the host keeps them in its state database).
+pub trait ChallengeSink: Send + Sync + 'static {
+    /// Publishes `key_authorization` for `token`; [`Acme::issue`] tells the CA it is ready only
+    /// after this succeeded. An error is a sentence.
+    fn publish<'a>(
+        &'a self,
+        token: &'a str,
+        key_authorization: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>>;
+    /// Withdraws the answers of an issuance that ended (called from a `Drop`: it must not block).
+    fn withdraw(&self, tokens: Vec<String>);
+}
+
 /// The HTTP-01 answers being served: token -> key authorization. Clones share one map; the
 /// host's plain-HTTP listener answers `GET /.well-known/acme-challenge/{token}` with
 /// [`Challenges::get`] (or [`Challenges::answer`] for the whole path) while [`Acme::issue`]
-/// adds and removes entries.
+/// adds and removes entries (and publishes them to the [`ChallengeSink`], if there is one).
 #[derive(Clone, Default)]
 pub struct Challenges {
     tokens: Arc<RwLock<HashMap<String, String>>>,
+    sink: Option<Arc<dyn ChallengeSink>>,
 }
 
 impl fmt::Debug for Challenges {
@@ -45,6 +62,12 @@ impl Challenges {
     #[must_use]
     pub fn new() -> Challenges {
         Challenges::default()
+    }
+
+    /// An empty map whose entries are published to `sink` too.
+    #[must_use]
+    pub fn with_sink(sink: Arc<dyn ChallengeSink>) -> Challenges {
+        Challenges { tokens: Arc::default(), sink: Some(sink) }
     }
 
     /// The key authorization to answer for `token`, if one is being served.
@@ -102,6 +125,11 @@ impl Drop for Published<'_> {
     fn drop(&mut self) {
         for token in &self.tokens {
             self.challenges.remove(token);
+        }
+        if let Some(sink) = &self.challenges.sink
+            && !self.tokens.is_empty()
+        {
+            sink.withdraw(std::mem::take(&mut self.tokens));
         }
     }
 }
@@ -429,6 +457,14 @@ impl Acme {
             let key_authorization = challenge.key_authorization();
             published.challenges.insert(&challenge.token, key_authorization.as_str());
             published.tokens.push(challenge.token.clone());
+            if let Some(sink) = &published.challenges.sink {
+                sink.publish(&challenge.token, key_authorization.as_str()).await.map_err(|e| {
+                    AcmeError::new(
+                        AcmeStep::Validation,
+                        format!("the challenge's answer could not be published: {e}"),
+                    )
+                })?;
+            }
             challenge.set_ready().await.map_err(|e| AcmeError::from_acme(AcmeStep::Validation, e))?;
         }
 
@@ -550,6 +586,42 @@ mod tests {
             let _published = Published { challenges: &challenges, tokens: vec!["tok_en-1".to_owned()] };
         }
         assert!(listener.is_empty());
+    }
+
+    #[derive(Default)]
+    struct Recorder(std::sync::Mutex<Vec<String>>);
+
+    impl ChallengeSink for Recorder {
+        fn publish<'a>(
+            &'a self,
+            token: &'a str,
+            key_authorization: &'a str,
+        ) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>> {
+            Box::pin(async move {
+                self.0.lock().unwrap().push(format!("+{token}={key_authorization}"));
+                Ok(())
+            })
+        }
+        fn withdraw(&self, tokens: Vec<String>) {
+            self.0.lock().unwrap().extend(tokens.into_iter().map(|t| format!("-{t}")));
+        }
+    }
+
+    #[test]
+    fn the_sink_hears_each_withdrawal_once() {
+        let recorder = Arc::new(Recorder::default());
+        let challenges = Challenges::with_sink(Arc::clone(&recorder) as Arc<dyn ChallengeSink>);
+        challenges.insert("a", "a.thumb");
+        challenges.insert("b", "b.thumb");
+        {
+            let _published =
+                Published { challenges: &challenges, tokens: vec!["a".to_owned(), "b".to_owned()] };
+        }
+        {
+            let _nothing = Published { challenges: &challenges, tokens: Vec::new() };
+        }
+        assert!(challenges.is_empty());
+        assert_eq!(*recorder.0.lock().unwrap(), ["-a", "-b"]);
     }
 
     #[test]

@@ -59,7 +59,8 @@ pub async fn real(program: &str, host: &Host) -> Result<Services, ServicesError>
                 .map_err(|problem| ServicesError::Root { path: path.display().to_string(), problem })?,
         ),
     };
-    let challenges = acme::Challenges::new();
+    // Published in the host's state too, so the plain listener of any host on it answers them.
+    let challenges = acme::Challenges::with_sink(Arc::new(StoredChallenges(Arc::clone(host.store()))));
     let issuer = AcmeIssuer {
         directory_url: config.acme.directory_url.clone(),
         contact: config.acme.contact.clone(),
@@ -197,6 +198,42 @@ impl Issuer for AcmeIssuer {
                 not_after: u64::try_from(issued.not_after_unix).unwrap_or(0),
             })
         })
+    }
+}
+
+/// How long a published answer is kept at most: an issuance ends within `ISSUE_DEADLINE`, and
+/// one whose withdrawal was lost (a `kill -9`) expires.
+const CHALLENGE_TTL_SECS: u64 = 2 * acme::ISSUE_DEADLINE.as_secs();
+
+/// The HTTP-01 answers in the host's state (`challenges`), beside `Acme::issue`'s own map.
+struct StoredChallenges(Arc<playground_host::store::Store>);
+
+impl acme::ChallengeSink for StoredChallenges {
+    fn publish<'a>(
+        &'a self,
+        token: &'a str,
+        key_authorization: &'a str,
+    ) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            let now = playground_host::now();
+            self.0
+                .put_challenge(token, key_authorization, now + CHALLENGE_TTL_SECS, now)
+                .await
+                .map_err(|e| e.to_string())
+        })
+    }
+
+    fn withdraw(&self, tokens: Vec<String>) {
+        // Outside a runtime (one shutting down) nothing is spawned: the answers expire.
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let store = Arc::clone(&self.0);
+        runtime.spawn(async move {
+            for token in tokens {
+                if let Err(e) = store.delete_challenge(&token).await {
+                    eprintln!("playground host: cannot withdraw a challenge's answer: {e}");
+                }
+            }
+        });
     }
 }
 

@@ -300,6 +300,33 @@ fn a_bad_configuration_is_refused_naming_the_file_and_the_key() {
 }
 
 #[test]
+fn an_unreachable_postgresql_is_refused_naming_the_file_and_the_database() {
+    let dir = tempfile::tempdir().expect("scratch");
+    let config = write_config(dir.path());
+    let text = std::fs::read_to_string(&config).expect("reads");
+    // Nothing listens at this port.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").expect("binds").local_addr().expect("port").port();
+    let url = format!("postgres://host:secret@127.0.0.1:{port}/host");
+    std::fs::write(&config, text.replace("[listen]", &format!("[database]\nurl = \"{url}\"\n[listen]")))
+        .expect("writes");
+    let error = Hosted::start(&config).err().expect("refused");
+    assert!(error.contains(&config.display().to_string()), "{error}");
+    assert!(
+        error.contains(&format!(
+            "cannot connect to the PostgreSQL database postgres://host@127.0.0.1:{port}/host"
+        )),
+        "{error}"
+    );
+    assert!(!error.contains("secret"), "{error}");
+    assert!(!error.contains("panicked"), "{error}");
+    // A URL that is not PostgreSQL's is refused when the configuration is read.
+    std::fs::write(&config, text.replace("[listen]", "[database]\nurl = \"sqlite://host.db\"\n[listen]"))
+        .expect("writes");
+    let error = Hosted::start(&config).err().expect("refused");
+    assert!(error.contains("host.toml: database.url is not a PostgreSQL URL"), "{error}");
+}
+
+#[test]
 fn sigterm_stops_the_host_cleanly() {
     let dir = tempfile::tempdir().expect("scratch");
     let config = write_config(dir.path());

@@ -26,7 +26,9 @@
 //!   `MIGRATIONS` counted by `PRAGMA user_version` (add an entry, never edit an old one),
 //!   `{data_dir}/host.lock` held with `File::try_lock` so a second host is refused; or
 //!   PostgreSQL (tokio-postgres), `POSTGRES_MIGRATIONS` counted by the `schema_version` table,
-//!   a project's writes under its row lock.
+//!   a project's writes under its row lock. The HTTP-01 answers an issuer publishes are kept
+//!   there too (`challenges`, written through `playground-certs`' `ChallengeSink`), and the
+//!   plain listener answers from its own issuer's map, then from the state.
 //! - Access (`api.rs`, `api/access.rs`, `password.rs`): argon2id password hashes from
 //!   `playground host hash-password`, 32-byte session tokens stored as SHA-256, `Origin` required
 //!   on every change, failed sign-ins limited per account and per address (`sign_in_attempts`);
@@ -94,7 +96,7 @@ pub fn now() -> u64 {
 /// What every request and task shares.
 pub(crate) struct Shared {
     pub(crate) config: HostConfig,
-    pub(crate) store: Store,
+    pub(crate) store: Arc<Store>,
     pub(crate) services: Services,
     pub(crate) routes: RwLock<Arc<Routes>>,
     /// Serialises the read-modify-write of projects (each one a transaction).
@@ -233,7 +235,7 @@ impl RunningHost {
 #[derive(Debug)]
 pub struct Host {
     config: HostConfig,
-    store: Store,
+    store: Arc<Store>,
 }
 
 impl Host {
@@ -245,12 +247,13 @@ impl Host {
     pub async fn open(config: HostConfig) -> Result<Host, HostError> {
         let store = Store::open_configured(&config.data_dir, config.database_url.as_deref()).await?;
         store.sync_projects(&config.projects).await?;
-        Ok(Host { config, store })
+        Ok(Host { config, store: Arc::new(store) })
     }
 
-    /// The state (for the ACME account's credentials).
+    /// The state (for the ACME account's credentials, and for the issuer to publish its
+    /// HTTP-01 answers in).
     #[must_use]
-    pub fn store(&self) -> &Store {
+    pub fn store(&self) -> &Arc<Store> {
         &self.store
     }
 

@@ -108,7 +108,25 @@ async fn site_for(
         let valid = !token.is_empty()
             && token.len() <= 256
             && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        return match valid.then(|| app.shared.services.challenges.key_authorization(token)).flatten() {
+        if !valid {
+            return text(StatusCode::NOT_FOUND, "No such challenge.\n");
+        }
+        // This host's own issuance first, then the answers published in the state (by any host
+        // on it).
+        let answer = match app.shared.services.challenges.key_authorization(token) {
+            Some(answer) => Some(answer),
+            None => match app.shared.store.challenge(token, crate::now()).await {
+                Ok(answer) => answer,
+                Err(e) => {
+                    eprintln!("playground host: cannot read the challenge answers: {e}");
+                    return text(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "The host cannot read its state just now.\n",
+                    );
+                }
+            },
+        };
+        return match answer {
             Some(answer) => ([(CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"))], answer)
                 .into_response(),
             None => text(StatusCode::NOT_FOUND, "No such challenge.\n"),

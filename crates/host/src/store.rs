@@ -1,5 +1,5 @@
-//! The host's state: projects, domains, certificates, sessions, sign-in attempts and the ACME
-//! account, in one of two engines behind one API.
+//! The host's state: projects, domains, certificates, sessions, sign-in attempts, the ACME
+//! account and the HTTP-01 challenge answers, in one of two engines behind one API.
 //!
 //! - SQLite (`{data_dir}/host.sqlite3`, the default, one machine): WAL and `synchronous=FULL`,
 //!   the schema counted by `PRAGMA user_version`, `{data_dir}/host.lock` held while a host runs
@@ -407,5 +407,36 @@ impl Store {
         now: u64,
     ) -> Result<(), StoreError> {
         either!(self.set_acme_credentials(directory_url, credentials, now))
+    }
+
+    /// Publishes an HTTP-01 answer until `expires_at` (expired ones are deleted on the way), so
+    /// the plain-HTTP listener of any host on this state answers it.
+    ///
+    /// # Errors
+    /// The database refused.
+    pub async fn put_challenge(
+        &self,
+        token: &str,
+        key_authorization: &str,
+        expires_at: u64,
+        now: u64,
+    ) -> Result<(), StoreError> {
+        either!(self.put_challenge(token, key_authorization, expires_at, now))
+    }
+
+    /// The key authorization published for `token`, unless it expired by `now`.
+    ///
+    /// # Errors
+    /// The database refused.
+    pub async fn challenge(&self, token: &str, now: u64) -> Result<Option<String>, StoreError> {
+        either!(self.challenge(token, now))
+    }
+
+    /// Withdraws an HTTP-01 answer.
+    ///
+    /// # Errors
+    /// The database refused.
+    pub async fn delete_challenge(&self, token: &str) -> Result<(), StoreError> {
+        either!(self.delete_challenge(token))
     }
 }

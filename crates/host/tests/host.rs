@@ -34,6 +34,7 @@ on_both_engines!(
     add_verify_issue_live_then_redirect_and_remove,
     pending_issuance_resumes_after_a_restart,
     certificates_near_expiry_are_renewed_and_reverify_keeps_serving,
+    challenge_answers_in_the_state_are_served,
 );
 
 async fn sign_in_sets_a_strict_cookie_and_refuses_a_wrong_password(scratch: Scratch) {
@@ -885,6 +886,14 @@ async fn with_postgresql_a_second_host_is_not_refused_by_a_lock_file() {
     assert_eq!(listed.status, 200, "{}", listed.text());
     assert!(listed.text().contains("docs.example.com"), "{}", listed.text());
     assert!(!path_of(&scratch, "data").join("host.lock").exists(), "no lock file with PostgreSQL");
+    // An answer published by one host's issuer is answered by the other's listener.
+    let writer = playground_host::store::Store::connect(&url).await.unwrap();
+    let now = playground_host::now();
+    writer.put_challenge("tok_SHARED", "tok_SHARED.thumb", now + 600, now).await.unwrap();
+    let answer =
+        send(second.http, "GET", "docs.example.com", "/.well-known/acme-challenge/tok_SHARED", &[], b"")
+            .await;
+    assert_eq!((answer.status, answer.text().as_str()), (200, "tok_SHARED.thumb"));
     second.stop().await;
     host.stop().await;
 }
@@ -917,5 +926,27 @@ async fn a_postgresql_restart_is_survived_with_503s_meanwhile() {
     let names: Vec<&str> =
         listed["domains"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["docs.example.com"], "the acknowledged add is there, the refused one is not");
+    host.stop().await;
+}
+
+/// The HTTP-01 answers an issuer published in the state are answered by the plain listener,
+/// as long as they are there.
+async fn challenge_answers_in_the_state_are_served(scratch: Scratch) {
+    let fakes = Fakes::new(false);
+    let host = playground_host::Host::open(scratch.config()).await.unwrap();
+    let store = std::sync::Arc::clone(host.store());
+    let now = playground_host::now();
+    store.put_challenge("tok_STORED-1", "tok_STORED-1.thumb", now + 600, now).await.unwrap();
+    store
+        .put_challenge("tok_OLD", "tok_OLD.thumb", now.saturating_sub(1), now.saturating_sub(100))
+        .await
+        .unwrap();
+    let host = host.serve(fakes.services()).await.unwrap();
+    let at = |path: &'static str| send(host.http, "GET", "docs.example.com", path, &[], b"");
+    let answer = at("/.well-known/acme-challenge/tok_STORED-1").await;
+    assert_eq!((answer.status, answer.text().as_str()), (200, "tok_STORED-1.thumb"));
+    assert_eq!(at("/.well-known/acme-challenge/tok_OLD").await.status, 404, "expired");
+    store.delete_challenge("tok_STORED-1").await.unwrap();
+    assert_eq!(at("/.well-known/acme-challenge/tok_STORED-1").await.status, 404, "withdrawn");
     host.stop().await;
 }

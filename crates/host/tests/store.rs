@@ -10,7 +10,9 @@ use std::time::Duration;
 use playground_domains::{DomainRole, DomainState, Plan};
 use playground_host::config::ProjectConfig;
 use playground_host::services::Issued;
-use playground_host::store::{Check, DomainRow, Store, StoreError, database_path, schema_version};
+use playground_host::store::{
+    Check, DomainRow, MIGRATIONS, POSTGRES_MIGRATIONS, Store, StoreError, database_path, schema_version,
+};
 use support::postgres::{client, cluster};
 
 /// Where a test's state is, so it can be opened again.
@@ -92,6 +94,8 @@ both_engines!(
     acme_credentials_and_other_certificates,
     migrations_run_once_and_a_newer_database_is_refused,
     bad_rows_are_reported_not_trusted,
+    challenge_answers_are_kept_until_they_expire,
+    a_version_1_database_is_brought_up_to_date,
 );
 
 fn project(name: &str, owner: &str) -> ProjectConfig {
@@ -422,4 +426,50 @@ async fn postgres_bad_urls_and_unreachable_servers_are_clear_errors() {
     let missing = cluster().url("no_such_database");
     let error = Store::connect(&missing).await.unwrap_err();
     assert!(error.to_string().contains("no_such_database"), "{error}");
+}
+
+async fn challenge_answers_are_kept_until_they_expire(engine: Engine) {
+    let store = engine.open().await.unwrap();
+    store.put_challenge("tok-1", "tok-1.thumb", 100, 10).await.unwrap();
+    store.put_challenge("tok-2", "tok-2.thumb", 50, 10).await.unwrap();
+    assert_eq!(store.challenge("tok-1", 20).await.unwrap().as_deref(), Some("tok-1.thumb"));
+    assert_eq!(store.challenge("tok-2", 50).await.unwrap(), None, "expired");
+    assert_eq!(store.challenge("nothing", 20).await.unwrap(), None);
+    // Published again: the new answer replaces the old.
+    store.put_challenge("tok-1", "tok-1.other", 200, 20).await.unwrap();
+    drop(store);
+    let store = engine.open().await.unwrap();
+    assert_eq!(store.challenge("tok-1", 150).await.unwrap().as_deref(), Some("tok-1.other"));
+    store.delete_challenge("tok-1").await.unwrap();
+    assert_eq!(store.challenge("tok-1", 150).await.unwrap(), None);
+}
+
+/// A database left by a host of schema version 1 (before the challenge answers) is migrated at
+/// open, its rows kept.
+async fn a_version_1_database_is_brought_up_to_date(engine: Engine) {
+    let insert = "INSERT INTO projects (name, owner, plan, site_dir) VALUES ('petstore', 'ana@example.com', 'pro', '/srv')";
+    match &engine {
+        Engine::Sqlite(dir) => {
+            let conn = rusqlite::Connection::open(database_path(dir.path())).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(insert, []).unwrap();
+        }
+        Engine::Postgres(url) => {
+            let client = client(url).await;
+            client.batch_execute(POSTGRES_MIGRATIONS[0]).await.unwrap();
+            client
+                .batch_execute("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1)")
+                .await
+                .unwrap();
+            client.execute(insert, &[]).await.unwrap();
+        }
+    }
+    assert_eq!(engine.version().await, 1);
+    let store = engine.open().await.unwrap();
+    assert_eq!(engine.version().await, schema_version());
+    assert!(schema_version() >= 2);
+    assert_eq!(store.project("petstore").await.unwrap().unwrap().owner, "ana@example.com");
+    store.put_challenge("tok", "tok.thumb", 100, 10).await.unwrap();
+    assert_eq!(store.challenge("tok", 20).await.unwrap().as_deref(), Some("tok.thumb"));
 }

@@ -451,4 +451,42 @@ impl Postgres {
             .await?;
         Ok(())
     }
+
+    pub(super) async fn put_challenge(
+        &self,
+        token: &str,
+        key_authorization: &str,
+        expires_at: u64,
+        now: u64,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute("DELETE FROM challenges WHERE expires_at <= $1", &[&as_i64(now)]).await?;
+        tx.execute(
+            "INSERT INTO challenges (token, key_authorization, expires_at) VALUES ($1, $2, $3)
+             ON CONFLICT (token) DO UPDATE SET key_authorization = EXCLUDED.key_authorization,
+                expires_at = EXCLUDED.expires_at",
+            &[&token, &key_authorization, &as_i64(expires_at)],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(super) async fn challenge(&self, token: &str, now: u64) -> Result<Option<String>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "SELECT key_authorization FROM challenges WHERE token = $1 AND expires_at > $2",
+                &[&token, &as_i64(now)],
+            )
+            .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    pub(super) async fn delete_challenge(&self, token: &str) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client.execute("DELETE FROM challenges WHERE token = $1", &[&token]).await?;
+        Ok(())
+    }
 }

@@ -3,7 +3,8 @@
 //! edit an old one; a test keeps them the same length.
 
 /// The SQLite schema, one entry per version: `MIGRATIONS[i]` takes version `i` to `i + 1`.
-pub const MIGRATIONS: &[&str] = &[r"
+pub const MIGRATIONS: &[&str] = &[
+    r"
 CREATE TABLE projects (
     name TEXT PRIMARY KEY,
     owner TEXT NOT NULL,
@@ -56,11 +57,21 @@ CREATE TABLE acme_accounts (
     credentials TEXT NOT NULL,
     created_at INTEGER NOT NULL
 );
-"];
+",
+    r"
+-- HTTP-01 answers being served: any host on the same state answers them.
+CREATE TABLE challenges (
+    token TEXT PRIMARY KEY,
+    key_authorization TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+);
+",
+];
 
 /// The PostgreSQL schema, version for version the same tables as [`MIGRATIONS`]: times are
 /// `BIGINT` seconds, flags `BOOLEAN`.
-pub const POSTGRES_MIGRATIONS: &[&str] = &[r"
+pub const POSTGRES_MIGRATIONS: &[&str] = &[
+    r"
 CREATE TABLE projects (
     name TEXT PRIMARY KEY,
     owner TEXT NOT NULL,
@@ -111,7 +122,15 @@ CREATE TABLE acme_accounts (
     credentials TEXT NOT NULL,
     created_at BIGINT NOT NULL
 );
-"];
+",
+    r"
+CREATE TABLE challenges (
+    token TEXT PRIMARY KEY,
+    key_authorization TEXT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
+",
+];
 
 /// The schema version this host writes.
 #[must_use]

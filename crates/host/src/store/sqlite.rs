@@ -329,6 +329,43 @@ impl Sqlite {
     }
 }
 
+impl Sqlite {
+    pub(super) fn put_challenge(
+        &self,
+        token: &str,
+        key_authorization: &str,
+        expires_at: u64,
+        now: u64,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute("DELETE FROM challenges WHERE expires_at <= ?1", [as_i64(now)])?;
+        tx.execute(
+            "INSERT INTO challenges (token, key_authorization, expires_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT(token) DO UPDATE SET key_authorization = ?2, expires_at = ?3",
+            params![token, key_authorization, as_i64(expires_at)],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub(super) fn challenge(&self, token: &str, now: u64) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT key_authorization FROM challenges WHERE token = ?1 AND expires_at > ?2",
+                params![token, as_i64(now)],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    pub(super) fn delete_challenge(&self, token: &str) -> Result<(), StoreError> {
+        self.conn().execute("DELETE FROM challenges WHERE token = ?1", [token])?;
+        Ok(())
+    }
+}
+
 fn put_certificate(conn: &Connection, name: &str, issued: &Issued, now: u64) -> Result<(), StoreError> {
     conn.execute(
         "INSERT INTO certificates (name, chain_pem, key_pem, not_after, issued_at) VALUES (?1, ?2, ?3, ?4, ?5)
