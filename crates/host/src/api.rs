@@ -249,7 +249,7 @@ async fn commit(
     old: &[DomainRow],
 ) -> Result<Vec<DomainRow>, ApiError> {
     let rows = Shared::rows_after(&project.name, dashboard, old);
-    shared.store.write_project(&project.name, dashboard.primary.as_deref(), &rows, None).await?;
+    shared.store.write_project(project, dashboard.primary.as_deref(), &rows, None).await?;
     shared.refresh().await?;
     Ok(rows)
 }
@@ -340,7 +340,7 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
             if let Some(r) = rows.iter_mut().find(|r| r.name == name) {
                 r.check = Some(Check { ok: false, message: message.clone(), at });
             }
-            shared.store.write_project(&project.name, project.primary.as_deref(), &rows, None).await?;
+            shared.store.write_project(&project, project.primary.as_deref(), &rows, None).await?;
             return Err(ApiError::new(StatusCode::BAD_GATEWAY, "dns_failed", message));
         }
     };
@@ -375,7 +375,7 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
                 r.blocking_caa = blocking.clone();
                 r.issue_error = None;
             }
-            shared.store.write_project(&project.name, dashboard.primary.as_deref(), &rows, None).await?;
+            shared.store.write_project(&project, dashboard.primary.as_deref(), &rows, None).await?;
             shared.refresh().await?;
             if blocking.is_empty() {
                 let _ = shared.issue_queue.send(name);
@@ -394,7 +394,7 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
             if let Some(r) = rows.iter_mut().find(|r| r.name == name) {
                 r.check = Some(Check { ok: false, message: refusal.to_string(), at });
             }
-            shared.store.write_project(&project.name, project.primary.as_deref(), &rows, None).await?;
+            shared.store.write_project(&project, project.primary.as_deref(), &rows, None).await?;
             Err(refusal.into())
         }
         Err(refusal) => Err(refusal.into()),

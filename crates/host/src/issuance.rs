@@ -127,7 +127,7 @@ async fn finish(shared: &Shared, name: &str, result: Result<Issued, String>) -> 
             }
             let written = shared
                 .store
-                .write_project(&project_name, project.primary.as_deref(), &rows, Some((name, &issued, at)))
+                .write_project(&project, project.primary.as_deref(), &rows, Some((name, &issued, at)))
                 .await;
             if let Err(error) = written {
                 // Not stored: offer again what the database holds (nothing, or the certificate
@@ -143,7 +143,7 @@ async fn finish(shared: &Shared, name: &str, result: Result<Issued, String>) -> 
             eprintln!("playground host: the certificate of {name} was not issued: {message}");
             let message: String = message.chars().take(2000).collect();
             row.issue_error = Some((message, at));
-            shared.store.write_project(&project_name, project.primary.as_deref(), &rows, None).await?;
+            shared.store.write_project(&project, project.primary.as_deref(), &rows, None).await?;
         }
     }
     shared.refresh().await

@@ -96,6 +96,15 @@ pub enum StoreError {
     /// the next call connects again.
     #[error("the connection to the state database (PostgreSQL) was lost: {0}")]
     Lost(String),
+    /// Another writer committed a change to the project since this change read it.
+    #[error(
+        "the project {project} was changed by another writer since this change read it; nothing \
+         was written"
+    )]
+    Conflict {
+        /// The project.
+        project: String,
+    },
     /// A row that this host did not write (or a damaged one).
     #[error("the state database holds a bad row: {0}")]
     Corrupt(String),
@@ -137,6 +146,9 @@ pub struct ProjectRow {
     pub site_dir: PathBuf,
     /// The chosen primary domain.
     pub primary: Option<String>,
+    /// How many changes were written to it: [`Store::write_project`] names the revision its
+    /// change read, and is refused when it moved meanwhile.
+    pub revision: u64,
 }
 
 /// The last (re-)verification of a domain.
@@ -296,15 +308,17 @@ impl Store {
     }
 
     /// Writes a project's domains as a whole, in one transaction that first takes the
-    /// project's write lock (its row's in PostgreSQL): `domains` in their order (inserted or
-    /// updated), every other domain of the project deleted with its certificate, the primary
-    /// set, and `certificate` (if any) stored.
+    /// project's write lock (its row's in PostgreSQL) and checks that its revision is still
+    /// the one `project` was read at: `domains` in their order (inserted or updated), every
+    /// other domain of the project deleted with its certificate, the primary set, `certificate`
+    /// (if any) stored, and the revision counted up.
     ///
     /// # Errors
-    /// The database refused (nothing is written then).
+    /// [`StoreError::Conflict`] when another writer changed the project since it was read, or
+    /// the database refused (nothing is written then).
     pub async fn write_project(
         &self,
-        project: &str,
+        project: &ProjectRow,
         primary: Option<&str>,
         domains: &[DomainRow],
         certificate: Option<(&str, &Issued, u64)>,

@@ -950,3 +950,31 @@ async fn challenge_answers_in_the_state_are_served(scratch: Scratch) {
     assert_eq!(at("/.well-known/acme-challenge/tok_STORED-1").await.status, 404, "withdrawn");
     host.stop().await;
 }
+
+/// Another host's change committed while this one's waited for the project's row lock: the
+/// late change is answered 409 and written nowhere.
+#[tokio::test]
+async fn with_postgresql_a_change_overtaken_by_another_writer_is_409() {
+    let url = support::postgres::cluster().database().await;
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    // Another writer holds petstore's row and counts a change.
+    let mut other = support::postgres::client(&url).await;
+    let tx = other.transaction().await.unwrap();
+    tx.execute("UPDATE projects SET revision = revision + 1 WHERE name = 'petstore'", &[]).await.unwrap();
+    let (answer, ()) =
+        tokio::join!(client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#), async {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            tx.commit().await.unwrap();
+        });
+    assert_eq!(answer.status, 409, "{}", answer.text());
+    assert_eq!(answer.json()["code"], "changed_meanwhile");
+    assert!(answer.json()["message"].as_str().unwrap().contains("petstore"), "{}", answer.text());
+    let listed = client.get("/projects/petstore/domains").await;
+    assert!(!listed.text().contains("docs.example.com"), "{}", listed.text());
+    // Tried again, it goes through.
+    assert_eq!(client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await.status, 201);
+    host.stop().await;
+}

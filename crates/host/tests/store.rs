@@ -95,6 +95,7 @@ both_engines!(
     migrations_run_once_and_a_newer_database_is_refused,
     bad_rows_are_reported_not_trusted,
     challenge_answers_are_kept_until_they_expire,
+    a_write_from_a_stale_read_is_refused,
     a_version_1_database_is_brought_up_to_date,
 );
 
@@ -117,6 +118,18 @@ fn domain(name: &str, state: DomainState) -> DomainRow {
         blocking_caa: vec![],
         issue_error: None,
     }
+}
+
+/// Writes the project `name` as it reads now.
+async fn write(
+    store: &Store,
+    name: &str,
+    primary: Option<&str>,
+    rows: &[DomainRow],
+    certificate: Option<(&str, &Issued, u64)>,
+) -> Result<(), StoreError> {
+    let read = store.project(name).await.unwrap().unwrap();
+    store.write_project(&read, primary, rows, certificate).await
 }
 
 fn issued(chain: &str, not_after: u64) -> Issued {
@@ -146,8 +159,7 @@ async fn projects_and_domains_round_trip_and_reopen(engine: Engine) {
         ),
     ];
     let cert = issued("chain", 99);
-    store
-        .write_project("petstore", Some("docs.example.com"), &rows, Some(("docs.example.com", &cert, 3)))
+    write(&store, "petstore", Some("docs.example.com"), &rows, Some(("docs.example.com", &cert, 3)))
         .await
         .unwrap();
     drop(store);
@@ -188,24 +200,23 @@ async fn a_project_written_again_keeps_only_its_domains(engine: Engine) {
         .unwrap();
     let live = DomainState::Live { added_at: 1, verified_at: 2, live_at: 3 };
     let rows = vec![domain("a.example.com", live), domain("b.example.com", live)];
-    store
-        .write_project("petstore", Some("a.example.com"), &rows, Some(("a.example.com", &issued("a", 50), 3)))
+    write(&store, "petstore", Some("a.example.com"), &rows, Some(("a.example.com", &issued("a", 50), 3)))
         .await
         .unwrap();
     let mut other = domain("c.example.com", live);
     other.project = "bostore".to_owned();
-    store
-        .write_project(
-            "bostore",
-            None,
-            std::slice::from_ref(&other),
-            Some(("c.example.com", &issued("c", 60), 3)),
-        )
-        .await
-        .unwrap();
+    write(
+        &store,
+        "bostore",
+        None,
+        std::slice::from_ref(&other),
+        Some(("c.example.com", &issued("c", 60), 3)),
+    )
+    .await
+    .unwrap();
 
     // Reordered, one removed: the removed one's certificate goes with it, the other project's stays.
-    store.write_project("petstore", None, &[rows[1].clone()], None).await.unwrap();
+    write(&store, "petstore", None, &[rows[1].clone()], None).await.unwrap();
     assert_eq!(store.domains_of("petstore").await.unwrap(), [rows[1].clone()]);
     assert!(store.certificate("a.example.com").await.unwrap().is_none(), "removed with its domain");
     assert_eq!(store.project("petstore").await.unwrap().unwrap().primary, None);
@@ -213,22 +224,22 @@ async fn a_project_written_again_keeps_only_its_domains(engine: Engine) {
     assert_eq!(store.certificate("c.example.com").await.unwrap().unwrap().not_after, 60);
 
     // A renewal replaces the certificate.
-    store
-        .write_project(
-            "bostore",
-            None,
-            &store.domains_of("bostore").await.unwrap(),
-            Some(("c.example.com", &issued("c2", 90), 4)),
-        )
-        .await
-        .unwrap();
+    write(
+        &store,
+        "bostore",
+        None,
+        &store.domains_of("bostore").await.unwrap(),
+        Some(("c.example.com", &issued("c2", 90), 4)),
+    )
+    .await
+    .unwrap();
     let renewed = store.certificate("c.example.com").await.unwrap().unwrap();
     assert_eq!((renewed.chain_pem.as_str(), renewed.not_after), ("c2", 90));
 
     // A domain that stops serving takes its certificate out of the served ones.
     let mut back = store.domains_of("bostore").await.unwrap();
     back[0].state = DomainState::Added { added_at: 1 };
-    store.write_project("bostore", None, &back, None).await.unwrap();
+    write(&store, "bostore", None, &back, None).await.unwrap();
     assert!(store.serving_certificates().await.unwrap().is_empty());
 }
 
@@ -351,22 +362,23 @@ async fn postgres_a_projects_writes_wait_for_its_row_lock() {
     .unwrap();
 
     let rows = vec![domain("docs.example.com", DomainState::Added { added_at: 1 })];
-    let write = second.write_project("petstore", None, &rows, None);
-    tokio::pin!(write);
+    let read = second.project("petstore").await.unwrap().unwrap();
+    let waiting = second.write_project(&read, None, &rows, None);
+    tokio::pin!(waiting);
     assert!(
-        tokio::time::timeout(Duration::from_millis(500), &mut write).await.is_err(),
+        tokio::time::timeout(Duration::from_millis(500), &mut waiting).await.is_err(),
         "the write went ahead of the row lock"
     );
     // Another project is not held up.
     let mut bo = domain("bo.example.com", DomainState::Added { added_at: 1 });
     bo.project = "bostore".to_owned();
-    tokio::time::timeout(Duration::from_secs(5), store.write_project("bostore", None, &[bo], None))
+    tokio::time::timeout(Duration::from_secs(5), write(&store, "bostore", None, &[bo], None))
         .await
         .expect("another project's write waits for nothing")
         .unwrap();
     assert!(store.domains_of("petstore").await.unwrap().is_empty(), "nothing of the waiting write is seen");
     tx.commit().await.unwrap();
-    tokio::time::timeout(Duration::from_secs(5), &mut write)
+    tokio::time::timeout(Duration::from_secs(5), &mut waiting)
         .await
         .expect("the write goes on after the commit")
         .unwrap();
@@ -388,7 +400,7 @@ async fn postgres_answered_changes_survive_a_server_crash_and_the_store_reconnec
     store.sync_projects(&[project("petstore", "ana@example.com")]).await.unwrap();
     let rows =
         vec![domain("docs.example.com", DomainState::Live { added_at: 1, verified_at: 2, live_at: 3 })];
-    store.write_project("petstore", Some("docs.example.com"), &rows, None).await.unwrap();
+    write(&store, "petstore", Some("docs.example.com"), &rows, None).await.unwrap();
     own.stop();
     let error = store.domains_of("petstore").await.unwrap_err();
     assert!(error.is_unavailable(), "{error:?}");
@@ -472,4 +484,56 @@ async fn a_version_1_database_is_brought_up_to_date(engine: Engine) {
     assert_eq!(store.project("petstore").await.unwrap().unwrap().owner, "ana@example.com");
     store.put_challenge("tok", "tok.thumb", 100, 10).await.unwrap();
     assert_eq!(store.challenge("tok", 20).await.unwrap().as_deref(), Some("tok.thumb"));
+}
+
+/// A change names the revision it read: one that another writer overtook is refused whole.
+async fn a_write_from_a_stale_read_is_refused(engine: Engine) {
+    let store = engine.open().await.unwrap();
+    store.sync_projects(&[project("petstore", "ana@example.com")]).await.unwrap();
+    let read = store.project("petstore").await.unwrap().unwrap();
+    assert_eq!(read.revision, 0);
+    let first = vec![domain("a.example.com", DomainState::Added { added_at: 1 })];
+    store.write_project(&read, None, &first, None).await.unwrap();
+    let now = store.project("petstore").await.unwrap().unwrap();
+    assert_eq!(now.revision, 1, "each write counts");
+    let late = vec![domain("b.example.com", DomainState::Added { added_at: 2 })];
+    let cert = issued("b", 9);
+    let error = store
+        .write_project(&read, Some("b.example.com"), &late, Some(("b.example.com", &cert, 2)))
+        .await
+        .unwrap_err();
+    assert!(matches!(&error, StoreError::Conflict { project } if project == "petstore"), "{error}");
+    assert!(error.to_string().contains("changed by another writer"), "{error}");
+    assert_eq!(store.domains_of("petstore").await.unwrap(), first, "nothing of the late write");
+    assert!(store.certificate("b.example.com").await.unwrap().is_none());
+    let after = store.project("petstore").await.unwrap().unwrap();
+    assert_eq!((after.revision, after.primary), (1, None));
+    // Configuration changes at start are no change of the project's domains.
+    store.sync_projects(&[project("petstore", "bo@example.com")]).await.unwrap();
+    store.write_project(&now, None, &late, None).await.unwrap();
+    assert_eq!(store.domains_of("petstore").await.unwrap(), late);
+}
+
+/// A change committed by another host while a write waited for the row lock: the waiting write
+/// is refused, not applied over it.
+#[tokio::test]
+async fn postgres_a_write_overtaken_while_it_waited_for_the_lock_is_refused() {
+    let url = cluster().database().await;
+    let store = Store::connect(&url).await.unwrap();
+    store.sync_projects(&[project("petstore", "ana@example.com")]).await.unwrap();
+    let read = store.project("petstore").await.unwrap().unwrap();
+    let mut holder = client(&url).await;
+    let tx = holder.transaction().await.unwrap();
+    tx.execute("UPDATE projects SET revision = revision + 1 WHERE name = 'petstore'", &[]).await.unwrap();
+    let rows = vec![domain("docs.example.com", DomainState::Added { added_at: 1 })];
+    let write = store.write_project(&read, None, &rows, None);
+    tokio::pin!(write);
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), &mut write).await.is_err(),
+        "waits for the lock"
+    );
+    tx.commit().await.unwrap();
+    let error = tokio::time::timeout(Duration::from_secs(5), &mut write).await.unwrap().unwrap_err();
+    assert!(matches!(error, StoreError::Conflict { .. }), "{error}");
+    assert!(store.domains_of("petstore").await.unwrap().is_empty());
 }

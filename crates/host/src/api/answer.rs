@@ -37,6 +37,15 @@ const STATE_RETRY_SECS: u64 = 2;
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         eprintln!("playground host: {error}");
+        if let StoreError::Conflict { project } = &error {
+            return ApiError::new(
+                StatusCode::CONFLICT,
+                "changed_meanwhile",
+                format!(
+                    "The project {project} was changed elsewhere while this change was made; nothing was changed. Reload and try again."
+                ),
+            );
+        }
         if error.is_unavailable() {
             let mut answer = ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,

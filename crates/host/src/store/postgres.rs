@@ -1,7 +1,8 @@
 //! The PostgreSQL engine (`[database] url`): tokio-postgres over one connection, opened again
 //! when it was lost. Every change is one transaction, committed before the caller answers; a
 //! project's changes take its row's lock (`SELECT ... FOR UPDATE`) first, so two writers of the
-//! same project, in one host or several, go one after the other. The schema's version is the
+//! same project, in one host or several, go one after the other, and check there that the
+//! project's revision is still the one they read (a writer overtaken meanwhile is refused). The schema's version is the
 //! row of `schema_version`, brought up to date under an advisory lock so hosts starting together
 //! migrate once.
 
@@ -204,7 +205,7 @@ impl Postgres {
         let client = self.client().await?;
         let Some(r) = client
             .query_opt(
-                "SELECT name, owner, plan, site_dir, primary_domain FROM projects WHERE name = $1",
+                "SELECT name, owner, plan, site_dir, primary_domain, revision FROM projects WHERE name = $1",
                 &[&name],
             )
             .await?
@@ -218,6 +219,7 @@ impl Postgres {
             plan: parse_plan(&plan)?,
             site_dir: PathBuf::from(r.try_get::<_, String>(3)?),
             primary: r.try_get(4)?,
+            revision: as_u64(r.try_get(5)?),
         }))
     }
 
@@ -251,7 +253,7 @@ impl Postgres {
 
     pub(super) async fn write_project(
         &self,
-        project: &str,
+        read: &ProjectRow,
         primary: Option<&str>,
         domains: &[DomainRow],
         certificate: Option<(&str, &Issued, u64)>,
@@ -260,7 +262,13 @@ impl Postgres {
         let tx = client.transaction().await?;
         // The project's row lock, held to the commit: another writer of this project (in this
         // host or another) waits here until this change is committed.
-        tx.query("SELECT name FROM projects WHERE name = $1 FOR UPDATE", &[&project]).await?;
+        let project = read.name.as_str();
+        let locked =
+            tx.query_opt("SELECT revision FROM projects WHERE name = $1 FOR UPDATE", &[&project]).await?;
+        let revision = locked.map(|r| r.try_get::<_, i64>(0)).transpose()?;
+        if revision.map(as_u64) != Some(read.revision) {
+            return Err(StoreError::Conflict { project: project.to_owned() });
+        }
         let names: Vec<String> = tx
             .query("SELECT name FROM domains WHERE project = $1", &[&project])
             .await?
@@ -301,7 +309,11 @@ impl Postgres {
             )
             .await?;
         }
-        tx.execute("UPDATE projects SET primary_domain = $2 WHERE name = $1", &[&project, &primary]).await?;
+        tx.execute(
+            "UPDATE projects SET primary_domain = $2, revision = revision + 1 WHERE name = $1",
+            &[&project, &primary],
+        )
+        .await?;
         if let Some((name, issued, now)) = certificate {
             tx.execute(
                 PUT_CERTIFICATE,

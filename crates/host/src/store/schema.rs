@@ -66,6 +66,11 @@ CREATE TABLE challenges (
     expires_at INTEGER NOT NULL
 );
 ",
+    r"
+-- Counts the changes written to a project: a write names the revision it read, and is refused
+-- when another writer committed in between.
+ALTER TABLE projects ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+",
 ];
 
 /// The PostgreSQL schema, version for version the same tables as [`MIGRATIONS`]: times are
@@ -129,6 +134,9 @@ CREATE TABLE challenges (
     key_authorization TEXT NOT NULL,
     expires_at BIGINT NOT NULL
 );
+",
+    r"
+ALTER TABLE projects ADD COLUMN revision BIGINT NOT NULL DEFAULT 0;
 ",
 ];
 

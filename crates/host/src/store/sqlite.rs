@@ -125,13 +125,26 @@ impl Sqlite {
         let conn = self.conn();
         let row = conn
             .query_row(
-                "SELECT name, owner, plan, site_dir, primary_domain FROM projects WHERE name = ?1",
+                "SELECT name, owner, plan, site_dir, primary_domain, revision FROM projects WHERE name = ?1",
                 [name],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get(4)?)),
+                |r| {
+                    Ok((
+                        (r.get(0)?, r.get(1)?),
+                        (r.get::<_, String>(2)?, r.get::<_, String>(3)?),
+                        (r.get(4)?, r.get::<_, i64>(5)?),
+                    ))
+                },
             )
             .optional()?;
-        row.map(|(name, owner, plan, site, primary)| {
-            Ok(ProjectRow { name, owner, plan: parse_plan(&plan)?, site_dir: PathBuf::from(site), primary })
+        row.map(|((name, owner), (plan, site), (primary, revision))| {
+            Ok(ProjectRow {
+                name,
+                owner,
+                plan: parse_plan(&plan)?,
+                site_dir: PathBuf::from(site),
+                primary,
+                revision: as_u64(revision),
+            })
         })
         .transpose()
     }
@@ -162,7 +175,7 @@ impl Sqlite {
 
     pub(super) fn write_project(
         &self,
-        project: &str,
+        read: &ProjectRow,
         primary: Option<&str>,
         domains: &[DomainRow],
         certificate: Option<(&str, &Issued, u64)>,
@@ -171,6 +184,13 @@ impl Sqlite {
         // IMMEDIATE: the write lock is taken at BEGIN, the SQLite counterpart of PostgreSQL's
         // row lock on the project (one writer at a time on the file).
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let project = read.name.as_str();
+        let revision: Option<i64> = tx
+            .query_row("SELECT revision FROM projects WHERE name = ?1", [project], |r| r.get(0))
+            .optional()?;
+        if revision.map(as_u64) != Some(read.revision) {
+            return Err(StoreError::Conflict { project: project.to_owned() });
+        }
         let names: Vec<String> = {
             let mut s = tx.prepare("SELECT name FROM domains WHERE project = ?1")?;
             s.query_map([project], |r| r.get::<_, String>(0))?.collect::<Result<_, _>>()?
@@ -208,7 +228,10 @@ impl Sqlite {
                 ],
             )?;
         }
-        tx.execute("UPDATE projects SET primary_domain = ?2 WHERE name = ?1", params![project, primary])?;
+        tx.execute(
+            "UPDATE projects SET primary_domain = ?2, revision = revision + 1 WHERE name = ?1",
+            params![project, primary],
+        )?;
         if let Some((name, issued, now)) = certificate {
             put_certificate(&tx, name, issued, now)?;
         }
