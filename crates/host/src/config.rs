@@ -425,6 +425,16 @@ plan = "pro"
         let url = "postgres://host:pw@127.0.0.1:5432/host";
         let config = HostConfig::parse(&with(url), Path::new(".")).unwrap();
         assert_eq!(config.database_url.as_deref(), Some(url));
+        // A unix socket's folder as the host parameter, as docs/hosting.md says.
+        let socket = "postgresql://playground@/playground_host?host=/run/postgresql";
+        assert_eq!(
+            HostConfig::parse(&with(socket), Path::new(".")).unwrap().database_url.as_deref(),
+            Some(socket)
+        );
+        let shown = crate::store::shown(&crate::store::parse_url(socket).unwrap());
+        assert_eq!(shown, "postgres://playground@/run/postgresql:5432/playground_host");
+        let shown = crate::store::shown(&crate::store::parse_url(url).unwrap());
+        assert_eq!(shown, "postgres://host@127.0.0.1:5432/host", "never the password");
         for (bad, says) in [
             ("mysql://root:hunter2@127.0.0.1/host", "must start with postgres://"),
             ("postgres://", "names no host"),
