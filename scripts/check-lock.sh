@@ -6,9 +6,12 @@
 # the MCP SDK of `playground mcp` (crates/mcp, native only), needs sha2 0.11 and base64 0.23
 # (every 3.x release does), which Leptos and instant-acme, who bring the workspace's 0.10 and
 # 0.22, do not take yet; nothing built for the page or shared with it uses them.
+# postgres-protocol 0.6.12, which tokio-postgres brings (the host's PostgreSQL state; crates/host,
+# native only), needs sha2 0.11 (older releases would not resolve with tokio-postgres 0.7.15 or
+# later); the same holds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NATIVE_ONLY="rmcp"
+NATIVE_ONLY="rmcp postgres-protocol"
 status=0
 for name in base64 sha2 wasm-bindgen serde_json; do
   # Each version of the crate, unless every package that depends on it is one of NATIVE_ONLY.
