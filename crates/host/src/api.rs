@@ -40,7 +40,7 @@ use self::answer::{ApiResult, json_body, json_response};
 use self::view::{domain_view, project_view};
 use crate::password::{self, MAX_PASSWORD_LEN};
 use crate::request::{App, Peer};
-use crate::store::{Check, DomainRow, ProjectRow};
+use crate::store::{Check, DomainRow, ProjectRow, StoreError};
 use crate::{Shared, now};
 
 /// Where the API lives on the admin host.
@@ -240,18 +240,36 @@ async fn reload(shared: &Shared, project: &ProjectRow) -> Result<ProjectRow, Api
     })
 }
 
-/// Writes the dashboard's domains back, then refreshes routes and certificates: the answer
-/// goes out only after both.
-async fn commit(
+/// How often a change overtaken by another writer is read and applied again.
+const CHANGE_TRIES: usize = 3;
+
+/// A change of a project's domains: reads the project, applies `change` to its dashboard (with
+/// the rows read) and commits. When another writer (another host on the same PostgreSQL state)
+/// committed in between, which the write's row lock and revision check find, it reads again and
+/// applies `change` again, so the change is made on what the other committed; after
+/// [`CHANGE_TRIES`] it answers 409. Called with the process's write lock held.
+async fn change_project<T>(
     shared: &Shared,
     project: &ProjectRow,
-    dashboard: &Dashboard,
-    old: &[DomainRow],
-) -> Result<Vec<DomainRow>, ApiError> {
-    let rows = Shared::rows_after(&project.name, dashboard, old);
-    shared.store.write_project(project, dashboard.primary.as_deref(), &rows, None).await?;
-    shared.refresh().await?;
-    Ok(rows)
+    mut change: impl FnMut(&mut Dashboard, &[DomainRow]) -> Result<T, ApiError>,
+) -> Result<(ProjectRow, Dashboard, T), ApiError> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let project = reload(shared, project).await?;
+        let rows = shared.store.domains_of(&project.name).await?;
+        let mut dashboard = shared.dashboard(&project, &rows);
+        let value = change(&mut dashboard, &rows)?;
+        let written = Shared::rows_after(&project.name, &dashboard, &rows);
+        match shared.store.write_project(&project, dashboard.primary.as_deref(), &written, None).await {
+            Ok(()) => {
+                shared.refresh().await?;
+                return Ok((project, dashboard, value));
+            }
+            Err(StoreError::Conflict { .. }) if tries < CHANGE_TRIES => {}
+            Err(error) => return Err(error.into()),
+        }
+    }
 }
 
 async fn done(shared: &Shared, project: &ProjectRow, status: StatusCode, message: String) -> ApiResult {
@@ -298,10 +316,9 @@ async fn add_domain(
             format!("{name} is already attached to another project; remove it there first."),
         ));
     }
-    let rows = shared.store.domains_of(&project.name).await?;
-    let mut dashboard = shared.dashboard(&project, &rows);
-    let instruction = dashboard.add(&input.name, now(), &to_ascii)?;
-    commit(shared, &project, &dashboard, &rows).await?;
+    let (project, _, instruction) =
+        change_project(shared, &project, |dashboard, _| Ok(dashboard.add(&input.name, now(), &to_ascii)?))
+            .await?;
     let event = Event::Added { name: instruction.domain.clone(), kind: instruction.kind };
     done(shared, &project, StatusCode::CREATED, event.to_string()).await
 }
@@ -407,13 +424,13 @@ async fn remove_domain(
 ) -> ApiResult {
     let shared = &app.shared;
     let _write = shared.write.lock().await;
-    let project = reload(shared, &project).await?;
-    let rows = shared.store.domains_of(&project.name).await?;
-    let name = attached(&rows, &name)?;
-    let mut dashboard = shared.dashboard(&project, &rows);
-    let was_live = dashboard.domain(&name).is_some_and(|d| d.state.serves());
-    dashboard.remove(&name, now())?;
-    commit(shared, &project, &dashboard, &rows).await?;
+    let (project, dashboard, (name, was_live)) = change_project(shared, &project, |dashboard, rows| {
+        let name = attached(rows, &name)?;
+        let was_live = dashboard.domain(&name).is_some_and(|d| d.state.serves());
+        dashboard.remove(&name, now())?;
+        Ok((name, was_live))
+    })
+    .await?;
     let event = Event::Removed { name, was_live, published: dashboard.published_address() };
     done(shared, &project, StatusCode::OK, event.to_string()).await
 }
@@ -424,12 +441,12 @@ async fn set_primary(
 ) -> ApiResult {
     let shared = &app.shared;
     let _write = shared.write.lock().await;
-    let project = reload(shared, &project).await?;
-    let rows = shared.store.domains_of(&project.name).await?;
-    let name = attached(&rows, &name)?;
-    let mut dashboard = shared.dashboard(&project, &rows);
-    dashboard.set_primary(&name)?;
-    commit(shared, &project, &dashboard, &rows).await?;
+    let (project, _, name) = change_project(shared, &project, |dashboard, rows| {
+        let name = attached(rows, &name)?;
+        dashboard.set_primary(&name)?;
+        Ok(name)
+    })
+    .await?;
     let project = owned_project(shared, &project.owner, &project.name).await?;
     done(shared, &project, StatusCode::OK, Event::MadePrimary { name }.to_string()).await
 }
@@ -449,12 +466,12 @@ async fn set_role(
     let shared = &app.shared;
     let input: SetRole = json_body(&headers, body)?;
     let _write = shared.write.lock().await;
-    let project = reload(shared, &project).await?;
-    let rows = shared.store.domains_of(&project.name).await?;
-    let name = attached(&rows, &name)?;
-    let mut dashboard = shared.dashboard(&project, &rows);
-    dashboard.set_role(&name, input.role)?;
-    commit(shared, &project, &dashboard, &rows).await?;
+    let (project, dashboard, name) = change_project(shared, &project, |dashboard, rows| {
+        let name = attached(rows, &name)?;
+        dashboard.set_role(&name, input.role)?;
+        Ok(name)
+    })
+    .await?;
     let event = Event::RoleChanged { name, role: input.role, primary: dashboard.published_address() };
     done(shared, &project, StatusCode::OK, event.to_string()).await
 }
@@ -487,45 +504,45 @@ async fn put_config(
         lower(&mut r.to);
     }
     let _write = shared.write.lock().await;
-    let project = reload(shared, &project).await?;
-    let rows = shared.store.domains_of(&project.name).await?;
-    let mut dashboard = shared.dashboard(&project, &rows);
-    let attached_names = dashboard.attached_names();
-    let attached: Vec<&str> = attached_names.iter().map(String::as_str).collect();
-    validate_config(&config, &attached)
-        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_config", e.to_string()))?;
-    let primary = config.domains.primary.clone();
-    let serving: Vec<String> =
-        dashboard.domains.iter().filter(|d| d.state.serves()).map(|d| d.name.clone()).collect();
-    if primary == dashboard.default_address() {
-        if !serving.is_empty() {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "not_live",
-                "The default address can be the primary only while no custom domain serves; remove them or choose one as the primary.",
-            ));
-        }
-    } else {
-        dashboard.set_primary(&primary)?;
-    }
-    for r in &config.domains.redirects {
-        if !serving.contains(&r.from) {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "not_live",
-                format!("{} is not live yet; only a live domain can redirect.", r.from),
-            ));
-        }
-    }
-    for name in serving.iter().filter(|n| **n != primary) {
-        let role = if config.domains.redirects.iter().any(|r| &r.from == name) {
-            DomainRole::Redirect
+    let (project, _, ()) = change_project(shared, &project, |dashboard, _| {
+        let attached_names = dashboard.attached_names();
+        let attached: Vec<&str> = attached_names.iter().map(String::as_str).collect();
+        validate_config(&config, &attached)
+            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_config", e.to_string()))?;
+        let primary = config.domains.primary.clone();
+        let serving: Vec<String> =
+            dashboard.domains.iter().filter(|d| d.state.serves()).map(|d| d.name.clone()).collect();
+        if primary == dashboard.default_address() {
+            if !serving.is_empty() {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "not_live",
+                    "The default address can be the primary only while no custom domain serves; remove them or choose one as the primary.",
+                ));
+            }
         } else {
-            DomainRole::Serve
-        };
-        dashboard.set_role(name, role)?;
-    }
-    commit(shared, &project, &dashboard, &rows).await?;
+            dashboard.set_primary(&primary)?;
+        }
+        for r in &config.domains.redirects {
+            if !serving.contains(&r.from) {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "not_live",
+                    format!("{} is not live yet; only a live domain can redirect.", r.from),
+                ));
+            }
+        }
+        for name in serving.iter().filter(|n| **n != primary) {
+            let role = if config.domains.redirects.iter().any(|r| &r.from == name) {
+                DomainRole::Redirect
+            } else {
+                DomainRole::Serve
+            };
+            dashboard.set_role(name, role)?;
+        }
+        Ok(())
+    })
+    .await?;
     let project = owned_project(shared, &project.owner, &project.name).await?;
     done(shared, &project, StatusCode::OK, format!("The domain configuration of {} is saved.", project.name))
         .await

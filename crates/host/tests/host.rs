@@ -952,29 +952,36 @@ async fn challenge_answers_in_the_state_are_served(scratch: Scratch) {
 }
 
 /// Another host's change committed while this one's waited for the project's row lock: the
-/// late change is answered 409 and written nowhere.
+/// change is read and made again on what the other committed, and nothing of either is lost.
 #[tokio::test]
-async fn with_postgresql_a_change_overtaken_by_another_writer_is_409() {
+async fn with_postgresql_a_change_overtaken_by_another_writer_is_made_again_on_its_state() {
     let url = support::postgres::cluster().database().await;
     let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
     let fakes = Fakes::new(false);
     let host = scratch.start(&fakes).await;
     let client = Client::sign_in(host.http, "ana@example.com").await;
-    // Another writer holds petstore's row and counts a change.
+    // Another writer holds petstore's row, adds a domain and counts its change.
     let mut other = support::postgres::client(&url).await;
     let tx = other.transaction().await.unwrap();
-    tx.execute("UPDATE projects SET revision = revision + 1 WHERE name = 'petstore'", &[]).await.unwrap();
+    tx.batch_execute(
+        "UPDATE projects SET revision = revision + 1 WHERE name = 'petstore';
+         INSERT INTO domains (name, project, position, state, role, added_at)
+         VALUES ('other.example.com', 'petstore', 0, 'added', 'redirect', 1)",
+    )
+    .await
+    .unwrap();
     let (answer, ()) =
         tokio::join!(client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#), async {
             tokio::time::sleep(std::time::Duration::from_millis(300)).await;
             tx.commit().await.unwrap();
         });
-    assert_eq!(answer.status, 409, "{}", answer.text());
-    assert_eq!(answer.json()["code"], "changed_meanwhile");
-    assert!(answer.json()["message"].as_str().unwrap().contains("petstore"), "{}", answer.text());
-    let listed = client.get("/projects/petstore/domains").await;
-    assert!(!listed.text().contains("docs.example.com"), "{}", listed.text());
-    // Tried again, it goes through.
-    assert_eq!(client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await.status, 201);
+    assert_eq!(answer.status, 201, "{}", answer.text());
+    let listed = client.get("/projects/petstore/domains").await.json();
+    let names: Vec<&str> =
+        listed["domains"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["other.example.com", "docs.example.com"], "both changes are kept");
+    let revision: i64 =
+        other.query_one("SELECT revision FROM projects WHERE name = 'petstore'", &[]).await.unwrap().get(0);
+    assert_eq!(revision, 2, "the other's change and this one, once");
     host.stop().await;
 }
