@@ -36,7 +36,7 @@ use self::access::{
 };
 pub(crate) use self::answer::ApiError;
 pub use self::answer::MAX_BODY;
-use self::answer::{ApiResult, json_body, json_response};
+use self::answer::{ApiResult, CHANGED_MEANWHILE, json_body, json_response};
 use self::view::{domain_view, project_view};
 use crate::password::{self, MAX_PASSWORD_LEN};
 use crate::request::{App, Peer};
@@ -344,9 +344,31 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
     let records = ask(&name, shared.services.verifier.records(&name)).await;
     let caa = ask(&name, shared.services.verifier.caa(&name)).await;
     let _write = shared.write.lock().await;
-    let project = reload(&shared, &project).await?;
+    // What DNS said is recorded on the project as read now; made again on what another writer
+    // (another host on the same PostgreSQL state) committed meanwhile, if one did.
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match record_check(&shared, &project, &name, again, records.clone(), &caa).await {
+            Err(e) if e.code == CHANGED_MEANWHILE && tries < CHANGE_TRIES => {}
+            answer => return answer,
+        }
+    }
+}
+
+/// The part of a verification made under the write lock: the project read, the core's step
+/// taken on what DNS said, the result written.
+async fn record_check(
+    shared: &Arc<Shared>,
+    project: &ProjectRow,
+    name: &str,
+    again: bool,
+    records: Result<playground_domains::RecordSet, String>,
+    caa: &Result<playground_domains::RecordSet, String>,
+) -> ApiResult {
+    let project = reload(shared, project).await?;
     let rows = shared.store.domains_of(&project.name).await?;
-    let name = attached(&rows, &name)?;
+    let name = attached(&rows, name)?;
     let mut dashboard = shared.dashboard(&project, &rows);
     let at = now();
     let was = dashboard.domain(&name).map_or(DomainState::None, |d| d.state);
@@ -404,7 +426,7 @@ async fn check_dns(shared: Arc<Shared>, project: ProjectRow, name: String, again
                     caa_blocking_reason(authority, &blocking)
                 );
             }
-            done(&shared, &project, StatusCode::OK, event.to_string()).await
+            done(shared, &project, StatusCode::OK, event.to_string()).await
         }
         Err(refusal @ Refusal::VerificationFailed { .. }) => {
             let mut rows = rows;

@@ -94,9 +94,24 @@ fn begin(shared: &Arc<Shared>, name: String, running: &mut JoinSet<()>) {
     });
 }
 
-/// Records what the authority gave, if the domain still wants it.
+/// How often recording is read and made again when another writer overtook it.
+const RECORD_TRIES: usize = 3;
+
+/// Records what the authority gave, if the domain still wants it; made again on what another
+/// writer (another host on the same PostgreSQL state) committed meanwhile, if one did.
 async fn finish(shared: &Shared, name: &str, result: Result<Issued, String>) -> Result<(), StoreError> {
     let _write = shared.write.lock().await;
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match record(shared, name, &result).await {
+            Err(StoreError::Conflict { .. }) if tries < RECORD_TRIES => {}
+            other => return other,
+        }
+    }
+}
+
+async fn record(shared: &Shared, name: &str, result: &Result<Issued, String>) -> Result<(), StoreError> {
     let Some(project_name) = shared.store.domain_project(name).await? else {
         // Removed meanwhile: the certificate is not kept, nothing is served.
         return Ok(());
@@ -127,7 +142,7 @@ async fn finish(shared: &Shared, name: &str, result: Result<Issued, String>) -> 
             }
             let written = shared
                 .store
-                .write_project(&project, project.primary.as_deref(), &rows, Some((name, &issued, at)))
+                .write_project(&project, project.primary.as_deref(), &rows, Some((name, issued, at)))
                 .await;
             if let Err(error) = written {
                 // Not stored: offer again what the database holds (nothing, or the certificate

@@ -985,3 +985,43 @@ async fn with_postgresql_a_change_overtaken_by_another_writer_is_made_again_on_i
     assert_eq!(revision, 2, "the other's change and this one, once");
     host.stop().await;
 }
+
+/// The same for a verification: what DNS said is recorded on the state the other committed.
+#[tokio::test]
+async fn with_postgresql_a_verification_overtaken_by_another_writer_is_recorded_again() {
+    let url = support::postgres::cluster().database().await;
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let fakes = Fakes::new(true);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    assert_eq!(client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await.status, 201);
+    fakes.dns.cname("docs.example.com", TARGET);
+    let mut other = support::postgres::client(&url).await;
+    let tx = other.transaction().await.unwrap();
+    tx.batch_execute(
+        "UPDATE projects SET revision = revision + 1 WHERE name = 'petstore';
+         INSERT INTO domains (name, project, position, state, role, added_at)
+         VALUES ('other.example.com', 'petstore', 1, 'added', 'redirect', 1)",
+    )
+    .await
+    .unwrap();
+    let (answer, ()) =
+        tokio::join!(client.post("/projects/petstore/domains/docs.example.com/verify", ""), async {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            tx.commit().await.unwrap();
+        });
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let listed = client.get("/projects/petstore/domains").await.json();
+    let states: Vec<(&str, &str)> = listed["domains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["name"].as_str().unwrap(), d["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        states,
+        [("docs.example.com", "verified"), ("other.example.com", "added")],
+        "both changes are kept"
+    );
+    host.stop().await;
+}

@@ -31,6 +31,9 @@ impl ApiError {
     }
 }
 
+/// The code of a change overtaken by another writer.
+pub(super) const CHANGED_MEANWHILE: &str = "changed_meanwhile";
+
 /// `Retry-After` when the state database is out of reach.
 const STATE_RETRY_SECS: u64 = 2;
 
@@ -40,7 +43,7 @@ impl From<StoreError> for ApiError {
         if let StoreError::Conflict { project } = &error {
             return ApiError::new(
                 StatusCode::CONFLICT,
-                "changed_meanwhile",
+                CHANGED_MEANWHILE,
                 format!(
                     "The project {project} was changed elsewhere while this change was made; nothing was changed. Reload and try again."
                 ),
