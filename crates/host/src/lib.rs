@@ -14,7 +14,10 @@
 //!
 //! Routing by `Host` (`routing.rs`, a table rebuilt from the database after every change, which
 //! also installs and withdraws SNI certificates, so an answered removal has already stopped
-//! traffic): the admin host answers the API and serves the Domains page with the
+//! traffic on the host that answered it; with PostgreSQL, every other host on the database
+//! rebuilds it when the change's `NOTIFY` arrives (`Store::changes`, a `LISTEN` connection of
+//! its own, listened to again after it was lost), and every host re-reads it every
+//! [`RE_READ_EVERY`] in any case): the admin host answers the API and serves the Domains page with the
 //! `<meta name="playground-host-api">` that selects its host mode; a default address serves its
 //! site; a custom domain that serves (the primary, or one set to serve) serves the site over
 //! HTTPS and answers 301 to HTTPS over plain HTTP; a redirect domain answers 301 to the primary,
@@ -101,6 +104,9 @@ pub(crate) struct Shared {
     pub(crate) routes: RwLock<Arc<Routes>>,
     /// Serialises the read-modify-write of projects (each one a transaction).
     pub(crate) write: tokio::sync::Mutex<()>,
+    /// Serialises [`Shared::refresh`], so a re-read that began before a change never replaces
+    /// the table of one that began after it.
+    pub(crate) refreshing: tokio::sync::Mutex<()>,
     /// Names whose certificate is being requested now.
     pub(crate) issuing: Mutex<HashSet<String>>,
     /// Certificates offered by SNI now, with their expiry.
@@ -172,6 +178,7 @@ impl Shared {
     /// Rebuilds the routing table and brings the offered certificates in line with the
     /// stored state: called after every change, before it is answered.
     pub(crate) async fn refresh(&self) -> Result<(), StoreError> {
+        let _one_at_a_time = self.refreshing.lock().await;
         let routes = Routes::build(self).await?;
         *self.routes.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(routes);
         let serving = self.store.serving_certificates().await?;
@@ -198,6 +205,45 @@ impl Shared {
     pub(crate) fn routes(&self) -> Arc<Routes> {
         Arc::clone(&self.routes.read().unwrap_or_else(PoisonError::into_inner))
     }
+}
+
+/// How often the routing table and the offered certificates are read again from the state
+/// even when nothing announced a change: the safety net under PostgreSQL's notifications.
+pub const RE_READ_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Keeps the routing table and the offered certificates in line with changes other hosts
+/// commit: re-read when PostgreSQL announces one ([`Store::changes`]), and every
+/// [`RE_READ_EVERY`] in any case. Notifications that arrive during a re-read are folded into
+/// the next one.
+fn follow(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut changes = shared.store.changes();
+        let mut every = tokio::time::interval(RE_READ_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        every.tick().await;
+        loop {
+            tokio::select! {
+                _ = stop.changed() => return,
+                _ = every.tick() => {}
+                Some(()) = async {
+                    match changes.as_mut() {
+                        Some(changes) => changes.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    if let Some(changes) = changes.as_mut() {
+                        while changes.try_recv().is_ok() {}
+                    }
+                }
+            }
+            if *stop.borrow() {
+                return;
+            }
+            if let Err(e) = shared.refresh().await {
+                eprintln!("playground host: cannot read the routing table again: {e}");
+            }
+        }
+    })
 }
 
 /// How long open requests may run on after [`RunningHost::stop`].
@@ -291,6 +337,7 @@ impl Host {
             services,
             routes: RwLock::new(Arc::new(Routes::default())),
             write: tokio::sync::Mutex::new(()),
+            refreshing: tokio::sync::Mutex::new(()),
             issuing: Mutex::new(HashSet::new()),
             installed: Mutex::new(HashMap::new()),
             issue_queue,
@@ -312,6 +359,7 @@ impl Host {
         if https.is_some() && admin::wants_certificate(&shared.config.admin_host) {
             tasks.push(admin::spawn(Arc::clone(&shared), stopped.clone()));
         }
+        tasks.push(follow(Arc::clone(&shared), stopped.clone()));
         tasks.push(issuance::spawn(shared, queue, stopped));
         Ok(RunningHost { http, https, stop, tasks })
     }

@@ -26,7 +26,7 @@ mod schema;
 mod sqlite;
 
 use self::postgres::Postgres;
-pub use self::postgres::{parse_url, shown};
+pub use self::postgres::{CHANGES_CHANNEL, parse_url, shown};
 pub use self::schema::{MIGRATIONS, POSTGRES_MIGRATIONS, schema_version};
 use self::sqlite::Sqlite;
 pub use self::sqlite::database_path;
@@ -263,6 +263,19 @@ impl Store {
         match &self.engine {
             Engine::Sqlite(e) => Some(&e.path),
             Engine::Postgres(_) => None,
+        }
+    }
+
+    /// Other writers' changes, with PostgreSQL: a `()` after each committed change that
+    /// routing or the offered certificates depend on (`NOTIFY` on
+    /// [`CHANGES_CHANNEL`], listened to on a connection of its own,
+    /// listened to again after it was lost, with a `()` then too). `None` with SQLite, which
+    /// one host holds alone.
+    #[must_use]
+    pub fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<()>> {
+        match &self.engine {
+            Engine::Sqlite(_) => None,
+            Engine::Postgres(e) => Some(e.changes()),
         }
     }
 

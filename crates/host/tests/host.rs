@@ -1025,3 +1025,125 @@ async fn with_postgresql_a_verification_overtaken_by_another_writer_is_recorded_
     );
     host.stop().await;
 }
+
+/// Waits (at most 2 s) until `holds` says yes; how long it took.
+async fn within_2s<F, Fut>(what: &str, mut holds: F) -> std::time::Duration
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let started = std::time::Instant::now();
+    while started.elapsed() < std::time::Duration::from_secs(2) {
+        if holds().await {
+            return started.elapsed();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("{what}: not within 2 s");
+}
+
+/// Two hosts on one PostgreSQL database, each with its own TLS side: a domain made live through
+/// host A is routed and offered by SNI on host B within 2 s, and its removal through A stops
+/// B's routing and withdraws B's certificate within 2 s.
+#[tokio::test]
+async fn with_postgresql_another_hosts_changes_reach_routing_and_sni_within_2s() {
+    let url = support::postgres::cluster().database().await;
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (fakes_a, fakes_b) = (Fakes::new(false), Fakes::new(false));
+    let a = scratch.start(&fakes_a).await;
+    let b = scratch.start(&fakes_b).await;
+    let b_https = b.https.unwrap();
+    let client = Client::sign_in(a.http, "ana@example.com").await;
+    assert_eq!(client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await.status, 201);
+    fakes_a.dns.cname("docs.example.com", TARGET);
+    assert_eq!(client.post("/projects/petstore/domains/docs.example.com/verify", "").await.status, 200);
+    wait_for_state(&client, "petstore", "docs.example.com", "live").await;
+
+    // Live through A: B offers the certificate, serves the site and points the default
+    // address at the new primary.
+    let took = within_2s("B serves docs.example.com", || async {
+        offered(&fakes_b).contains("docs.example.com")
+            && send(b_https, "GET", "docs.example.com", "/", &[], b"").await.status == 200
+            && send(b.http, "GET", "petstore.docs-host.test", "/", &[], b"").await.status == 301
+    })
+    .await;
+    eprintln!("live on host B after {took:?}");
+
+    // Removed through A: B stops routing it and withdraws its certificate.
+    let answer = client.call("DELETE", "/projects/petstore/domains/docs.example.com", None).await;
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let took = within_2s("B stops docs.example.com", || async {
+        !offered(&fakes_b).contains("docs.example.com")
+            && send(b_https, "GET", "docs.example.com", "/", &[], b"").await.status == 404
+            && send(b.http, "GET", "petstore.docs-host.test", "/", &[], b"").await.status == 200
+    })
+    .await;
+    eprintln!("removed on host B after {took:?}");
+    b.stop().await;
+    a.stop().await;
+}
+
+/// Host B's listening connection is cut (as by a PostgreSQL restart or a network fault): it
+/// connects and listens again, and a change through A still reaches B within 2 s.
+#[tokio::test]
+async fn with_postgresql_a_lost_listening_connection_listens_again() {
+    let url = support::postgres::cluster().database().await;
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (fakes_a, fakes_b) = (Fakes::new(false), Fakes::new(false));
+    let a = scratch.start(&fakes_a).await;
+    let b = scratch.start(&fakes_b).await;
+    let b_https = b.https.unwrap();
+    let admin = support::postgres::client(&url).await;
+    let listeners = async || -> Vec<i32> {
+        let rows = admin
+            .query(
+                "SELECT pid FROM pg_stat_activity
+                 WHERE datname = current_database() AND query = 'LISTEN playground_host_changes'",
+                &[],
+            )
+            .await
+            .unwrap();
+        rows.iter().map(|r| r.get(0)).collect()
+    };
+    // Both hosts' listeners are there, then cut (waiting until they are gone).
+    let mut old = Vec::new();
+    for _ in 0..250 {
+        old = listeners().await;
+        if old.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(old.len(), 2, "one listening connection per host");
+    for pid in &old {
+        let gone: bool =
+            admin.query_one("SELECT pg_terminate_backend($1, 5000)", &[pid]).await.unwrap().get(0);
+        assert!(gone);
+    }
+    // Listening again (after about a second), on new connections: the change below is made
+    // after that, so only a notification can bring it to B within 2 s.
+    let mut new = Vec::new();
+    for _ in 0..250 {
+        new = listeners().await;
+        if new.len() == 2 && !new.iter().any(|p| old.contains(p)) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        new.len() == 2 && !new.iter().any(|p| old.contains(p)),
+        "both hosts listen again: {old:?} {new:?}"
+    );
+    let client = Client::sign_in(a.http, "ana@example.com").await;
+    assert_eq!(client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await.status, 201);
+    fakes_a.dns.cname("docs.example.com", TARGET);
+    assert_eq!(client.post("/projects/petstore/domains/docs.example.com/verify", "").await.status, 200);
+    wait_for_state(&client, "petstore", "docs.example.com", "live").await;
+    within_2s("B serves docs.example.com after listening again", || async {
+        offered(&fakes_b).contains("docs.example.com")
+            && send(b_https, "GET", "docs.example.com", "/", &[], b"").await.status == 200
+    })
+    .await;
+    b.stop().await;
+    a.stop().await;
+}

@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
-use tokio::sync::{Mutex, MutexGuard};
+use tokio::sync::{Mutex, MutexGuard, mpsc};
 use tokio_postgres::config::Host;
-use tokio_postgres::{Client, Config, NoTls, Row};
+use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Row};
 
 use super::columns::{
     DOMAIN_COLUMNS, DomainColumns, as_i64, as_u64, parse_plan, plan_text, role_text, state_columns,
@@ -26,6 +26,11 @@ use crate::services::Issued;
 const CONNECT_TIME: Duration = Duration::from_secs(5);
 /// The advisory lock held while the schema is brought up to date (any constant of the host's).
 const MIGRATION_LOCK: i64 = 0x0070_6c61_7967_726e;
+/// The channel every change that routing or the offered certificates depend on is announced
+/// on (`NOTIFY` in the change's transaction, so it is sent on commit and only then).
+pub const CHANGES_CHANNEL: &str = "playground_host_changes";
+/// How long the listener waits before connecting again after its connection was lost.
+const LISTEN_RETRY: Duration = Duration::from_secs(1);
 
 /// Parses a `postgres://` or `postgresql://` URL; the error says what is wrong with it.
 ///
@@ -166,7 +171,87 @@ async fn migrate(client: &mut Client, shown: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Announces a change on [`CHANGES_CHANNEL`]; PostgreSQL delivers it when `tx` commits, and
+/// folds repeats within one transaction into one.
+async fn notify(tx: &tokio_postgres::Transaction<'_>) -> Result<(), StoreError> {
+    tx.batch_execute(&format!("NOTIFY {CHANGES_CHANNEL}")).await?;
+    Ok(())
+}
+
+/// One `LISTEN` connection until it is lost: each notification on [`CHANGES_CHANNEL`] is
+/// passed to `changes`, and one more right after `LISTEN` took effect (changes committed
+/// while no connection listened are read then).
+async fn listen_once(
+    config: &Config,
+    shown: &str,
+    changes: &mpsc::UnboundedSender<()>,
+    listened: &mut bool,
+) -> Result<(), String> {
+    let (client, mut connection) = config.connect(NoTls).await.map_err(|e| message(&e))?;
+    let forward = changes.clone();
+    let mut driver = tokio::spawn(async move {
+        loop {
+            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(AsyncMessage::Notification(_))) => {
+                    if forward.send(()).is_err() {
+                        return Ok(());
+                    }
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(message(&e)),
+                None => return Err("the server closed the connection".to_owned()),
+            }
+        }
+    });
+    let listening = async {
+        client.batch_execute(&format!("LISTEN {CHANGES_CHANNEL}")).await.map_err(|e| message(&e))?;
+        *listened = true;
+        let _ = changes.send(());
+        // Held open while the driver forwards notifications.
+        std::future::pending::<Result<(), String>>().await
+    };
+    let ended = tokio::select! {
+        ended = &mut driver => ended.unwrap_or_else(|e| Err(e.to_string())),
+        ended = listening => ended,
+        () = changes.closed() => Ok(()),
+    };
+    driver.abort();
+    drop(client);
+    ended.map_err(|e| format!("listening to {shown} for changes: {e}"))
+}
+
 impl Postgres {
+    /// Listens for other writers' changes on a connection of its own, connecting again (and
+    /// listening again) whenever it is lost, until the receiver is dropped. Each `()` means
+    /// "re-read": a change was committed, or changes may have been missed.
+    pub(super) fn changes(&self) -> mpsc::UnboundedReceiver<()> {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let config = self.config.clone();
+        let shown = self.shown.clone();
+        tokio::spawn(async move {
+            // Said once per outage, not at every attempt.
+            let mut reported = false;
+            while !sender.is_closed() {
+                let mut listened = false;
+                let ended = listen_once(&config, &shown, &sender, &mut listened).await;
+                reported &= !listened;
+                match ended {
+                    Ok(()) => return,
+                    Err(e) if !reported => {
+                        eprintln!("playground host: {e}; trying again every second");
+                        reported = true;
+                    }
+                    Err(_) => {}
+                }
+                tokio::select! {
+                    () = tokio::time::sleep(LISTEN_RETRY) => {}
+                    () = sender.closed() => return,
+                }
+            }
+        });
+        receiver
+    }
+
     pub(super) async fn open(url: &str) -> Result<Postgres, StoreError> {
         let config = parse_url(url).map_err(|reason| StoreError::BadUrl { reason })?;
         let shown = shown(&config);
@@ -197,6 +282,7 @@ impl Postgres {
             )
             .await?;
         }
+        notify(&tx).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -321,6 +407,7 @@ impl Postgres {
             )
             .await?;
         }
+        notify(&tx).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -331,13 +418,15 @@ impl Postgres {
         issued: &Issued,
         now: u64,
     ) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute(
-                PUT_CERTIFICATE,
-                &[&name, &issued.chain_pem, &issued.key_pem, &as_i64(issued.not_after), &as_i64(now)],
-            )
-            .await?;
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute(
+            PUT_CERTIFICATE,
+            &[&name, &issued.chain_pem, &issued.key_pem, &as_i64(issued.not_after), &as_i64(now)],
+        )
+        .await?;
+        notify(&tx).await?;
+        tx.commit().await?;
         Ok(())
     }
 
