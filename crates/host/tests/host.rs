@@ -1147,3 +1147,24 @@ async fn with_postgresql_a_lost_listening_connection_listens_again() {
     b.stop().await;
     a.stop().await;
 }
+
+/// Sign-in limits are counted in the database: five failures on host A, and the sixth try on
+/// host B is refused, even with the right password.
+#[tokio::test]
+async fn with_postgresql_sign_in_limits_hold_across_hosts() {
+    let url = support::postgres::cluster().database().await;
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let fakes = Fakes::new(false);
+    let a = scratch.start(&fakes).await;
+    let b = scratch.start(&fakes).await;
+    let bad = br#"{"email":"ana@example.com","password":"wrong"}"#;
+    for _ in 0..5 {
+        assert_eq!(api(a.http, "POST", "/session", &[("Origin", ORIGIN)], bad).await.status, 401);
+    }
+    let good = format!(r#"{{"email":"ana@example.com","password":"{PASSWORD}"}}"#);
+    let answer = api(b.http, "POST", "/session", &[("Origin", ORIGIN)], good.as_bytes()).await;
+    assert_eq!(answer.status, 429, "{}", answer.text());
+    assert_eq!(answer.json()["code"], "too_many_attempts");
+    b.stop().await;
+    a.stop().await;
+}
