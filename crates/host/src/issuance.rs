@@ -2,7 +2,10 @@
 //! asks the [`crate::services::Issuer`] and records the outcome in one transaction (the
 //! certificate and the domain going live through the core's `CertificateIssued`, or the
 //! authority's message for troubleshooting). A timer looks again at what is pending (so a
-//! restart after `kill -9` resumes issuance) and at certificates due for renewal.
+//! restart after `kill -9` resumes issuance) and at certificates due for renewal, and looks
+//! again when another host's change is announced. Only the host holding the issuance lease
+//! (`Store::lead_issuance`: always with SQLite, a PostgreSQL advisory lock otherwise) asks the
+//! authority; it gives the lease up when it stops.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,13 +33,31 @@ pub(crate) fn spawn(
         let mut running = JoinSet::new();
         loop {
             let mut look = false;
+            let mut queued = None;
             tokio::select! {
                 _ = stop.wait_for(|s| *s) => break,
-                Some(name) = queue.recv() => begin(&shared, name, &mut running),
+                Some(name) = queue.recv() => queued = Some(name),
                 _ = timer.tick() => look = true,
+                () = shared.look_again.notified() => look = true,
                 Some(_) = running.join_next(), if !running.is_empty() => {}
             }
             // Outside the select: its outcome holds the stop signal's read guard.
+            if queued.is_some() || look {
+                // Only the host holding the issuance lease asks the authority; another host's
+                // verified names are found by the lease holder's look (on the change's
+                // notification, or its timer).
+                match shared.store.lead_issuance().await {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(e) => {
+                        eprintln!("playground host: cannot take the issuance lease: {e}");
+                        continue;
+                    }
+                }
+            }
+            if let Some(name) = queued {
+                begin(&shared, name, &mut running);
+            }
             if look {
                 match due(&shared).await {
                     Ok(names) => names.into_iter().for_each(|n| begin(&shared, n, &mut running)),
@@ -48,6 +69,7 @@ pub(crate) fn spawn(
         // verified in the database).
         running.abort_all();
         while running.join_next().await.is_some() {}
+        shared.store.leave_issuance().await;
     })
 }
 

@@ -112,6 +112,9 @@ pub(crate) struct Shared {
     /// Certificates offered by SNI now, with their expiry.
     pub(crate) installed: Mutex<HashMap<String, u64>>,
     pub(crate) issue_queue: mpsc::UnboundedSender<String>,
+    /// Tells the issuance task to look for pending certificates now (another host's change
+    /// arrived: it may be a verification this host, holding the issuance lease, must act on).
+    pub(crate) look_again: tokio::sync::Notify,
     /// The expiry of the admin host's certificate while one is offered, else 0 (plain HTTP
     /// to the admin host then moves to HTTPS).
     pub(crate) admin_not_after: std::sync::atomic::AtomicU64,
@@ -234,6 +237,7 @@ fn follow(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) -> JoinHandle<()
                     if let Some(changes) = changes.as_mut() {
                         while changes.try_recv().is_ok() {}
                     }
+                    shared.look_again.notify_one();
                 }
             }
             if *stop.borrow() {
@@ -341,6 +345,7 @@ impl Host {
             issuing: Mutex::new(HashSet::new()),
             installed: Mutex::new(HashMap::new()),
             issue_queue,
+            look_again: tokio::sync::Notify::new(),
             admin_not_after: std::sync::atomic::AtomicU64::new(0),
         });
         shared.refresh().await?;

@@ -279,6 +279,27 @@ impl Store {
         }
     }
 
+    /// Whether this host is the one that asks the certificate authority now. With SQLite, one
+    /// host holds the state: always. With PostgreSQL, the host that holds the issuance lease (a
+    /// session-level advisory lock on a connection of its own, released by PostgreSQL when
+    /// that connection ends, so a host that dies gives it up), taking it if it is free.
+    ///
+    /// # Errors
+    /// The database cannot be reached.
+    pub async fn lead_issuance(&self) -> Result<bool, StoreError> {
+        match &self.engine {
+            Engine::Sqlite(_) => Ok(true),
+            Engine::Postgres(e) => e.lead_issuance().await,
+        }
+    }
+
+    /// Gives the issuance lease up (when the host stops).
+    pub async fn leave_issuance(&self) {
+        if let Engine::Postgres(e) = &self.engine {
+            e.leave_issuance().await;
+        }
+    }
+
     /// Writes the configured projects (owner, plan, site) over the stored ones, keeping their
     /// primary and domains.
     ///

@@ -1168,3 +1168,43 @@ async fn with_postgresql_sign_in_limits_hold_across_hosts() {
     b.stop().await;
     a.stop().await;
 }
+
+/// Two hosts on one PostgreSQL database: only the holder of the issuance lease asks the
+/// authority, whichever host the owner verified through; when the holder stops, the other takes
+/// the lease over and issues the next certificate.
+#[tokio::test]
+async fn with_postgresql_issuance_runs_on_one_host_and_is_taken_over() {
+    let url = support::postgres::cluster().database().await;
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (fakes_a, fakes_b) = (Fakes::new(false), Fakes::new(false));
+    let a = scratch.start(&fakes_a).await;
+    let b = scratch.start(&fakes_b).await;
+    let asked = |fakes: &Fakes| fakes.ca.asked.lock().unwrap().clone();
+    for (host, fakes, name) in [(&a, &fakes_a, "one.example.com"), (&b, &fakes_b, "two.example.com")] {
+        let client = Client::sign_in(host.http, "ana@example.com").await;
+        let add = client.post("/projects/petstore/domains", &format!(r#"{{"name":"{name}"}}"#)).await;
+        assert_eq!(add.status, 201, "{}", add.text());
+        fakes.dns.cname(name, TARGET);
+        let verify = client.post(&format!("/projects/petstore/domains/{name}/verify"), "").await;
+        assert_eq!(verify.status, 200, "{}", verify.text());
+        wait_for_state(&client, "petstore", name, "live").await;
+    }
+    let (by_a, by_b) = (asked(&fakes_a), asked(&fakes_b));
+    assert_eq!(by_a.len() + by_b.len(), 2, "each name asked for once: {by_a:?} {by_b:?}");
+    assert!(by_a.is_empty() || by_b.is_empty(), "one host asks: {by_a:?} {by_b:?}");
+    let (leader, follower, follower_fakes) =
+        if by_a.is_empty() { (b, a, &fakes_a) } else { (a, b, &fakes_b) };
+
+    // The holder stops: the other takes the lease over and issues the next one.
+    leader.stop().await;
+    let client = Client::sign_in(follower.http, "ana@example.com").await;
+    assert_eq!(
+        client.post("/projects/petstore/domains", r#"{"name":"three.example.com"}"#).await.status,
+        201
+    );
+    follower_fakes.dns.cname("three.example.com", TARGET);
+    assert_eq!(client.post("/projects/petstore/domains/three.example.com/verify", "").await.status, 200);
+    wait_for_state(&client, "petstore", "three.example.com", "live").await;
+    assert_eq!(asked(follower_fakes), ["three.example.com"]);
+    follower.stop().await;
+}

@@ -29,6 +29,9 @@ const MIGRATION_LOCK: i64 = 0x0070_6c61_7967_726e;
 /// The channel every change that routing or the offered certificates depend on is announced
 /// on (`NOTIFY` in the change's transaction, so it is sent on commit and only then).
 pub const CHANGES_CHANNEL: &str = "playground_host_changes";
+/// The advisory lock whose holder is the one host that asks the certificate authority (any
+/// constant of the host's, other than [`MIGRATION_LOCK`]).
+const ISSUANCE_LOCK: i64 = 0x0070_6c61_7969_7373;
 /// How long the listener waits before connecting again after its connection was lost.
 const LISTEN_RETRY: Duration = Duration::from_secs(1);
 
@@ -68,6 +71,8 @@ pub(super) struct Postgres {
     config: Config,
     pub(super) shown: String,
     client: Mutex<Client>,
+    /// The connection holding [`ISSUANCE_LOCK`] while this host is the one that issues.
+    issuing: Mutex<Option<Client>>,
 }
 
 impl std::fmt::Debug for Postgres {
@@ -257,7 +262,7 @@ impl Postgres {
         let shown = shown(&config);
         let mut client = connect(&config, &shown).await?;
         migrate(&mut client, &shown).await?;
-        Ok(Postgres { config, shown, client: Mutex::new(client) })
+        Ok(Postgres { config, shown, client: Mutex::new(client), issuing: Mutex::new(None) })
     }
 
     /// The connection, opened again if it was lost (a server restart).
@@ -267,6 +272,31 @@ impl Postgres {
             *client = connect(&self.config, &self.shown).await?;
         }
         Ok(client)
+    }
+
+    /// Whether this host is the one that asks the certificate authority: it holds the
+    /// session-level advisory lock [`ISSUANCE_LOCK`] on a connection of its own, or takes it
+    /// now if no host holds it. The lock is the lease: PostgreSQL releases it when the holder's
+    /// connection ends (the host stopped, was killed, or lost the server), and the next host to
+    /// ask takes it over.
+    pub(super) async fn lead_issuance(&self) -> Result<bool, StoreError> {
+        let mut issuing = self.issuing.lock().await;
+        if issuing.as_ref().is_some_and(|c| !c.is_closed()) {
+            return Ok(true);
+        }
+        *issuing = None;
+        let client = connect(&self.config, &self.shown).await?;
+        let taken: bool =
+            client.query_one("SELECT pg_try_advisory_lock($1)", &[&ISSUANCE_LOCK]).await?.try_get(0)?;
+        if taken {
+            *issuing = Some(client);
+        }
+        Ok(taken)
+    }
+
+    /// Gives the issuance lease up (its connection closes), for another host to take.
+    pub(super) async fn leave_issuance(&self) {
+        *self.issuing.lock().await = None;
     }
 
     pub(super) async fn sync_projects(&self, projects: &[ProjectConfig]) -> Result<(), StoreError> {
