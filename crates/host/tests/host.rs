@@ -1208,3 +1208,28 @@ async fn with_postgresql_issuance_runs_on_one_host_and_is_taken_over() {
     assert_eq!(asked(follower_fakes), ["three.example.com"]);
     follower.stop().await;
 }
+
+/// The lease's holder dies without giving it up (here: another process's state whose connection
+/// simply ends, as a `kill -9` ends it): until then the host does not ask the authority, after
+/// that it takes the lease over and issues what was verified meanwhile.
+#[tokio::test]
+async fn with_postgresql_the_issuance_lease_of_a_dead_holder_is_taken_over() {
+    let url = support::postgres::cluster().database().await;
+    let holder = playground_host::store::Store::connect(&url).await.unwrap();
+    assert!(holder.lead_issuance().await.unwrap());
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let fakes = Fakes::new(false);
+    let host = scratch.start(&fakes).await;
+    let client = Client::sign_in(host.http, "ana@example.com").await;
+    assert_eq!(client.post("/projects/petstore/domains", r#"{"name":"docs.example.com"}"#).await.status, 201);
+    fakes.dns.cname("docs.example.com", TARGET);
+    assert_eq!(client.post("/projects/petstore/domains/docs.example.com/verify", "").await.status, 200);
+    // Several of the host's looks (renew_check_secs = 1) while the lease is held elsewhere.
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    assert!(fakes.ca.asked.lock().unwrap().is_empty(), "not asked while another holds the lease");
+    assert_eq!(client.get("/projects/petstore/domains/docs.example.com").await.json()["state"], "verified");
+    drop(holder);
+    wait_for_state(&client, "petstore", "docs.example.com", "live").await;
+    assert_eq!(*fakes.ca.asked.lock().unwrap(), ["docs.example.com"]);
+    host.stop().await;
+}
