@@ -10,7 +10,9 @@
 //! taken.
 //! DNS, the certificate authority and TLS are traits ([`services`]: `Verifier`, `Issuer`,
 //! `Challenges`, `CertificateStore`, `TlsAcceptor`) that `playground-certs` implements, wired in
-//! `crates/cli/src/host_services.rs`; the certificate arriving is an action too (`issuance.rs`).
+//! `crates/cli/src/host_services.rs`; the certificate arriving is an action too (`issuance.rs`,
+//! run only by the host holding the issuance lease: always with SQLite, a PostgreSQL advisory
+//! lock with several hosts).
 //!
 //! Routing by `Host` (`routing.rs`, a table rebuilt from the database after every change, which
 //! also installs and withdraws SNI certificates, so an answered removal has already stopped

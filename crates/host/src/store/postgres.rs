@@ -1,10 +1,15 @@
-//! The PostgreSQL engine (`[database] url`): tokio-postgres over one connection, opened again
-//! when it was lost. Every change is one transaction, committed before the caller answers; a
+//! The PostgreSQL engine (`[database] url`): tokio-postgres over one connection for the state,
+//! opened again when it was lost. Every change is one transaction, committed before the caller answers; a
 //! project's changes take its row's lock (`SELECT ... FOR UPDATE`) first, so two writers of the
 //! same project, in one host or several, go one after the other, and check there that the
 //! project's revision is still the one they read (a writer overtaken meanwhile is refused). The schema's version is the
 //! row of `schema_version`, brought up to date under an advisory lock so hosts starting together
 //! migrate once.
+//!
+//! Two more connections of their own: one `LISTEN`s on [`CHANGES_CHANNEL`], which every change
+//! that routing or certificates depend on announces with `NOTIFY` in its transaction (sent on
+//! commit only), and is opened again when lost; the other holds the issuance lease
+//! ([`ISSUANCE_LOCK`], a session-level advisory lock) while this host is the one that issues.
 
 use std::path::PathBuf;
 use std::str::FromStr;
