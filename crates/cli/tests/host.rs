@@ -3,7 +3,8 @@
 //! in the middle of changes loses none that was acknowledged. With Debian's Pebble (the ACME
 //! test CA) and pebble-challtestsrv (DNS) on 127.0.0.1: the whole walk from a domain added to
 //! its site served over HTTPS, a redirect, a CAA record that forbids the CA, removal, and
-//! `kill -9` during issuance.
+//! `kill -9` during issuance; and two hosts on one PostgreSQL (Debian's, started by the test)
+//! following each other's changes, the issuance lease's holder killed.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -545,4 +546,137 @@ fn with_a_real_ca_and_dns_a_domain_goes_from_added_to_served_over_https_and_back
         .expect("the primary after the restart");
     assert_eq!((status, body.as_str()), (200, "<h1>petstore</h1>"));
     drop(host);
+}
+
+#[path = "../../host/tests/support/postgres.rs"]
+mod postgres;
+
+/// Polls `holds` every 20 ms for up to 2 s; how long it took, or the last failure.
+fn within_2s(what: &str, holds: impl Fn() -> bool) -> Duration {
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_secs(2) {
+        if holds() {
+            return started.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("{what}: not within 2 s");
+}
+
+/// Two `playground host` processes on one PostgreSQL database (started by the test), with Pebble
+/// and its DNS server: a domain made live through host A is served over HTTPS by host B within
+/// 2 s (the HTTP-01 validation reaching B, which answers from the shared state); its removal
+/// through A stops B's TLS handshake for it within 2 s; and `kill -9` of A, the issuance lease's
+/// holder, right after a verification through B: B takes the lease over and issues.
+#[test]
+fn with_postgresql_two_hosts_follow_each_other_and_survive_the_issuers_kill() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    // B's plain HTTP port, where Pebble's validation connects (HTTP-01).
+    let http_port = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+        probe.local_addr().expect("an address").port()
+    };
+    let pebble = runtime.block_on(playground_certs::pebble::Pebble::start(http_port)).expect("Pebble starts");
+    let target = "cname.docs-host.test";
+    runtime.block_on(pebble.set_a(target, std::net::Ipv4Addr::LOCALHOST)).expect("A of the target");
+    for name in ["docs.example.test", "slow.example.test"] {
+        runtime.block_on(pebble.set_cname(name, target)).expect("CNAME");
+    }
+    let url = runtime.block_on(postgres::cluster().database());
+    let db = runtime.block_on(async { postgres::client(&url).await });
+
+    let dir = tempfile::tempdir().expect("scratch");
+    let config = write_config(dir.path());
+    std::fs::write(dir.path().join("pebble.pem"), pebble.listener_root_pem()).expect("the CA's root");
+    let text = std::fs::read_to_string(&config).expect("reads");
+    let text = text
+        .replacen("[dns]\nserver = ", &format!("[dns]\nserver = \"{}\"\n# was ", pebble.dns_addr()), 1)
+        .replace(
+            "directory_url = \"https://127.0.0.1:14000/dir\"",
+            &format!(
+                "directory_url = \"{}\"\nextra_root = \"pebble.pem\"\nrenew_check_secs = 1",
+                pebble.directory_url()
+            ),
+        )
+        .replace("ca_identifier = \"letsencrypt.org\"", "ca_identifier = \"pebble.letsencrypt.org\"");
+    let with = |port: u16| {
+        text.replacen(
+            "[listen]\nhttp = \"127.0.0.1:0\"",
+            &format!(
+                "[database]\nurl = \"{url}\"\n[listen]\nhttp = \"127.0.0.1:{port}\"\nhttps = \"127.0.0.1:0\""
+            ),
+            1,
+        )
+    };
+    let (config_a, config_b) = (dir.path().join("host-a.toml"), dir.path().join("host-b.toml"));
+    std::fs::write(&config_a, with(0)).expect("host-a.toml");
+    std::fs::write(&config_b, with(http_port)).expect("host-b.toml");
+
+    // A first, and holding the issuance lease (its first look takes it) before B starts.
+    let a = Hosted::start_with(&config_a, true).expect("host A starts");
+    let leases = || {
+        runtime
+            .block_on(
+                db.query_one("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted", &[]),
+            )
+            .expect("pg_locks")
+            .get::<_, i64>(0)
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while leases() != 1 {
+        assert!(std::time::Instant::now() < deadline, "A never took the issuance lease");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let b = Hosted::start_with(&config_b, true).expect("host B starts");
+    let b_https = b.https.clone().expect("B's HTTPS listener");
+    let cookie = sign_in(&a.address);
+    let root = pebble.issuing_root_pem();
+
+    // Made live through A (issued by A, validated at B's port): B serves it within 2 s.
+    let (status, _, json) = api(
+        &a.address,
+        "POST",
+        "/projects/petstore/domains",
+        Some(&cookie),
+        r#"{"name":"docs.example.test"}"#,
+    );
+    assert_eq!(status, 201, "{json}");
+    let (status, _, json) =
+        api(&a.address, "POST", "/projects/petstore/domains/docs.example.test/verify", Some(&cookie), "");
+    assert_eq!(status, 200, "{json}");
+    wait_for(&a.address, &cookie, "docs.example.test", "live", |v| state(v) == "live");
+    let took = within_2s("B serves docs.example.test over HTTPS", || {
+        https_get(&b_https, "docs.example.test", "/", root)
+            .is_ok_and(|(s, _, body)| s == 200 && body == "<h1>petstore</h1>")
+    });
+    eprintln!("served by B {took:?} after A answered live");
+
+    // Removed through A: B's handshake for it fails within 2 s.
+    let (status, _, json) =
+        api(&a.address, "DELETE", "/projects/petstore/domains/docs.example.test", Some(&cookie), "");
+    assert_eq!(status, 200, "{json}");
+    let took = within_2s("B stops the handshake for docs.example.test", || {
+        https_get(&b_https, "docs.example.test", "/", root).is_err()
+    });
+    eprintln!("B's handshake refused {took:?} after A answered the removal");
+
+    // Verified through B, then A (the lease's holder) is killed: B takes the lease over.
+    let (status, _, json) = api(
+        &b.address,
+        "POST",
+        "/projects/petstore/domains",
+        Some(&cookie),
+        r#"{"name":"slow.example.test"}"#,
+    );
+    assert_eq!(status, 201, "{json}");
+    let (status, _, json) =
+        api(&b.address, "POST", "/projects/petstore/domains/slow.example.test/verify", Some(&cookie), "");
+    assert_eq!(status, 200, "{json}");
+    a.kill();
+    let view = wait_for(&b.address, &cookie, "slow.example.test", "live", |v| state(v) == "live");
+    assert_eq!(view["certificate"]["status"], "issued", "{view}");
+    let (status, _, body) = https_get(&b_https, "slow.example.test", "/", root).expect("B serves it");
+    assert_eq!((status, body.as_str()), (200, "<h1>petstore</h1>"));
+    assert!(b.stderr.lock().expect("buffer").contains("certificate issued for slow.example.test"));
+    drop(b);
 }
