@@ -321,7 +321,7 @@ impl HostConfig {
 
 /// `[database] url`, checked: the URL is not repeated in the error, it may hold a password.
 fn database_url(url: String) -> Result<String, String> {
-    crate::store::parse_url(&url).map_err(|reason| {
+    crate::database_url::parse_url(&url).map_err(|reason| {
         format!("database.url is not a PostgreSQL URL such as postgres://user@127.0.0.1:5432/host: {reason}")
     })?;
     Ok(url)
@@ -431,9 +431,9 @@ plan = "pro"
             HostConfig::parse(&with(socket), Path::new(".")).unwrap().database_url.as_deref(),
             Some(socket)
         );
-        let shown = crate::store::shown(&crate::store::parse_url(socket).unwrap());
+        let shown = crate::database_url::shown(&crate::database_url::parse_url(socket).unwrap());
         assert_eq!(shown, "postgres://playground@/run/postgresql:5432/playground_host");
-        let shown = crate::store::shown(&crate::store::parse_url(url).unwrap());
+        let shown = crate::database_url::shown(&crate::database_url::parse_url(url).unwrap());
         assert_eq!(shown, "postgres://host@127.0.0.1:5432/host", "never the password");
         for (bad, says) in [
             ("mysql://root:hunter2@127.0.0.1/host", "must start with postgres://"),

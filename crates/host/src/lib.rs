@@ -48,6 +48,7 @@
 pub mod admin;
 mod api;
 pub mod config;
+mod database_url;
 mod idle;
 mod issuance;
 pub mod password;

@@ -25,8 +25,8 @@ mod postgres;
 mod schema;
 mod sqlite;
 
+pub use self::postgres::CHANGES_CHANNEL;
 use self::postgres::Postgres;
-pub use self::postgres::{CHANGES_CHANNEL, parse_url, shown};
 pub use self::schema::{MIGRATIONS, POSTGRES_MIGRATIONS, schema_version};
 use self::sqlite::Sqlite;
 pub use self::sqlite::database_path;

@@ -12,11 +12,9 @@
 //! ([`ISSUANCE_LOCK`], a session-level advisory lock) while this host is the one that issues.
 
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
 
 use tokio::sync::{Mutex, MutexGuard, mpsc};
-use tokio_postgres::config::Host;
 use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Row};
 
 use super::columns::{
@@ -25,10 +23,9 @@ use super::columns::{
 use super::schema::{POSTGRES_MIGRATIONS, schema_version};
 use super::{CertificateRow, DomainRow, ProjectRow, StoreError};
 use crate::config::ProjectConfig;
+use crate::database_url::{parse_url, shown};
 use crate::services::Issued;
 
-/// How long connecting may take when the URL sets no `connect_timeout`.
-const CONNECT_TIME: Duration = Duration::from_secs(5);
 /// The advisory lock held while the schema is brought up to date (any constant of the host's).
 const MIGRATION_LOCK: i64 = 0x0070_6c61_7967_726e;
 /// The channel every change that routing or the offered certificates depend on is announced
@@ -39,38 +36,6 @@ pub const CHANGES_CHANNEL: &str = "playground_host_changes";
 const ISSUANCE_LOCK: i64 = 0x0070_6c61_7969_7373;
 /// How long the listener waits before connecting again after its connection was lost.
 const LISTEN_RETRY: Duration = Duration::from_secs(1);
-
-/// Parses a `postgres://` or `postgresql://` URL; the error says what is wrong with it.
-///
-/// # Errors
-/// Not such a URL, or one tokio-postgres cannot read.
-pub fn parse_url(url: &str) -> Result<Config, String> {
-    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
-        return Err("it must start with postgres:// or postgresql://".to_owned());
-    }
-    let mut config = Config::from_str(url).map_err(|e| e.to_string())?;
-    if config.get_hosts().is_empty() {
-        return Err("it names no host (postgres://user@host:port/database)".to_owned());
-    }
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(CONNECT_TIME);
-    }
-    Ok(config)
-}
-
-/// The database as said in messages: user, host, port and database, never the password.
-#[must_use]
-pub fn shown(config: &Config) -> String {
-    let host = match config.get_hosts().first() {
-        Some(Host::Tcp(name)) => name.clone(),
-        Some(Host::Unix(path)) => path.display().to_string(),
-        None => String::new(),
-    };
-    let port = config.get_ports().first().copied().unwrap_or(5432);
-    let user = config.get_user().map(|u| format!("{u}@")).unwrap_or_default();
-    let db = config.get_dbname().unwrap_or_default();
-    format!("postgres://{user}{host}:{port}/{db}")
-}
 
 pub(super) struct Postgres {
     config: Config,
