@@ -146,6 +146,11 @@ struct BuildArgs {
     /// playground.toml's [[versions]]).
     #[arg(long, value_name = "FILE")]
     previous: Vec<PathBuf>,
+    /// Make --out a symbolic link switched to each new build in one rename, the two previous
+    /// builds kept beside it (for a folder servers read while it is published, such as
+    /// `playground host`'s sites_dir); a link made so is switched without this flag.
+    #[arg(long)]
+    switch: bool,
 }
 
 #[derive(Debug, Args)]
@@ -208,9 +213,9 @@ fn drift(log: &std::path::Path) -> ExitCode {
 fn build(args: BuildArgs) -> ExitCode {
     let mut source: Source = args.site.into();
     source.previous = args.previous;
-    let build = Build { source, out: args.out };
+    let build = Build { source, out: args.out, switch: args.switch };
     match site::build(&build) {
-        Ok(built) => {
+        Ok(site::Wrote { built, switched, warnings }) => {
             for warning in built.warnings.iter().take(MAX_WARNINGS) {
                 eprintln!("{PROGRAM}: warning: {warning}");
             }
@@ -224,6 +229,24 @@ fn build(args: BuildArgs) -> ExitCode {
                 built.title,
                 built.operations
             );
+            if let Some(switched) = switched {
+                if switched.converted {
+                    eprintln!("{PROGRAM}: the site that was there is kept as the oldest build");
+                }
+                let earlier = match switched.kept {
+                    1 => "1 earlier build kept".to_owned(),
+                    n => format!("{n} earlier builds kept"),
+                };
+                eprintln!(
+                    "{PROGRAM}: switched {} to {} ({earlier}, {} removed)",
+                    build.out.display(),
+                    switched.target.display(),
+                    switched.removed
+                );
+            }
+            for warning in warnings {
+                eprintln!("{PROGRAM}: warning: {warning}");
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {

@@ -11,6 +11,8 @@ use serde_json::Value;
 
 use crate::app::{App, AppError};
 
+pub mod switch;
+
 /// What a site is made of (what `build` and `serve` share).
 #[derive(Debug, Clone)]
 pub struct Source {
@@ -35,6 +37,20 @@ pub struct Build {
     pub source: Source,
     /// The folder the site is written to.
     pub out: PathBuf,
+    /// Whether `out` is a link switched to each new build (see [`switch`]); a link there
+    /// already is switched without it.
+    pub switch: bool,
+}
+
+/// What `build` wrote.
+#[derive(Debug)]
+pub struct Wrote {
+    /// What the build says of the site.
+    pub built: Built,
+    /// Where the link was switched to, when `out` is one.
+    pub switched: Option<switch::Switched>,
+    /// What went wrong after the switch (an earlier build that could not be removed).
+    pub warnings: Vec<String>,
 }
 
 /// Why no site was written.
@@ -69,12 +85,18 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BuildError + '_ {
 }
 
 /// Builds the site `build` asks for: every check first, then the site in a temporary folder
-/// beside `--out`, which replaces `--out` once complete.
+/// beside `--out`, which replaces `--out` once complete (or, with `switch` or when `--out` is a
+/// link, in a new build the link is switched to).
 ///
 /// # Errors
 /// A [`BuildError`] naming the file at fault; `--out` is then as it was.
-pub fn build(build: &Build) -> Result<Built, BuildError> {
+pub fn build(build: &Build) -> Result<Wrote, BuildError> {
     let site = make(&build.source)?;
+    if build.switch || switch::is_link(&build.out) {
+        let (switched, warnings) =
+            switch::switch(&build.out, |dir| write_site(&build.source.app, &site, dir))?;
+        return Ok(Wrote { built: site.built, switched: Some(switched), warnings });
+    }
     check_out(&build.out)?;
 
     let parent = match build.out.parent() {
@@ -86,7 +108,7 @@ pub fn build(build: &Build) -> Result<Built, BuildError> {
     let staging = Staging::create(&parent, &name)?;
     write_site(&build.source.app, &site, &staging.path)?;
     replace(&staging.path, &build.out)?;
-    Ok(site.built)
+    Ok(Wrote { built: site.built, switched: None, warnings: Vec::new() })
 }
 
 /// A site written by [`write_into`], with what `serve` needs beyond the files.

@@ -52,6 +52,10 @@ pub struct HostConfig {
     pub database_url: Option<String>,
     /// The Domains page's files served at `/` on the admin host, if any.
     pub dashboard_dir: Option<PathBuf>,
+    /// The folder of the projects' sites when they are shared (every host reads it): a
+    /// project's site is `{sites_dir}/{name}` unless its `site` says otherwise, and a relative
+    /// `site` is relative to it.
+    pub sites_dir: Option<PathBuf>,
     /// How long a session lasts, in seconds.
     pub session_ttl_secs: u64,
     /// A connection that moves no byte for this long is closed; a TLS handshake must end
@@ -124,6 +128,7 @@ struct Raw {
     admin_host: Option<String>,
     data_dir: String,
     dashboard_dir: Option<String>,
+    sites_dir: Option<String>,
     session_ttl_secs: Option<u64>,
     idle_timeout_secs: Option<u64>,
     listen: RawListen,
@@ -178,7 +183,7 @@ struct RawOwner {
 #[serde(deny_unknown_fields)]
 struct RawProject {
     name: String,
-    site: String,
+    site: Option<String>,
     owner: String,
     plan: Plan,
 }
@@ -260,24 +265,8 @@ impl HostConfig {
             }
             owners.push(Owner { email, password_hash: o.password_hash });
         }
-        let mut names = HashSet::new();
-        let mut projects = Vec::new();
-        for (i, p) in raw.projects.into_iter().enumerate() {
-            if !is_label(&p.name) {
-                return Err(format!(
-                    "projects[{i}].name = \"{}\" must be 1 to 63 lower-case letters, digits or inner hyphens",
-                    p.name
-                ));
-            }
-            if !names.insert(p.name.clone()) {
-                return Err(format!("projects[{i}].name: {} is listed twice", p.name));
-            }
-            let owner = p.owner.trim().to_ascii_lowercase();
-            if !owners.iter().any(|o| o.email == owner) {
-                return Err(format!("projects[{i}].owner: {owner} is not one of [[owners]]"));
-            }
-            projects.push(ProjectConfig { name: p.name, site: base.join(p.site), owner, plan: p.plan });
-        }
+        let sites_dir = raw.sites_dir.map(|d| base.join(d));
+        let projects = projects(raw.projects, &owners, sites_dir.as_deref(), base)?;
         Ok(HostConfig {
             platform_domain: raw.platform_domain,
             cname_target: raw.cname_target,
@@ -289,6 +278,7 @@ impl HostConfig {
             data_dir: base.join(raw.data_dir),
             database_url,
             dashboard_dir: raw.dashboard_dir.map(|d| base.join(d)),
+            sites_dir,
             session_ttl_secs,
             idle_timeout: std::time::Duration::from_secs(
                 raw.idle_timeout_secs.unwrap_or(DEFAULT_IDLE_TIMEOUT_SECS).max(1),
@@ -325,6 +315,46 @@ fn database_url(url: String) -> Result<String, String> {
         format!("database.url is not a PostgreSQL URL such as postgres://user@127.0.0.1:5432/host: {reason}")
     })?;
     Ok(url)
+}
+
+/// The projects of `[[projects]]`, each owned by one of `owners`, their sites resolved against
+/// `sites_dir` when set, else `base`.
+fn projects(
+    raw: Vec<RawProject>,
+    owners: &[Owner],
+    sites_dir: Option<&Path>,
+    base: &Path,
+) -> Result<Vec<ProjectConfig>, String> {
+    let mut names = HashSet::new();
+    let mut projects = Vec::new();
+    for (i, p) in raw.into_iter().enumerate() {
+        if !is_label(&p.name) {
+            return Err(format!(
+                "projects[{i}].name = \"{}\" must be 1 to 63 lower-case letters, digits or inner hyphens",
+                p.name
+            ));
+        }
+        if !names.insert(p.name.clone()) {
+            return Err(format!("projects[{i}].name: {} is listed twice", p.name));
+        }
+        let owner = p.owner.trim().to_ascii_lowercase();
+        if !owners.iter().any(|o| o.email == owner) {
+            return Err(format!("projects[{i}].owner: {owner} is not one of [[owners]]"));
+        }
+        let site = match (sites_dir, p.site) {
+            (Some(sites), Some(site)) => sites.join(site),
+            (Some(sites), None) => sites.join(&p.name),
+            (None, Some(site)) => base.join(site),
+            (None, None) => {
+                return Err(format!(
+                    "projects[{i}].site is missing: name the folder of {}'s site, or set sites_dir",
+                    p.name
+                ));
+            }
+        };
+        projects.push(ProjectConfig { name: p.name, site, owner, plan: p.plan });
+    }
+    Ok(projects)
 }
 
 fn is_label(name: &str) -> bool {
@@ -391,6 +421,20 @@ plan = "pro"
             config.database_url.as_deref(),
             Some("postgres://playground@127.0.0.1:5432/playground_host")
         );
+    }
+
+    #[test]
+    fn sites_dir_holds_the_sites_not_named_elsewhere() {
+        let text =
+            GOOD.replace("data_dir = \"data\"", "data_dir = \"data\"\nsites_dir = \"/mnt/shared/sites\"");
+        let config = HostConfig::parse(&text, Path::new("/etc/host")).unwrap();
+        assert_eq!(config.sites_dir.as_deref(), Some(Path::new("/mnt/shared/sites")));
+        assert_eq!(config.projects[0].site, Path::new("/mnt/shared/sites/site"), "relative to sites_dir");
+        let without_site = text.replace("site = \"site\"\n", "");
+        let config = HostConfig::parse(&without_site, Path::new("/etc/host")).unwrap();
+        assert_eq!(config.projects[0].site, Path::new("/mnt/shared/sites/petstore"), "the project's name");
+        let error = HostConfig::parse(&GOOD.replace("site = \"site\"\n", ""), Path::new(".")).unwrap_err();
+        assert!(error.contains("projects[0].site is missing"), "{error}");
     }
 
     #[test]

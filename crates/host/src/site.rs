@@ -57,21 +57,13 @@ pub(crate) async fn serve(site: &Path, method: &Method, path: &str) -> Response 
     let Ok(root) = tokio::fs::canonicalize(site).await else {
         return text(StatusCode::NOT_FOUND, "This site is not published yet.\n");
     };
-    let mut file = root.join(&relative);
-    if tokio::fs::metadata(&file).await.is_ok_and(|m| m.is_dir()) {
-        file = file.join("index.html");
-    }
-    // Symbolic links may not lead out of the site either.
-    let Ok(real) = tokio::fs::canonicalize(&file).await else {
-        return text(StatusCode::NOT_FOUND, "Not found.\n");
+    let real = match find(&root, &relative).await {
+        Some(real) => real,
+        None => match from_an_earlier_build(site, &root, &relative).await {
+            Some(real) => real,
+            None => return text(StatusCode::NOT_FOUND, "Not found.\n"),
+        },
     };
-    if !real.starts_with(&root) {
-        return text(StatusCode::NOT_FOUND, "Not found.\n");
-    }
-    match tokio::fs::metadata(&real).await {
-        Ok(m) if m.is_file() && m.len() <= MAX_FILE_BYTES => {}
-        _ => return text(StatusCode::NOT_FOUND, "Not found.\n"),
-    }
     let Ok(bytes) = tokio::fs::read(&real).await else {
         return text(StatusCode::NOT_FOUND, "Not found.\n");
     };
@@ -85,6 +77,60 @@ pub(crate) async fn serve(site: &Path, method: &Method, path: &str) -> Response 
     response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(content_type(&real)));
     response.headers_mut().insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     response
+}
+
+/// The file at `relative` in the site whose real folder is `root` (a folder's `index.html`), if
+/// it is a file there of at most [`MAX_FILE_BYTES`].
+async fn find(root: &Path, relative: &Path) -> Option<PathBuf> {
+    let mut file = root.join(relative);
+    if tokio::fs::metadata(&file).await.is_ok_and(|m| m.is_dir()) {
+        file = file.join("index.html");
+    }
+    // Symbolic links may not lead out of the site either.
+    let real = tokio::fs::canonicalize(&file).await.ok()?;
+    if !real.starts_with(root) {
+        return None;
+    }
+    match tokio::fs::metadata(&real).await {
+        Ok(m) if m.is_file() && m.len() <= MAX_FILE_BYTES => Some(real),
+        _ => None,
+    }
+}
+
+/// Most earlier builds looked in for a file the current one lacks.
+const EARLIER_BUILDS: usize = 4;
+
+/// A file the current build lacks, from an earlier build kept beside it, newest first, when the
+/// site is a link switched by `playground build --switch` (to `.NAME.builds/ID`): a page loaded
+/// before a switch still gets the scripts, styles and images it names (their names change with
+/// their content). Never a page (HTML or Markdown): a page the new build removed is gone.
+async fn from_an_earlier_build(site: &Path, root: &Path, relative: &Path) -> Option<PathBuf> {
+    let is_page = |path: &Path| {
+        path.extension().is_none_or(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("md"))
+    };
+    if is_page(relative) || !tokio::fs::symlink_metadata(site).await.ok()?.file_type().is_symlink() {
+        return None;
+    }
+    let builds = root.parent()?;
+    let folder = builds.file_name()?.to_str()?;
+    if !(folder.starts_with('.') && folder.ends_with(".builds")) {
+        return None;
+    }
+    let mut earlier = Vec::new();
+    let mut entries = tokio::fs::read_dir(builds).await.ok()?;
+    while let Ok(Some(entry)) = entries.next_entry().await {
+        let path = entry.path();
+        if path != root && !entry.file_name().to_string_lossy().starts_with('.') {
+            earlier.push(path);
+        }
+    }
+    earlier.sort_unstable_by(|a, b| b.cmp(a));
+    for build in earlier.into_iter().take(EARLIER_BUILDS) {
+        if let Some(real) = find(&build, relative).await.filter(|real| !is_page(real)) {
+            return Some(real);
+        }
+    }
+    None
 }
 
 /// The request path as a relative path of plain names: percent-decoded, `.` dropped; `None`
