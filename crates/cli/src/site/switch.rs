@@ -152,13 +152,24 @@ fn new_id(builds: &Path) -> String {
 fn temporary_link(parent: &Path, name: &str, target: &Path) -> Result<PathBuf, BuildError> {
     for attempt in 0..100_u32 {
         let link = parent.join(format!(".{name}.link-{}-{attempt}", std::process::id()));
-        match std::os::unix::fs::symlink(target, &link) {
+        match symlink(target, &link) {
             Ok(()) => return Ok(link),
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
             Err(source) => return Err(BuildError::Io { path: link, source }),
         }
     }
     Err(BuildError::Io { path: parent.to_owned(), source: io::Error::other("no free name for the link") })
+}
+
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) -> io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+/// Elsewhere a link to a folder is not what servers expect: `--switch` is for Unix.
+#[cfg(not(unix))]
+fn symlink(_target: &Path, _link: &Path) -> io::Result<()> {
+    Err(io::Error::other("--switch needs a Unix system (symbolic links renamed over each other)"))
 }
 
 /// Removes the builds beyond the newest [`KEEP`], never `current`; (earlier builds kept,
@@ -199,7 +210,7 @@ fn prune(builds: &Path, current: &str) -> (usize, usize, Vec<String>) {
     (kept, removed, warnings)
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
