@@ -44,6 +44,10 @@ pub struct HostConfig {
     /// proxy or port forward stands in front; else the HTTPS listener's port once bound, else
     /// 443). 443 is left out of addresses.
     pub public_https_port: Option<u16>,
+    /// `listen.proxy_protocol`: every connection, on both listeners, starts with a PROXY
+    /// protocol v2 header from a balancer passing TCP through, naming the client's address
+    /// (which the sign-in limits count); a connection without one is closed.
+    pub proxy_protocol: bool,
     /// The folder of the SQLite state database and its lock (unused for the state when
     /// `database_url` is set).
     pub data_dir: PathBuf,
@@ -148,6 +152,8 @@ struct RawListen {
     http: String,
     https: Option<String>,
     public_https_port: Option<u16>,
+    #[serde(default)]
+    proxy_protocol: bool,
 }
 
 #[derive(Deserialize)]
@@ -275,6 +281,7 @@ impl HostConfig {
             http,
             https,
             public_https_port: raw.listen.public_https_port,
+            proxy_protocol: raw.listen.proxy_protocol,
             data_dir: base.join(raw.data_dir),
             database_url,
             dashboard_dir: raw.dashboard_dir.map(|d| base.join(d)),

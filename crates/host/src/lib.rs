@@ -52,12 +52,13 @@ mod database_url;
 mod idle;
 mod issuance;
 pub mod password;
+mod prepared;
+mod proxy_protocol;
 mod request;
 mod routing;
 pub mod services;
 mod site;
 pub mod store;
-mod tls;
 
 use std::collections::{HashMap, HashSet};
 use std::io;

@@ -11,7 +11,7 @@ use axum::serve::IncomingStream;
 
 use crate::Shared;
 use crate::idle::IdleListener;
-use crate::tls::TlsListener;
+use crate::prepared::PreparedListener;
 
 /// The client's address, for the sign-in rate limit.
 #[derive(Debug, Clone, Copy)]
@@ -23,8 +23,8 @@ impl Connected<IncomingStream<'_, IdleListener>> for Peer {
     }
 }
 
-impl Connected<IncomingStream<'_, TlsListener>> for Peer {
-    fn connect_info(stream: IncomingStream<'_, TlsListener>) -> Self {
+impl Connected<IncomingStream<'_, PreparedListener>> for Peer {
+    fn connect_info(stream: IncomingStream<'_, PreparedListener>) -> Self {
         Peer(*stream.remote_addr())
     }
 }

@@ -16,11 +16,11 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::idle::IdleListener;
+use crate::prepared::PreparedListener;
 use crate::request::{App, Peer, request_host};
 use crate::services::TlsAcceptor;
 use crate::site::{self, text};
 use crate::store::StoreError;
-use crate::tls::TlsListener;
 use crate::{Shared, api};
 
 /// Where the HTTP-01 challenge answers live.
@@ -228,6 +228,9 @@ pub(crate) fn serve_plain(
     stop: watch::Receiver<bool>,
 ) -> JoinHandle<()> {
     let limit = shared.config.idle_timeout;
+    if shared.config.proxy_protocol {
+        return serve_prepared(shared, listener, None, stop);
+    }
     let app = router(App { shared, secure: false });
     let listener = IdleListener { inner: listener, limit };
     tokio::spawn(async move {
@@ -245,20 +248,32 @@ pub(crate) fn serve_tls(
     tls: Arc<dyn TlsAcceptor>,
     stop: watch::Receiver<bool>,
 ) -> JoinHandle<()> {
-    let limit = shared.config.idle_timeout;
-    let app = router(App { shared, secure: true });
+    serve_prepared(shared, listener, Some(tls), stop)
+}
+
+/// Serves connections prepared in tasks of their own: the PROXY header read (with
+/// `proxy_protocol`), then the TLS handshake when `tls` is given.
+fn serve_prepared(
+    shared: Arc<Shared>,
+    listener: TcpListener,
+    tls: Option<Arc<dyn TlsAcceptor>>,
+    stop: watch::Receiver<bool>,
+) -> JoinHandle<()> {
+    let (limit, proxy, secure) = (shared.config.idle_timeout, shared.config.proxy_protocol, tls.is_some());
+    let name = if secure { "HTTPS" } else { "HTTP" };
+    let app = router(App { shared, secure });
     tokio::spawn(async move {
-        let listener = match TlsListener::new(listener, tls, limit) {
+        let listener = match PreparedListener::new(listener, tls, proxy, limit) {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("playground host: the HTTPS listener failed: {e}");
+                eprintln!("playground host: the {name} listener failed: {e}");
                 return;
             }
         };
         let server = axum::serve(listener, app.into_make_service_with_connect_info::<Peer>())
             .with_graceful_shutdown(stopped(stop));
         if let Err(e) = server.await {
-            eprintln!("playground host: the HTTPS server stopped: {e}");
+            eprintln!("playground host: the {name} server stopped: {e}");
         }
     })
 }

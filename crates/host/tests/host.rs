@@ -90,6 +90,54 @@ async fn failed_sign_ins_are_rate_limited_per_account_and_per_address(scratch: S
     host.stop().await;
 }
 
+/// A PROXY protocol v2 header for TCP over IPv4 from `client` (port 50000) to 10.0.0.11:80.
+fn proxy_header(client: [u8; 4]) -> Vec<u8> {
+    let mut bytes = b"\r\n\r\n\0\r\nQUIT\n".to_vec();
+    bytes.extend([0x21, 0x11, 0, 12]);
+    bytes.extend(client);
+    bytes.extend([10, 0, 0, 11, 0xc3, 0x50, 0, 80]);
+    bytes
+}
+
+/// Behind a balancer that passes TCP through, every client comes from the balancer's address:
+/// with `proxy_protocol`, the header names the client, so five failures from one client do not
+/// lock another one out; a connection without the header is closed unanswered.
+#[tokio::test]
+async fn with_proxy_protocol_sign_in_limits_count_the_client_the_header_names() {
+    let scratch = Scratch::new("");
+    let fakes = Fakes::new(false);
+    let mut config = scratch.config();
+    config.proxy_protocol = true;
+    let host = start(config, fakes.services()).await.unwrap();
+    let sign_in = |client: [u8; 4], email: &'static str, password: &'static str| async move {
+        let body = format!(r#"{{"email":"{email}","password":"{password}"}}"#);
+        let header = proxy_header(client);
+        send_after(
+            host.http,
+            &header,
+            "POST",
+            ADMIN,
+            "/_host/api/session",
+            &[("Origin", ORIGIN), ("Content-Type", "application/json")],
+            body.as_bytes(),
+        )
+        .await
+        .expect("an answer")
+        .status
+    };
+    for _ in 0..5 {
+        assert_eq!(sign_in([203, 0, 113, 7], "ana@example.com", "wrong").await, 401);
+    }
+    // That client is limited, whatever the account...
+    assert_eq!(sign_in([203, 0, 113, 7], "bo@example.com", PASSWORD).await, 429);
+    // ...and another client, through the same balancer, is not.
+    assert_eq!(sign_in([203, 0, 113, 8], "bo@example.com", PASSWORD).await, 200);
+    // No header: closed, unanswered.
+    let bare = send_after(host.http, b"", "GET", ADMIN, "/_host/api/me", &[], b"").await;
+    assert!(bare.is_none(), "{bare:?}");
+    host.stop().await;
+}
+
 #[tokio::test]
 async fn changes_without_the_admin_origin_are_refused() {
     let scratch = Scratch::new("");

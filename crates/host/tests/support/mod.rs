@@ -316,7 +316,22 @@ pub async fn send(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Answer {
+    send_after(address, b"", method, host, path, headers, body).await.expect("an answer")
+}
+
+/// [`send`] with `prefix` first (a PROXY protocol header); `None` when the connection is closed
+/// without an answer.
+pub async fn send_after(
+    address: SocketAddr,
+    prefix: &[u8],
+    method: &str,
+    host: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Option<Answer> {
     let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(prefix).await.unwrap();
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
     for (n, v) in headers {
         head.push_str(&format!("{n}: {v}\r\n"));
@@ -330,7 +345,7 @@ pub async fn send(
     let _ = stream.write_all(body).await;
     let mut raw = Vec::new();
     tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut raw)).await.unwrap().unwrap_or(0);
-    parse(&raw)
+    (!raw.is_empty()).then(|| parse(&raw))
 }
 
 fn parse(raw: &[u8]) -> Answer {

@@ -1,5 +1,7 @@
-//! The HTTPS listener as an axum [`Listener`]: TCP connections are accepted and handed to the
-//! [`TlsAcceptor`]; handshakes run in tasks of their own (bounded in time: the idle limit or
+//! Listeners whose connections are prepared before axum sees them, as an axum [`Listener`]: TCP
+//! connections are accepted, then, in tasks of their own, the PROXY protocol header is read
+//! (with `[listen] proxy_protocol`, giving the client's address) and the TLS handshake made (on
+//! the HTTPS listener). Both are bounded in time together (the idle limit or
 //! [`MAX_HANDSHAKE_SECS`], whichever is shorter), so a slow client holds up no one else.
 
 use std::io;
@@ -8,26 +10,30 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::serve::Listener;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 
 use crate::config::MAX_HANDSHAKE_SECS;
 use crate::idle::Idle;
+use crate::proxy_protocol;
 use crate::services::{Io, TlsAcceptor};
 
-/// Accepted and handshaken connections.
-pub(crate) struct TlsListener {
+/// Accepted and prepared connections.
+pub(crate) struct PreparedListener {
     ready: mpsc::Receiver<(Idle<Box<dyn Io>>, SocketAddr)>,
     local: SocketAddr,
     _accepting: tokio::task::JoinHandle<()>,
 }
 
-impl TlsListener {
+impl PreparedListener {
+    /// Connections of `listener`, each with its PROXY header read first when `proxy`, then its
+    /// TLS handshake made with `tls` when given (plain HTTP otherwise).
     pub(crate) fn new(
         listener: TcpListener,
-        acceptor: Arc<dyn TlsAcceptor>,
+        tls: Option<Arc<dyn TlsAcceptor>>,
+        proxy: bool,
         limit: Duration,
-    ) -> io::Result<TlsListener> {
+    ) -> io::Result<PreparedListener> {
         let local = listener.local_addr()?;
         // A silent connection is closed within the idle limit, before and after the handshake.
         let handshake_time = Duration::from_secs(MAX_HANDSHAKE_SECS).min(limit);
@@ -42,26 +48,42 @@ impl TlsListener {
                         continue;
                     }
                 };
-                let acceptor = Arc::clone(&acceptor);
+                let tls = tls.clone();
                 let sender = sender.clone();
                 tokio::spawn(async move {
-                    if let Ok(Ok(io)) = tokio::time::timeout(handshake_time, acceptor.accept(stream)).await {
-                        let _ = sender.send((Idle::new(io, limit), peer)).await;
+                    let prepared = prepare(stream, peer, tls, proxy);
+                    if let Ok(Ok((io, client))) = tokio::time::timeout(handshake_time, prepared).await {
+                        let _ = sender.send((Idle::new(io, limit), client)).await;
                     }
                 });
             }
         });
-        Ok(TlsListener { ready, local, _accepting: accepting })
+        Ok(PreparedListener { ready, local, _accepting: accepting })
     }
 }
 
-impl Drop for TlsListener {
+/// The PROXY header read (the client's address) when `proxy`, then the handshake when `tls`.
+async fn prepare(
+    mut stream: TcpStream,
+    peer: SocketAddr,
+    tls: Option<Arc<dyn TlsAcceptor>>,
+    proxy: bool,
+) -> io::Result<(Box<dyn Io>, SocketAddr)> {
+    let client = if proxy { proxy_protocol::read(&mut stream, peer).await? } else { peer };
+    let io: Box<dyn Io> = match tls {
+        Some(tls) => tls.accept(stream).await?,
+        None => Box::new(stream),
+    };
+    Ok((io, client))
+}
+
+impl Drop for PreparedListener {
     fn drop(&mut self) {
         self._accepting.abort();
     }
 }
 
-impl Listener for TlsListener {
+impl Listener for PreparedListener {
     type Io = Idle<Box<dyn Io>>;
     type Addr = SocketAddr;
 
