@@ -85,12 +85,15 @@ if [ "$mode" = test ]; then
   # the certificate of the local HTTPS resolver in tests/e2e/domains.test.mjs; pebble (an ACME
   # CA and its mock DNS server, pebble-challtestsrv) for the certificate tests of crates/certs;
   # postgresql (15, its initdb and pg_ctl, not on PATH) for the host's state tests on PostgreSQL,
-  # which start their own cluster in a temporary folder (crates/host/tests/support/postgres.rs).
+  # which start their own cluster in a temporary folder (crates/host/tests/support/postgres.rs);
+  # haproxy, the TCP balancer in front of two hosts in crates/cli/tests/cluster.rs (started by
+  # the tests in the foreground, never as a service).
   packages=()
   { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || packages+=(chromium chromium-driver)
   command -v openssl >/dev/null || packages+=(openssl)
   { [ -x /usr/bin/pebble ] && [ -x /usr/bin/pebble-challtestsrv ]; } || packages+=(pebble)
   [ -x /usr/lib/postgresql/15/bin/initdb ] || packages+=(postgresql)
+  [ -x /usr/sbin/haproxy ] || packages+=(haproxy)
   if [ ${#packages[@]} -gt 0 ]; then
     log "installing ${packages[*]} from Debian"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
