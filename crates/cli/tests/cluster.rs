@@ -170,6 +170,14 @@ fn lease_holder(runtime: &tokio::runtime::Runtime, url: &str, hosts: &[&Hosted])
     })
 }
 
+/// How many HTTP-01 answers are published in `url`'s database.
+fn challenges(runtime: &tokio::runtime::Runtime, url: &str) -> i64 {
+    runtime.block_on(async {
+        let db = postgres::client(url).await;
+        db.query_one("SELECT COUNT(*) FROM challenges", &[]).await.expect("challenges").get(0)
+    })
+}
+
 /// The walk through the balancer: a domain added, verified and made live (Pebble validating
 /// through the balancer's plain HTTP port, so at either host) is served over HTTPS by SNI
 /// through the balancer and by each host directly; a second live domain answers 301 to it
@@ -225,10 +233,11 @@ fn through_haproxy_a_domain_goes_live_on_both_hosts_and_its_removal_stops_both_h
     assert!(serves(&secure, "docs.example.test", root), "the primary is still served");
 }
 
-/// `kill -9` of either host right after a verification through the balancer: the holder of
-/// the issuance lease (A, which started first), then the new holder (B), then the host that
-/// does not hold it; each time the certificate is issued and served through the balancer, and
-/// the host killed starts again on its ports.
+/// `kill -9` of either host during an issuance verified through the balancer: the holder of
+/// the issuance lease (A, which started first) inside the order (its challenge's answer
+/// published, no certificate yet), then the new holder (B) likewise, then the host that does
+/// not hold it; each time the other host issues the certificate, served through the balancer,
+/// and the host killed starts again on its ports.
 #[test]
 fn through_haproxy_kill_9_of_either_host_during_issuance_and_the_other_finishes() {
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
@@ -258,7 +267,20 @@ fn through_haproxy_kill_9_of_either_host_during_issuance_and_the_other_finishes(
         let victim = if round < 2 { holder } else { 1 - holder };
         assert_eq!(victim, [0, 1, 1 - holder][round], "round {round}: the lease is not where expected");
         add(&front, &cookie, name);
+        let published = challenges(&runtime, &url);
         verify(&front, &cookie, name);
+        if victim == holder {
+            // Inside the order: once the holder has published the challenge's answer (which a
+            // kill leaves behind; it expires), before it has the certificate (the polls of the
+            // order pause 200 ms at least).
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while challenges(&runtime, &url) == published {
+                assert!(Instant::now() < deadline, "{name}: the holder never published a challenge");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let view = api(&front, "GET", &format!("/projects/petstore/domains/{name}"), Some(&cookie), "").2;
+            assert_eq!(view["certificate"]["status"], "issuing", "{name}: killed too late, {view}");
+        }
         let killed_at = Instant::now();
         hosts[victim].take().expect("running").kill();
         let view = wait_for(&front, &cookie, name, "live", |v| state(v) == "live");
@@ -276,7 +298,7 @@ fn through_haproxy_kill_9_of_either_host_during_issuance_and_the_other_finishes(
         eprintln!(
             "round {round}: killed {} ({}), {name} live {took:?} after the kill",
             ["A", "B"][victim],
-            if victim == holder { "the lease holder" } else { "not the holder" }
+            if victim == holder { "the lease holder, inside the order" } else { "not the holder" }
         );
         hosts[victim] = Some(pair.start(victim));
     }
