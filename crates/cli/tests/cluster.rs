@@ -389,9 +389,10 @@ fn through_haproxy_20_kills_of_either_host_under_two_writers_lose_no_acknowledge
         .collect();
 
     let started = Instant::now();
-    for kill in 0..20 {
-        std::thread::sleep(Duration::from_millis(150));
-        let i = kill % 2;
+    for kill in 0..20_u64 {
+        // At a different moment of the writers' requests each time (100 to 250 ms).
+        std::thread::sleep(Duration::from_millis(100 + kill * 37 % 151));
+        let i = usize::from(kill % 2 == 1);
         hosts[i].take().expect("running").kill();
         std::thread::sleep(Duration::from_millis(100));
         hosts[i] = Some(pair.start(i));
