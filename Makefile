@@ -108,6 +108,14 @@ bench-mcp:
 bench-diff:
 	bench/diff/run.sh
 
+## bench-host: `playground host` behind Debian's HAProxy on one PostgreSQL, with Pebble: requests and TLS
+## handshakes per second with one host and with two (and straight to a host), and the time from a change's
+## answer to every host serving it (installs what it needs, builds; writes bench/HOST.md)
+.PHONY: bench-host
+bench-host: build
+	scripts/ensure-tools.sh test
+	set -o pipefail; cargo bench --profile native --locked -p playground --bench host | tee bench/HOST.md
+
 ## bench-writes: the time of one acknowledged create against the items stored (100 to 20,000), for
 ## petstore-mock --state, json-server and the page's mock, plus concurrent creates and reads (writes bench/WRITES.md)
 .PHONY: bench-writes

@@ -5,7 +5,8 @@
 //! DNS server (playground_certs::pebble), whose HTTP-01 validation goes through the balancer.
 //! The walk from a domain added to its site served by both hosts and back; `kill -9` of either
 //! host during issuance; 20 kills of either host under two writers, no acknowledged change
-//! lost; a PostgreSQL restart, the API answering 503 meanwhile and both hosts following again.
+//! lost; a PostgreSQL restart, the API answering 503 meanwhile and both hosts following again;
+//! and with the PROXY protocol between HAProxy and the hosts, sign-in limits per client.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -43,8 +44,18 @@ impl Pair {
     /// The balancer on four free ports for the hosts, and their configurations; `pebble`, given
     /// the balancer's plain HTTP port, is started by `authority` when wanted.
     fn new(url: &str, authority: impl FnOnce(u16) -> Option<Pebble>) -> (Pair, Option<Pebble>) {
+        Pair::new_with(url, false, authority)
+    }
+
+    /// [`Pair::new`]; with `proxy`, the balancer sends a PROXY protocol header before each
+    /// connection and the hosts read it (`proxy_protocol = true`), as docs/hosting.md says.
+    fn new_with(
+        url: &str,
+        proxy: bool,
+        authority: impl FnOnce(u16) -> Option<Pebble>,
+    ) -> (Pair, Option<Pebble>) {
         let [ha, sa, hb, sb] = free_ports::<4>();
-        let balancer = Balancer::start([ha, hb], [sa, sb]);
+        let balancer = Balancer::start_with([ha, hb], [sa, sb], proxy);
         let pebble = authority(balancer.http);
         let dir = tempfile::tempdir().expect("scratch");
         let text = std::fs::read_to_string(write_config(dir.path())).expect("reads");
@@ -59,7 +70,7 @@ impl Pair {
         let configs = [("host-a.toml", ports[0]), ("host-b.toml", ports[1])].map(|(file, (http, https))| {
             let path = dir.path().join(file);
             let listen = format!(
-                "[database]\nurl = \"{url}\"\n[listen]\nhttp = \"127.0.0.1:{http}\"\nhttps = \"127.0.0.1:{https}\"\npublic_https_port = {}",
+                "[database]\nurl = \"{url}\"\n[listen]\nhttp = \"127.0.0.1:{http}\"\nhttps = \"127.0.0.1:{https}\"\npublic_https_port = {}\nproxy_protocol = {proxy}",
                 balancer.https
             );
             std::fs::write(&path, text.replacen("[listen]\nhttp = \"127.0.0.1:0\"", &listen, 1)).expect("writes");
@@ -507,4 +518,75 @@ fn through_haproxy_a_postgresql_restart_is_answered_503_meanwhile_and_survived()
         https_get(&secure, "new.example.test", "/", root).is_ok_and(|(s, _, _)| s == 301)
     });
     drop(cluster);
+}
+
+/// A sign-in through `address` from the local address `source` (a 127.0.0.0/8 address of its
+/// own): its status, 0 when the connection was closed unanswered.
+fn sign_in_from(
+    runtime: &tokio::runtime::Runtime,
+    source: [u8; 4],
+    address: &str,
+    email: &str,
+    password: &str,
+) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = format!(r#"{{"email":"{email}","password":"{password}"}}"#);
+    let request = format!(
+        "POST /_host/api/session HTTP/1.1\r\nHost: {}\r\nOrigin: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        hosted::ADMIN,
+        hosted::ORIGIN,
+        body.len()
+    );
+    runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket.bind((std::net::Ipv4Addr::from(source), 0).into()).expect("binds the source address");
+        let mut stream = socket.connect(address.parse().expect("an address")).await.expect("connects");
+        stream.write_all(request.as_bytes()).await.expect("sends");
+        let mut raw = String::new();
+        let _ = tokio::time::timeout(Duration::from_secs(20), stream.read_to_string(&mut raw)).await;
+        raw.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0)
+    })
+}
+
+/// With HAProxy's `send-proxy-v2` and the hosts' `proxy_protocol = true`, as docs/hosting.md
+/// sets them up: the hosts count sign-in failures per client (each test client from an address
+/// of its own), not one count for everyone behind the balancer; Pebble's validations and the
+/// site over HTTPS go through the header too; a connection straight to a host, without one, is
+/// closed unanswered.
+#[test]
+fn through_haproxy_with_the_proxy_protocol_each_client_is_counted_apart() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let url = runtime.block_on(postgres::cluster().database());
+    let (pair, pebble) =
+        Pair::new_with(&url, true, |port| Some(pebble(&runtime, port, &["docs.example.test"])));
+    let pebble = pebble.expect("Pebble");
+    let (_a, _b) = (pair.start(0), pair.start(1));
+    let front = pair.front();
+
+    for _ in 0..5 {
+        assert_eq!(sign_in_from(&runtime, [127, 0, 0, 2], &front, "eve@example.com", "guess"), 401);
+    }
+    // That client waits, whatever the account, on either host (the count is in the database)...
+    for _ in 0..2 {
+        assert_eq!(sign_in_from(&runtime, [127, 0, 0, 2], &front, "ana@example.com", hosted::PASSWORD), 429);
+    }
+    // ...and another client through the same balancer does not.
+    assert_eq!(sign_in_from(&runtime, [127, 0, 0, 3], &front, "ana@example.com", hosted::PASSWORD), 200);
+    // Without the header (straight to a host), nothing is answered.
+    assert_eq!(sign_in_from(&runtime, [127, 0, 0, 3], &pair.http(0), "ana@example.com", hosted::PASSWORD), 0);
+
+    // The walk through the header: Pebble validates through the balancer, HTTPS is served.
+    let cookie = sign_in(&front);
+    add(&front, &cookie, "docs.example.test");
+    verify(&front, &cookie, "docs.example.test");
+    let view = wait_for(&front, &cookie, "docs.example.test", "live", |v| state(v) == "live");
+    assert_eq!(view["certificate"]["status"], "issued", "{view}");
+    let secure = pair.balancer.https_address();
+    within_2s("the site through the balancer", || {
+        serves(&secure, "docs.example.test", pebble.issuing_root_pem())
+    });
+    assert!(
+        https_get(&pair.https(0), "docs.example.test", "/", pebble.issuing_root_pem()).is_err(),
+        "no header, no handshake"
+    );
 }

@@ -37,13 +37,22 @@ pub fn free_ports<const N: usize>() -> [u16; N] {
     std::array::from_fn(|i| listeners[i].local_addr().expect("an address").port())
 }
 
-fn config(socket: &Path, http: u16, https: u16, http_servers: [u16; 2], https_servers: [u16; 2]) -> String {
+/// The servers' lines say `send-proxy-v2` when `proxy`: a PROXY protocol v2 header before each
+/// connection's first byte, naming the client (and before each check's).
+fn config(
+    socket: &Path,
+    (http, https): (u16, u16),
+    http_servers: [u16; 2],
+    https_servers: [u16; 2],
+    proxy: bool,
+) -> String {
+    let send_proxy = if proxy { " send-proxy-v2" } else { "" };
     let servers = |ports: [u16; 2]| {
         ports
             .iter()
             .zip(["a", "b"])
             .map(|(port, name)| {
-                format!("    server {name} 127.0.0.1:{port} check inter 100ms fall 1 rise 1\n")
+                format!("    server {name} 127.0.0.1:{port}{send_proxy} check inter 100ms fall 1 rise 1\n")
             })
             .collect::<String>()
     };
@@ -79,6 +88,12 @@ impl Balancer {
     /// `https_servers` (the hosts need not be up yet), once both frontends accept connections.
     /// Its frontends take free ports, other ones if those were taken meanwhile.
     pub fn start(http_servers: [u16; 2], https_servers: [u16; 2]) -> Balancer {
+        Balancer::start_with(http_servers, https_servers, false)
+    }
+
+    /// [`Balancer::start`], with a PROXY protocol v2 header before each connection when `proxy`
+    /// (for hosts with `[listen] proxy_protocol = true`).
+    pub fn start_with(http_servers: [u16; 2], https_servers: [u16; 2], proxy: bool) -> Balancer {
         assert!(
             Path::new(HAPROXY).is_file(),
             "HAProxy is not installed ({HAPROXY}): run scripts/ensure-tools.sh test, or apt-get install haproxy"
@@ -89,7 +104,7 @@ impl Balancer {
             let [http, https] = free_ports::<2>();
             std::fs::write(
                 &cfg,
-                config(&dir.path().join("stats.sock"), http, https, http_servers, https_servers),
+                config(&dir.path().join("stats.sock"), (http, https), http_servers, https_servers, proxy),
             )
             .expect("haproxy.cfg");
             let mut child = Command::new(HAPROXY)
