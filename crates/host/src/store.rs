@@ -105,6 +105,15 @@ pub enum StoreError {
         /// The project.
         project: String,
     },
+    /// A domain name is another project's (attached there by another writer since this change
+    /// checked); nothing was written.
+    #[error("{name} is attached to the project {project}; nothing was written")]
+    Taken {
+        /// The domain name.
+        name: String,
+        /// The project it is attached to.
+        project: String,
+    },
     /// A row that this host did not write (or a damaged one).
     #[error("the state database holds a bad row: {0}")]
     Corrupt(String),
@@ -348,7 +357,8 @@ impl Store {
     /// (if any) stored, and the revision counted up.
     ///
     /// # Errors
-    /// [`StoreError::Conflict`] when another writer changed the project since it was read, or
+    /// [`StoreError::Taken`] when one of `domains` is another project's; [`StoreError::Conflict`]
+    /// when another writer changed the project since it was read, or
     /// the database refused (nothing is written then).
     pub async fn write_project(
         &self,

@@ -1217,6 +1217,45 @@ async fn with_postgresql_sign_in_limits_hold_across_hosts() {
     a.stop().await;
 }
 
+/// Two owners add the same names at the same moment through two hosts on one PostgreSQL
+/// database (each host having found the name free): each name goes to one project, whose add
+/// alone is acknowledged; the other is answered 409 `attached_elsewhere`.
+#[tokio::test]
+async fn with_postgresql_one_name_added_to_two_projects_at_once_goes_to_one() {
+    let url = support::postgres::cluster().database().await;
+    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let fakes = Fakes::new(false);
+    let (a, b) = (scratch.start(&fakes).await, scratch.start(&fakes).await);
+    let ana = Client::sign_in(a.http, "ana@example.com").await;
+    let bo = Client::sign_in(b.http, "bo@example.com").await;
+    let mut refused = 0;
+    for i in 0..20 {
+        let body = format!(r#"{{"name":"race{i}.example.com"}}"#);
+        let (to_petstore, to_bostore) = tokio::join!(
+            ana.post("/projects/petstore/domains", &body),
+            bo.post("/projects/bostore/domains", &body)
+        );
+        let statuses = [to_petstore.status, to_bostore.status];
+        assert!(statuses.contains(&201) && statuses.contains(&409), "race{i}: {statuses:?}");
+        let loser = if to_petstore.status == 409 { &to_petstore } else { &to_bostore };
+        assert_eq!(loser.json()["code"], "attached_elsewhere", "{}", loser.text());
+        let owner = if to_petstore.status == 201 { "petstore" } else { "bostore" };
+        for (client, project) in [(&ana, "petstore"), (&bo, "bostore")] {
+            let names =
+                client.get(&format!("/projects/{project}/domains")).await.json()["domains"].to_string();
+            assert_eq!(
+                names.contains(&format!("race{i}.example.com")),
+                project == owner,
+                "race{i}: {project}"
+            );
+        }
+        refused += usize::from(loser.text().contains("already attached"));
+    }
+    assert_eq!(refused, 20);
+    b.stop().await;
+    a.stop().await;
+}
+
 /// Two hosts on one PostgreSQL database: only the holder of the issuance lease asks the
 /// authority, whichever host the owner verified through; when the holder stops, the other takes
 /// the lease over and issues the next certificate.

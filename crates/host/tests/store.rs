@@ -97,6 +97,7 @@ both_engines!(
     challenge_answers_are_kept_until_they_expire,
     a_write_from_a_stale_read_is_refused,
     a_version_1_database_is_brought_up_to_date,
+    a_name_is_never_taken_from_another_project,
 );
 
 fn project(name: &str, owner: &str) -> ProjectConfig {
@@ -484,6 +485,32 @@ async fn a_version_1_database_is_brought_up_to_date(engine: Engine) {
     assert_eq!(store.project("petstore").await.unwrap().unwrap().owner, "ana@example.com");
     store.put_challenge("tok", "tok.thumb", 100, 10).await.unwrap();
     assert_eq!(store.challenge("tok", 20).await.unwrap().as_deref(), Some("tok.thumb"));
+}
+
+/// Two writers adding one name to two projects (two hosts, each having checked that no project
+/// has it): the later is refused whole, and the name stays the first project's.
+async fn a_name_is_never_taken_from_another_project(engine: Engine) {
+    let store = engine.open().await.unwrap();
+    store
+        .sync_projects(&[project("petstore", "ana@example.com"), project("bostore", "bo@example.com")])
+        .await
+        .unwrap();
+    let added = DomainState::Added { added_at: 1 };
+    let mine = vec![domain("docs.example.com", added)];
+    write(&store, "petstore", None, &mine, None).await.unwrap();
+    let mut theirs = domain("docs.example.com", added);
+    theirs.project = "bostore".to_owned();
+    let mut also = domain("bo.example.com", added);
+    also.project = "bostore".to_owned();
+    let error = write(&store, "bostore", Some("docs.example.com"), &[also, theirs], None).await.unwrap_err();
+    assert!(
+        matches!(&error, StoreError::Taken { name, project } if name == "docs.example.com" && project == "petstore"),
+        "{error}"
+    );
+    assert_eq!(store.domains_of("petstore").await.unwrap(), mine);
+    assert!(store.domains_of("bostore").await.unwrap().is_empty(), "nothing of the refused write");
+    assert_eq!(store.project("bostore").await.unwrap().unwrap().primary, None);
+    assert_eq!(store.domain_project("docs.example.com").await.unwrap().as_deref(), Some("petstore"));
 }
 
 /// A change names the revision it read: one that another writer overtook is refused whole.

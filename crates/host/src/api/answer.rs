@@ -49,6 +49,14 @@ impl From<StoreError> for ApiError {
                 ),
             );
         }
+        if let StoreError::Taken { name, .. } = &error {
+            // The same answer as when the name was already another project's when asked.
+            return ApiError::new(
+                StatusCode::CONFLICT,
+                "attached_elsewhere",
+                format!("{name} is already attached to another project; remove it there first."),
+            );
+        }
         if error.is_unavailable() {
             let mut answer = ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,

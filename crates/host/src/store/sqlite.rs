@@ -203,13 +203,16 @@ impl Sqlite {
             let (state, added, verified, live) = state_columns(&d.state);
             let caa =
                 serde_json::to_string(&d.blocking_caa).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            tx.execute(
+            // A name is never taken from another project: the row is updated only while it is
+            // this project's, else nothing is written and the transaction rolls back.
+            let written = tx.execute(
                 "INSERT INTO domains (name, project, position, state, role, added_at, verified_at, live_at,
                                       check_ok, check_message, checked_at, blocking_caa, issue_error, issue_failed_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
                  ON CONFLICT(name) DO UPDATE SET project = ?2, position = ?3, state = ?4, role = ?5,
                     added_at = ?6, verified_at = ?7, live_at = ?8, check_ok = ?9, check_message = ?10,
-                    checked_at = ?11, blocking_caa = ?12, issue_error = ?13, issue_failed_at = ?14",
+                    checked_at = ?11, blocking_caa = ?12, issue_error = ?13, issue_failed_at = ?14
+                 WHERE domains.project = excluded.project",
                 params![
                     d.name,
                     project,
@@ -227,6 +230,12 @@ impl Sqlite {
                     d.issue_error.as_ref().map(|e| as_i64(e.1)),
                 ],
             )?;
+            if written == 0 {
+                let owner: Option<String> = tx
+                    .query_row("SELECT project FROM domains WHERE name = ?1", [&d.name], |r| r.get(0))
+                    .optional()?;
+                return Err(StoreError::Taken { name: d.name.clone(), project: owner.unwrap_or_default() });
+            }
         }
         tx.execute(
             "UPDATE projects SET primary_domain = ?2, revision = revision + 1 WHERE name = ?1",
