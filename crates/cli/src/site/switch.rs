@@ -45,6 +45,8 @@ enum Existing {
     Link,
     /// A site built without `--switch`: moved into the builds folder, then linked.
     Site,
+    /// An empty folder: removed when the link takes its place.
+    Empty,
 }
 
 /// Whether `out` is a symbolic link (a build there switches without `--switch`).
@@ -84,10 +86,14 @@ pub fn switch(
 
     let target = Path::new(&folder).join(&id);
     let converted = matches!(existing, Existing::Site);
-    if converted {
-        // The one step that is not atomic: the folder moves away, then the link takes its place.
-        let oldest = builds.join(format!("{:013}-converted", 0));
-        fs::rename(out, &oldest).map_err(io_error(out))?;
+    // The one step that is not atomic, once: the folder moves away, then the link takes its place.
+    match existing {
+        Existing::Site => {
+            let oldest = builds.join(format!("{:013}-converted", 0));
+            fs::rename(out, &oldest).map_err(io_error(out))?;
+        }
+        Existing::Empty => fs::remove_dir(out).map_err(io_error(out))?,
+        Existing::Nothing | Existing::Link => {}
     }
     let link = temporary_link(&parent, &name, &target)?;
     if let Err(source) = fs::rename(&link, out) {
@@ -120,9 +126,7 @@ fn existing(out: &Path, folder: &str) -> Result<Existing, String> {
         return Ok(Existing::Site);
     }
     if metadata.is_dir() && fs::read_dir(out).is_ok_and(|mut entries| entries.next().is_none()) {
-        // An empty folder: replaced by the link like a site, nothing in it to keep.
-        fs::remove_dir(out).map_err(|e| format!("cannot replace the empty folder: {e}"))?;
-        return Ok(Existing::Nothing);
+        return Ok(Existing::Empty);
     }
     Err(if metadata.is_dir() {
         format!(
@@ -273,6 +277,20 @@ mod tests {
         let error = switch(&other, |dir| site(dir, "x")).expect_err("refused").to_string();
         assert!(error.contains("not a site built by playground"), "{error}");
         assert_eq!(fs::read_to_string(other.join("notes.txt")).expect("untouched"), "mine");
+
+        // An empty folder is replaced by the link, but only once the build is written.
+        let empty = root.path().join("empty");
+        fs::create_dir(&empty).expect("folder");
+        assert!(
+            switch(&empty, |dir| Err(BuildError::Io {
+                path: dir.to_owned(),
+                source: io::Error::other("full")
+            }))
+            .is_err()
+        );
+        assert!(empty.is_dir() && !is_link(&empty), "a failed build leaves it");
+        switch(&empty, |dir| site(dir, "filled")).expect("switches");
+        assert_eq!(fs::read_to_string(empty.join("index.html")).expect("reads"), "filled");
 
         let link = root.path().join("elsewhere");
         std::os::unix::fs::symlink("/tmp", &link).expect("a link");
