@@ -4,59 +4,21 @@
 //! new build from the moment the build command returns, and a page of the previous build still
 //! gets the scripts it names after the switch.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hosted::{BINARY, Hosted};
 use support::{fake_app, fixture};
 
+#[path = "support/hosted.rs"]
+mod hosted;
 mod support;
-
-const BINARY: &str = env!("CARGO_BIN_EXE_playground");
 const SITE: &str = "petstore.docs-host.test";
-
-/// A `playground host` child on a free port, killed when dropped.
-struct Hosted {
-    child: Child,
-    address: String,
-}
-
-impl Hosted {
-    fn start(config: &Path) -> Hosted {
-        let mut child = Command::new(BINARY)
-            .args(["host", "--config"])
-            .arg(config)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("playground starts");
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut line = String::new();
-        let _ = stdout.read_line(&mut line);
-        std::thread::spawn(move || {
-            let mut rest = String::new();
-            let _ = stdout.read_to_string(&mut rest);
-        });
-        let address = line.trim().strip_prefix("playground listening on http://").map(str::to_owned);
-        let Some(address) = address else {
-            let _ = child.kill();
-            panic!("the host did not start: {line:?}");
-        };
-        Hosted { child, address }
-    }
-}
-
-impl Drop for Hosted {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// `GET path` of the project's default address at `address`: (status, body).
 fn get(address: &str, path: &str) -> (u16, String) {
@@ -133,8 +95,8 @@ fn two_hosts_serve_a_shared_site_switched_whole() {
     let (app_1, app_2) = (app_version(dir.path(), 1), app_version(dir.path(), 2));
     std::fs::create_dir(dir.path().join("sites")).expect("the shared folder");
     let out = dir.path().join("sites/petstore");
-    let hosts =
-        [Hosted::start(&write_config(dir.path(), "a")), Hosted::start(&write_config(dir.path(), "b"))];
+    let start = |name: &str| Hosted::start(&write_config(dir.path(), name)).expect("a host starts");
+    let hosts = [start("a"), start("b")];
 
     // Nothing published yet: both say so.
     for host in &hosts {
