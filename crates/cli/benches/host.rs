@@ -47,6 +47,8 @@ const LOAD: Duration = Duration::from_secs(4);
 const CONNECTIONS: usize = 32;
 /// Clients making new connections for the handshakes.
 const HANDSHAKERS: usize = 16;
+/// New connections timed from connecting to the page's last byte.
+const FIRST_REQUESTS: usize = 50;
 /// Changes timed from answer to every host.
 const CHANGES: usize = 5;
 /// The custom domain served.
@@ -129,6 +131,11 @@ fn main() {
     let direct = format!("127.0.0.1:{a_https}");
     let through = balancer.https_address();
     b = load_rounds(&runtime, &root, &through, &direct, b, &config_b);
+    let (p50, p90) = runtime.block_on(first_requests(&through, &root, FIRST_REQUESTS));
+    println!(
+        "\n| A new connection: the handshake, then the page ({FIRST_REQUESTS}, one at a time, two hosts) | Median | 90th percentile |\n|---|---:|---:|"
+    );
+    println!("| Through HAProxy | {p50:.1} ms | {p90:.1} ms |");
 
     let hosts = [direct.clone(), format!("127.0.0.1:{b_https}")];
     let (live, removed) = change_times(&runtime, &admin, &cookie, &hosts, &root);
@@ -335,6 +342,21 @@ async fn serves(address: &str, name: &str, roots: &rustls::RootCertStore) -> boo
     let Ok(mut sender) = connect(address, name, &connector(roots)).await else { return false };
     let request = hyper::Request::get("/").header("host", name).body(Empty::new()).unwrap();
     sender.send_request(request).await.is_ok_and(|r| r.status() == 200 || r.status() == 301)
+}
+
+/// Milliseconds from connecting to the page's last byte on a new connection (the handshake and
+/// the first request), one connection at a time, `count` times: (median, 90th percentile).
+async fn first_requests(address: &str, roots: &rustls::RootCertStore, count: usize) -> (f64, f64) {
+    let connector = connector(roots);
+    let mut times = Vec::new();
+    for _ in 0..count {
+        let at = Instant::now();
+        let mut sender = connect(address, DOMAIN, &connector).await.expect("connects");
+        get(&mut sender, DOMAIN).await.expect("the page");
+        times.push(at.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    (median(&times), times[times.len() * 9 / 10])
 }
 
 /// Requests per second over `connections` keep-alive connections for [`LOAD`].

@@ -96,6 +96,8 @@ impl Listener for IdleListener {
 
     async fn accept(&mut self) -> (Self::Io, Self::Addr) {
         let (stream, peer) = Listener::accept(&mut self.inner).await;
+        // As the prepared listener's: no 40 ms wait for a delayed ACK between two writes.
+        let _ = stream.set_nodelay(true);
         (Idle::new(stream, self.limit), peer)
     }
 

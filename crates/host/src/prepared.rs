@@ -48,6 +48,9 @@ impl PreparedListener {
                         continue;
                     }
                 };
+                // Answers go out as written: with Nagle's algorithm a response's second write
+                // waits for the client's delayed ACK of the first, 40 ms on Linux.
+                let _ = stream.set_nodelay(true);
                 let tls = tls.clone();
                 let sender = sender.clone();
                 tokio::spawn(async move {
