@@ -37,7 +37,7 @@ mod hosted;
 #[path = "../../host/tests/support/postgres.rs"]
 mod postgres;
 
-use hosted::{Hosted, api, sign_in, state, wait_for};
+use hosted::{Hosted, add, api, sign_in, state, verify, wait_for};
 
 /// Rounds of each measurement; the median is printed.
 const ROUNDS: usize = 3;
@@ -109,7 +109,8 @@ fn main() {
     let since = Instant::now();
     until(since, || api(&admin, "GET", "/projects/petstore/domains", None, "").0 == 401);
     let cookie = sign_in(&admin);
-    add_and_verify(&admin, &cookie, DOMAIN);
+    add(&admin, &cookie, DOMAIN);
+    verify(&admin, &cookie, DOMAIN);
     wait_for(&admin, &cookie, DOMAIN, "live", |v| state(v) == "live");
     let root = Arc::new(roots(pebble.issuing_root_pem()));
     let page =
@@ -157,15 +158,6 @@ fn main() {
     drop(b);
 }
 
-fn add_and_verify(admin: &str, cookie: &str, name: &str) {
-    let body = format!(r#"{{"name":"{name}"}}"#);
-    let (status, _, json) = api(admin, "POST", "/projects/petstore/domains", Some(cookie), &body);
-    assert_eq!(status, 201, "{json}");
-    let (status, _, json) =
-        api(admin, "POST", &format!("/projects/petstore/domains/{name}/verify"), Some(cookie), "");
-    assert_eq!(status, 200, "{json}");
-}
-
 /// From a change's answer to every host of `hosts` serving it, in milliseconds, for [`CHANGES`]
 /// domains: (made live, removed). "Live" is when the state first says so (polled every 5 ms
 /// through the balancer), the certificate issued and stored.
@@ -180,7 +172,8 @@ fn change_times(
     let mut removed = Vec::new();
     for i in 1..=CHANGES {
         let domain = name(i);
-        add_and_verify(admin, cookie, &domain);
+        add(admin, cookie, &domain);
+        verify(admin, cookie, &domain);
         let path = format!("/projects/petstore/domains/{domain}");
         until(Instant::now(), || state(&api(admin, "GET", &path, Some(cookie), "").2) == "live");
         let answered = Instant::now();

@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use balancer::{Balancer, free_ports};
 use hosted::{
-    Hosted, api, domain_names, https_get, sign_in, state, wait_for, with_pebble, within_2s, write_config,
+    Hosted, add, api, domain_names, https_get, remove, sign_in, state, verify, wait_for, with_pebble,
+    within_2s, write_config,
 };
 use playground_certs::pebble::Pebble;
 
@@ -111,24 +112,6 @@ fn pebble(runtime: &tokio::runtime::Runtime, http01_port: u16, names: &[&str]) -
         runtime.block_on(pebble.set_cname(name, TARGET)).expect("CNAME");
     }
     pebble
-}
-
-fn add(address: &str, cookie: &str, name: &str) {
-    let body = format!(r#"{{"name":"{name}"}}"#);
-    let (status, _, json) = api(address, "POST", "/projects/petstore/domains", Some(cookie), &body);
-    assert_eq!(status, 201, "{name}: {json}");
-}
-
-fn verify(address: &str, cookie: &str, name: &str) {
-    let (status, _, json) =
-        api(address, "POST", &format!("/projects/petstore/domains/{name}/verify"), Some(cookie), "");
-    assert_eq!(status, 200, "{name}: {json}");
-}
-
-fn remove(address: &str, cookie: &str, name: &str) {
-    let (status, _, json) =
-        api(address, "DELETE", &format!("/projects/petstore/domains/{name}"), Some(cookie), "");
-    assert_eq!(status, 200, "{name}: {json}");
 }
 
 /// Whether `address` serves the site over HTTPS for `name`, trusting `root`.

@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hosted::{
-    Hosted, api, domain_names, free_port, https_get, sign_in, state, wait_for, with_pebble, within_2s,
-    write_config,
+    Hosted, add, api, domain_names, free_port, https_get, remove, sign_in, state, verify, wait_for,
+    with_pebble, within_2s, write_config,
 };
 
 #[path = "support/hosted.rs"]
@@ -234,28 +234,11 @@ fn with_a_real_ca_and_dns_a_domain_goes_from_added_to_served_over_https_and_back
     let host = Hosted::start_with(&config, true).expect("the host starts");
     let https = host.https.clone().expect("an HTTPS listener");
     let cookie = sign_in(&host.address);
-    let add = |address: &str, name: &str| {
-        let (status, _, json) = api(
-            address,
-            "POST",
-            "/projects/petstore/domains",
-            Some(&cookie),
-            &format!(r#"{{"name":"{name}"}}"#),
-        );
-        assert_eq!(status, 201, "{name}: {json}");
-    };
-    let verify = |address: &str, name: &str| {
-        let (status, _, json) =
-            api(address, "POST", &format!("/projects/petstore/domains/{name}/verify"), Some(&cookie), "");
-        assert_eq!(status, 200, "{name}: {json}");
-        json["message"].as_str().unwrap_or_default().to_owned()
-    };
-
     // Added only: no certificate, nothing served.
-    add(&host.address, "docs.example.test");
+    add(&host.address, &cookie, "docs.example.test");
     assert!(https_get(&https, "docs.example.test", "/", pebble.issuing_root_pem()).is_err());
     // Verify (real DNS: the CNAME) and the certificate from Pebble: live, served over HTTPS.
-    verify(&host.address, "docs.example.test");
+    verify(&host.address, &cookie, "docs.example.test");
     let view = wait_for(&host.address, &cookie, "docs.example.test", "live", |v| state(v) == "live");
     assert_eq!(view["certificate"]["status"], "issued", "{view}");
     let (status, _, body) =
@@ -263,8 +246,8 @@ fn with_a_real_ca_and_dns_a_domain_goes_from_added_to_served_over_https_and_back
     assert_eq!((status, body.as_str()), (200, "<h1>petstore</h1>"));
 
     // A second domain, live, answers 301 to the primary, path and query kept.
-    add(&host.address, "old.example.test");
-    verify(&host.address, "old.example.test");
+    add(&host.address, &cookie, "old.example.test");
+    verify(&host.address, &cookie, "old.example.test");
     wait_for(&host.address, &cookie, "old.example.test", "live", |v| state(v) == "live");
     let (status, head, _) =
         https_get(&https, "old.example.test", "/pets?page=2", pebble.issuing_root_pem()).expect("HTTPS");
@@ -278,8 +261,8 @@ fn with_a_real_ca_and_dns_a_domain_goes_from_added_to_served_over_https_and_back
 
     // CAA that allows another authority only: verified, but no certificate, and why, at once
     // (in the answer and the log), naming the parent that holds the record.
-    add(&host.address, "docs.blocked.test");
-    let message = verify(&host.address, "docs.blocked.test");
+    add(&host.address, &cookie, "docs.blocked.test");
+    let message = verify(&host.address, &cookie, "docs.blocked.test");
     blocked_at_the_parent(&host, &cookie, &message);
 
     // Remove stops the domain at once: no certificate offered, nothing served.
@@ -290,8 +273,8 @@ fn with_a_real_ca_and_dns_a_domain_goes_from_added_to_served_over_https_and_back
 
     // kill -9 right after a verify is acknowledged, while the certificate is being asked
     // for: the verification stands, and the next start gets the certificate.
-    add(&host.address, "slow.example.test");
-    verify(&host.address, "slow.example.test");
+    add(&host.address, &cookie, "slow.example.test");
+    verify(&host.address, &cookie, "slow.example.test");
     host.kill();
     let host = Hosted::start_with(&config, true).expect("the host starts again after kill -9");
     let https = host.https.clone().expect("an HTTPS listener");
@@ -369,17 +352,8 @@ fn with_postgresql_two_hosts_follow_each_other_and_survive_the_issuers_kill() {
     let root = pebble.issuing_root_pem();
 
     // Made live through A (issued by A, validated at B's port): B serves it within 2 s.
-    let (status, _, json) = api(
-        &a.address,
-        "POST",
-        "/projects/petstore/domains",
-        Some(&cookie),
-        r#"{"name":"docs.example.test"}"#,
-    );
-    assert_eq!(status, 201, "{json}");
-    let (status, _, json) =
-        api(&a.address, "POST", "/projects/petstore/domains/docs.example.test/verify", Some(&cookie), "");
-    assert_eq!(status, 200, "{json}");
+    add(&a.address, &cookie, "docs.example.test");
+    verify(&a.address, &cookie, "docs.example.test");
     wait_for(&a.address, &cookie, "docs.example.test", "live", |v| state(v) == "live");
     let took = within_2s("B serves docs.example.test over HTTPS", || {
         https_get(&b_https, "docs.example.test", "/", root)
@@ -388,26 +362,15 @@ fn with_postgresql_two_hosts_follow_each_other_and_survive_the_issuers_kill() {
     eprintln!("served by B {took:?} after A answered live");
 
     // Removed through A: B's handshake for it fails within 2 s.
-    let (status, _, json) =
-        api(&a.address, "DELETE", "/projects/petstore/domains/docs.example.test", Some(&cookie), "");
-    assert_eq!(status, 200, "{json}");
+    remove(&a.address, &cookie, "docs.example.test");
     let took = within_2s("B stops the handshake for docs.example.test", || {
         https_get(&b_https, "docs.example.test", "/", root).is_err()
     });
     eprintln!("B's handshake refused {took:?} after A answered the removal");
 
     // Verified through B, then A (the lease's holder) is killed: B takes the lease over.
-    let (status, _, json) = api(
-        &b.address,
-        "POST",
-        "/projects/petstore/domains",
-        Some(&cookie),
-        r#"{"name":"slow.example.test"}"#,
-    );
-    assert_eq!(status, 201, "{json}");
-    let (status, _, json) =
-        api(&b.address, "POST", "/projects/petstore/domains/slow.example.test/verify", Some(&cookie), "");
-    assert_eq!(status, 200, "{json}");
+    add(&b.address, &cookie, "slow.example.test");
+    verify(&b.address, &cookie, "slow.example.test");
     a.kill();
     let view = wait_for(&b.address, &cookie, "slow.example.test", "live", |v| state(v) == "live");
     assert_eq!(view["certificate"]["status"], "issued", "{view}");

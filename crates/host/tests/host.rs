@@ -21,8 +21,7 @@ macro_rules! on_both_engines {
             }
             #[tokio::test]
             async fn postgres() {
-                let url = super::support::postgres::cluster().database().await;
-                super::$name(super::Scratch::new(&format!("[database]\nurl = \"{url}\"\n"))).await;
+                super::$name(super::Scratch::on_postgres().await.0).await;
             }
         }
     )*};
@@ -921,8 +920,7 @@ async fn an_unreachable_database_is_a_clear_error_at_start() {
 
 #[tokio::test]
 async fn with_postgresql_a_second_host_is_not_refused_by_a_lock_file() {
-    let url = support::postgres::cluster().database().await;
-    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (scratch, url) = Scratch::on_postgres().await;
     let fakes = Fakes::new(false);
     let host = scratch.start(&fakes).await;
     let client = Client::sign_in(host.http, "ana@example.com").await;
@@ -1003,8 +1001,7 @@ async fn challenge_answers_in_the_state_are_served(scratch: Scratch) {
 /// change is read and made again on what the other committed, and nothing of either is lost.
 #[tokio::test]
 async fn with_postgresql_a_change_overtaken_by_another_writer_is_made_again_on_its_state() {
-    let url = support::postgres::cluster().database().await;
-    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (scratch, url) = Scratch::on_postgres().await;
     let fakes = Fakes::new(false);
     let host = scratch.start(&fakes).await;
     let client = Client::sign_in(host.http, "ana@example.com").await;
@@ -1037,8 +1034,7 @@ async fn with_postgresql_a_change_overtaken_by_another_writer_is_made_again_on_i
 /// The same for a verification: what DNS said is recorded on the state the other committed.
 #[tokio::test]
 async fn with_postgresql_a_verification_overtaken_by_another_writer_is_recorded_again() {
-    let url = support::postgres::cluster().database().await;
-    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (scratch, url) = Scratch::on_postgres().await;
     let fakes = Fakes::new(true);
     let host = scratch.start(&fakes).await;
     let client = Client::sign_in(host.http, "ana@example.com").await;
@@ -1095,8 +1091,7 @@ where
 /// B's routing and withdraws B's certificate within 2 s.
 #[tokio::test]
 async fn with_postgresql_another_hosts_changes_reach_routing_and_sni_within_2s() {
-    let url = support::postgres::cluster().database().await;
-    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (scratch, _) = Scratch::on_postgres().await;
     let (fakes_a, fakes_b) = (Fakes::new(false), Fakes::new(false));
     let a = scratch.start(&fakes_a).await;
     let b = scratch.start(&fakes_b).await;
@@ -1135,8 +1130,7 @@ async fn with_postgresql_another_hosts_changes_reach_routing_and_sni_within_2s()
 /// connects and listens again, and a change through A still reaches B within 2 s.
 #[tokio::test]
 async fn with_postgresql_a_lost_listening_connection_listens_again() {
-    let url = support::postgres::cluster().database().await;
-    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (scratch, url) = Scratch::on_postgres().await;
     let (fakes_a, fakes_b) = (Fakes::new(false), Fakes::new(false));
     let a = scratch.start(&fakes_a).await;
     let b = scratch.start(&fakes_b).await;
@@ -1200,8 +1194,7 @@ async fn with_postgresql_a_lost_listening_connection_listens_again() {
 /// host B is refused, even with the right password.
 #[tokio::test]
 async fn with_postgresql_sign_in_limits_hold_across_hosts() {
-    let url = support::postgres::cluster().database().await;
-    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (scratch, _) = Scratch::on_postgres().await;
     let fakes = Fakes::new(false);
     let a = scratch.start(&fakes).await;
     let b = scratch.start(&fakes).await;
@@ -1222,8 +1215,7 @@ async fn with_postgresql_sign_in_limits_hold_across_hosts() {
 /// alone is acknowledged; the other is answered 409 `attached_elsewhere`.
 #[tokio::test]
 async fn with_postgresql_one_name_added_to_two_projects_at_once_goes_to_one() {
-    let url = support::postgres::cluster().database().await;
-    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (scratch, _) = Scratch::on_postgres().await;
     let fakes = Fakes::new(false);
     let (a, b) = (scratch.start(&fakes).await, scratch.start(&fakes).await);
     let ana = Client::sign_in(a.http, "ana@example.com").await;
@@ -1261,8 +1253,7 @@ async fn with_postgresql_one_name_added_to_two_projects_at_once_goes_to_one() {
 /// the lease over and issues the next certificate.
 #[tokio::test]
 async fn with_postgresql_issuance_runs_on_one_host_and_is_taken_over() {
-    let url = support::postgres::cluster().database().await;
-    let scratch = Scratch::new(&format!("[database]\nurl = \"{url}\"\n"));
+    let (scratch, _) = Scratch::on_postgres().await;
     let (fakes_a, fakes_b) = (Fakes::new(false), Fakes::new(false));
     let a = scratch.start(&fakes_a).await;
     let b = scratch.start(&fakes_b).await;

@@ -188,6 +188,28 @@ pub fn sign_in(address: &str) -> String {
     cookie.split(';').next().expect("name=value").to_owned()
 }
 
+/// Adds `name` to the project petstore; it must be answered 201.
+pub fn add(address: &str, cookie: &str, name: &str) {
+    let body = format!(r#"{{"name":"{name}"}}"#);
+    let (status, _, json) = api(address, "POST", "/projects/petstore/domains", Some(cookie), &body);
+    assert_eq!(status, 201, "{name}: {json}");
+}
+
+/// Verifies `name`; it must be answered 200. The answer's message.
+pub fn verify(address: &str, cookie: &str, name: &str) -> String {
+    let (status, _, json) =
+        api(address, "POST", &format!("/projects/petstore/domains/{name}/verify"), Some(cookie), "");
+    assert_eq!(status, 200, "{name}: {json}");
+    json["message"].as_str().unwrap_or_default().to_owned()
+}
+
+/// Removes `name`; it must be answered 200.
+pub fn remove(address: &str, cookie: &str, name: &str) {
+    let (status, _, json) =
+        api(address, "DELETE", &format!("/projects/petstore/domains/{name}"), Some(cookie), "");
+    assert_eq!(status, 200, "{name}: {json}");
+}
+
 pub fn domain_names(address: &str, cookie: &str) -> Vec<String> {
     let (status, _, json) = api(address, "GET", "/projects/petstore/domains", Some(cookie), "");
     assert_eq!(status, 200, "{json}");

@@ -191,6 +191,12 @@ pub struct Scratch {
 }
 
 impl Scratch {
+    /// With its state in a fresh database of the tests' PostgreSQL cluster; and that database's URL.
+    pub async fn on_postgres() -> (Scratch, String) {
+        let url = postgres::cluster().database().await;
+        (Scratch::new(&format!("[database]\nurl = \"{url}\"\n")), url)
+    }
+
     pub fn new(extra: &str) -> Scratch {
         Scratch::with_admin(extra, ADMIN)
     }
