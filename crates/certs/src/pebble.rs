@@ -69,12 +69,31 @@ impl fmt::Debug for Pebble {
     }
 }
 
-/// A TCP port on 127.0.0.1 that was free a moment ago (and, with `udp`, free for UDP too).
-fn free_port(udp: bool) -> Result<u16, PebbleError> {
-    for _ in 0..50 {
-        let tcp = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(|e| PebbleError(e.to_string()))?;
-        let port = tcp.local_addr().map_err(|e| PebbleError(e.to_string()))?.port();
-        if !udp || UdpSocket::bind((Ipv4Addr::LOCALHOST, port)).is_ok() {
+/// A port of 127.0.0.1 free for TCP (and with `udp`, for UDP too), for a server a test starts
+/// and may stop and start again on the same port.
+///
+/// It is taken below the kernel's ephemeral range (`ip_local_port_range`, from which outgoing
+/// connections and `bind` to port 0 get theirs), so no connection of the test's own clients,
+/// balancer or database can be given it between a server's stop and its restart. Ports are
+/// handed out in turn from a start that differs per process, so one process never hands out a
+/// port twice, and each is checked free by binding it first.
+pub fn free_port(udp: bool) -> Result<u16, PebbleError> {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| range.split_whitespace().next()?.parse::<u32>().ok())
+        .unwrap_or(32768);
+    // The 12,000 ports under the ephemeral range (fewer when the range starts low).
+    let span = low.saturating_sub(1024).min(12_000);
+    if span < 100 {
+        return Err(PebbleError(format!("no ports below the ephemeral range (it starts at {low})")));
+    }
+    let start = std::process::id().wrapping_mul(7919) % span;
+    for _ in 0..200 {
+        let port = (low - span + (start + NEXT.fetch_add(1, Ordering::Relaxed)) % span) as u16;
+        let free = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).is_ok()
+            && (!udp || UdpSocket::bind((Ipv4Addr::LOCALHOST, port)).is_ok());
+        if free {
             return Ok(port);
         }
     }

@@ -11,7 +11,7 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -30,11 +30,10 @@ pub struct Balancer {
     pub https: u16,
 }
 
-/// `n` distinct free ports of 127.0.0.1 (all bound at once, then let go).
+/// `N` distinct free ports of 127.0.0.1 that stay free for their servers' restarts
+/// ([`playground_certs::pebble::free_port`]).
 pub fn free_ports<const N: usize>() -> [u16; N] {
-    let listeners: Vec<TcpListener> =
-        (0..N).map(|_| TcpListener::bind("127.0.0.1:0").expect("binds")).collect();
-    std::array::from_fn(|i| listeners[i].local_addr().expect("an address").port())
+    std::array::from_fn(|_| playground_certs::pebble::free_port(false).expect("a free port"))
 }
 
 /// The servers' lines say `send-proxy-v2` when `proxy`: a PROXY protocol v2 header before each

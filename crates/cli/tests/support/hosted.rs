@@ -312,8 +312,8 @@ pub fn with_pebble(text: &str, pebble: &Pebble) -> String {
         .replace("ca_identifier = \"letsencrypt.org\"", "ca_identifier = \"pebble.letsencrypt.org\"")
 }
 
-/// A free TCP port of 127.0.0.1 (bound, then let go).
+/// A free TCP port of 127.0.0.1 that stays free for its server's restarts
+/// ([`playground_certs::pebble::free_port`]).
 pub fn free_port() -> u16 {
-    let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
-    probe.local_addr().expect("an address").port()
+    playground_certs::pebble::free_port(false).expect("a free port")
 }

@@ -10,7 +10,6 @@
 //! exits; a [`Cluster`] that is dropped stops at once.
 #![allow(dead_code, clippy::unwrap_used)]
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -56,8 +55,10 @@ fn run(mut command: Command, what: &str) {
     );
 }
 
+/// A port that no client's connection takes while the cluster is stopped and started again
+/// ([`playground_certs::pebble::free_port`]).
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    playground_certs::pebble::free_port(false).expect("a free port")
 }
 
 impl Cluster {
