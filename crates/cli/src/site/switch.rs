@@ -137,19 +137,28 @@ fn existing(out: &Path, folder: &str) -> Result<Existing, String> {
     })
 }
 
-/// A build's name: the time in milliseconds (13 digits, so names sort by age) and a counter
-/// that makes it new in `builds`.
+/// A build's name, `MILLIS-N-PID`: the time in milliseconds (13 digits) and a 4-digit counter,
+/// chosen so that the name sorts after every build in `builds` (the newest are the ones kept,
+/// found by sorting names); the process id keeps two builds of the same moment apart. A name is
+/// never reused: within one millisecond the counter goes on from the newest build's, even after
+/// [`prune`] removed the builds that had the lower counters.
 fn new_id(builds: &Path) -> String {
-    let millis = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    let pid = std::process::id();
-    let mut n = 0_u32;
-    loop {
-        let id = format!("{millis:013}-{pid}-{n}");
-        if fs::symlink_metadata(builds.join(&id)).is_err() {
-            return id;
-        }
-        n += 1;
-    }
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    let newest = fs::read_dir(builds)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter_map(|name| {
+            let mut parts = name.split('-');
+            Some((parts.next()?.parse::<u128>().ok()?, parts.next()?.parse::<u64>().ok()?))
+        })
+        .max();
+    // A clock set back keeps the newest build's time, so the new name still sorts last.
+    let (millis, n) = match newest {
+        Some((millis, n)) if millis >= now => (millis, n + 1),
+        _ => (now, 0),
+    };
+    format!("{millis:013}-{n:04}-{}", std::process::id())
 }
 
 /// A new link to `target` beside `out`'s name, to be renamed over it.
@@ -221,6 +230,21 @@ mod tests {
     fn site(dir: &Path, text: &str) -> Result<(), BuildError> {
         fs::write(dir.join(MARKER), "").map_err(io_error(dir))?;
         fs::write(dir.join("index.html"), text).map_err(io_error(dir))
+    }
+
+    #[test]
+    fn a_new_name_sorts_after_every_build_even_after_pruning_in_the_same_millisecond() {
+        let builds = tempfile::tempdir().expect("scratch");
+        let far = "9999999999999";
+        // The builds of one millisecond (ahead of the clock), the lower counters pruned.
+        for name in [format!("{far}-0003-1"), format!("{far}-0004-1"), "0000000000000-converted".to_owned()] {
+            fs::create_dir(builds.path().join(name)).expect("a build");
+        }
+        let id = new_id(builds.path());
+        assert!(id.starts_with(&format!("{far}-0005-")), "{id}");
+        let empty = tempfile::tempdir().expect("scratch");
+        let first = new_id(empty.path());
+        assert!(first.contains("-0000-") && first < new_id(builds.path()), "{first}");
     }
 
     #[test]
