@@ -31,7 +31,7 @@ pub mod versions;
 
 use std::path::{Path, PathBuf};
 
-use playground_reference::html::prerender;
+use playground_reference::html::{WHOLE_LIST_PAGE, prerender, prerender_whole_list};
 use playground_reference::site::SiteConfig;
 use serde_json::{Map, Value, json};
 
@@ -100,7 +100,8 @@ pub struct App<'a> {
 /// A site, made in memory.
 #[derive(Debug)]
 pub struct Site {
-    /// The files written: `openapi.json`, `index.html`, [`MARKER`] and the Markdown pages,
+    /// The files written: `openapi.json`, `index.html` (and `all-operations.html` for a list
+    /// longer than a screen), [`MARKER`] and the Markdown pages,
     /// each named relative to the site's top (`/` between folders: `operations/getPet.md`).
     pub files: Vec<(String, Vec<u8>)>,
     /// The app's entries copied as they are (folders with everything in them).
@@ -396,9 +397,11 @@ fn render(
     let mut names = copy.to_vec();
     names.push(DOCUMENT.to_owned());
     names.extend(logo.iter().chain(&favicon).map(|(_, name)| name.clone()));
-    let first_paint = prerender(&checked.read, &checked.catalog, &site_settings);
-    let html = page::rewrite(app.index, &head, &first_paint, &names)
-        .map_err(|source| SiteError::Page { path: app.index_path.to_owned(), source })?;
+    let page = |first_paint: &str| {
+        page::rewrite(app.index, &head, first_paint, &names)
+            .map_err(|source| SiteError::Page { path: app.index_path.to_owned(), source })
+    };
+    let html = page(&prerender(&checked.read, &checked.catalog, &site_settings))?;
 
     let document = checked.document.to_string().into_bytes();
     let mut files = vec![
@@ -406,6 +409,11 @@ fn render(
         ("index.html".to_owned(), html.into_bytes()),
         (MARKER.to_owned(), MARKER_TEXT.as_bytes().to_vec()),
     ];
+    // A list longer than a screen: index.html has the first screen's rows, this page every row
+    // (the same page otherwise, so with JavaScript it is the reference too).
+    if let Some(whole) = prerender_whole_list(&checked.read, &checked.catalog, &site_settings) {
+        files.push((WHOLE_LIST_PAGE.to_owned(), page(&whole)?.into_bytes()));
+    }
     let markdown = playground_llms::pages(&checked.document, &checked.catalog, &title);
     files.extend(markdown.into_iter().map(|page| (page.path, page.text.into_bytes())));
     Ok(Rendered { files, images: logo.into_iter().chain(favicon).collect(), title })

@@ -31,6 +31,30 @@ pub const MAX_ROWS: usize = 5_000;
 /// document and the configuration is escaped, and the work is linear in the document's size.
 #[must_use]
 pub fn prerender(document: &AnyDocument, catalog: &Catalog, site: &SiteConfig) -> String {
+    first_paint(document, catalog, site, List::FirstScreen)
+}
+
+/// The page of the whole list ([`WHOLE_LIST_PAGE`]), when the list is longer than the first
+/// screen: [`prerender`]'s first paint with every row written (at most [`MAX_ROWS`]), for
+/// readers without JavaScript, whose `index.html` has the first screen's rows and a link here.
+/// Its rows after the first screen are in chunks that `index.html`'s script fills in. `None`
+/// when `index.html` already has every row.
+#[must_use]
+pub fn prerender_whole_list(document: &AnyDocument, catalog: &Catalog, site: &SiteConfig) -> Option<String> {
+    (outline::rows(&catalog.groups).len() > FIRST_SCREEN_ROWS)
+        .then(|| first_paint(document, catalog, site, List::Whole))
+}
+
+/// Which rows of the list a page writes.
+#[derive(Clone, Copy, PartialEq)]
+enum List {
+    /// `index.html`: the first screen's rows, the others filled in from [`WHOLE_LIST_PAGE`].
+    FirstScreen,
+    /// [`WHOLE_LIST_PAGE`]: every row.
+    Whole,
+}
+
+fn first_paint(document: &AnyDocument, catalog: &Catalog, site: &SiteConfig, list: List) -> String {
     let render = |source: &str| Some(crate::markdown::to_safe_html(source));
     let mut html = Html::new(&render);
     // The accent for readers without JavaScript (index.html's script sets it for the others).
@@ -40,7 +64,7 @@ pub fn prerender(document: &AnyDocument, catalog: &Catalog, site: &SiteConfig) -
     header(&mut html, catalog, site);
     html.raw(r#"<div class="layout"><aside class="sidebar">"#);
     html.raw(SEARCH);
-    operation_list(&mut html, catalog);
+    operation_list(&mut html, catalog, list);
     html.raw(r#"</aside><main id="content">"#);
     let about = document.root().map(Overview::from_root).unwrap_or_default();
     overview(&mut html, catalog, &about, true);
@@ -98,45 +122,61 @@ fn site_links(html: &mut Html<'_>, site: &SiteConfig) {
     }
 }
 
-/// Rows of the list written as they are, first in the page: more than a tall screen shows
-/// (about 25 rows of 3.25rem at 1,440 pixels).
+/// Rows of the list in `index.html`: more than a tall screen shows (about 25 rows of 3.25rem at
+/// 1,440 pixels).
 pub const FIRST_SCREEN_ROWS: usize = 40;
 
-/// The rows after the first screen go in `<noscript data-rows>` elements of this many rows
-/// each, which [`FILL_ROWS`] turns into rows one per task.
+/// The page with every row of the list, beside `index.html`.
+pub const WHOLE_LIST_PAGE: &str = "all-operations.html";
+
+/// In [`WHOLE_LIST_PAGE`], this comment starts the first screen's rows and then each chunk of
+/// [`ROWS_PER_CHUNK`] rows after them, and [`ROWS_END`] follows the last. A row's text is
+/// escaped, so no row holds either.
+const CHUNK: &str = "<!--rows-->";
+const ROWS_END: &str = "<!--/rows-->";
+
+/// The rows after the first screen are filled in this many at a time, one chunk per task.
 const ROWS_PER_CHUNK: usize = 250;
 
-/// Puts the rows held in `<noscript data-rows>` into the list, after the first frame, one
-/// element per task (each a bounded piece of HTML to parse). With JavaScript, a `<noscript>`'s
-/// content is text the parser only scans, so the first paint parses and lays out the first
-/// screen's rows only; without JavaScript it is HTML in its place, and every row shows.
-const FILL_ROWS: &str = r##"<script>(function(){function f(){var n=document.querySelector("#prerendered noscript[data-rows]");if(!n)return;n.insertAdjacentHTML("beforebegin",n.textContent);n.remove();setTimeout(f)}requestAnimationFrame(function(){setTimeout(f)})})()</script>"##;
+/// Fills `index.html`'s list in from [`WHOLE_LIST_PAGE`] after the first frame: its chunks
+/// after the first screen's, one per task (each a bounded piece of HTML to parse), until the
+/// app replaces the first paint. A browser parses a document that arrives whole before its
+/// first frame, so rows in `index.html` delay it even unseen: GitHub's 1,223 operations held
+/// back in `<noscript>` (870 KB of text to scan) put its first row on screen at 151 ms, against
+/// 107 ms with them here (median of 9 interleaved loads, the floor 63 ms).
+const FILL_ROWS: &str = r##"<script>requestAnimationFrame(function(){setTimeout(function(){fetch("all-operations.html").then(function(r){return r.ok?r.text():""}).then(function(t){var c=t.split("\x3c!--rows--\x3e"),i=2,n=c.length-1;if(n<2)return;c[n]=c[n].split("\x3c!--/rows--\x3e")[0];(function f(){var l=document.querySelector("#prerendered .list-spacer");if(!l||i>n)return;l.insertAdjacentHTML("beforeend",c[i++]);setTimeout(f)})()},function(){})})})</script>"##;
 
-/// The operation list of the app's sidebar (`src/ui/operation_list.rs`), every row written:
-/// the first screen's as HTML, the others in `<noscript data-rows>` filled in after the first
-/// frame ([`FILL_ROWS`]).
-fn operation_list(html: &mut Html<'_>, catalog: &Catalog) {
+/// The operation list of the app's sidebar (`src/ui/operation_list.rs`): in `index.html` the
+/// first screen's rows, a link to [`WHOLE_LIST_PAGE`] for readers without JavaScript and the
+/// script that fills the rest in ([`FILL_ROWS`]); there every row, in marked chunks.
+fn operation_list(html: &mut Html<'_>, catalog: &Catalog, list: List) {
     let rows = outline::rows(&catalog.groups);
-    // Every row is written (readers without JavaScript and search engines get them all), but
-    // the browser lays out and paints only those near the screen: with GitHub's 1,541 rows the
-    // list shows in 172 ms rather than 274 (median of 5, `make bench-site`).
+    // The browser lays out and paints only the rows near the screen.
     html.raw(ROWS_IN_VIEW);
     html.raw(r#"<nav class="operation-list" aria-label="Operations"><div class="list-scroller"><div class="list-spacer">"#);
     let written = &rows[..rows.len().min(MAX_ROWS)];
     let (first, rest) = written.split_at(written.len().min(FIRST_SCREEN_ROWS));
+    let whole = list == List::Whole;
+    if whole {
+        html.raw(CHUNK);
+    }
     for row in first {
         html.raw(&row_html(row, None));
     }
-    for chunk in rest.chunks(ROWS_PER_CHUNK) {
-        html.raw("<noscript data-rows>");
-        for row in chunk {
-            // Escaped text throughout, so no row can end the element early.
-            html.raw(&row_html(row, None));
+    if whole {
+        for chunk in rest.chunks(ROWS_PER_CHUNK) {
+            html.raw(CHUNK);
+            for row in chunk {
+                html.raw(&row_html(row, None));
+            }
         }
-        html.raw("</noscript>");
+        html.raw(ROWS_END);
     }
     html.raw("</div></div></nav>");
-    if !rest.is_empty() {
+    if !rest.is_empty() && !whole {
+        let operations = operation_count(catalog);
+        html.raw("<noscript><p class=\"hint\"><a href=\"").raw(WHOLE_LIST_PAGE).raw("\">");
+        html.text(&format!("All {operations}, on one page")).raw("</a></p></noscript>");
         html.raw(FILL_ROWS);
     }
     if rows.len() > MAX_ROWS {
@@ -301,50 +341,66 @@ mod tests {
     }
 
     #[test]
-    fn the_first_screen_is_html_and_the_other_rows_wait_in_noscript() {
+    fn index_has_the_first_screen_and_the_whole_list_page_every_row_in_chunks() {
         // 50 tags of 12 operations: 650 rows (50 group headings and 600 operations).
         let (doc, catalog) = load(&large(600));
-        let out = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
-        let start = out.find(r#"class="list-spacer">"#).unwrap();
-        let end = start + out[start..].find("</nav>").unwrap();
-        let list = &out[start..end];
-        let first = list.find("<noscript data-rows>").expect("rows held back");
-        assert_eq!(list[..first].matches(r#"class="list-row"#).count(), FIRST_SCREEN_ROWS);
-        // Every row is in the page, in order, in chunks of at most ROWS_PER_CHUNK.
+        let site = SiteConfig::new("openapi.json");
+        let list_of = |page: &str| {
+            let start = page.find(r#"class="list-spacer">"#).unwrap() + r#"class="list-spacer">"#.len();
+            let end = start + page[start..].find("</nav>").unwrap();
+            (page[start..end].to_owned(), end)
+        };
+        let index = prerender(&doc, &catalog, &site);
+        let (list, end) = list_of(&index);
+        assert_eq!(list.matches(r#"class="list-row"#).count(), FIRST_SCREEN_ROWS);
+        assert!(!index.contains(CHUNK) && !index.contains("<noscript data-rows"));
+        // Without JavaScript a link to the whole list; with it, the script that fills it in,
+        // after the list, reading the page and the markers written below.
+        assert!(index[end..].contains(r#"<noscript><p class="hint"><a href="all-operations.html">All 600 operations, on one page</a></p></noscript>"#));
+        assert_eq!(index.matches(FILL_ROWS).count(), 1);
+        assert!(index.find(FILL_ROWS).unwrap() > end);
+        // The markers as JavaScript escapes: `<!--` in a script's text changes how it is parsed.
+        for name in [WHOLE_LIST_PAGE, CHUNK, ROWS_END] {
+            let escaped = name.replace('<', "\\x3c").replace('>', "\\x3e");
+            assert!(FILL_ROWS.contains(&format!("\"{escaped}\"")), "{escaped}");
+        }
+
+        let whole = prerender_whole_list(&doc, &catalog, &site).expect("a longer list than a screen");
+        let (list, _) = list_of(&whole);
+        assert!(!whole.contains("<noscript") && !whole.contains("<script"));
+        // Every row, in order: the first screen's, then chunks of at most ROWS_PER_CHUNK.
         assert_eq!(list.matches(r#"class="list-row"#).count(), 650);
-        let chunks: Vec<&str> = list
-            .split("<noscript data-rows>")
-            .skip(1)
-            .map(|c| c.split("</noscript>").next().unwrap())
-            .collect();
-        assert_eq!(chunks.len(), (650 - FIRST_SCREEN_ROWS).div_ceil(ROWS_PER_CHUNK));
+        let body = list.split(ROWS_END).next().unwrap();
+        let chunks: Vec<&str> = body.split(CHUNK).skip(1).collect();
+        assert_eq!(chunks[0].matches(r#"class="list-row"#).count(), FIRST_SCREEN_ROWS);
+        assert_eq!(chunks.len(), 1 + (650 - FIRST_SCREEN_ROWS).div_ceil(ROWS_PER_CHUNK));
         assert!(chunks.iter().all(|c| c.matches(r#"class="list-row"#).count() <= ROWS_PER_CHUNK));
+        assert_eq!(chunks[0], list_of(&index).0.trim_end_matches("</div></div>"));
         let order: Vec<usize> =
             (0..600).map(|i| list.find(&format!(r#"data-operation-id="op{i}""#)).unwrap()).collect();
         let by_tag = |i: usize| (i % 50, i / 50);
         let mut sorted: Vec<usize> = (0..600).collect();
         sorted.sort_by_key(|&i| by_tag(i));
         assert!(sorted.windows(2).all(|w| order[w[0]] < order[w[1]]), "rows in the list's order");
-        // The script that fills them in comes once, after the list.
-        assert_eq!(out.matches(FILL_ROWS).count(), 1);
-        assert!(out.find(FILL_ROWS).unwrap() > end);
 
-        // A short list is all HTML, with no script (each operation here has a group heading).
+        // A short list is all in index.html, with no script, and has no page of its own (each
+        // operation here has a group heading).
         let (doc, catalog) = load(&large(FIRST_SCREEN_ROWS / 2));
-        let short = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        let short = prerender(&doc, &catalog, &site);
         assert!(!short.contains("<noscript") && !short.contains("<script"), "{short}");
+        assert!(prerender_whole_list(&doc, &catalog, &site).is_none());
     }
 
     #[test]
     fn a_huge_document_gives_bounded_output_in_linear_time() {
         let (doc, catalog) = load(&large(2_000));
-        let small = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        let small = prerender_whole_list(&doc, &catalog, &SiteConfig::new("openapi.json")).unwrap();
         assert!(small.contains("2000 operations") && small.contains(r#"data-operation-id="op1999""#));
         assert!(!small.contains("more."));
 
         let (doc, catalog) = load(&large(20_000));
         let start = Instant::now();
-        let big = prerender(&doc, &catalog, &SiteConfig::new("openapi.json"));
+        let big = prerender_whole_list(&doc, &catalog, &SiteConfig::new("openapi.json")).unwrap();
         let took = start.elapsed();
         let rows = big.matches(r#"class="list-row"#).count();
         assert_eq!(rows, MAX_ROWS);
