@@ -1,13 +1,12 @@
 //! Strings that match a `pattern`: the pattern, rewritten in Rust's dialect by
-//! `playground_validate` (look-around groups taken out first), is read into `regex-syntax`'s tree
-//! (anchors and word boundaries ignored), walked with repetition counts picked by seed and
+//! `playground_validate` (look-around groups taken out first), is read into a tree
+//! ([`crate::pattern_tree`]; anchors and word boundaries ignored), walked with repetition counts picked by seed and
 //! stretched towards `minLength`, and the result confirmed by `playground_validate` against the
 //! pattern as written (ECMA-262 patterns are unanchored, so text around a match is free where
 //! the pattern is not anchored).
 
-use regex_syntax::hir::{Class, Hir, HirKind, Look};
-
 use super::Run;
+use super::pattern_tree::{self, Node};
 use super::scalar::{MAX_STRING, cut, fits};
 
 /// Tries before giving up on a pattern.
@@ -20,37 +19,20 @@ const OPEN_EXTRA: u32 = 4;
 const TIERS: [&[(char, char)]; 3] =
     [&[('0', '9'), ('A', 'Z'), ('a', 'z')], &[('!', '/'), (':', '@'), ('[', '`'), ('{', '~')], &[(' ', ' ')]];
 
-/// The pattern's tree: read with Unicode (any character for `.`, ranges beyond ASCII), else,
-/// for what needs one of the Unicode tables this build leaves out (`\w`, `\d`, `\s`, case
-/// folding), in ASCII mode, which is what ECMA-262 means by `\d` and `\w` anyway; `None` when
-/// neither reads it (`\p{..}`).
-fn parse(pattern: &str) -> Option<Hir> {
-    regex_syntax::ParserBuilder::new()
-        .build()
-        .parse(pattern)
-        .ok()
-        .or_else(|| regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(pattern).ok())
-}
-
 impl Run<'_> {
     /// A string matching `pattern` and every one of `more`, `min..=max` characters long.
     pub(super) fn patterned(&mut self, pattern: &str, more: &[&str], min: usize, max: usize) -> String {
         let cleaned = without_lookaround(pattern);
-        let parsed = playground_validate::ecma_to_regex(&cleaned).and_then(|r| parse(&r.text));
-        let hir = match parsed {
-            Some(hir) => hir,
+        let parsed = playground_validate::ecma_to_regex(&cleaned).and_then(|r| pattern_tree::parse(&r.text));
+        let tree = match parsed {
+            Some(tree) => tree,
             None => {
                 self.note(format!("the pattern {pattern:?} could not be read; the string ignores it"));
                 return cut(self.word().to_owned(), max);
             }
         };
-        let props = hir.properties();
-        let anchored_start = [Look::Start, Look::StartLF, Look::StartCRLF]
-            .into_iter()
-            .any(|l| props.look_set_prefix().contains(l));
-        let anchored_end =
-            [Look::End, Look::EndLF, Look::EndCRLF].into_iter().any(|l| props.look_set_suffix().contains(l));
-        let natural = props.minimum_len().unwrap_or(0);
+        let (anchored_start, anchored_end) = (tree.anchored_start(), tree.anchored_end());
+        let natural = tree.minimum_len();
         let mut best: Option<String> = None;
         for attempt in 0..TRIES {
             // Half the tries aim at a length inside min..=max, the others walk freely.
@@ -60,7 +42,7 @@ impl Run<'_> {
                 None
             };
             let mut text = String::new();
-            self.walk(&hir, &mut text, target, &mut 0);
+            self.walk(&tree, &mut text, target, &mut 0);
             let mut count = text.chars().count();
             while count < min && count < MAX_STRING && !(anchored_start && anchored_end) {
                 let c = char::from(b'a' + u8::try_from(self.rng.below(26)).unwrap_or(0));
@@ -94,47 +76,35 @@ impl Run<'_> {
         cut(fallback, max)
     }
 
-    /// Appends a string matching `hir` to `out`; `target` asks repetitions to stretch until
+    /// Appends a string matching `node` to `out`; `target` asks repetitions to stretch until
     /// the string is that long. `steps` bounds the walk.
-    fn walk(&mut self, hir: &Hir, out: &mut String, target: Option<usize>, steps: &mut usize) {
+    fn walk(&mut self, node: &Node, out: &mut String, target: Option<usize>, steps: &mut usize) {
         *steps += 1;
         if out.len() > MAX_STRING || *steps > 20 * MAX_STRING {
             return;
         }
-        match hir.kind() {
-            HirKind::Empty | HirKind::Look(_) => {}
-            HirKind::Literal(literal) => out.push_str(&String::from_utf8_lossy(&literal.0)),
-            HirKind::Class(Class::Unicode(class)) => {
-                let ranges: Vec<(char, char)> = class.ranges().iter().map(|r| (r.start(), r.end())).collect();
-                if let Some(c) = self.pick_char(&ranges) {
+        match node {
+            Node::Empty | Node::Look(_) => {}
+            Node::Literal(c) => out.push(*c),
+            Node::Class(ranges) => {
+                if let Some(c) = self.pick_char(ranges) {
                     out.push(c);
                 }
             }
-            HirKind::Class(Class::Bytes(class)) => {
-                let ranges: Vec<(char, char)> = class
-                    .ranges()
-                    .iter()
-                    .filter(|r| r.start().is_ascii())
-                    .map(|r| (char::from(r.start()), char::from(r.end().min(0x7F))))
-                    .collect();
-                if let Some(c) = self.pick_char(&ranges) {
-                    out.push(c);
-                }
-            }
-            HirKind::Capture(capture) => self.walk(&capture.sub, out, target, steps),
-            HirKind::Concat(items) => items.iter().for_each(|h| self.walk(h, out, target, steps)),
-            HirKind::Alternation(branches) => {
+            Node::Concat(items) => items.iter().for_each(|n| self.walk(n, out, target, steps)),
+            Node::Alternation(branches) => {
                 if let Some(branch) = branches.get(self.rng.below(branches.len())) {
                     self.walk(branch, out, target, steps);
                 }
             }
-            HirKind::Repetition(rep) => {
+            Node::Repeat { sub, min, max } => {
                 let cap = u32::try_from(MAX_STRING).unwrap_or(u32::MAX);
-                let max = rep.max.unwrap_or(u32::MAX).min(cap);
-                let min = rep.min.min(cap);
+                let bounded = *max;
+                let max = max.unwrap_or(u32::MAX).min(cap);
+                let min = (*min).min(cap);
                 let free = max.saturating_sub(min).min(OPEN_EXTRA);
                 let mut times = min + u32::try_from(self.rng.below(free as usize + 1)).unwrap_or(0);
-                if rep.max.is_some_and(|m| m <= 16) {
+                if bounded.is_some_and(|m| m <= 16) {
                     times = min + u32::try_from(self.rng.below((max - min) as usize + 1)).unwrap_or(0);
                 }
                 let start = out.chars().count();
@@ -143,7 +113,7 @@ impl Run<'_> {
                     if i >= times && !(grown && i >= min) || out.len() > MAX_STRING {
                         break;
                     }
-                    self.walk(&rep.sub, out, target, steps);
+                    self.walk(sub, out, target, steps);
                     if i >= min && out.chars().count() == start {
                         break; // an empty-matching repetition grows nothing
                     }
@@ -190,7 +160,7 @@ impl Run<'_> {
 }
 
 /// The pattern without its look-around groups (`(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)`), which
-/// `regex-syntax` does not read; escapes and classes are skipped over.
+/// the tree does not read; escapes and classes are skipped over.
 fn without_lookaround(pattern: &str) -> String {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len());
