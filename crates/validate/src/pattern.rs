@@ -1,5 +1,5 @@
 //! `pattern`s and `patternProperties` names, which are ECMA-262 regular expressions: rewritten
-//! in Rust's dialect ([`ecma_to_regex`], read by `regex-lite` here and by `regex-syntax` where
+//! in Rust's dialect ([`ecma_to_regex`], read by `regex-lite` here and by the generator's own reader where
 //! strings are generated from a pattern), compiled once and kept ([`Patterns`]).
 //!
 //! The rewrite keeps ECMA's meaning where the two dialects read the same text differently:
@@ -47,7 +47,7 @@ const LAST: u32 = 0x10_FFFF;
 /// An ECMA-262 pattern in Rust's dialect.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Translation {
-    /// The pattern for `regex-lite` or `regex-syntax` (Unicode mode).
+    /// The pattern for `regex-lite` (Unicode mode) or the generator's reader.
     pub text: String,
     /// A Unicode property was read for its ASCII members: a text the translation matches is
     /// matched by the pattern, but a text it misses may still be.
