@@ -324,10 +324,10 @@ fn complement(ranges: &[(char, char)]) -> Vec<(char, char)> {
     let mut out = Vec::new();
     let mut next = Some('\0');
     for &(low, high) in &normalized(ranges.to_vec()) {
-        if let Some(start) = next {
-            if start < low {
-                out.extend(span(start, before(low)));
-            }
+        if let Some(start) = next
+            && start < low
+        {
+            out.extend(span(start, before(low)));
         }
         next = after(high);
     }
