@@ -5,19 +5,15 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
-
 use crate::catalog::{Group, OperationSummary};
-
-/// What a URL fragment cannot hold as it is (the WHATWG URL standard's fragment set, and `%`
-/// and `#` so that the text decodes back to itself).
-const FRAGMENT: &AsciiSet = &CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'`').add(b'#').add(b'%');
 
 /// A link to `#anchor`. The fragment is percent-encoded, so an anchor with spaces (even a
 /// trailing one) or `#` comes back whole in `location.hash`.
 #[must_use]
 pub fn href(anchor: &str) -> String {
-    format!("#{}", utf8_percent_encode(anchor, FRAGMENT))
+    // What a URL fragment cannot hold as it is (the WHATWG URL standard's fragment set), and `%`
+    // and `#` so that the text decodes back to itself.
+    format!("#{}", crate::pointer::percent_encode(anchor, |b| b" \"<>`#%".contains(&b)))
 }
 
 /// The anchor of a tag's page.

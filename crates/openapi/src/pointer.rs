@@ -9,22 +9,25 @@ pub const UNRESOLVED: &str = "x-unresolved-reference";
 /// not hold percent-encoded.
 #[must_use]
 pub fn encode_fragment(pointer: &str) -> String {
-    const FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
-        .add(b' ')
-        .add(b'"')
-        .add(b'#')
-        .add(b'%')
-        .add(b'<')
-        .add(b'>')
-        .add(b'[')
-        .add(b']')
-        .add(b'^')
-        .add(b'`')
-        .add(b'{')
-        .add(b'|')
-        .add(b'}')
-        .add(b'\\');
-    percent_encoding::utf8_percent_encode(pointer, FRAGMENT).to_string()
+    percent_encode(pointer, |b| b" \"#%<>[]^`{|}\\".contains(&b))
+}
+
+/// `text` with its controls, its bytes past ASCII and the ASCII bytes `also` names written as
+/// `%XX`, as `percent_encoding::utf8_percent_encode` writes them with `CONTROLS.add(..)`; the
+/// crate's encoder carries a 768-byte table of every `%XX`, which the reference's first download
+/// (it has a size budget) does without.
+#[must_use]
+pub fn percent_encode(text: &str, also: impl Fn(u8) -> bool) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(text.len());
+    for &b in text.as_bytes() {
+        if b.is_ascii_control() || !b.is_ascii() || also(b) {
+            out.extend(['%', char::from(HEX[usize::from(b >> 4)]), char::from(HEX[usize::from(b & 15)])]);
+        } else {
+            out.push(char::from(b));
+        }
+    }
+    out
 }
 
 /// What a local reference (`#/components/schemas/Pet`, `#/paths/~1jobs~1%7Bid%7D/get`) points
@@ -161,5 +164,21 @@ mod tests {
         }
         assert_eq!(pointer_target(&doc, "#/paths/~1jobs~1%7Bid%7D/get/x"), Some(&json!(1)));
         assert_eq!(pointer_target(&doc, "other.json#/a"), None);
+    }
+
+    #[test]
+    fn percent_encode_writes_what_percent_encoding_writes() {
+        use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+        const HREF: &AsciiSet =
+            &CONTROLS.add(b' ').add(b'"').add(b'#').add(b'%').add(b'<').add(b'>').add(b'`');
+        const POINTER: &AsciiSet =
+            &HREF.add(b'[').add(b']').add(b'^').add(b'{').add(b'|').add(b'}').add(b'\\');
+        let every_ascii: String = (0..=127_u8).map(char::from).collect();
+        for text in [every_ascii.as_str(), "caf\u{e9} \u{1F600}/a b#c%d", ""] {
+            let href = utf8_percent_encode(text, HREF).to_string();
+            assert_eq!(percent_encode(text, |b| b" \"#%<>`".contains(&b)), href, "{text:?}");
+            assert_eq!(crate::outline::href(text), format!("#{href}"), "{text:?}");
+            assert_eq!(encode_fragment(text), utf8_percent_encode(text, POINTER).to_string(), "{text:?}");
+        }
     }
 }
