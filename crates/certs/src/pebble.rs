@@ -83,14 +83,17 @@ pub fn free_port(udp: bool) -> Result<u16, PebbleError> {
         .ok()
         .and_then(|range| range.split_whitespace().next()?.parse::<u32>().ok())
         .unwrap_or(32768);
-    // The 12,000 ports under the ephemeral range (fewer when the range starts low).
+    // The 12,000 ports under the ephemeral range (fewer when the range starts low; none below
+    // 1024, and with too few of them, a port the kernel picks, as before this picker).
     let span = low.saturating_sub(1024).min(12_000);
-    if span < 100 {
-        return Err(PebbleError(format!("no ports below the ephemeral range (it starts at {low})")));
-    }
-    let start = std::process::id().wrapping_mul(7919) % span;
+    let start = std::process::id().wrapping_mul(7919) % span.max(1);
     for _ in 0..200 {
-        let port = (low - span + (start + NEXT.fetch_add(1, Ordering::Relaxed)) % span) as u16;
+        let port = if span < 100 {
+            let tcp = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(|e| PebbleError(e.to_string()))?;
+            tcp.local_addr().map_err(|e| PebbleError(e.to_string()))?.port()
+        } else {
+            (low - span + (start + NEXT.fetch_add(1, Ordering::Relaxed)) % span) as u16
+        };
         let free = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).is_ok()
             && (!udp || UdpSocket::bind((Ipv4Addr::LOCALHOST, port)).is_ok());
         if free {
