@@ -12,6 +12,7 @@ use std::fs;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -79,13 +80,17 @@ impl fmt::Debug for Pebble {
 /// port twice, and each is checked free by binding it first.
 pub fn free_port(udp: bool) -> Result<u16, PebbleError> {
     static NEXT: AtomicU32 = AtomicU32::new(0);
-    let low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
-        .ok()
-        .and_then(|range| range.split_whitespace().next()?.parse::<u32>().ok())
-        .unwrap_or(32768);
     // The 12,000 ports under the ephemeral range (fewer when the range starts low; none below
-    // 1024, and with too few of them, a port the kernel picks, as before this picker).
-    let span = low.saturating_sub(1024).min(12_000);
+    // 1024, and with too few of them, a port the kernel picks, as before this picker): the
+    // range's start and the span, read once.
+    static RANGE: OnceLock<(u32, u32)> = OnceLock::new();
+    let &(low, span) = RANGE.get_or_init(|| {
+        let low = fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+            .ok()
+            .and_then(|range| range.split_whitespace().next()?.parse::<u32>().ok())
+            .unwrap_or(32768);
+        (low, low.saturating_sub(1024).min(12_000))
+    });
     let start = std::process::id().wrapping_mul(7919) % span.max(1);
     for _ in 0..200 {
         let port = if span < 100 {

@@ -1,8 +1,8 @@
 //! Strings that match a `pattern`: the pattern, rewritten in Rust's dialect by
 //! `playground_validate` (look-around groups taken out first), is read into a tree
-//! ([`crate::pattern_tree`]; anchors and word boundaries ignored), walked with repetition counts picked by seed and
-//! stretched towards `minLength`, and the result confirmed by `playground_validate` against the
-//! pattern as written (ECMA-262 patterns are unanchored, so text around a match is free where
+//! ([`crate::pattern_tree`]; anchors and word boundaries ignored), walked with repetition counts
+//! picked by seed and stretched towards `minLength`, and the result confirmed by
+//! `playground_validate` against the pattern as written (ECMA-262 patterns are unanchored, so text around a match is free where
 //! the pattern is not anchored).
 
 use super::Run;
@@ -99,12 +99,12 @@ impl Run<'_> {
             }
             Node::Repeat { sub, min, max } => {
                 let cap = u32::try_from(MAX_STRING).unwrap_or(u32::MAX);
-                let bounded = *max;
+                let small = max.is_some_and(|m| m <= 16);
                 let max = max.unwrap_or(u32::MAX).min(cap);
                 let min = (*min).min(cap);
                 let free = max.saturating_sub(min).min(OPEN_EXTRA);
                 let mut times = min + u32::try_from(self.rng.below(free as usize + 1)).unwrap_or(0);
-                if bounded.is_some_and(|m| m <= 16) {
+                if small {
                     times = min + u32::try_from(self.rng.below((max - min) as usize + 1)).unwrap_or(0);
                 }
                 let start = out.chars().count();

@@ -31,7 +31,7 @@ pub mod versions;
 
 use std::path::{Path, PathBuf};
 
-use playground_reference::html::{WHOLE_LIST_PAGE, prerender, prerender_whole_list};
+use playground_reference::html::{WHOLE_LIST_PAGE, prerender_pages};
 use playground_reference::site::SiteConfig;
 use serde_json::{Map, Value, json};
 
@@ -401,7 +401,8 @@ fn render(
         page::rewrite(app.index, &head, first_paint, &names)
             .map_err(|source| SiteError::Page { path: app.index_path.to_owned(), source })
     };
-    let html = page(&prerender(&checked.read, &checked.catalog, &site_settings))?;
+    let (first_paint, whole_list) = prerender_pages(&checked.read, &checked.catalog, &site_settings);
+    let html = page(&first_paint)?;
 
     let document = checked.document.to_string().into_bytes();
     let mut files = vec![
@@ -411,7 +412,7 @@ fn render(
     ];
     // A list longer than a screen: index.html has the first screen's rows, this page every row
     // (the same page otherwise, so with JavaScript it is the reference too).
-    if let Some(whole) = prerender_whole_list(&checked.read, &checked.catalog, &site_settings) {
+    if let Some(whole) = whole_list {
         files.push((WHOLE_LIST_PAGE.to_owned(), page(&whole)?.into_bytes()));
     }
     let markdown = playground_llms::pages(&checked.document, &checked.catalog, &title);

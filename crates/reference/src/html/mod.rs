@@ -18,8 +18,7 @@ mod schema;
 pub use operation::operation;
 pub use pages::{DOWNLOAD_ACTION, overview, schema_list, schema_page, tag_page};
 pub use prerender::{
-    MAX_ROWS, WHOLE_LIST_PAGE, count, operation_count, page_title, prerender, prerender_whole_list,
-    version_label,
+    MAX_ROWS, WHOLE_LIST_PAGE, count, operation_count, page_title, prerender, prerender_pages, version_label,
 };
 pub use rows::row_html;
 pub use schema::schema_tree;

@@ -31,18 +31,23 @@ pub const MAX_ROWS: usize = 5_000;
 /// document and the configuration is escaped, and the work is linear in the document's size.
 #[must_use]
 pub fn prerender(document: &AnyDocument, catalog: &Catalog, site: &SiteConfig) -> String {
-    first_paint(document, catalog, site, List::FirstScreen)
+    Parts::new(document, catalog, site).page(List::FirstScreen)
 }
 
-/// The page of the whole list ([`WHOLE_LIST_PAGE`]), when the list is longer than the first
-/// screen: [`prerender`]'s first paint with every row written (at most [`MAX_ROWS`]), for
-/// readers without JavaScript, whose `index.html` has the first screen's rows and a link here.
-/// Its rows after the first screen are in chunks that `index.html`'s script fills in. `None`
-/// when `index.html` already has every row.
+/// [`prerender`]'s first paint, and, when the list is longer than the first screen, the page of
+/// the whole list ([`WHOLE_LIST_PAGE`]): the same with every row written (at most [`MAX_ROWS`]),
+/// for readers without JavaScript, whose `index.html` has the first screen's rows and a link
+/// there. Its rows after the first screen are in chunks that `index.html`'s script fills in.
+/// The header, the overview and the rows are made once for both.
 #[must_use]
-pub fn prerender_whole_list(document: &AnyDocument, catalog: &Catalog, site: &SiteConfig) -> Option<String> {
-    (outline::rows(&catalog.groups).len() > FIRST_SCREEN_ROWS)
-        .then(|| first_paint(document, catalog, site, List::Whole))
+pub fn prerender_pages(
+    document: &AnyDocument,
+    catalog: &Catalog,
+    site: &SiteConfig,
+) -> (String, Option<String>) {
+    let parts = Parts::new(document, catalog, site);
+    let whole = (parts.rows.len() > FIRST_SCREEN_ROWS).then(|| parts.page(List::Whole));
+    (parts.page(List::FirstScreen), whole)
 }
 
 /// Which rows of the list a page writes.
@@ -54,22 +59,42 @@ enum List {
     Whole,
 }
 
-fn first_paint(document: &AnyDocument, catalog: &Catalog, site: &SiteConfig, list: List) -> String {
-    let render = |source: &str| Some(crate::markdown::to_safe_html(source));
-    let mut html = Html::new(&render);
-    // The accent for readers without JavaScript (index.html's script sets it for the others).
-    if let Some(accent) = site.accent_value() {
-        html.raw("<style>:root{--accent:").raw(&accent).raw("}</style>");
+/// What the pages share: the markup before the list (the header and the search box), the rows,
+/// and the markup after it (the overview).
+struct Parts<'c> {
+    catalog: &'c Catalog,
+    before: String,
+    rows: Vec<outline::Row>,
+    after: String,
+}
+
+impl<'c> Parts<'c> {
+    fn new(document: &AnyDocument, catalog: &'c Catalog, site: &SiteConfig) -> Self {
+        let render = |source: &str| Some(crate::markdown::to_safe_html(source));
+        let mut before = Html::new(&render);
+        // The accent for readers without JavaScript (index.html's script sets it for the others).
+        if let Some(accent) = site.accent_value() {
+            before.raw("<style>:root{--accent:").raw(&accent).raw("}</style>");
+        }
+        header(&mut before, catalog, site);
+        before.raw(r#"<div class="layout"><aside class="sidebar">"#).raw(SEARCH);
+        let mut after = Html::new(&render);
+        after.raw(r#"</aside><main id="content">"#);
+        let about = document.root().map(Overview::from_root).unwrap_or_default();
+        overview(&mut after, catalog, &about, true);
+        after.raw("</main></div>");
+        let rows = outline::rows(&catalog.groups);
+        Self { catalog, before: before.finish(), rows, after: after.finish() }
     }
-    header(&mut html, catalog, site);
-    html.raw(r#"<div class="layout"><aside class="sidebar">"#);
-    html.raw(SEARCH);
-    operation_list(&mut html, catalog, list);
-    html.raw(r#"</aside><main id="content">"#);
-    let about = document.root().map(Overview::from_root).unwrap_or_default();
-    overview(&mut html, catalog, &about, true);
-    html.raw("</main></div>");
-    html.finish()
+
+    fn page(&self, list: List) -> String {
+        let render = |_: &str| None;
+        let mut html = Html::new(&render);
+        html.raw(&self.before);
+        operation_list(&mut html, self.catalog, &self.rows, list);
+        html.raw(&self.after);
+        html.finish()
+    }
 }
 
 /// The search box of the app's sidebar (`src/ui/search.rs`); it works once the app runs.
@@ -149,8 +174,7 @@ const FILL_ROWS: &str = r##"<script>requestAnimationFrame(function(){setTimeout(
 /// The operation list of the app's sidebar (`src/ui/operation_list.rs`): in `index.html` the
 /// first screen's rows, a link to [`WHOLE_LIST_PAGE`] for readers without JavaScript and the
 /// script that fills the rest in ([`FILL_ROWS`]); there every row, in marked chunks.
-fn operation_list(html: &mut Html<'_>, catalog: &Catalog, list: List) {
-    let rows = outline::rows(&catalog.groups);
+fn operation_list(html: &mut Html<'_>, catalog: &Catalog, rows: &[outline::Row], list: List) {
     // The browser lays out and paints only the rows near the screen.
     html.raw(ROWS_IN_VIEW);
     html.raw(r#"<nav class="operation-list" aria-label="Operations"><div class="list-scroller"><div class="list-spacer">"#);
@@ -365,7 +389,7 @@ mod tests {
             assert!(FILL_ROWS.contains(&format!("\"{escaped}\"")), "{escaped}");
         }
 
-        let whole = prerender_whole_list(&doc, &catalog, &site).expect("a longer list than a screen");
+        let whole = prerender_pages(&doc, &catalog, &site).1.expect("a longer list than a screen");
         let (list, _) = list_of(&whole);
         assert!(!whole.contains("<noscript") && !whole.contains("<script"));
         // Every row, in order: the first screen's, then chunks of at most ROWS_PER_CHUNK.
@@ -388,19 +412,19 @@ mod tests {
         let (doc, catalog) = load(&large(FIRST_SCREEN_ROWS / 2));
         let short = prerender(&doc, &catalog, &site);
         assert!(!short.contains("<noscript") && !short.contains("<script"), "{short}");
-        assert!(prerender_whole_list(&doc, &catalog, &site).is_none());
+        assert!(prerender_pages(&doc, &catalog, &site).1.is_none());
     }
 
     #[test]
     fn a_huge_document_gives_bounded_output_in_linear_time() {
         let (doc, catalog) = load(&large(2_000));
-        let small = prerender_whole_list(&doc, &catalog, &SiteConfig::new("openapi.json")).unwrap();
+        let small = prerender_pages(&doc, &catalog, &SiteConfig::new("openapi.json")).1.unwrap();
         assert!(small.contains("2000 operations") && small.contains(r#"data-operation-id="op1999""#));
         assert!(!small.contains("more."));
 
         let (doc, catalog) = load(&large(20_000));
         let start = Instant::now();
-        let big = prerender_whole_list(&doc, &catalog, &SiteConfig::new("openapi.json")).unwrap();
+        let big = prerender_pages(&doc, &catalog, &SiteConfig::new("openapi.json")).1.unwrap();
         let took = start.elapsed();
         let rows = big.matches(r#"class="list-row"#).count();
         assert_eq!(rows, MAX_ROWS);
