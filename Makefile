@@ -35,10 +35,10 @@ budgets:
 	scripts/ensure-tools.sh test
 	node scripts/budgets.mjs
 
-## build: release build into dist/
+## build: release build into dist/ (scripts/trunk-release.sh)
 build:
 	scripts/ensure-tools.sh build
-	trunk build --release --offline
+	scripts/trunk-release.sh
 
 ## release: playground as one static program with the app built in (x86_64 Linux, musl):
 ## target/release-artifacts/playground-VERSION-x86_64-unknown-linux-musl.tar.gz; prints each artifact's size
@@ -146,7 +146,7 @@ bench-generate:
 ## operation (corpus/first-try.mjs: the prefilled request against the document's mock)
 corpus:
 	scripts/ensure-tools.sh test
-	if [[ ! -f dist/index.html || "$${FORCE_BUILD:-0}" == 1 ]]; then trunk build --release --offline; fi
+	if [[ ! -f dist/index.html || "$${FORCE_BUILD:-0}" == 1 ]]; then scripts/trunk-release.sh; fi
 	node corpus/fetch.mjs
 	node corpus/run.mjs
 	node corpus/first-try.mjs

@@ -77,7 +77,7 @@ fi
 
 if [[ "${BENCH_SKIP_BUILD:-0}" != 1 && -z "${BENCH_DIST:-}" ]]; then
   stage "release build (trunk)"
-  trunk build --release --offline
+  scripts/trunk-release.sh
   stage_done
 fi
 

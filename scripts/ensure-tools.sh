@@ -22,7 +22,8 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   log "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
-for comp in rustfmt clippy; do
+# rust-src: release builds compile the wasm32 standard library (scripts/trunk-release.sh).
+for comp in rustfmt clippy rust-src; do
   if ! rustup component list --installed | grep -q "^$comp"; then
     log "adding rustup component $comp"
     rustup component add "$comp"

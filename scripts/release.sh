@@ -41,8 +41,8 @@ export PLAYGROUND_COMMIT
 if [ "${RELEASE_SKIP_APP:-0}" = 1 ]; then
   log "RELEASE_SKIP_APP=1: packing dist/ as it is"
 else
-  log "trunk build --release --offline"
-  trunk build --release --offline
+  log "scripts/trunk-release.sh"
+  scripts/trunk-release.sh
 fi
 
 log "building playground $VERSION (commit $PLAYGROUND_COMMIT) for $TARGET, the app built in"

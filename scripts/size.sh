@@ -7,7 +7,7 @@ shopt -s nullglob
 # WebAssembly and JavaScript, and its two stylesheets (theme.css and style.css of www/).
 # Both are inline in index.html (counted as "css" from there).
 files=("$DIST"/playground-app-*.wasm "$DIST"/playground-app-*.js)
-[ ${#files[@]} -gt 0 ] || { echo "no build in $DIST: run trunk build --release --offline" >&2; exit 1; }
+[ ${#files[@]} -gt 0 ] || { echo "no build in $DIST: run make build" >&2; exit 1; }
 {
   for f in "${files[@]}"; do
     printf '%s %s %s\n' "${f##*.}" "$(stat -c %s "$f")" "$(gzip -9 -c "$f" | wc -c)"

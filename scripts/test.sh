@@ -67,7 +67,7 @@ stage "browser tests (Chromium)"  in_browser_tmp cargo test -p playground-app -p
 # The README's command for other crates, as a user runs it: wasm-pack drives the example's
 # browser tests in headless Chromium (no downloads: --mode no-install, the installed driver).
 stage "wasm-pack test (example)"   in_browser_tmp bash -c 'cd examples/browser-tests && wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install'
-stage "release build (trunk)"     trunk build --release --offline --locked
+stage "release build (trunk)"     scripts/trunk-release.sh --locked
 stage "end-to-end (Chromium)"     bash -c 'cd tests/e2e && npm test'
 # The npm package packed, installed from its tarball into a fresh project, and used from Node
 # 20 and 18, MSW, a Vite app and Playwright (tests/package/run.sh).

@@ -24,7 +24,7 @@ PROFILE=(--config 'profile.native-bench.inherits="release"' --config 'profile.na
 cargo "${PROFILE[@]}" build --quiet --locked --profile native-bench -p playground-server --bin petstore-mock
 if [[ ! -f "$ROOT/dist/mock/petstore_mock.js" ]]; then
   scripts/ensure-tools.sh build
-  trunk build --release --offline --locked
+  scripts/trunk-release.sh --locked
 fi
 
 out="$(mktemp)"

@@ -226,6 +226,17 @@ test("Swagger's petstore3 YAML by ?url= renders all its operations, with a Mock 
   try {
     await expectPetstore3(page);
     assert.match(await page.locator("[data-testid=document-source]").textContent(), /swagger-petstore3\.yaml/);
+    // js-yaml was asked for by index.html's first script, beside the document (before the app's
+    // module script in the head), and the app took that one load rather than adding its own.
+    assert.deepEqual(
+      await page.evaluate(() => {
+        const head = [...document.head.children];
+        const yaml = head.filter((e) => e.localName === "script" && /\/vendor\/js-yaml\.min\.js$/.test(e.src));
+        const app = head.findIndex((e) => e.localName === "script" && e.type === "module");
+        return [yaml.length, yaml.length === 1 && head.indexOf(yaml[0]) < app, performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/vendor/js-yaml.min.js")).length];
+      }),
+      [1, true, 1],
+    );
     // Back to the built-in document: the Petstore's mock and ?url= leaves the address.
     await page.locator("[data-testid=document-builtin]").click();
     await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent === "Petstore API");

@@ -28,7 +28,7 @@ const TYPES = {
  */
 export async function serveStatic(root = DIST, { extra = {} } = {}) {
   await stat(join(root, "index.html")).catch(() => {
-    throw new Error(`${root}/index.html is missing: build the site first (trunk build --release --offline)`);
+    throw new Error(`${root}/index.html is missing: build the site first (make build)`);
   });
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);

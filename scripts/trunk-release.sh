@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The page's release build into dist/: `trunk build --release --offline` (extra arguments are
+# Trunk's), with the WebAssembly's standard library built for size. Trunk's cargo, and the
+# post_build hook that builds the page's modules (scripts/build-modules.sh), take these from the
+# environment; no other build does (native programs, tests and `make serve` keep Rust's own
+# standard library):
+#   - `-Zbuild-std` compiles core, alloc and std with the release profile (opt-level "z",
+#     and core's `optimize_for_size`: its small sort and formatting code) instead of linking
+#     rustup's copies, compiled for speed;
+#   - the release profile's `panic = "immediate-abort"`: a panic traps at once, with no message
+#     formatted (the page shows www/page-died.js' message either way);
+#   - `-Zlocation-detail=none`: no file names and lines for panics that print nothing. Set
+#     with the wasm32 target's own flag of .cargo/config.toml, repeated here, as this variable
+#     replaces that list.
+# All three are unstable; RUSTC_BOOTSTRAP=1 lets the stable toolchain take them, and
+# scripts/ensure-tools.sh installs the `rust-src` component they compile. docs/decisions.md
+# has what they save.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export RUSTC_BOOTSTRAP=1
+export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
+export CARGO_UNSTABLE_PANIC_IMMEDIATE_ABORT=true
+export CARGO_PROFILE_RELEASE_PANIC=immediate-abort
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components -Zlocation-detail=none"
+exec trunk build --release --offline "$@"
