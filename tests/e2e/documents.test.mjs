@@ -249,6 +249,23 @@ test("Swagger's petstore3 YAML by ?url= renders all its operations, with a Mock 
   }
 });
 
+test("a YAML document by ?url= whose early js-yaml load failed is read after a second load", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const loads = [];
+  await page.route("**/vendor/js-yaml.min.js", (route) => {
+    loads.push(route.request().url());
+    return loads.length === 1 ? route.abort() : route.continue();
+  });
+  try {
+    await page.goto(`${site.url}?url=fixtures/swagger-petstore3.yaml`);
+    await expectPetstore3(page);
+    assert.equal(loads.length, 2, loads.join(", "));
+  } finally {
+    await context.close();
+  }
+});
+
 test("the YAML reader is fetched only for YAML: the Petstore page does not download it", async () => {
   const { page, context, problems } = await openPage(browser, site.url);
   const requested = [];
