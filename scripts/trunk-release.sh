@@ -23,4 +23,14 @@ export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 export CARGO_UNSTABLE_PANIC_IMMEDIATE_ABORT=true
 export CARGO_PROFILE_RELEASE_PANIC=immediate-abort
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components -Zlocation-detail=none"
+# The standard library's own dependencies (dlmalloc, hashbrown, ...) are crates of the
+# registry that Trunk's cargo, run offline, cannot download: fetched here the first time, from
+# the rust-src component's lock file (a no-op, without the network, once they are cached).
+library="$(rustc --print sysroot)/lib/rustlib/src/rust/library"
+[ -f "$library/Cargo.toml" ] || {
+  echo "trunk-release: the standard library's sources are missing: rustup component add rust-src (scripts/ensure-tools.sh installs it)" >&2
+  exit 1
+}
+fetch=(cargo fetch --locked --manifest-path "$library/Cargo.toml" --target wasm32-unknown-unknown)
+"${fetch[@]}" --offline 2>/dev/null || "${fetch[@]}"
 exec trunk build --release --offline "$@"
