@@ -9,9 +9,8 @@
 #     rustup's copies, compiled for speed;
 #   - the release profile's `panic = "immediate-abort"`: a panic traps at once, with no message
 #     formatted (the page shows www/page-died.js' message either way);
-#   - `-Zlocation-detail=none`: no file names and lines for panics that print nothing. Set
-#     with the wasm32 target's own flag of .cargo/config.toml, repeated here, as this variable
-#     replaces that list.
+#   - `-Zlocation-detail=none`: no file names and lines for panics that print nothing (cargo
+#     adds it to the wasm32 target's flags of .cargo/config.toml).
 # All three are unstable; RUSTC_BOOTSTRAP=1 lets the stable toolchain take them, and
 # scripts/ensure-tools.sh installs the `rust-src` component they compile. docs/decisions.md
 # has what they save.
@@ -22,7 +21,7 @@ export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 export CARGO_UNSTABLE_PANIC_IMMEDIATE_ABORT=true
 export CARGO_PROFILE_RELEASE_PANIC=immediate-abort
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components -Zlocation-detail=none"
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zlocation-detail=none
 # The standard library's own dependencies (dlmalloc, hashbrown, ...) are crates of the
 # registry that Trunk's cargo, run offline, cannot download: fetched here the first time, from
 # the rust-src component's lock file (a no-op, without the network, once they are cached).

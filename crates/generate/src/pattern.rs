@@ -2,8 +2,8 @@
 //! `playground_validate` (look-around groups taken out first), is read into a tree
 //! ([`crate::pattern_tree`]; anchors and word boundaries ignored), walked with repetition counts
 //! picked by seed and stretched towards `minLength`, and the result confirmed by
-//! `playground_validate` against the pattern as written (ECMA-262 patterns are unanchored, so text around a match is free where
-//! the pattern is not anchored).
+//! `playground_validate` against the pattern as written (ECMA-262 patterns are unanchored, so
+//! text around a match is free where the pattern is not anchored).
 
 use super::Run;
 use super::pattern_tree::{self, Node};
