@@ -102,7 +102,7 @@ pub enum ViewError {
 }
 
 /// A schema as a tree for display.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct SchemaNode {
     /// The name of the schema a `$ref` pointed to (the last segment of the reference).
     pub name: Option<String>,
@@ -138,12 +138,11 @@ pub struct SchemaNode {
     /// Schemas shown under this one, each with its label: a tuple's items by position
     /// (`prefixItems`: "item 1", ...; "other items" for `items` beside them), `if`, `then` and
     /// `else`, and "other properties" (`additionalProperties`, `unevaluatedProperties`).
-    #[serde(default)]
     pub parts: Vec<SchemaPart>,
 }
 
 /// A schema shown under another with a label of its own ([`SchemaNode::parts`]).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SchemaPart {
     /// "item 1", "other items", "if", "then", "else", "other properties".
     pub label: String,
@@ -152,7 +151,7 @@ pub struct SchemaPart {
 }
 
 /// One field of an object schema.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Property {
     /// Field name.
     pub name: String,
@@ -173,11 +172,14 @@ pub struct ParameterView {
     pub location: String,
     /// Required (path parameters always are).
     pub required: bool,
-    /// Description (Markdown).
+    /// Description (Markdown). Display only: the try-it module is not sent it.
+    #[serde(skip)]
     pub description: Option<String>,
     /// `deprecated: true`.
     pub deprecated: bool,
-    /// Its schema.
+    /// Its schema as a display tree. Display only: the try-it module reads
+    /// [`ParameterView::schema_json`].
+    #[serde(skip)]
     pub schema: SchemaNode,
     /// `example`, or the first of `examples`.
     pub example: Option<Value>,
@@ -192,11 +194,14 @@ pub struct ParameterView {
 pub struct BodyView {
     /// `required: true`.
     pub required: bool,
-    /// Description (Markdown).
+    /// Description (Markdown). Display only: the try-it module is not sent it.
+    #[serde(skip)]
     pub description: Option<String>,
     /// The media type shown (JSON when the body offers it).
     pub media_type: String,
-    /// The body's schema.
+    /// The body's schema as a display tree. Display only: the try-it module reads each
+    /// [`MediaOption::schema`].
+    #[serde(skip)]
     pub schema: SchemaNode,
     /// The example to prefill: the document's, or one generated from the schema.
     pub example: Value,
@@ -278,7 +283,10 @@ pub struct ExternalDocs {
     pub description: Option<String>,
 }
 
-/// Everything the reference shows about one operation.
+/// Everything the reference shows about one operation. Its JSON (serde) is what the page hands
+/// the try-it module (`playground_seam::MountOptions`): the parts only the page shows (the
+/// descriptions, the responses, the display trees of the parameters and the body) are left out
+/// of it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OperationView {
     /// Method.
