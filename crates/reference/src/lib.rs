@@ -172,7 +172,7 @@ pub struct ParameterView {
     pub location: String,
     /// Required (path parameters always are).
     pub required: bool,
-    /// Description (Markdown). Display only: the try-it module is not sent it.
+    /// Description (Markdown). Display only: not sent to the try-it module.
     #[serde(skip)]
     pub description: Option<String>,
     /// `deprecated: true`.
@@ -194,7 +194,7 @@ pub struct ParameterView {
 pub struct BodyView {
     /// `required: true`.
     pub required: bool,
-    /// Description (Markdown). Display only: the try-it module is not sent it.
+    /// Description (Markdown). Display only: not sent to the try-it module.
     #[serde(skip)]
     pub description: Option<String>,
     /// The media type shown (JSON when the body offers it).
