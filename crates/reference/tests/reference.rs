@@ -1,5 +1,6 @@
 //! Operation views: every Petstore operation, the extensions the reference shows, examples that
-//! the mock accepts, recursion, and a third-party document (Swagger's petstore3).
+//! the mock accepts, recursion, a third-party document (Swagger's petstore3), and what of a
+//! view the try-it module is sent.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore::document::PETSTORE_JSON;
@@ -281,4 +282,41 @@ fn check_refuses_what_build_refuses_and_nothing_else() {
             "{method:?} {path}"
         );
     }
+}
+
+/// The view the page hands the try-it module (`playground_seam::MountOptions`, as JSON) leaves
+/// out what only the page shows: the parameters' and the body's descriptions and display trees.
+/// The module reads the schemas as the document has them (`schema_json`, `media_types`), and
+/// the trees were most of the text: besides the schemas it reaches (`schema_document`),
+/// Kubernetes' largest operation went from 546 KB to 48 KB.
+#[test]
+fn the_try_it_modules_view_leaves_the_display_trees_out() {
+    let doc = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+    "paths": {"/pets/{id}": {"put": {
+        "parameters": [{"name": "id", "in": "path", "required": true, "description": "The pet's id.",
+            "schema": {"type": "integer", "minimum": 1}}],
+        "requestBody": {"description": "The pet as it is now.", "content": {"application/json": {"schema": {
+            "type": "object", "required": ["name"],
+            "properties": {"name": {"type": "string", "description": "What the pet answers to."}}}}}},
+        "responses": {"200": {"description": "ok"}}
+    }}}});
+    let view = OperationView::build(&doc, Method::Put, "/pets/{id}").unwrap();
+    assert_eq!(view.parameters[0].schema.kind, "integer", "the page's tree is there");
+    assert_eq!(view.request_body.as_ref().unwrap().schema.properties[0].name, "name");
+
+    let sent = serde_json::to_value(&view).unwrap();
+    let param = sent["parameters"][0].as_object().unwrap();
+    assert!(!param.contains_key("schema") && !param.contains_key("description"), "{param:?}");
+    assert_eq!(param["schema_json"], json!({"type": "integer", "minimum": 1}));
+    let body = sent["request_body"].as_object().unwrap();
+    assert!(!body.contains_key("schema") && !body.contains_key("description"), "{body:?}");
+    assert_eq!(body["media_types"][0]["schema"]["properties"]["name"]["type"], "string");
+    let text = sent.to_string();
+    assert!(!text.contains("The pet's id") && !text.contains("The pet as it is now"), "{text}");
+
+    // The module reads it back with what it uses, the display parts empty.
+    let read: OperationView = serde_json::from_value(sent).unwrap();
+    assert_eq!(read.parameters[0].schema_json, view.parameters[0].schema_json);
+    assert_eq!(read.parameters[0].schema.kind, "");
+    assert_eq!(read.request_body.unwrap().media_types, view.request_body.unwrap().media_types);
 }
