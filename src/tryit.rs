@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use js_sys::{Array, Function, Promise, Reflect};
-use playground_reference::OperationView;
+use playground_reference::{Access, OperationView};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -103,7 +103,7 @@ impl TryItHost {
     pub async fn mount(
         &self,
         slot: &web_sys::HtmlElement,
-        options: &MountOptions<&OperationView>,
+        options: &MountOptions<&OperationView, Access>,
         lend_mock: &Function,
     ) -> Result<JsValue, String> {
         let options_json = options.to_json()?;

@@ -109,7 +109,8 @@ fn Workbench(
             })
             .into_js_value()
             .unchecked_into();
-            let options = MountOptions { view: &*view, mock: offer, document_key: key };
+            let options =
+                MountOptions { view: &*view, access: view.access(), mock: offer, document_key: key };
             match host.mount(&slot, &options, &lend).await {
                 // The view may be gone by now: the panel goes with it.
                 Ok(panel) => {

@@ -58,6 +58,7 @@ pub use links::{external_docs, safe_link};
 pub use overview::{License, Overview};
 use parts::{body, parameter, response};
 use sections::{callbacks, code_samples, parameters, request_body, responses, schemes, servers};
+pub use security::Access;
 use security::security;
 
 /// How deep nested schemas are expanded; deeper levels are left collapsed.
@@ -286,7 +287,7 @@ pub struct ExternalDocs {
 /// Everything the reference shows about one operation. Its JSON (serde) is what the page hands
 /// the try-it module (`playground_seam::MountOptions`): the parts only the page shows (the
 /// descriptions, the responses, the display trees of the parameters and the body) are left out
-/// of it.
+/// of it, and the security goes beside it ([`Access`]).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OperationView {
     /// Method.
@@ -324,11 +325,12 @@ pub struct OperationView {
     pub server_details: Vec<playground_openapi::servers::Server>,
     /// The security schemes [`OperationView::security`] names, as the document describes them
     /// (`components.securitySchemes`), in the order the requirements first name them.
-    #[serde(default)]
+    #[serde(skip)]
     pub schemes: Vec<playground_openapi::security::Scheme>,
     /// The security the operation needs: its own `security`, else the document's. Each entry
     /// is one way in (the schemes of an entry are used together); an empty entry means the
     /// operation can also be called without credentials, and no entries that it needs none.
+    #[serde(skip)]
     pub security: Vec<Vec<SecurityUse>>,
     /// `externalDocs` of the operation.
     #[serde(skip)]
@@ -367,12 +369,14 @@ pub struct CallbackView {
 
 impl OperationView {
     /// Whether trying the operation needs more than a JSON body and no credentials: it names
-    /// security schemes, or its body may be sent as something other than JSON (a form, a file,
-    /// text). The reference loads the try-it module with its Authorization part and its form
-    /// and file bodies only for such operations.
+    /// security schemes (described in the document or not), or its body may be sent as
+    /// something other than JSON (a form, a file, text). The reference loads the try-it module
+    /// with its Authorization part and its form and file bodies only for such operations; the
+    /// other build does not read [`Access`].
     #[must_use]
     pub fn needs_full_try_it(&self) -> bool {
         !self.schemes.is_empty()
+            || self.security.iter().any(|way| !way.is_empty())
             || self
                 .request_body
                 .as_ref()

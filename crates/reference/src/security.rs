@@ -3,7 +3,34 @@
 
 use serde_json::Value;
 
-use super::{SecurityUse, follow};
+use super::{OperationView, SecurityUse, follow};
+
+/// The security of an operation ([`OperationView::security`] and [`OperationView::schemes`]),
+/// which the page hands the try-it module beside the view (`playground_seam::MountOptions`):
+/// only the module's build with the Authorization part reads it. The other build is mounted
+/// only for operations that name no scheme ([`OperationView::needs_full_try_it`]), and skips it
+/// unread, without code to read it.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Access {
+    /// The ways in, each the schemes used together.
+    pub security: Vec<Vec<SecurityUse>>,
+    /// The schemes they name, as the document describes them.
+    pub schemes: Vec<playground_openapi::security::Scheme>,
+}
+
+impl OperationView {
+    /// Its security, to hand over beside the view.
+    #[must_use]
+    pub fn access(&self) -> Access {
+        Access { security: self.security.clone(), schemes: self.schemes.clone() }
+    }
+
+    /// Puts back the security [`OperationView::access`] took.
+    pub fn set_access(&mut self, access: Access) {
+        self.security = access.security;
+        self.schemes = access.schemes;
+    }
+}
 
 /// A `security` list with each scheme described from `components.securitySchemes`.
 pub(super) fn security(doc: &Value, requirements: Option<&Value>) -> Vec<Vec<SecurityUse>> {

@@ -1,6 +1,6 @@
 //! Operation views: every Petstore operation, the extensions the reference shows, examples that
 //! the mock accepts, recursion, a third-party document (Swagger's petstore3), and what of a
-//! view the try-it module is sent.
+//! view the try-it module is sent, and which build of it an operation needs.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use petstore::document::PETSTORE_JSON;
@@ -319,4 +319,42 @@ fn the_try_it_modules_view_leaves_the_display_trees_out() {
     assert_eq!(read.parameters[0].schema_json, view.parameters[0].schema_json);
     assert_eq!(read.parameters[0].schema.kind, "");
     assert_eq!(read.request_body.unwrap().media_types, view.request_body.unwrap().media_types);
+}
+
+#[test]
+fn the_security_goes_beside_the_view_for_the_module_that_reads_it() {
+    let doc = json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+    "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}},
+    "paths": {
+        "/keyed": {"get": {"security": [{"key": []}], "responses": {"200": {"description": "ok"}}}},
+        "/unknown": {"get": {"security": [{"nowhere": []}], "responses": {"200": {"description": "ok"}}}},
+        "/open": {"post": {"security": [{}],
+            "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}},
+            "responses": {"200": {"description": "ok"}}}},
+        "/form": {"post": {
+            "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {"type": "object"}}}},
+            "responses": {"200": {"description": "ok"}}}}
+    }});
+    let view = |method, path| OperationView::build(&doc, method, path).unwrap();
+    let keyed = view(Method::Get, "/keyed");
+    assert_eq!(keyed.schemes.len(), 1);
+    assert!(keyed.needs_full_try_it());
+
+    // The view's JSON leaves the security out; it goes beside, and is put back whole.
+    let sent = serde_json::to_value(&keyed).unwrap();
+    assert!(sent.get("schemes").is_none() && sent.get("security").is_none(), "{sent}");
+    let access = serde_json::to_value(keyed.access()).unwrap();
+    assert_eq!(access["schemes"][0]["name"], "key");
+    assert_eq!(access["security"][0][0]["name"], "key");
+    let mut read: OperationView = serde_json::from_value(sent).unwrap();
+    assert!(read.schemes.is_empty() && read.security.is_empty() && !read.needs_full_try_it());
+    read.set_access(serde_json::from_value(access).unwrap());
+    assert_eq!((&read.schemes, &read.security), (&keyed.schemes, &keyed.security));
+
+    // A requirement naming a scheme the document does not define needs the module that says
+    // so; an optional empty requirement with a JSON body does not; a form body does.
+    let unknown = view(Method::Get, "/unknown");
+    assert!(unknown.schemes.is_empty() && unknown.needs_full_try_it());
+    assert!(!view(Method::Post, "/open").needs_full_try_it());
+    assert!(view(Method::Post, "/form").needs_full_try_it());
 }

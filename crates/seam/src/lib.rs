@@ -11,8 +11,8 @@
 //!   recording a real answer [`Recorded`], the Petstore's mock [`Counts`], another document's
 //!   mock [`ResourceCount`]s, and both [`MockNotice`]s: the mock module writes them and the page
 //!   and the try-it module read them with the same types.
-//! - A try-it panel is mounted with [`MountOptions`] (the operation's view, how the mock is
-//!   offered as a target ([`MockOffer`]) and the document's key), one JSON text.
+//! - A try-it panel is mounted with [`MountOptions`] (the operation's view, its security, how
+//!   the mock is offered as a target ([`MockOffer`]) and the document's key), one JSON text.
 //! - [`MockHandle`] is the one binding of the mock object (`PetstoreMock` or `ApiMock`) the app
 //!   opens and the try-it module borrows: the page lends it with [`lend`], the panel takes it
 //!   with [`borrow`].
@@ -108,20 +108,24 @@ pub enum MockOffer {
 
 /// What the page mounts a try-it panel with (`mountTryIt`'s options, one JSON text): the
 /// operation's view (`V` is the reference's `OperationView`, borrowed where it is written and
-/// owned where it is read), how the mock is offered, and the key of the document (its address,
-/// or its title), under which credentials are kept.
+/// owned where it is read), its security (`A` is the reference's `Access`; a reader that does
+/// not use it gives `serde::de::IgnoredAny`, which skips it without code to read it), how the
+/// mock is offered, and the key of the document (its address, or its title), under which
+/// credentials are kept.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MountOptions<V> {
+pub struct MountOptions<V, A> {
     /// The operation's view.
     pub view: V,
+    /// The operation's security.
+    pub access: A,
     /// How the in-browser mock is offered as a target.
     pub mock: MockOffer,
     /// The document's key.
     pub document_key: String,
 }
 
-impl<V: Serialize> MountOptions<V> {
+impl<V: Serialize, A: Serialize> MountOptions<V, A> {
     /// The options as the JSON text `mountTryIt` takes.
     ///
     /// # Errors
@@ -131,7 +135,7 @@ impl<V: Serialize> MountOptions<V> {
     }
 }
 
-impl<V: serde::de::DeserializeOwned> MountOptions<V> {
+impl<V: serde::de::DeserializeOwned, A: serde::de::DeserializeOwned> MountOptions<V, A> {
     /// The options `to_json` wrote.
     ///
     /// # Errors
@@ -288,14 +292,35 @@ mod tests {
     #[test]
     fn mount_options_written_borrowed_are_read_owned() {
         let view = json!({"operationId": "listPets"});
-        let written = MountOptions { view: &view, mock: MockOffer::Offered, document_key: "doc".to_owned() };
+        let access = json!({"schemes": [{"name": "key"}]});
+        let written = MountOptions {
+            view: &view,
+            access: &access,
+            mock: MockOffer::Offered,
+            document_key: "doc".to_owned(),
+        };
         let text = written.to_json().unwrap();
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&text).unwrap(),
-            json!({"view": {"operationId": "listPets"}, "mock": "offered", "documentKey": "doc"})
+            json!({"view": {"operationId": "listPets"}, "access": access, "mock": "offered", "documentKey": "doc"})
         );
-        let read: MountOptions<serde_json::Value> = MountOptions::from_json(&text).unwrap();
-        assert_eq!(read, MountOptions { view, mock: MockOffer::Offered, document_key: "doc".to_owned() });
+        let read: MountOptions<serde_json::Value, serde_json::Value> =
+            MountOptions::from_json(&text).unwrap();
+        assert_eq!(
+            read,
+            MountOptions { view, access, mock: MockOffer::Offered, document_key: "doc".to_owned() }
+        );
+    }
+
+    #[test]
+    fn a_reader_without_the_security_skips_it() {
+        let text = r#"{"view": {}, "access": {"schemes": [{"name": "key", "kind": [1, {"a": null}]}]},
+            "mock": "none", "documentKey": "doc"}"#;
+        let read = MountOptions::<serde_json::Value, serde::de::IgnoredAny>::from_json(text).unwrap();
+        assert_eq!((read.view, read.mock, read.document_key.as_str()), (json!({}), MockOffer::None, "doc"));
+        let missing = r#"{"view": {}, "mock": "none", "documentKey": "doc"}"#;
+        let error = MountOptions::<serde_json::Value, serde::de::IgnoredAny>::from_json(missing).unwrap_err();
+        assert!(error.contains("missing field `access`"), "{error}");
     }
 
     #[test]
@@ -305,8 +330,8 @@ mod tests {
         {
             assert_eq!(serde_json::to_value(offer).unwrap(), json!(name));
         }
-        let unknown = r#"{"view": {}, "mock": "maybe", "documentKey": "doc"}"#;
-        let error = MountOptions::<serde_json::Value>::from_json(unknown).unwrap_err();
+        let unknown = r#"{"view": {}, "access": {}, "mock": "maybe", "documentKey": "doc"}"#;
+        let error = MountOptions::<serde_json::Value, serde_json::Value>::from_json(unknown).unwrap_err();
         assert!(error.starts_with("The operation could not be read: unknown variant `maybe`"), "{error}");
     }
 

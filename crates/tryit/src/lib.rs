@@ -111,9 +111,10 @@ impl Mounted {
 
 /// Renders the try-it panel and code samples of an operation at the end of `slot`.
 /// `options_json` is a `playground_seam::MountOptions` of an `OperationView` as JSON text: the
-/// view, how the in-browser mock is offered as a target (`first`: the target a new panel starts
-/// with; `offered`: a new panel starts on the document's first server; `none`), and the key of
-/// the document (its address, or its title), under which credentials are kept. `lend_mock` is
+/// view, its security (`playground_reference::Access`), how the in-browser mock is offered as
+/// a target (`first`: the target a new panel starts with; `offered`: a new panel starts on the
+/// document's first server; `none`), and the key of the document (its address, or its title),
+/// under which credentials are kept. `lend_mock` is
 /// called when a request goes to the mock, and returns the page's mock object, or a string
 /// saying why there is none yet (`playground_seam::lend`).
 ///
@@ -125,8 +126,12 @@ pub fn mount_try_it(
     options_json: &str,
     lend_mock: Option<js_sys::Function>,
 ) -> Result<Mounted, JsValue> {
-    let MountOptions { mut view, mock: offer, document_key } =
-        MountOptions::<OperationView>::from_json(options_json).map_err(|e| JsValue::from_str(&e))?;
+    let MountOptions { mut view, access, mock: offer, document_key } =
+        MountOptions::<OperationView, Access>::from_json(options_json).map_err(|e| JsValue::from_str(&e))?;
+    #[cfg(feature = "extras")]
+    view.set_access(access);
+    #[cfg(not(feature = "extras"))]
+    let _ = access;
     // The reference's Example blocks (in the article the slot is in), from the document's
     // examples as they are; written here rather than by the page, so the first download does
     // not carry the code.
@@ -196,6 +201,14 @@ pub fn mount_authorize(
     });
     Ok(Mounted { handle: Some(handle) })
 }
+
+/// The operation's security as the page hands it over: read by the build with the
+/// Authorization part; the other, mounted only for operations that name no scheme
+/// (`OperationView::needs_full_try_it`), skips it unread.
+#[cfg(feature = "extras")]
+type Access = playground_reference::Access;
+#[cfg(not(feature = "extras"))]
+type Access = serde::de::IgnoredAny;
 
 /// How a panel offers the in-browser mock (the page says so when it mounts the panel).
 pub use playground_seam::MockOffer;

@@ -127,7 +127,12 @@ impl Panel {
         let page = web_sys::window().unwrap().document().unwrap();
         let root: HtmlElement = page.create_element("div").unwrap().unchecked_into();
         page.body().unwrap().append_child(&root).unwrap();
-        let options = MountOptions { view, mock: MockOffer::First, document_key: document.to_owned() };
+        let options = MountOptions {
+            view,
+            access: view.access(),
+            mock: MockOffer::First,
+            document_key: document.to_owned(),
+        };
         let mounted = playground_tryit::mount_try_it(
             root.clone(),
             &options.to_json().unwrap(),
