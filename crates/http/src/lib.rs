@@ -92,7 +92,8 @@ impl Response {
     /// The body parsed as JSON, or `None` when it is empty or not JSON.
     #[must_use]
     pub fn json(&self) -> Option<serde_json::Value> {
-        serde_json::from_slice(&self.body).ok()
+        // Read as text: the modules' other JSON is text, and one reader of `Value` is enough.
+        serde_json::from_str(std::str::from_utf8(&self.body).ok()?).ok()
     }
 }
 
