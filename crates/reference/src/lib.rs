@@ -369,14 +369,14 @@ pub struct CallbackView {
 
 impl OperationView {
     /// Whether trying the operation needs more than a JSON body and no credentials: it names
-    /// security schemes (described in the document or not), or its body may be sent as
-    /// something other than JSON (a form, a file, text). The reference loads the try-it module
-    /// with its Authorization part and its form and file bodies only for such operations; the
-    /// other build does not read [`Access`].
+    /// security schemes the document describes, or its body may be sent as something other
+    /// than JSON (a form, a file, text). The reference loads the try-it module with its
+    /// Authorization part and its form and file bodies only for such operations; the other
+    /// build does not read [`Access`]. A scheme the document does not describe has no
+    /// credentials to fill in (the reference says it is not described).
     #[must_use]
     pub fn needs_full_try_it(&self) -> bool {
         !self.schemes.is_empty()
-            || self.security.iter().any(|way| !way.is_empty())
             || self
                 .request_body
                 .as_ref()

@@ -8,8 +8,8 @@ use super::{OperationView, SecurityUse, follow};
 /// The security of an operation ([`OperationView::security`] and [`OperationView::schemes`]),
 /// which the page hands the try-it module beside the view (`playground_seam::MountOptions`):
 /// only the module's build with the Authorization part reads it. The other build is mounted
-/// only for operations that name no scheme ([`OperationView::needs_full_try_it`]), and skips it
-/// unread, without code to read it.
+/// only for operations that name no scheme the document describes
+/// ([`OperationView::needs_full_try_it`]), and skips it unread, without code to read it.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Access {
     /// The ways in, each the schemes used together.

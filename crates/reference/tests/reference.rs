@@ -351,10 +351,11 @@ fn the_security_goes_beside_the_view_for_the_module_that_reads_it() {
     read.set_access(serde_json::from_value(access).unwrap());
     assert_eq!((&read.schemes, &read.security), (&keyed.schemes, &keyed.security));
 
-    // A requirement naming a scheme the document does not define needs the module that says
-    // so; an optional empty requirement with a JSON body does not; a form body does.
+    // A requirement naming only a scheme the document does not define has nothing to fill in;
+    // nor has an optional empty requirement with a JSON body; a form body needs the full build.
     let unknown = view(Method::Get, "/unknown");
-    assert!(unknown.schemes.is_empty() && unknown.needs_full_try_it());
+    assert_eq!(unknown.security[0][0].kind, "not described in the document");
+    assert!(unknown.schemes.is_empty() && !unknown.needs_full_try_it());
     assert!(!view(Method::Post, "/open").needs_full_try_it());
     assert!(view(Method::Post, "/form").needs_full_try_it());
 }

@@ -203,8 +203,8 @@ pub fn mount_authorize(
 }
 
 /// The operation's security as the page hands it over: read by the build with the
-/// Authorization part; the other, mounted only for operations that name no scheme
-/// (`OperationView::needs_full_try_it`), skips it unread.
+/// Authorization part; the other, mounted only for operations that name no scheme the
+/// document describes (`OperationView::needs_full_try_it`), skips it unread.
 #[cfg(feature = "extras")]
 type Access = playground_reference::Access;
 #[cfg(not(feature = "extras"))]

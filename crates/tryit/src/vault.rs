@@ -4,8 +4,8 @@
 //! whose "Remember" is ticked, until "Forget") and the OAuth 2 client settings. What a request
 //! gets from them is `playground_tryit_core::auth::apply`'s; the part of the panel that fills
 //! them in is `crate::authorize`. The build without it is mounted only for operations that name
-//! no security scheme (`OperationView::needs_full_try_it`): its vault has no credentials, and
-//! applies none.
+//! no security scheme the document describes (`OperationView::needs_full_try_it`): its vault
+//! has no credentials, and applies none.
 
 #[cfg(feature = "extras")]
 mod credentials;
@@ -104,7 +104,7 @@ impl Vault {
     }
 
     /// Applies no credentials: this build is mounted only for operations that name no
-    /// security scheme.
+    /// security scheme the document describes, which have none to apply.
     #[cfg(not(feature = "extras"))]
     #[allow(clippy::unused_self)]
     pub fn apply(
