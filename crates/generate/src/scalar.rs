@@ -137,9 +137,8 @@ impl Run<'_> {
         let Some(k) = self.pick_multiple(low, high, want, 1) else {
             return self.edge_number(lower.as_ref(), upper.as_ref(), steps.is_empty());
         };
-        // Written out as a decimal and read back, so the number is the decimal it means.
-        let text = format!("{}e-{scale}", k.saturating_mul(mantissa));
-        text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map_or(Value::from(0), Value::Number)
+        serde_json::Number::from_f64(decimal_value(k.saturating_mul(mantissa), scale))
+            .map_or(Value::from(0), Value::Number)
     }
 
     /// A number for bounds too far out or too close for steps: a bound itself, or just
@@ -195,7 +194,7 @@ impl Run<'_> {
         if let Some(format) = format {
             let value = self.formatted(format, name, min, max);
             // The same value in the other case too: a UUID's pattern may ask for upper case.
-            for candidate in [value.clone(), value.to_uppercase()] {
+            for candidate in [value.clone(), value.to_ascii_uppercase()] {
                 if fits(&candidate, min, max)
                     && patterns.iter().all(|p| self.matches(p, &candidate).unwrap_or(false))
                 {
@@ -367,7 +366,7 @@ impl Run<'_> {
 /// `word` with its first letter upper case.
 fn capitalized(word: &str) -> String {
     let mut chars = word.chars();
-    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    chars.next().map(|first| first.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
 }
 
 /// Whether a `format` constrains strings (numeric formats are for numbers).
@@ -462,10 +461,13 @@ pub(super) fn decimal(value: &Value) -> Option<(i128, u32)> {
     if !number.is_finite() {
         return None;
     }
-    let text = format!("{number:e}");
-    let (digits, exponent) = text.split_once('e')?;
+    // The shortest digits that read back as `number` (serde_json writes them: "0.01", "1e-7",
+    // "1.5e20"), without the trailing zeros of "100.0".
+    let text = serde_json::Number::from_f64(number)?.to_string();
+    let (digits, exponent) = text.split_once('e').unwrap_or((&text, "0"));
     let exponent: i32 = exponent.parse().ok()?;
     let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let fraction = fraction.trim_end_matches('0');
     let mantissa: i128 = format!("{whole}{fraction}").parse().ok()?;
     let places = i32::try_from(fraction.len()).ok()? - exponent;
     if places >= 0 {
@@ -474,6 +476,32 @@ pub(super) fn decimal(value: &Value) -> Option<(i128, u32)> {
         let factor = 10_i128.checked_pow(u32::try_from(-places).ok()?)?;
         Some((mantissa.checked_mul(factor)?, 0))
     }
+}
+
+/// The number `digits / 10^scale`, as the decimal it means: correctly rounded (what reading
+/// its text gives) wherever both are exact in a float (`digits` within 2^53 once its
+/// trailing zeros are taken out, `scale` at most 22), and within a few units of the float's
+/// last place beyond (a `multipleOf` is checked with a tolerance larger than that). Computed
+/// without the standard library's decimal parser, whose tables the modules with the
+/// generator would carry for this alone.
+pub(super) fn decimal_value(mut digits: i128, mut scale: u32) -> f64 {
+    /// The powers of ten a float holds exactly.
+    const EXACT: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+        1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    while scale > 0 && digits % 10 == 0 {
+        digits /= 10;
+        scale -= 1;
+    }
+    // Exact below 2^53; past it, the nearest float.
+    #[allow(clippy::cast_precision_loss)]
+    let mut value = digits as f64;
+    while scale > 22 {
+        value /= EXACT[22];
+        scale -= 22;
+    }
+    value / EXACT[scale as usize]
 }
 
 /// The least common multiple of two decimals.

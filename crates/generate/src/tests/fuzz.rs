@@ -1,10 +1,12 @@
 //! Random schemas built from real keywords with odd values: generation never panics, stays
-//! within its caps, says why when it is not exact, and is the same for the same seed.
+//! within its caps, says why when it is not exact, and is the same for the same seed. Random
+//! numbers: the generator's decimal readings agree with the standard library's.
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
 use crate::generate;
+use crate::scalar::{decimal, decimal_value};
 use playground_openapi::schema::Direction;
 
 const KEYWORDS: [&str; 34] = [
@@ -114,5 +116,37 @@ proptest! {
         prop_assert!(first.exact || !first.notes.is_empty());
         prop_assert!(nodes(&first.value) <= 2_100, "{} nodes", nodes(&first.value));
         prop_assert_eq!(first, generate(&doc, &top, seed, direction));
+    }
+
+    #[test]
+    fn a_decimal_reads_as_its_text_does(digits in -(1_i128 << 53)..(1_i128 << 53), scale in 0_u32..=22) {
+        // Both exact in a float: the correctly rounded value, as reading the text gives.
+        let text = format!("{digits}e-{scale}");
+        prop_assert_eq!(decimal_value(digits, scale).to_bits(), text.parse::<f64>().unwrap().to_bits(), "{}", text);
+    }
+
+    #[test]
+    fn a_large_decimal_reads_within_a_few_last_places(digits in any::<i64>(), scale in 0_u32..=30) {
+        let text = format!("{digits}e-{scale}");
+        let (ours, read) = (decimal_value(i128::from(digits), scale), text.parse::<f64>().unwrap());
+        prop_assert!((ours - read).abs() <= 4.0 * f64::EPSILON * read.abs(), "{} {} {}", text, ours, read);
+    }
+
+    #[test]
+    fn a_number_is_the_decimal_its_shortest_text_writes(number in any::<f64>()) {
+        // The standard library's shortest digits, against serde_json's (which `decimal` reads).
+        let expected = number.is_finite().then(|| {
+            let text = format!("{number:e}");
+            let (digits, exponent) = text.split_once('e').unwrap();
+            let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+            let mantissa: i128 = format!("{whole}{fraction}").parse().unwrap();
+            let places = i32::try_from(fraction.len()).unwrap() - exponent.parse::<i32>().unwrap();
+            if places >= 0 {
+                u32::try_from(places).ok().filter(|p| *p <= 30).map(|p| (mantissa, p))
+            } else {
+                10_i128.checked_pow(u32::try_from(-places).unwrap()).and_then(|f| mantissa.checked_mul(f)).map(|m| (m, 0))
+            }
+        }).flatten();
+        prop_assert_eq!(decimal(&json!(number)), expected, "{}", number);
     }
 }
