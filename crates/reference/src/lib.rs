@@ -177,6 +177,7 @@ pub struct ParameterView {
     #[serde(skip)]
     pub description: Option<String>,
     /// `deprecated: true`.
+    #[serde(skip)]
     pub deprecated: bool,
     /// Its schema as a display tree. Display only: the try-it module reads
     /// [`ParameterView::schema_json`].
@@ -286,8 +287,8 @@ pub struct ExternalDocs {
 
 /// Everything the reference shows about one operation. Its JSON (serde) is what the page hands
 /// the try-it module (`playground_seam::MountOptions`): the parts only the page shows (the
-/// descriptions, the responses, the display trees of the parameters and the body) are left out
-/// of it, and the security goes beside it ([`Access`]).
+/// summary and descriptions, the badges, the responses, the display trees of the parameters
+/// and the body) are left out of it, and the security goes beside it ([`Access`]).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OperationView {
     /// Method.
@@ -297,15 +298,19 @@ pub struct OperationView {
     /// `operationId`.
     pub operation_id: Option<String>,
     /// `summary`.
+    #[serde(skip)]
     pub summary: Option<String>,
     /// `description` (Markdown).
     #[serde(skip)]
     pub description: Option<String>,
     /// `deprecated: true`.
+    #[serde(skip)]
     pub deprecated: bool,
     /// `x-deprecated-sunset`, when deprecated.
+    #[serde(skip)]
     pub sunset: Option<String>,
     /// `x-stability` (`experimental` or `beta` only).
+    #[serde(skip)]
     pub stability: Option<Stability>,
     /// `x-hideTryItPanel: true` on the operation or the document.
     pub hide_try_it: bool,
