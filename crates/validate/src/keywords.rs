@@ -100,12 +100,20 @@ fn pattern_error(pattern: &str, text: &str, name: &str) -> Fail {
 /// 2^63, the first integer past int64.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;
 
-/// `n` for messages: integers as such, other numbers as Rust writes an `f64` (`2` for `2.0`).
+/// `n` for messages: integers as such, other numbers in their shortest form as serde_json
+/// writes them, without a whole number's `.0` (`2` for `2.0`, `1e+300`). Not Rust's `f64`
+/// formatting, which the modules with the checker would carry for this alone.
 pub(super) fn shown(n: &Number) -> String {
     match (n.as_i64(), n.as_u64()) {
         (Some(i), _) => i.to_string(),
         (_, Some(u)) => u.to_string(),
-        _ => n.as_f64().unwrap_or_default().to_string(),
+        _ => {
+            let text = n.to_string();
+            match text.strip_suffix(".0") {
+                Some(whole) => whole.to_owned(),
+                None => text,
+            }
+        }
     }
 }
 

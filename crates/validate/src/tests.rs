@@ -211,6 +211,10 @@ fn numbers_in_both_dialects() {
         error(json!({"multipleOf": 0.1}), json!(0.35)),
         "The body must be a multiple of 0.1; got 0.35."
     );
+    // A value in its shortest form, a whole float without its `.0`.
+    assert_eq!(error(json!({"maximum": 1}), json!(2.0)), "The body must be at most 1; got 2.");
+    assert_eq!(error(json!({"maximum": 1}), json!(1e300)), "The body must be at most 1; got 1e+300.");
+    assert_eq!(error(json!({"minimum": 1}), json!(-1.5e-7)), "The body must be at least 1; got -1.5e-7.");
 }
 
 #[test]
