@@ -462,7 +462,7 @@ pub(super) fn decimal(value: &Value) -> Option<(i128, u32)> {
         return None;
     }
     // The shortest digits that read back as `number` (serde_json writes them: "0.01", "1e-7",
-    // "1.5e20"), without the trailing zeros of "100.0".
+    // "1.5e+20"), without the trailing zero of "100.0".
     let text = serde_json::Number::from_f64(number)?.to_string();
     let (digits, exponent) = text.split_once('e').unwrap_or((&text, "0"));
     let exponent: i32 = exponent.parse().ok()?;

@@ -114,9 +114,9 @@ impl Mounted {
 /// view, its security (`playground_reference::Access`), how the in-browser mock is offered as
 /// a target (`first`: the target a new panel starts with; `offered`: a new panel starts on the
 /// document's first server; `none`), and the key of the document (its address, or its title),
-/// under which credentials are kept. `lend_mock` is
-/// called when a request goes to the mock, and returns the page's mock object, or a string
-/// saying why there is none yet (`playground_seam::lend`).
+/// under which credentials are kept. `lend_mock` is called when a request goes to the mock,
+/// and returns the page's mock object, or a string saying why there is none yet
+/// (`playground_seam::lend`).
 ///
 /// # Errors
 /// The options cannot be read (the message says why).
