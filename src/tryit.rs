@@ -103,7 +103,7 @@ impl TryItHost {
     pub async fn mount(
         &self,
         slot: &web_sys::HtmlElement,
-        options: &MountOptions<&OperationView, Access>,
+        options: &MountOptions<&OperationView, Access<'_>>,
         lend_mock: &Function,
     ) -> Result<JsValue, String> {
         let options_json = options.to_json()?;

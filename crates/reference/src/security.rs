@@ -1,6 +1,8 @@
 //! The security an operation needs, each scheme described in words from
 //! `components.securitySchemes`.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::{OperationView, SecurityUse, follow};
@@ -10,25 +12,26 @@ use super::{OperationView, SecurityUse, follow};
 /// only the module's build with the Authorization part reads it. The other build is mounted
 /// only for operations that name no scheme the document describes
 /// ([`OperationView::needs_full_try_it`]), and skips it unread, without code to read it.
+/// Borrowed from the view where it is written, owned where it is read.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Access {
+pub struct Access<'a> {
     /// The ways in, each the schemes used together.
-    pub security: Vec<Vec<SecurityUse>>,
+    pub security: Cow<'a, [Vec<SecurityUse>]>,
     /// The schemes they name, as the document describes them.
-    pub schemes: Vec<playground_openapi::security::Scheme>,
+    pub schemes: Cow<'a, [playground_openapi::security::Scheme]>,
 }
 
 impl OperationView {
     /// Its security, to hand over beside the view.
     #[must_use]
-    pub fn access(&self) -> Access {
-        Access { security: self.security.clone(), schemes: self.schemes.clone() }
+    pub fn access(&self) -> Access<'_> {
+        Access { security: Cow::Borrowed(&self.security), schemes: Cow::Borrowed(&self.schemes) }
     }
 
     /// Puts back the security [`OperationView::access`] took.
-    pub fn set_access(&mut self, access: Access) {
-        self.security = access.security;
-        self.schemes = access.schemes;
+    pub fn set_access(&mut self, access: Access<'_>) {
+        self.security = access.security.into_owned();
+        self.schemes = access.schemes.into_owned();
     }
 }
 

@@ -206,7 +206,7 @@ pub fn mount_authorize(
 /// Authorization part; the other, mounted only for operations that name no scheme the
 /// document describes (`OperationView::needs_full_try_it`), skips it unread.
 #[cfg(feature = "extras")]
-type Access = playground_reference::Access;
+type Access = playground_reference::Access<'static>;
 #[cfg(not(feature = "extras"))]
 type Access = serde::de::IgnoredAny;
 
