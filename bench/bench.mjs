@@ -504,20 +504,21 @@ if (toolNames.includes(OURS) && peers.length) {
 // and docs/decisions.md count them), and their size targets: the try-it module at most 250 KB,
 // the mock modules no larger than when that target was set (bench/NOTES.md, "The try-it module
 // at 250 KB gzip": the Petstore's 439.4 KB, any document's 496.6 KB).
+// Each entry: label, path in the build, and the size target it counts for (kind, most bytes).
 const MODULES = [
-  ["try-it (operations with a JSON body or none, and no security scheme)", "tryit/playground_tryit_bg.wasm", 250_000],
+  ["try-it (operations with a JSON body or none, and no security scheme)", "tryit/playground_tryit_bg.wasm", "try-it", 250_000],
   ["try-it with extras (security schemes; form, text and file bodies)", "tryit-extras/playground_tryit_bg.wasm"],
-  ["Petstore's mock", "mock/petstore_mock_bg.wasm", 439_400],
-  ["Mock of any document", "api-mock/playground_api_mock_bg.wasm", 496_600],
+  ["Petstore's mock", "mock/petstore_mock_bg.wasm", "mock", 439_400],
+  ["Mock of any document", "api-mock/playground_api_mock_bg.wasm", "mock", 496_600],
   ["Markdown renderer", "markdown/playground_markdown_bg.wasm"],
   ["Swagger 2.0 converter", "convert/playground_convert_bg.wasm"],
 ];
 const moduleSizes = [];
-for (const [label, path, most] of MODULES) {
+for (const [label, path, target, most] of MODULES) {
   const file = join(DIST, path);
   const raw = await stat(file).then((s) => s.size, () => null);
   if (raw === null) continue;
-  moduleSizes.push({ label, raw, gzip: execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 1 << 30 }).length, most });
+  moduleSizes.push({ label, raw, gzip: execFileSync("gzip", ["-9", "-c", file], { maxBuffer: 1 << 30 }).length, target, most });
 }
 if (moduleSizes.length) {
   const kb = (v) => `${(v / 1000).toFixed(1)} KB`;
@@ -529,9 +530,9 @@ if (moduleSizes.length) {
   out("|---|---:|---:|---:|");
   for (const m of moduleSizes) out(`| ${m.label} | ${kb(m.raw)} | ${kb(m.gzip)} | ${m.most ? kb(m.most) : "–"} |`);
   out();
-  const tryIt = moduleSizes.find((m) => m.most === 250_000);
-  if (tryIt) targets.push(["The try-it module at most 250 KB gzip", kb(tryIt.gzip), tryIt.gzip <= tryIt.most]);
-  const mocks = moduleSizes.filter((m) => m.most && m !== tryIt);
+  const panel = moduleSizes.find((m) => m.target === "try-it");
+  if (panel) targets.push(["The try-it module at most 250 KB gzip", kb(panel.gzip), panel.gzip <= panel.most]);
+  const mocks = moduleSizes.filter((m) => m.target === "mock");
   if (mocks.length) {
     targets.push(["The mock modules no larger than when the try-it target was set",
       mocks.map((m) => `${m.label} ${kb(m.gzip)} (at most ${kb(m.most)})`).join("; "), mocks.every((m) => m.gzip <= m.most)]);
