@@ -10,9 +10,9 @@
 //! before it is called exact.
 //!
 //! - Reproducible without `rand`: a splitmix generator seeded by the caller.
-//! - Strings fit their `format` and `pattern` (walked from the pattern's tree, `pattern_tree`,
-//!   and confirmed by `playground_validate`), and look like data by name (emails, names, cities,
-//!   ISBNs, prices; ids are letters and digits).
+//! - Strings fit their `format` and `pattern` (walked from the pattern's tree, the checker's
+//!   `pattern_tree`, and confirmed by `playground_validate`), and look like data by name
+//!   (emails, names, cities, ISBNs, prices; ids are letters and digits).
 //! - `oneOf` with a discriminator: open objects that every branch would accept are set apart by
 //!   a property another branch refuses (`set_apart`); an optional property or list item whose
 //!   discriminator would name a value its property refuses is left out (`misnamed`).
@@ -30,7 +30,6 @@
 mod check;
 mod object;
 mod pattern;
-mod pattern_tree;
 mod scalar;
 mod shape;
 #[cfg(test)]

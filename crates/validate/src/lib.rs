@@ -23,9 +23,9 @@
 //! Knowingly not enforced (values pass): `content*`, `discriminator` mappings, `$recursiveRef`
 //! (2019-09), a custom meta-schema's `$vocabulary` (every vocabulary is on), loose formats
 //! (hostname, uri-reference, byte, ...; email is read leniently; the strict reading asserts
-//! them), patterns with no rewrite for `regex-lite` (look-arounds, back-references) and the
-//! misses of approximated ones (`\p{..}`) that a wider reading does not settle. A pass that
-//! leans on one of those is unsure, and an unsure pass never counts against a value: in
+//! them), patterns with no rewrite (look-arounds, back-references) or too large to compile,
+//! and the misses of approximated ones (`\p{..}`) that a wider reading does not settle. A pass
+//! that leans on one of those is unsure, and an unsure pass never counts against a value: in
 //! `oneOf` (too many matches), `not`, `if` and `maxContains`. References to other documents
 //! read the [`Resources`] lent with [`Validator::resources`] (nothing is fetched), and are
 //! otherwise reported as a broken document. Keywords apply to the values they are about, as in
@@ -42,14 +42,17 @@
 //! `references` follows `$ref` and `$dynamicRef` with their base URIs, `combinators` the
 //! keywords that apply subschemas in place, `read_write` the `readOnly`/`writeOnly` exemptions,
 //! `keywords` the keywords of each value type, `marks` what `unevaluated*` sees, `scope` the
-//! identifiers, `pattern` the ECMA-262 rewrite.
+//! identifiers, `pattern` the ECMA-262 rewrite, `pattern_tree` and `matcher` its reading and
+//! running.
 
 #![deny(missing_docs)]
 
 mod format;
 mod keywords;
 mod marks;
+mod matcher;
 mod pattern;
+pub mod pattern_tree;
 mod problem;
 mod scope;
 mod uri;
@@ -71,6 +74,7 @@ use serde_json::Value;
 
 pub use keywords::check_scalar;
 use marks::Marks;
+pub use matcher::MAX_PATTERN_STEPS;
 pub use pattern::{MAX_COUNT, Pattern, Patterns, Translation, compile_patterns, ecma_to_regex};
 use playground_openapi::schema::Direction;
 use problem::{Fail, Found};

@@ -1,6 +1,6 @@
 //! `pattern`s and `patternProperties` names, which are ECMA-262 regular expressions: rewritten
-//! in Rust's dialect ([`ecma_to_regex`], read by `regex-lite` here and by the generator's own reader where
-//! strings are generated from a pattern), compiled once and kept ([`Patterns`]).
+//! in Rust's dialect ([`ecma_to_regex`]), read into a tree ([`crate::pattern_tree`], which the
+//! generator walks too), compiled ([`crate::matcher`]) once and kept ([`Patterns`]).
 //!
 //! The rewrite keeps ECMA's meaning where the two dialects read the same text differently:
 //! `\s` and `\S` (Unicode spaces in ECMA), `.` (no line terminators), `{` and `}` that are no
@@ -19,6 +19,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
 
+use crate::matcher::Program;
+use crate::pattern_tree;
+
 /// Repetition counts above this are cut to one more: texts up to this many characters are
 /// read the same.
 pub const MAX_COUNT: u32 = 4_096;
@@ -26,7 +29,7 @@ pub const MAX_COUNT: u32 = 4_096;
 /// Patterns kept by one [`Patterns`]; past it the kept ones are dropped and compiled anew.
 const MAX_KEPT: usize = 4_096;
 
-/// ECMA-262 `WhiteSpace` and `LineTerminator`, what `\s` means there (regex-lite's `\s` is
+/// ECMA-262 `WhiteSpace` and `LineTerminator`, what `\s` means there (the tree's `\s` is
 /// ASCII only), as ranges of code points.
 const ECMA_SPACE: [(u32, u32); 10] = [
     (0x09, 0x0D),
@@ -47,7 +50,7 @@ const LAST: u32 = 0x10_FFFF;
 /// An ECMA-262 pattern in Rust's dialect.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Translation {
-    /// The pattern for `regex-lite` (Unicode mode) or the generator's reader.
+    /// The pattern in Rust's dialect, for [`crate::pattern_tree`].
     pub text: String,
     /// A Unicode property was read for its ASCII members: a text the translation matches is
     /// matched by the pattern, but a text it misses may still be.
@@ -380,27 +383,28 @@ fn ascii_members(name: &str) -> Option<Vec<(u32, u32)>> {
 /// One pattern, compiled.
 #[derive(Debug)]
 pub struct Pattern {
-    regex: regex_lite::Regex,
+    program: Program,
     /// For an approximated pattern, the translation that matches more ([`translate`]'s wide
     /// one): its misses are sure.
-    wide: Option<regex_lite::Regex>,
+    wide: Option<Program>,
     approximate: bool,
     cut: bool,
 }
 
 impl Pattern {
-    /// The ECMA-262 `pattern` compiled; `None` when it has no rewrite or `regex-lite` refuses
-    /// the rewrite (too large, a construct it lacks).
+    /// The ECMA-262 `pattern` compiled; `None` when it has no rewrite, or the rewrite is not
+    /// read ([`crate::pattern_tree`]) or too large ([`crate::MAX_PATTERN_STEPS`]).
     #[must_use]
     pub fn new(pattern: &str) -> Option<Self> {
+        let compile = |text: &str| pattern_tree::parse(text).and_then(|tree| Program::new(&tree));
         let translation = ecma_to_regex(pattern)?;
-        let regex = regex_lite::Regex::new(&translation.text).ok()?;
+        let program = compile(&translation.text)?;
         let wide = if translation.approximate {
-            translate(pattern, true).and_then(|wide| regex_lite::Regex::new(&wide.text).ok())
+            translate(pattern, true).and_then(|wide| compile(&wide.text))
         } else {
             None
         };
-        Some(Self { regex, wide, approximate: translation.approximate, cut: translation.cut })
+        Some(Self { program, wide, approximate: translation.approximate, cut: translation.cut })
     }
 
     /// Whether the pattern finds a match in `text` (patterns are not anchored); `None` when the
@@ -410,7 +414,7 @@ impl Pattern {
         if self.cut && text.chars().count() > MAX_COUNT as usize {
             return None;
         }
-        match self.regex.is_match(text) {
+        match self.program.is_match(text) {
             false if self.approximate => match &self.wide {
                 Some(wide) if !wide.is_match(text) => Some(false),
                 _ => None,

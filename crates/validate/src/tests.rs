@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 mod formats;
+mod matcher;
 mod patterns;
 mod readings;
 mod references;

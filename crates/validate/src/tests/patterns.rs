@@ -1,4 +1,4 @@
-//! Patterns: ECMA-262 meaning under regex-lite, compiled wherever they appear, the ones that
+//! Patterns: ECMA-262 meaning in our own matcher, compiled wherever they appear, the ones that
 //! cannot be compiled left unenforced, and the approximated ones (Unicode properties, long
 //! counts) sure only of what they can tell.
 

@@ -1,4 +1,4 @@
-//! Keywords the validator does not enforce (loose formats, patterns regex-lite cannot read) let
+//! Keywords the validator does not enforce (loose formats, patterns that cannot be compiled) let
 //! values through, and never turn into a rejection where a pass would count against the value:
 //! `oneOf`, `not`, `if`, `maxContains`.
 

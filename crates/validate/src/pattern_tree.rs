@@ -1,15 +1,15 @@
-//! A pattern's tree, for walking it into a matching string: the pattern as
-//! `playground_validate::ecma_to_regex` writes it (ECMA-262 in Rust's dialect, look-arounds
-//! taken out first), read with ECMA-262's meanings: `\d`, `\w` and `\b` are ASCII, `.` is any
-//! character but `\n`, a class is resolved into the ranges of characters it allows. What this
-//! reader does not know (flags, Unicode properties, back-references) is `None`, and the
-//! generator says it could not read the pattern; what it reads wrong is caught anyway, since
-//! every string is confirmed by `playground_validate` against the pattern as written.
+//! A pattern's tree: the pattern as [`crate::ecma_to_regex`] writes it (ECMA-262 in Rust's
+//! dialect), read with ECMA-262's meanings: `\d`, `\w` and `\b` are ASCII, `.` is any
+//! character but `\n`, a class is resolved into the ranges of characters it allows. The checker
+//! compiles and runs it (`matcher`) and the generator walks it into a matching string. What this
+//! reader does not know (flags, Unicode properties, back-references, a quantifier on a
+//! quantifier) is `None`: the checker does not enforce the pattern, and the generator says it
+//! could not read it.
 //!
-//! Our own reader rather than `regex-syntax`: the generator needs a tree of a few kinds of node
-//! and the ranges of a class, not a general parser, and `regex-syntax`'s was the largest part of
-//! the try-it and mock modules' code after Leptos (75 KB of the try-it module's code before
-//! wasm-opt).
+//! Our own reader rather than `regex-syntax` or `regex-lite`: the checker and the generator need
+//! a tree of a few kinds of node and the ranges of a class, not a general parser. `regex-syntax` was the largest part
+//! of the try-it and mock modules' code after Leptos (75 KB of the try-it module's code before
+//! wasm-opt), and `regex-lite` 31 KB more.
 
 /// A node of the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,8 +26,15 @@ pub enum Node {
     Concat(Vec<Node>),
     /// One of them.
     Alternation(Vec<Node>),
-    /// `sub` from `min` to `max` times (`None`: no upper bound).
-    Repeat { sub: Box<Node>, min: u32, max: Option<u32> },
+    /// `sub` from `min` to `max` times.
+    Repeat {
+        /// What is repeated.
+        sub: Box<Node>,
+        /// The fewest times.
+        min: u32,
+        /// The most times (`None`: no bound).
+        max: Option<u32>,
+    },
 }
 
 /// What an assertion asserts.
@@ -37,8 +44,10 @@ pub enum Look {
     Start,
     /// `$` (or `\z`).
     End,
-    /// `\b` or `\B`.
+    /// `\b`: a word character (ASCII) on one side only.
     WordBoundary,
+    /// `\B`: word characters on both sides or on neither.
+    NotWordBoundary,
 }
 
 /// Nesting deeper than this is not read (`None`): the walk is recursive.
@@ -143,33 +152,35 @@ impl Reader {
         })
     }
 
-    /// `atom` with the quantifiers after it (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, each maybe
-    /// lazy: the same strings match).
-    fn quantified(&mut self, mut atom: Node) -> Option<Node> {
-        loop {
-            let (min, max) = match self.peek() {
-                Some('*') => (0, None),
-                Some('+') => (1, None),
-                Some('?') => (0, Some(1)),
-                Some('{') => {
-                    self.at += 1;
-                    let min = self.number()?;
-                    let max = if self.eat(',') {
-                        if self.peek() == Some('}') { None } else { Some(self.number()?) }
-                    } else {
-                        Some(min)
-                    };
-                    if self.peek() != Some('}') || max.is_some_and(|max| max < min) {
-                        return None;
-                    }
-                    (min, max)
+    /// `atom` with the quantifier after it (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, maybe lazy:
+    /// the same strings match). A second one (`a**`) is refused, as in ECMA-262: a chain of
+    /// them would nest without bound.
+    fn quantified(&mut self, atom: Node) -> Option<Node> {
+        let (min, max) = match self.peek() {
+            Some('*') => (0, None),
+            Some('+') => (1, None),
+            Some('?') => (0, Some(1)),
+            Some('{') => {
+                self.at += 1;
+                let min = self.number()?;
+                let max = if self.eat(',') {
+                    if self.peek() == Some('}') { None } else { Some(self.number()?) }
+                } else {
+                    Some(min)
+                };
+                if self.peek() != Some('}') || max.is_some_and(|max| max < min) {
+                    return None;
                 }
-                _ => return Some(atom),
-            };
-            self.at += 1;
-            self.eat('?');
-            atom = Node::Repeat { sub: Box::new(atom), min, max };
+                (min, max)
+            }
+            _ => return Some(atom),
+        };
+        self.at += 1;
+        self.eat('?');
+        if matches!(self.peek(), Some('*' | '+' | '?' | '{')) {
+            return None;
         }
+        Some(Node::Repeat { sub: Box::new(atom), min, max })
     }
 
     fn number(&mut self) -> Option<u32> {
@@ -229,7 +240,8 @@ impl Reader {
             'W' => Escape::Set(complement(WORD)),
             's' => Escape::Set(SPACE.to_vec()),
             'S' => Escape::Set(complement(SPACE)),
-            'b' | 'B' => Escape::Look(Look::WordBoundary),
+            'b' => Escape::Look(Look::WordBoundary),
+            'B' => Escape::Look(Look::NotWordBoundary),
             'A' => Escape::Look(Look::Start),
             'z' => Escape::Look(Look::End),
             'n' => Escape::Char('\n'),
@@ -419,9 +431,22 @@ mod tests {
 
     #[test]
     fn what_is_not_read_is_none() {
-        for pattern in
-            ["(?i)a", r"\p{L}", r"\1", "a{3,2}", "(a", "a)", "[a", "*a", r"[b-a]", r"\x{D800}", r"[\b]"]
-        {
+        for pattern in [
+            "(?i)a",
+            r"\p{L}",
+            r"\1",
+            "a{3,2}",
+            "a**",
+            "a+?+",
+            "a{2}{3}",
+            "(a",
+            "a)",
+            "[a",
+            "*a",
+            r"[b-a]",
+            r"\x{D800}",
+            r"[\b]",
+        ] {
             assert_eq!(parse(pattern), None, "{pattern}");
         }
         assert_eq!(parse(&"(".repeat(100)), None, "too deep");
