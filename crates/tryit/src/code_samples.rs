@@ -97,7 +97,11 @@ fn tabs_of(
                     (
                         lang.label().to_owned(),
                         Signal::derive(move || {
+                            // Forms are sent only with `extras`: without it no sample writes one.
+                            #[cfg(feature = "extras")]
                             let form = form.and_then(|f| f.get());
+                            #[cfg(not(feature = "extras"))]
+                            let form: Option<SampleForm> = form.and(None);
                             request.with(|r| generate_with(lang, r, form.as_ref()))
                         }),
                     )
