@@ -46,8 +46,7 @@ build_module() {
   # The npm package's module runs test suites' requests in Node: its mock, checker and generator
   # are built for speed (Cargo.toml's `npm` profile) and wasm-opt'd with -O3, which answers a
   # round trip in about three quarters of the time for a quarter more bytes. The page's modules
-  # stay built for size, with wasm-opt's -Os rather than -Oz: smaller once gzipped (index.html
-  # says so, and why wasm-opt may take the first KiB of memory as unused).
+  # stay built for size (wasm-opt's -Os: smaller than -Oz once gzipped).
   local profile="$PROFILE" opt=-Os
   if [ "$PROFILE" = release ] && [ "$dir" = package ]; then profile=npm opt=-O3; fi
   [ "$profile" = release ] && args+=(--release)
@@ -65,26 +64,8 @@ build_module() {
   wasm-bindgen --target web --out-dir "$out" --out-name "$name" \
     "$TARGET_DIR/wasm32-unknown-unknown/$profile/${package//-/_}.wasm"
 
-  if [ "$PROFILE" = release ]; then
-    # The same proposals as index.html's data-wasm-opt-params: Rust enables them for wasm32.
-    local features=(--enable-bulk-memory --enable-bulk-memory-opt --enable-nontrapping-float-to-int
-      --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue)
-    local wasm="$out/${name}_bg.wasm"
-    # Leptos always builds its server functions' browser side, whose wasm-streams classes
-    # (IntoUnderlyingSource, ...) wasm-bindgen exports though nothing here makes one: without
-    # their exports, wasm-opt drops their code (1.4 KB of the try-it module's gzip). The glue
-    # still defines the classes; only their methods name the missing exports.
-    wasm-dis "${features[@]}" "$wasm" -o "$wasm.wat"
-    if grep -q '^ (export "\(__wbg_\)\?intounderlying' "$wasm.wat"; then
-      grep -v '^ (export "\(__wbg_\)\?intounderlying' "$wasm.wat" > "$wasm.kept.wat"
-      wasm-as "${features[@]}" "$wasm.kept.wat" -o "$wasm"
-    fi
-    rm -f "$wasm.wat" "$wasm.kept.wat"
-    # Without the producers and target features sections (about 220 bytes no browser reads).
-    wasm-opt "$opt" --low-memory-unused "${features[@]}" --strip-producers --strip-target-features \
-      -o "$wasm.opt" "$wasm"
-    mv "$wasm.opt" "$wasm"
-  fi
+  # The exports nothing calls taken out, and wasm-opt (scripts/finish-wasm.sh).
+  if [ "$PROFILE" = release ]; then bash "$ROOT/scripts/finish-wasm.sh" "$out/${name}_bg.wasm" "$opt"; fi
 }
 
 messages="$(mktemp)"

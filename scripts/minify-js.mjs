@@ -1,10 +1,12 @@
-// Minifies the reference's JavaScript in a release build: wasm-bindgen's glue (the app's .js at
-// the top of the output) and its snippets (snippets/**/*.js), then updates their Subresource
+// Finishes the reference's release build. First the app's wasm (scripts/finish-app-wasm.sh, which
+// updates its integrity hash), then the JavaScript: it minifies wasm-bindgen's glue (the app's .js
+// at the top of the output) and its snippets (snippets/**/*.js), then updates their Subresource
 // Integrity hashes in index.html, which Trunk computed for the unminified files. wasm-bindgen
 // writes readable glue and Trunk's own JS minifier fails on it; esbuild (pinned in
 // scripts/ensure-tools.sh) takes the glue from 10.2 to 7.9 KB gzip, in the first download.
 // Run by Trunk as a post_build hook (Trunk.toml) on its staging directory; does nothing in a
 // debug build. Usage: node scripts/minify-js.mjs [OUT_ROOT]
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -32,6 +34,8 @@ async function scripts(dir, nested) {
   }
   return found;
 }
+
+execFileSync("bash", [join(ROOT, "scripts/finish-app-wasm.sh"), out], { stdio: "inherit" });
 
 const indexPath = join(out, "index.html");
 let index = await readFile(indexPath, "utf8");
