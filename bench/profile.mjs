@@ -5,7 +5,7 @@
 //
 // Usage: [PROFILE_HASH=operationId] node bench/profile.mjs DIST DOCUMENT [THRESHOLD_MS=50] [WAIT_AFTER_LIST_MS=4000]
 // DIST: a trunk build (a build whose wasm keeps its name section names the functions:
-// `-g` in index.html's data-wasm-opt-params).
+// `WASM_NAMES=1 scripts/trunk-release.sh --dist DIR`).
 import { chromium } from "playwright-core";
 import { basename, dirname, resolve } from "node:path";
 import { serve } from "./lib/server.mjs";
