@@ -12,12 +12,22 @@ out="${1:-${TRUNK_STAGING_DIR:?run by trunk, or pass the output directory}}"
 
 shopt -s nullglob
 apps=("$out"/playground-app-*_bg.wasm)
-[ "${#apps[@]}" -eq 1 ] || { echo "finish-app-wasm: expected one playground-app-*_bg.wasm in $out, found ${#apps[@]}" >&2; exit 1; }
+if [ "${#apps[@]}" -ne 1 ]; then
+  echo "finish-app-wasm: expected one playground-app-*_bg.wasm in $out, found ${#apps[@]}" >&2
+  exit 1
+fi
 wasm="${apps[0]}"
-sri() { node -e 'const c = require("node:crypto"), f = require("node:fs");
-  console.log("sha384-" + c.createHash("sha384").update(f.readFileSync(process.argv[1])).digest("base64"))' "$1"; }
+# A file's Subresource Integrity hash, as Trunk writes it.
+sri() {
+  node -e 'const c = require("node:crypto"), f = require("node:fs");
+    const hash = c.createHash("sha384").update(f.readFileSync(process.argv[1]));
+    console.log("sha384-" + hash.digest("base64"))' "$1"
+}
 before="$(sri "$wasm")"
-grep -qF "$before" "$out/index.html" || { echo "finish-app-wasm: index.html has no integrity hash for $wasm" >&2; exit 1; }
+if ! grep -qF "$before" "$out/index.html"; then
+  echo "finish-app-wasm: index.html has no integrity hash for $wasm" >&2
+  exit 1
+fi
 bash "$ROOT/scripts/finish-wasm.sh" "$wasm" -Os
 after="$(sri "$wasm")"
 # Base64 has no `|`.

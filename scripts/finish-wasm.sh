@@ -6,6 +6,8 @@
 # Usage: finish-wasm.sh WASM LEVEL
 set -euo pipefail
 wasm="$1" level="$2"
+# The pinned binaryen (scripts/ensure-tools.sh), never Debian's.
+export PATH="$(cd "$(dirname "$0")/.." && pwd)/.tools/node_modules/.bin:$PATH"
 names=()
 [ "${WASM_NAMES:-0}" = 1 ] && names=(-g)
 # The proposals Rust enables for wasm32: wasm-opt must accept them.

@@ -1,7 +1,7 @@
 //! Strings that match a `pattern`: the pattern, rewritten in Rust's dialect by
 //! `playground_validate` (look-around groups taken out first), is read into a tree
-//! ([`playground_validate::pattern_tree`]; anchors and word boundaries ignored), walked with repetition counts
-//! picked by seed and stretched towards `minLength`, and the result confirmed by
+//! ([`playground_validate::pattern_tree`]; anchors and word boundaries ignored), walked with
+//! repetition counts picked by seed and stretched towards `minLength`, and the result confirmed by
 //! `playground_validate` against the pattern as written (ECMA-262 patterns are unanchored, so
 //! text around a match is free where the pattern is not anchored).
 

@@ -7,9 +7,9 @@
 //! could not read it.
 //!
 //! Our own reader rather than `regex-syntax` or `regex-lite`: the checker and the generator need
-//! a tree of a few kinds of node and the ranges of a class, not a general parser. `regex-syntax` was the largest part
-//! of the try-it and mock modules' code after Leptos (75 KB of the try-it module's code before
-//! wasm-opt), and `regex-lite` 31 KB more.
+//! a tree of a few kinds of node and the ranges of a class, not a general parser.
+//! `regex-syntax` was the largest part of the try-it and mock modules' code after Leptos (75 KB
+//! of the try-it module's code before wasm-opt), and `regex-lite` 31 KB more.
 
 /// A node of the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
