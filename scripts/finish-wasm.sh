@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The last step of a release build for one of wasm-bindgen's `*_bg.wasm`, in place: the exports
 # nothing calls taken out, then wasm-opt at the level given (-Os for the page's modules and the
-# app, -O3 for the npm package's). Run by build-modules.sh for each module and, through
-# finish-app-wasm.sh, for the app. WASM_NAMES=1 keeps the functions' names (for a profile).
+# app, -O3 for the npm package's). Run by build-modules.sh for each module and by minify-js.mjs
+# for the app. WASM_NAMES=1 keeps the functions' names (for a profile).
 # Usage: finish-wasm.sh WASM LEVEL
 set -euo pipefail
 wasm="$1" level="$2"

@@ -16,9 +16,6 @@
 # has what they save.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The pinned binaryen (wasm-opt, wasm-dis, wasm-as; never Debian's, whose wasm-opt breaks
-# release builds) and cargo's tools first, as the Makefile has them, when run on its own.
-export PATH="$PWD/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export RUSTC_BOOTSTRAP=1
 export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
