@@ -163,6 +163,57 @@ test("a site's page asks for its document only after its first frame, and the ap
   }
 });
 
+test("before a site's first frame only the theme is read; an earlier version's keys move after it", async () => {
+  const site = await serveStatic(www);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    // What an earlier version saved, under its old names (a page of the origin without the app).
+    await page.goto(`${site.url}index.html`);
+    await page.evaluate(() => {
+      localStorage.setItem("petstore-playground/theme", "dark");
+      localStorage.setItem("petstore-playground/tryit/listPets", "{}");
+    });
+    await page.addInitScript(() => {
+      window.__framed = false;
+      window.__storage = [];
+      requestAnimationFrame(() => {
+        window.__framed = true;
+        window.__themeAtFrame = document.documentElement.dataset.theme ?? null;
+      });
+      for (const name of ["getItem", "setItem", "removeItem", "key"]) {
+        const method = Storage.prototype[name];
+        Storage.prototype[name] = function (...args) {
+          if (!window.__framed) window.__storage.push([name, ...args]);
+          return method.apply(this, args);
+        };
+      }
+      const length = Object.getOwnPropertyDescriptor(Storage.prototype, "length");
+      Object.defineProperty(Storage.prototype, "length", {
+        get() {
+          if (!window.__framed) window.__storage.push(["length"]);
+          return length.get.call(this);
+        },
+      });
+    });
+    await page.goto(`${site.url}library/docs/`);
+    await page.waitForFunction(() => document.querySelector("[data-testid=doc-title]")?.textContent.includes("Library"), null, { timeout: 20_000 });
+    const seen = await page.evaluate(() => ({
+      before: window.__storage,
+      theme: window.__themeAtFrame,
+      keys: Object.keys(localStorage).sort(),
+    }));
+    assert.deepEqual(seen.before, [["getItem", "playground/theme"], ["getItem", "petstore-playground/theme"]], "storage read before the first frame");
+    assert.equal(seen.theme, "dark", "the earlier version's theme, applied at the first frame");
+    assert.deepEqual(seen.keys.filter((key) => key.startsWith("petstore-playground/")), [], `keys left under the old names: ${seen.keys}`);
+    assert.ok(seen.keys.includes("playground/tryit/listPets"), `the try-it key moved: ${seen.keys}`);
+    assert.equal(await page.evaluate(() => localStorage.getItem("playground/theme")), "dark");
+  } finally {
+    await context.close();
+    await site.close();
+  }
+});
+
 test("a long list: the first screen's rows in index.html, the others filled in after the first frame, every one on a page without JavaScript", async () => {
   // 150 operations under 3 tags: 153 rows, more than the first screen's 40.
   const paths = {};
