@@ -3,9 +3,9 @@
 // nothing calls taken out, wasm-opt); wasm-bindgen's glue (the app's .js at the top of the
 // output) and its snippets (snippets/**/*.js) are minified. Then their Subresource Integrity
 // hashes in index.html, which Trunk computed before, are updated. One hook for both: Trunk runs
-// a stage's hooks at the same time, and both rewrite index.html. wasm-bindgen
-// writes readable glue and Trunk's own JS minifier fails on it; esbuild (pinned in
-// scripts/ensure-tools.sh) takes the glue from 10.2 to 7.9 KB gzip, in the first download.
+// a stage's hooks at the same time, and both rewrite index.html. wasm-bindgen writes readable
+// glue and Trunk's own JS minifier fails on it; esbuild (pinned in scripts/ensure-tools.sh)
+// takes the glue from 10.2 to 7.9 KB gzip, in the first download.
 // Run by Trunk as a post_build hook (Trunk.toml) on its staging directory; does nothing in a
 // debug build. Usage: node scripts/minify-js.mjs [OUT_ROOT]
 import { execFileSync } from "node:child_process";
