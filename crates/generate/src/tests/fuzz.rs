@@ -147,6 +147,33 @@ proptest! {
                 10_i128.checked_pow(u32::try_from(-places).unwrap()).and_then(|f| mantissa.checked_mul(f)).map(|m| (m, 0))
             }
         }).flatten();
-        prop_assert_eq!(decimal(&json!(number)), expected, "{}", number);
+        match (decimal(&json!(number)), expected) {
+            (Some(ours), Some(std)) if ours != std => a_tie_written_either_way(number, ours, std)?,
+            (ours, std) => prop_assert_eq!(ours, std, "{}", number),
+        }
     }
+}
+
+/// A float halfway between two shortest texts (22497439634929.3125 is "22497439634929.312" or
+/// "…313"): serde_json and the standard library may each write a different one. Both have as
+/// many digits, and both read back as the float.
+fn a_tie_written_either_way(number: f64, ours: (i128, u32), std: (i128, u32)) -> Result<(), TestCaseError> {
+    let significant = |m: i128| m.unsigned_abs().to_string().trim_end_matches('0').len();
+    let read = |(m, s): (i128, u32)| format!("{m}e-{s}").parse::<f64>().unwrap().to_bits();
+    prop_assert_eq!(significant(ours.0), significant(std.0), "{} {:?} {:?}", number, ours, std);
+    prop_assert_eq!(read(ours), number.to_bits(), "{} {:?}", number, ours);
+    prop_assert_eq!(read(std), number.to_bits(), "{} {:?}", number, std);
+    Ok(())
+}
+
+#[test]
+fn a_float_halfway_between_two_shortest_texts_reads_as_either() {
+    let number = 22_497_439_634_929.313_f64;
+    assert_eq!(number.fract().to_bits(), 0.3125_f64.to_bits(), "the float is the tie, …929.3125");
+    assert_eq!(decimal(&json!(number)), Some((22_497_439_634_929_312, 3)));
+    a_tie_written_either_way(number, (22_497_439_634_929_312, 3), (22_497_439_634_929_313, 3)).unwrap();
+    // A text that reads as another float, and one longer than the shortest, are not ties.
+    let std = (22_497_439_634_929_313, 3);
+    assert!(a_tie_written_either_way(number, (22_497_439_634_929_305, 3), std).is_err());
+    assert!(a_tie_written_either_way(number, (224_974_396_349_293_125, 4), std).is_err());
 }
