@@ -57,7 +57,7 @@ if [ "$(node -p "require('$TOOLS/node_modules/js-yaml/package.json').version" 2>
   (cd "$TOOLS" && npm install --no-audit --no-fund --save-exact "js-yaml@$JS_YAML_VERSION" >/dev/null)
 fi
 
-# esbuild minifies wasm-bindgen's JavaScript glue in release builds (scripts/minify-js.mjs, a
+# esbuild minifies wasm-bindgen's JavaScript glue in release builds (scripts/finish-page.mjs, a
 # Trunk hook): the glue is in the reference's first download.
 if [ "$(node -p "require('$TOOLS/node_modules/esbuild/package.json').version" 2>/dev/null || true)" != "$ESBUILD_VERSION" ]; then
   log "installing esbuild@$ESBUILD_VERSION from npm into .tools/"

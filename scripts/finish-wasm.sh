@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The last step of a release build for one of wasm-bindgen's `*_bg.wasm`, in place: the exports
 # nothing calls taken out, then wasm-opt at the level given (-Os for the page's modules and the
-# app, -O3 for the npm package's). Run by build-modules.sh for each module and by minify-js.mjs
+# app, -O3 for the npm package's). Run by build-modules.sh for each module and by finish-page.mjs
 # for the app. WASM_NAMES=1 keeps the functions' names (for a profile).
 # Usage: finish-wasm.sh WASM LEVEL
 set -euo pipefail

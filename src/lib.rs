@@ -139,8 +139,9 @@ pub(crate) fn effect(run: impl FnMut() + 'static) {
 /// The reference of `loaded` with, in its header, the document loader, the Mock block and the
 /// Domains link; or, on a published site's page (`site`), the site's title, logo and links,
 /// and the Mock block if the site shows it. One view for both, so the page's first download
-/// carries the reference's header once. On a site's page, rendering it removes the build's first
-/// paint, in the same task, so no frame shows neither.
+/// carries the reference's header once. Rendering it removes the first paint drawn before the
+/// app (a site's build wrote it, or the page drew a `?url=` document's first screen), in the
+/// same task, so no frame shows neither.
 fn reference_page(
     loaded: document::Loaded,
     documents: DocumentState,
@@ -148,8 +149,8 @@ fn reference_page(
 ) -> impl IntoView + use<> {
     if let Some(site) = site {
         site::apply(site, site.0.title_or(&loaded.catalog.title));
-        site::remove_prerendered();
     }
+    site::remove_prerendered();
     let config = site.map(|site| std::sync::Arc::clone(&site.0));
     let builtin = loaded.source.is_builtin();
     let download = loaded.saver();

@@ -31,7 +31,8 @@ pub fn read() -> Option<Result<Site, String>> {
     Some(SiteConfig::parse(&text).map(|config| Site(Arc::new(config))))
 }
 
-/// Removes the build's first paint, once the app's page is there to replace it (call it while
+/// Removes the first paint drawn before the app (the build's, or the first screen of a `?url=`
+/// document, www/first-screen.js), once the app's page is there to replace it (call it while
 /// rendering that page, so both happen in one task and no frame shows neither).
 pub fn remove_prerendered() {
     if let Some(element) =

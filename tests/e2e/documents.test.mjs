@@ -45,6 +45,40 @@ const MANY_TAGS = {
   ),
 };
 
+// What the first screen of a `?url=` document (www/first-screen.js) must draw as the app does:
+// a tag's display name, an untagged operation (no operationId, a path that is not ASCII), an
+// operation under two tags, the deprecated and stability badges, text to escape, and an
+// Authorize button (a security scheme, which no operation needs).
+const FIRST_SCREEN = {
+  openapi: "3.0.3",
+  info: { title: "First <screen> & co", version: "2024.1" },
+  tags: [{ name: "pets", "x-displayName": "Pets & friends" }, { name: "unused" }],
+  paths: {
+    "/pets": {
+      get: { operationId: "listPets", tags: ["pets"], summary: "List \"all\" <pets>", deprecated: true, responses: { 200: { description: "ok" } } },
+      post: { operationId: "addPet", tags: ["pets", "store"], "x-stability": "beta", responses: { 201: { description: "ok" } } },
+    },
+    "/café/{id}": { get: { summary: "Untagged", responses: { 200: { description: "ok" } } } },
+    "/stock": { delete: { operationId: "clear stock", tags: ["store"], "x-stability": "experimental", responses: { 204: { description: "ok" } } } },
+  },
+  components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } } },
+};
+
+// Records the first screen when it is put in the page: its rows, where its first row and the
+// list are, and whether the app had started.
+const FIRST_SCREEN_WATCH = `new MutationObserver((changes, observer) => {
+  const first = document.getElementById("prerendered");
+  if (!first) return;
+  observer.disconnect();
+  const row = first.querySelector("[data-testid=operation]").getBoundingClientRect();
+  globalThis.__firstScreen = {
+    rows: [...first.querySelectorAll(".list-row")].map((e) => e.outerHTML),
+    title: first.querySelector("[data-testid=doc-title]").textContent,
+    row: [row.left, row.top, row.width, row.height],
+    appStarted: "wasmBindings" in globalThis,
+  };
+}).observe(document, { childList: true, subtree: true });`;
+
 const HOOKS31 = {
   openapi: "3.1.0",
   info: {
@@ -147,6 +181,12 @@ before(async () => {
       // Markdown descriptions and external docs, a summary and a licence.
       "/fixtures/hooks31.json": { type: "application/json", body: JSON.stringify(HOOKS31) },
       "/fixtures/many-tags.json": { type: "application/json", body: JSON.stringify(MANY_TAGS) },
+      "/fixtures/first-screen.json": { type: "application/json", body: JSON.stringify(FIRST_SCREEN) },
+      // As FIRST_SCREEN, with what the first screen leaves to the app.
+      "/fixtures/tag-groups.json": {
+        type: "application/json",
+        body: JSON.stringify({ ...FIRST_SCREEN, "x-tagGroups": [{ name: "Shop", tags: ["store", "pets"] }] }),
+      },
       "/fixtures/img/logo.svg": {
         type: "image/svg+xml",
         body: '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="teal"/></svg>',
@@ -246,6 +286,63 @@ test("Swagger's petstore3 YAML by ?url= renders all its operations, with a Mock 
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+/** The rows the app lists, and where its first operation is, once its own list is in. */
+async function appRows(page) {
+  await page.locator("[data-testid=op-count]").waitFor();
+  return page.evaluate(() => {
+    const row = document.querySelector("[data-testid=operation]").getBoundingClientRect();
+    return {
+      rows: [...document.querySelectorAll("[data-testid=operation-list] .list-row")].map((e) => e.outerHTML),
+      row: [row.left, row.top, row.width, row.height],
+      prerendered: document.getElementById("prerendered") !== null,
+    };
+  });
+}
+
+test("a ?url= document's first screen is drawn before the app, as the app draws it, and the app takes its place", async () => {
+  // The app marks each row with the access it needs (and a padlock where it needs credentials)
+  // once it runs; the rest of each row is the same.
+  const unmarked = (rows) =>
+    rows.map((r) => r.replace(/ data-access="[^"]*"|<span class="op-lock".*?<\/svg><span class="visually-hidden">[^<]*<\/span><\/span>/g, ""));
+  for (const address of ["fixtures/first-screen.json", "fixtures/swagger-petstore3.yaml"]) {
+    const { page, context, problems } = await openPage(browser, `${site.url}?url=${address}`, { init: FIRST_SCREEN_WATCH });
+    try {
+      const app = await appRows(page);
+      const first = await page.evaluate(() => globalThis.__firstScreen);
+      assert.ok(first, `${address}: a first screen was drawn`);
+      assert.equal(first.appStarted, false, `${address}: before the app started`);
+      assert.equal(first.title, await page.locator("[data-testid=doc-title]").textContent());
+      assert.ok(first.rows.length >= 5, `${address}: ${first.rows.length} rows`);
+      assert.deepEqual(first.rows, unmarked(app.rows).slice(0, first.rows.length), address);
+      // The list stays where it was when the app takes over, and the first paint is gone. (Its
+      // top follows the Mock block's height, which changes as the document's mock starts.)
+      assert.deepEqual([first.row[0], first.row[2], first.row[3]], [app.row[0], app.row[2], app.row[3]], address);
+      assert.equal(app.prerendered, false);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test("a ?url= document the first screen cannot draw as the app does is left to the app", async () => {
+  // x-tagGroups, Swagger 2.0, a document over 6 MiB (GitHub's), one that does not read.
+  for (const [address, shown] of [
+    ["fixtures/tag-groups.json", "[data-testid=op-count]"],
+    ["fixtures/swagger2.json", "[data-testid=op-count]"],
+    ["fixtures/github.json", "[data-testid=op-count]"],
+    ["fixtures/broken-components.json", "[data-testid=document-error], [data-testid=op-count]"],
+  ]) {
+    const { page, context } = await openPage(browser, `${site.url}?url=${address}`, { init: FIRST_SCREEN_WATCH });
+    try {
+      await page.locator(shown).first().waitFor({ timeout: 30_000 });
+      assert.equal(await page.evaluate(() => globalThis.__firstScreen ?? null), null, address);
+    } finally {
+      await context.close();
+    }
   }
 });
 

@@ -122,7 +122,8 @@ fn plain_text(html: &str) -> String {
 ///
 /// # Errors
 /// A [`PageError`] when the page does not have the shape this build knows: one `<title>`, one
-/// `<body>`, the early request's literal `"petstore.json"` once, no absolute address left.
+/// `<body>`, the early request's literal `"petstore.json"` once, the app started after the head
+/// script says so ([`APP_START`]), no absolute address left.
 pub fn rewrite(index: &str, head: &Head, prerendered: &str, entries: &[String]) -> Result<String, PageError> {
     let page = drop_tags(index, "<meta", |tag| {
         attribute_is(tag, "name", "description") || attribute_starts(tag, "property", "og:")
@@ -161,7 +162,8 @@ pub fn rewrite(index: &str, head: &Head, prerendered: &str, entries: &[String]) 
     let page = format!("{}{tags}{}", &page[..open], &page[close + "</title>".len()..]);
 
     let page = early_request(&page, &head.document)?;
-    let page = start_after_first_paint(&page)?;
+    starts_after_first_paint(&page)?;
+    let page = without_first_screen(&page);
     let page = relative(&page, entries);
     if let Some(absolute) = absolute_address(&page) {
         return Err(PageError(format!(
@@ -197,44 +199,31 @@ fn early_request(page: &str, document: &str) -> Result<String, PageError> {
     Ok(page.replacen(literal.as_str(), &format!("{quote}{document}{quote}"), 1))
 }
 
-/// The start of Trunk's module script, which imports the app's JavaScript statically.
-const APP_IMPORT: &str = "import init, * as bindings from ";
+/// How the app's page starts its app (scripts/finish-page.mjs writes it in place of Trunk's
+/// module script): once the head script resolves `__playgroundAppStart`, which on a site's page
+/// is after the first frame, it asks for the app's JavaScript and WebAssembly, both at once.
+/// Loading, compiling and starting the app in the tasks before the first frame held a published
+/// site's first row back (Stripe's: 114 ms against 95, median of 9 loads each in one run of
+/// bench/site.mjs's harness); the pre-rendered reference is what a reader sees until the app
+/// replaces it.
+const APP_START: &str = "await window.__playgroundAppStart;";
 
-/// The page with the app started after the first paint: Trunk's module script waits for a frame
-/// (and the task after it) before it asks for the app's JavaScript and WebAssembly, both at once,
-/// and the `modulepreload` and WebAssembly `preload` links are gone. Loading, compiling and
-/// starting the app in the tasks before the first frame held a published site's first row back
-/// (Stripe's: 114 ms against 95, median of 9 loads each in one run of bench/site.mjs's harness);
-/// the pre-rendered reference is what a reader sees until the app replaces it.
-fn start_after_first_paint(page: &str) -> Result<String, PageError> {
-    let refuse = |what: &str| PageError(format!("does not start its app as this build knows ({what})"));
-    let Some(at) = page.find(APP_IMPORT) else { return Err(refuse("no module script importing the app")) };
-    let rest = &page[at + APP_IMPORT.len()..];
-    let script = quoted(rest).ok_or_else(|| refuse("the app's script is not a quoted address"))?;
-    let after = &rest[script.len()..];
-    let after = after.strip_prefix(';').ok_or_else(|| refuse("no `;` after the import"))?;
-    const WASM_ARGUMENT: &str = "module_or_path: ";
-    let Some(argument) = after.find(WASM_ARGUMENT) else { return Err(refuse("no WebAssembly address")) };
-    let wasm = quoted(&after[argument + WASM_ARGUMENT.len()..])
-        .ok_or_else(|| refuse("the WebAssembly's address is not quoted"))?;
-    let started = format!(
-        "await new Promise((go) => requestAnimationFrame(() => setTimeout(go)));\n\
-         const wasmFile = fetch({wasm});\n\
-         const {{ default: init, ...bindings }} = await import({script});"
-    );
-    let tail = after.replacen(&format!("{WASM_ARGUMENT}{wasm}"), &format!("{WASM_ARGUMENT}wasmFile"), 1);
-    let page = format!("{}{started}{tail}", &page[..at]);
-    Ok(drop_tags(&page, "<link", |tag| {
-        attribute_is(tag, "rel", "modulepreload")
-            || (attribute_is(tag, "rel", "preload") && attribute_is(tag, "type", "application/wasm"))
-    }))
-}
-
-/// The quoted string (`'...'`, `"..."`) at the start of `text`, quotes included.
-fn quoted(text: &str) -> Option<&str> {
-    let quote = text.chars().next().filter(|q| matches!(q, '\'' | '"'))?;
-    let end = text[1..].find(quote)?;
-    Some(&text[..end + 2])
+/// `page`, when it starts its app as [`APP_START`] says: waiting for the head script, with no
+/// `modulepreload` or WebAssembly `preload` link asking for the app's files before.
+fn starts_after_first_paint(page: &str) -> Result<(), PageError> {
+    let refuse = |what: &str| Err(PageError(format!("does not start its app as this build knows ({what})")));
+    if page.matches(APP_START).count() != 1 {
+        return refuse("its module script does not await `__playgroundAppStart` once");
+    }
+    for what in ["import init", "modulepreload", "type=application/wasm", "type=\"application/wasm\""] {
+        if page.contains(what) {
+            return refuse(&format!("`{what}` asks for the app before the first paint"));
+        }
+    }
+    if !page.contains("module_or_path: wasmFile") {
+        return refuse("no WebAssembly fetched after the wait");
+    }
+    Ok(())
 }
 
 /// `page` with every `/name` that starts an attribute value or a string (after `=`, `"`, `'`
@@ -268,7 +257,7 @@ fn is_name_char(c: char) -> bool {
 /// An absolute address left in an attribute or a module import (`href=/x`, `src="/x"`,
 /// `from '/x'`, `module_or_path: '/x'`), when there is one.
 fn absolute_address(page: &str) -> Option<String> {
-    const STARTS: [&str; 10] = [
+    const STARTS: [&str; 14] = [
         "href=/",
         "href=\"/",
         "href='/",
@@ -279,6 +268,10 @@ fn absolute_address(page: &str) -> Option<String> {
         "from \"/",
         "module_or_path: '/",
         "module_or_path: \"/",
+        "fetch('/",
+        "fetch(\"/",
+        "import('/",
+        "import(\"/",
     ];
     STARTS.iter().find_map(|start| {
         page.match_indices(start).find_map(|(at, _)| {
@@ -292,6 +285,33 @@ fn absolute_address(page: &str) -> Option<String> {
             Some(address[..end].to_owned())
         })
     })
+}
+
+/// `page` without the script that draws a `?url=` document's first screen (www/first-screen.js,
+/// the one that defines `window.__playgroundFirstScreen`): a site's page never opens another
+/// document, and its own first paint is in its HTML, so the page has 7 KB less to parse.
+fn without_first_screen(page: &str) -> String {
+    const OPEN: &str = "<script>";
+    const CLOSE: &str = "</script>";
+    const NAME: &str = "__playgroundFirstScreen";
+    let defines = |script: &str| {
+        script.match_indices(NAME).any(|(at, _)| {
+            let after = script[at + NAME.len()..].trim_start();
+            after.starts_with('=') && !after.starts_with("==")
+        })
+    };
+    let mut out = String::with_capacity(page.len());
+    let mut rest = page;
+    while let Some(at) = rest.find(OPEN) {
+        let Some(end) = rest[at..].find(CLOSE).map(|end| at + end + CLOSE.len()) else { break };
+        out.push_str(&rest[..at]);
+        if !defines(&rest[at..end]) {
+            out.push_str(&rest[at..end]);
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `page` without the tags starting with `start` (such as `<meta`) that `drop` picks.
@@ -342,7 +362,7 @@ fn attribute_starts(tag: &str, name: &str, prefix: &str) -> bool {
 mod tests {
     use super::*;
 
-    const MINIFIED: &str = "<!doctype html><html lang=en><meta charset=utf-8><meta content=\"Petstore API\" name=description><title>Petstore API reference</title><script>var href=new URL(a||`petstore.json`,document.baseURI).href;</script><link href=/favicon-1.png integrity=sha384-x rel=icon><link href=/style-2.css rel=stylesheet><script type=module>import init, * as bindings from '/app-3.js';\nconst wasm = await init({ module_or_path: '/app-3_bg.wasm' });</script><link crossorigin href=/snippets/app/inline0.js rel=modulepreload><link as=fetch crossorigin href=/app-3_bg.wasm integrity=sha384-y rel=preload type=application/wasm><body><noscript>JS</noscript></body></html>";
+    const MINIFIED: &str = "<!doctype html><html lang=en><meta charset=utf-8><meta content=\"Petstore API\" name=description><title>Petstore API reference</title><script>var href=new URL(a||`petstore.json`,document.baseURI).href;</script><script>(()=>{window.__playgroundFirstScreen=(a=>a)})()</script><link href=/favicon-1.png integrity=sha384-x rel=icon><link href=/style-2.css rel=stylesheet><script type=module>await window.__playgroundAppStart;\nconst wasmFile = fetch('/app-3_bg.wasm');\nconst { default: init, ...bindings } = await import('/app-3.js');\nconst wasm = await init({ module_or_path: wasmFile });</script><body><noscript>JS</noscript></body></html>";
 
     fn head() -> Head {
         Head {
@@ -368,15 +388,17 @@ mod tests {
         assert!(page.contains("{\"title\":\"\\u003c/script\\u003e\"}</script>"));
         assert!(page.contains("`openapi.json`"));
         assert!(page.contains("href=./favicon-1.png"));
-        // The app starts after the first paint, its files asked for together.
-        let frame = page.find("requestAnimationFrame(() => setTimeout(go))").expect("waits for a frame");
+        // The app starts when the head script says so, its files asked for together.
+        let wait = page.find(APP_START).expect("waits for the head script");
         let wasm = page.find("const wasmFile = fetch('./app-3_bg.wasm');").expect("fetches the WebAssembly");
         let import = page.find("= await import('./app-3.js');").expect("imports the app");
-        assert!(frame < wasm && wasm < import, "{page}");
-        assert!(page.contains("await init({ module_or_path: wasmFile })"), "{page}");
-        assert!(!page.contains("import init") && !page.contains("preload"), "{page}");
+        assert!(wait < wasm && wasm < import, "{page}");
         assert!(page.contains("<body><div id=\"prerendered\"><h1>Shop</h1></div><noscript>"));
         assert!(page.contains(MARKDOWN_LINKS), "{page}");
+        // The script that draws a `?url=` document's first screen is not a site's; the head
+        // script that calls it stays.
+        assert!(!page.contains("__playgroundFirstScreen"), "{page}");
+        assert!(page.contains("var href="), "{page}");
         assert!(MARKDOWN_LINKS.contains(&format!("id=\"{MARKDOWN_LINK_ID}\"")));
     }
 
@@ -402,9 +424,14 @@ mod tests {
     #[test]
     fn a_page_of_another_shape_is_refused() {
         for (from, to) in [
-            ("import init, * as bindings", "import * as bindings"),
-            ("'/app-3.js';", "'/app-3.js'"),
-            ("module_or_path: '/app-3_bg.wasm'", "module_or_path: wasmAddress"),
+            ("await window.__playgroundAppStart;\n", ""),
+            ("<script type=module>", "<script type=module>await window.__playgroundAppStart;"),
+            ("module_or_path: wasmFile", "module_or_path: '/app-3_bg.wasm'"),
+            ("</script><body>", "</script><link href=/app-3.js rel=modulepreload><body>"),
+            (
+                "</script><body>",
+                "</script><link as=fetch href=/app-3_bg.wasm rel=preload type=application/wasm><body>",
+            ),
         ] {
             let other = MINIFIED.replace(from, to);
             let error = rewrite(&other, &head(), "", &entries()).expect_err(to);
@@ -423,10 +450,10 @@ mod tests {
     /// as [`MINIFIED`]): a change of its shape that the build would refuse fails here first.
     #[test]
     fn the_apps_page_has_the_shape_the_build_knows() {
-        // Trunk adds the module script that starts the app, as its development builds write it.
+        // The module script that starts the app, as scripts/finish-page.mjs leaves Trunk's.
         let source = include_str!("../../../index.html").replacen(
             "</head>",
-            "<link rel=\"modulepreload\" href=\"/app-3.js\" crossorigin>\n<script type=\"module\">\nimport init, * as bindings from '/app-3.js';\nconst wasm = await init({ module_or_path: '/app-3_bg.wasm' });\n</script></head>",
+            "<script type=\"module\">\nawait window.__playgroundAppStart;\nconst wasmFile = fetch('/app-3_bg.wasm');\nconst { default: init, ...bindings } = await import('/app-3.js');\nconst wasm = await init({ module_or_path: wasmFile });\n</script></head>",
             1,
         );
         let page = rewrite(&source, &head(), "", &["app-3.js".to_owned(), "app-3_bg.wasm".to_owned()])

@@ -60,7 +60,7 @@ pub fn fixture(name: &str) -> PathBuf {
 }
 
 /// A fake app folder, shaped as `trunk build --release` leaves dist/ (minified, absolute
-/// addresses), with the Petstore's document and mock module that a site leaves out.
+/// addresses, the app started as scripts/finish-page.mjs leaves it), with the Petstore's document and mock module that a site leaves out.
 pub fn fake_app(root: &Path) -> PathBuf {
     let app = root.join("app");
     fs::create_dir_all(app.join("mock")).expect("creates the app folder");
@@ -74,9 +74,10 @@ pub fn fake_app(root: &Path) -> PathBuf {
          <title>Petstore API reference</title>\
          <script>var href=new URL(address||\"petstore.json\",document.baseURI).href;</script>\
          <link href=/favicon-1.png rel=icon><link href=/style-1.css rel=stylesheet>\
-         <script type=module>import init, * as bindings from '/app-1.js';\n\
-         const wasm = await init({ module_or_path: '/app-1_bg.wasm' });</script>\
-         <link crossorigin href=/app-1.js rel=modulepreload>\
+         <script type=module>await window.__playgroundAppStart;\n\
+         const wasmFile = fetch('/app-1_bg.wasm');\n\
+         const { default: init, ...bindings } = await import('/app-1.js');\n\
+         const wasm = await init({ module_or_path: wasmFile });</script>\
          <body><noscript>JavaScript</noscript></body></html>",
     )
     .expect("writes index.html");
