@@ -291,40 +291,31 @@ fn absolute_address(page: &str) -> Option<String> {
 /// the one that defines `window.__playgroundFirstScreen`): a site's page never opens another
 /// document, and its own first paint is in its HTML, so the page has 7 KB less to parse.
 fn without_first_screen(page: &str) -> String {
-    const OPEN: &str = "<script>";
-    const CLOSE: &str = "</script>";
     const NAME: &str = "__playgroundFirstScreen";
-    let defines = |script: &str| {
+    drop_between(page, "<script>", "</script>", |script| {
         script.match_indices(NAME).any(|(at, _)| {
             let after = script[at + NAME.len()..].trim_start();
             after.starts_with('=') && !after.starts_with("==")
         })
-    };
-    let mut out = String::with_capacity(page.len());
-    let mut rest = page;
-    while let Some(at) = rest.find(OPEN) {
-        let Some(end) = rest[at..].find(CLOSE).map(|end| at + end + CLOSE.len()) else { break };
-        out.push_str(&rest[..at]);
-        if !defines(&rest[at..end]) {
-            out.push_str(&rest[at..end]);
-        }
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
+    })
 }
 
 /// `page` without the tags starting with `start` (such as `<meta`) that `drop` picks.
 fn drop_tags(page: &str, start: &str, drop: impl Fn(&str) -> bool) -> String {
+    drop_between(page, start, ">", drop)
+}
+
+/// `page` without each run from `start` to the next `end` (both included) that `drop` picks.
+fn drop_between(page: &str, start: &str, end: &str, drop: impl Fn(&str) -> bool) -> String {
     let mut out = String::with_capacity(page.len());
     let mut rest = page;
     while let Some(at) = rest.find(start) {
-        let Some(end) = rest[at..].find('>').map(|end| at + end + 1) else { break };
+        let Some(stop) = rest[at..].find(end).map(|stop| at + stop + end.len()) else { break };
         out.push_str(&rest[..at]);
-        if !drop(&rest[at..end]) {
-            out.push_str(&rest[at..end]);
+        if !drop(&rest[at..stop]) {
+            out.push_str(&rest[at..stop]);
         }
-        rest = &rest[end..];
+        rest = &rest[stop..];
     }
     out.push_str(rest);
     out
