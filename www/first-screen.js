@@ -30,16 +30,20 @@
   var ROWS = 40;
   var METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"];
   var STABILITY = { experimental: "Experimental", beta: "Beta" };
+  // The bytes `href` encodes besides controls and non-ASCII: space, `"`, `<`, `>`, backquote,
+  // `#` and `%`. (The page's minifier doubles the backslash of an escape in a string, so the
+  // script has none: characters are written as they are, or as numbers.)
+  var ENCODED = [0x20, 0x22, 0x3c, 0x3e, 0x60, 0x23, 0x25];
 
   var escape = function (text) {
     return String(text).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
     });
   };
-  // `playground_openapi::outline::href`: controls, non-ASCII and ` "<>\`#%` percent-encoded.
+  // `playground_openapi::outline::href`: controls, non-ASCII and ENCODED percent-encoded.
   var href = function (anchor) {
     return "#" + Array.prototype.map.call(new TextEncoder().encode(anchor), function (b) {
-      return b < 0x20 || b >= 0x7f || ' "<>`#%'.indexOf(String.fromCharCode(b)) >= 0
+      return b < 0x20 || b >= 0x7f || ENCODED.indexOf(b) >= 0
         ? "%" + (b < 16 ? "0" : "") + b.toString(16).toUpperCase()
         : String.fromCharCode(b);
     }).join("");
@@ -166,13 +170,13 @@
       + '<details class="loader"><summary>Load another API description</summary></details></div>'
       + '<section class="mock-panel" aria-labelledby="mock-panel-title"><h2 id="mock-panel-title" class="mock-panel-title">Mock</h2>'
       + '<p class="mock-panel-note">In this browser, shared by its tabs</p>' + (bytes <= MOCK_AT_ONCE_BYTES
-        ? '<p class="mock-counts hint" role="status">Starting this document\'s mock\u2026</p><div class="mock-actions" aria-hidden="true">'
-          + '<button type="button" class="button" disabled>Reset\u2026</button><button type="button" class="button" disabled>Export</button>'
-          + '<button type="button" class="button" disabled>Import\u2026</button></div>'
-        : '<p class="mock-counts hint">This document\'s mock starts when a try-it panel sends to it, or here.</p>'
+        ? "<p class='mock-counts hint' role='status'>Starting this document's mock…</p><div class='mock-actions' aria-hidden='true'>"
+          + '<button type="button" class="button" disabled>Reset…</button><button type="button" class="button" disabled>Export</button>'
+          + '<button type="button" class="button" disabled>Import…</button></div>'
+        : "<p class='mock-counts hint'>This document's mock starts when a try-it panel sends to it, or here.</p>"
           + '<div class="mock-actions"><button type="button" class="button" disabled>Start the mock</button></div>')
       + "</section>"
-      + '<nav class="header-nav" aria-label="Project"><a href="domains.html">Project settings \u203a Domains</a>'
+      + '<nav class="header-nav" aria-label="Project"><a href="domains.html">Project settings › Domains</a>'
       + '<div class="theme-toggle"><label for="theme-choice">Theme</label><select id="theme-choice"><option value="system" selected>System</option>'
       + '<option value="light">Light</option><option value="dark">Dark</option></select></div></nav></header>'
       + '<div class="layout"><aside class="sidebar"><div class="search" role="search"><label for="operation-search" class="search-label">Search operations</label>'

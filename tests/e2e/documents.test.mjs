@@ -74,6 +74,7 @@ const FIRST_SCREEN_WATCH = `new MutationObserver((changes, observer) => {
   globalThis.__firstScreen = {
     rows: [...first.querySelectorAll(".list-row")].map((e) => e.outerHTML),
     title: first.querySelector("[data-testid=doc-title]").textContent,
+    header: [".doc-meta", ".document-source", ".header-nav"].map((part) => first.querySelector(part).textContent),
     row: [row.left, row.top, row.width, row.height],
     appStarted: "wasmBindings" in globalThis,
   };
@@ -298,6 +299,7 @@ async function appRows(page) {
       rows: [...document.querySelectorAll("[data-testid=operation-list] .list-row")].map((e) => e.outerHTML),
       row: [row.left, row.top, row.width, row.height],
       prerendered: document.getElementById("prerendered") !== null,
+      header: [".doc-meta", ".document-source", ".header-nav"].map((part) => document.querySelector(`header ${part}`).textContent),
     };
   });
 }
@@ -315,6 +317,7 @@ test("a ?url= document's first screen is drawn before the app, as the app draws 
       assert.ok(first, `${address}: a first screen was drawn`);
       assert.equal(first.appStarted, false, `${address}: before the app started`);
       assert.equal(first.title, await page.locator("[data-testid=doc-title]").textContent());
+      assert.deepEqual(first.header, app.header, `${address}: the header's text`);
       assert.ok(first.rows.length >= 5, `${address}: ${first.rows.length} rows`);
       assert.deepEqual(first.rows, unmarked(app.rows).slice(0, first.rows.length), address);
       // The list stays where it was when the app takes over, and the first paint is gone. (Its
