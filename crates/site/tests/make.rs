@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use playground_site::{App, MARKER, SiteError, Source};
 
 /// The app's page as the build's rewrite expects it, reduced to what it reads.
-const INDEX: &str = r#"<!DOCTYPE html><html><head><title>Petstore Playground</title><meta name="description" content="x"><script>fetch(new URL("petstore.json", document.baseURI))</script><script type="module">import init, * as bindings from './app.js';
-const wasm = await init({ module_or_path: './app.wasm' });</script></head><body></body></html>"#;
+const INDEX: &str = r#"<!DOCTYPE html><html><head><title>Petstore Playground</title><meta name="description" content="x"><script>fetch(new URL("petstore.json", document.baseURI))</script><script type="module">await window.__playgroundAppStart;
+const wasmFile = fetch('./app.wasm');
+const { default: init, ...bindings } = await import('./app.js');
+const wasm = await init({ module_or_path: wasmFile });</script></head><body></body></html>"#;
 
 fn files(entries: &[(&str, &str)]) -> BTreeMap<PathBuf, Vec<u8>> {
     entries.iter().map(|(path, text)| (PathBuf::from(path), text.as_bytes().to_vec())).collect()
