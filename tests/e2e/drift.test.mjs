@@ -102,7 +102,9 @@ async function open(page, operation) {
 async function sendFor(page, bookId) {
   if (bookId !== undefined) await page.locator("[data-testid=try-param][data-name=book_id]").fill(String(bookId));
   const status = await send(page);
-  const drift = page.locator("[data-testid=try-result] [data-testid=try-drift]");
+  // The check shows "Checking the answer…" (data-state="pending") until its module has run: wait
+  // for its verdict.
+  const drift = page.locator("[data-testid=try-result] [data-testid=try-drift]:not([data-state=pending])");
   await drift.waitFor();
   return { status, state: await drift.getAttribute("data-state"), text: (await drift.textContent()).replace(/\s+/g, " ") };
 }
