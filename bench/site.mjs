@@ -38,11 +38,10 @@
 // loads the sites an earlier run left in BENCH_SITE_OUT, to work on the harness),
 // BENCH_SITE_OUT (target/bench/site), BENCH_RUNS (5: the targets sit near their thresholds, and a
 // median of 3 moved by 10-20% from run to run on a 2-core machine), BENCH_TIMEOUT (180000 ms per
-// load),
-// BENCH_DIST, BENCH_REDOC3 and CHROMIUM as for bench/bench.mjs, BENCH_OUT (RESULTS.md path;
-// "-" = neither RESULTS.md nor SITE.md), BENCH_SITE_JSON (where the figures are written as JSON,
-// BENCH_SITE_OUT/results.json), BENCH_SITE_REPORT_ONLY=1 (run nothing: the report again from
-// that JSON).
+// load), BENCH_DIST, BENCH_REDOC3 and CHROMIUM as for bench/bench.mjs, BENCH_OUT (RESULTS.md
+// path; "-" = neither RESULTS.md nor SITE.md), BENCH_SITE_JSON (where the figures are written as
+// JSON, BENCH_SITE_OUT/results.json), BENCH_SITE_REPORT_ONLY=1 (run nothing: the report again
+// from that JSON).
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
