@@ -93,13 +93,15 @@ export function showLoader(root, source, loading, error) {
   show("[data-testid=document-error]", "[data-testid=document-error-message]", error);
 }
 // js-yaml's minified build (13 KB gzip, half its ES module) defines the global `jsyaml`.
-// index.html's first script starts loading it for an address ending in .yaml or .yml
-// (`__playgroundYaml`); if that load failed, it is tried once more here.
+// index.html's first script makes its script element for an address ending in .yaml or .yml
+// (`__playgroundYaml`, loaded once `__playgroundYamlStart` is called: after the first screen);
+// if that load failed, it is tried once more here.
 function loadYaml() {
   if (globalThis.jsyaml) return Promise.resolve(globalThis.jsyaml);
   const early = globalThis.__playgroundYaml;
   if (early) {
     globalThis.__playgroundYaml = undefined;
+    globalThis.__playgroundYamlStart?.();
     return early.catch(() => loadYaml());
   }
   return new Promise((resolve, reject) => {

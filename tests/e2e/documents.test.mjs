@@ -64,8 +64,34 @@ const FIRST_SCREEN = {
   components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } } },
 };
 
+// FIRST_SCREEN in YAML, with an anchor and an alias, which the first screen's own YAML reader
+// leaves to js-yaml.
+const FIRST_SCREEN_ANCHORS = `openapi: 3.0.3
+info: {title: "First <screen> & co", version: "2024.1"}
+tags:
+  - {name: pets, x-displayName: Pets & friends}
+  - name: unused
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      tags: [pets]
+      summary: List "all" <pets>
+      deprecated: true
+      responses: &ok
+        200: {description: ok}
+    post: {operationId: addPet, tags: [pets, store], x-stability: beta, responses: {201: {description: ok}}}
+  /café/{id}:
+    get: {summary: Untagged, responses: *ok}
+  /stock:
+    delete: {operationId: clear stock, tags: [store], x-stability: experimental, responses: {204: {description: ok}}}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Key}
+`;
+
 // Records the first screen when it is put in the page: its rows, where its first row and the
-// list are, and whether the app had started.
+// list are, whether the app had started, and whether js-yaml had been asked for.
 const FIRST_SCREEN_WATCH = `new MutationObserver((changes, observer) => {
   const first = document.getElementById("prerendered");
   if (!first) return;
@@ -77,6 +103,7 @@ const FIRST_SCREEN_WATCH = `new MutationObserver((changes, observer) => {
     header: [".doc-meta", ".document-source", ".header-nav"].map((part) => first.querySelector(part).textContent),
     row: [row.left, row.top, row.width, row.height],
     appStarted: "wasmBindings" in globalThis,
+    yamlAsked: document.querySelector("script[src$='/vendor/js-yaml.min.js']") !== null,
   };
 }).observe(document, { childList: true, subtree: true });`;
 
@@ -183,6 +210,7 @@ before(async () => {
       "/fixtures/hooks31.json": { type: "application/json", body: JSON.stringify(HOOKS31) },
       "/fixtures/many-tags.json": { type: "application/json", body: JSON.stringify(MANY_TAGS) },
       "/fixtures/first-screen.json": { type: "application/json", body: JSON.stringify(FIRST_SCREEN) },
+      "/fixtures/first-screen-anchors.yaml": { type: "application/yaml", body: FIRST_SCREEN_ANCHORS },
       // As FIRST_SCREEN, with what the first screen leaves to the app.
       "/fixtures/tag-groups.json": {
         type: "application/json",
@@ -267,16 +295,16 @@ test("Swagger's petstore3 YAML by ?url= renders all its operations, with a Mock 
   try {
     await expectPetstore3(page);
     assert.match(await page.locator("[data-testid=document-source]").textContent(), /swagger-petstore3\.yaml/);
-    // js-yaml was asked for by index.html's first script, beside the document (before the app's
-    // module script in the head), and the app took that one load rather than adding its own.
+    // js-yaml was asked for by index.html's first script, after the first screen and before the
+    // app's WebAssembly, and the app took that one load rather than adding its own.
     assert.deepEqual(
       await page.evaluate(() => {
-        const head = [...document.head.children];
-        const yaml = head.filter((e) => e.localName === "script" && /\/vendor\/js-yaml\.min\.js$/.test(e.src));
-        const app = head.findIndex((e) => e.localName === "script" && e.type === "module");
-        return [yaml.length, yaml.length === 1 && head.indexOf(yaml[0]) < app, performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/vendor/js-yaml.min.js")).length];
+        const yaml = [...document.head.children].filter((e) => e.localName === "script" && /\/vendor\/js-yaml\.min\.js$/.test(e.src));
+        const loaded = (end) => performance.getEntriesByType("resource").filter((r) => r.name.endsWith(end));
+        const [script] = loaded("/vendor/js-yaml.min.js");
+        return [yaml.length, loaded("/vendor/js-yaml.min.js").length, !!script && script.startTime < loaded(".wasm")[0].startTime];
       }),
-      [1, true, 1],
+      [1, 1, true],
     );
     // Back to the built-in document: the Petstore's mock and ?url= leaves the address.
     await page.locator("[data-testid=document-builtin]").click();
@@ -309,13 +337,20 @@ test("a ?url= document's first screen is drawn before the app, as the app draws 
   // once it runs; the rest of each row is the same.
   const unmarked = (rows) =>
     rows.map((r) => r.replace(/ data-access="[^"]*"|<span class="op-lock".*?<\/svg><span class="visually-hidden">[^<]*<\/span><\/span>/g, ""));
-  for (const address of ["fixtures/first-screen.json", "fixtures/swagger-petstore3.yaml"]) {
+  // Petstore3's YAML is read by the first screen's own reader, before js-yaml is asked for; the
+  // anchors are js-yaml's to read.
+  for (const [address, yamlAsked] of [
+    ["fixtures/first-screen.json", false],
+    ["fixtures/swagger-petstore3.yaml", false],
+    ["fixtures/first-screen-anchors.yaml", true],
+  ]) {
     const { page, context, problems } = await openPage(browser, `${site.url}?url=${address}`, { init: FIRST_SCREEN_WATCH });
     try {
       const app = await appRows(page);
       const first = await page.evaluate(() => globalThis.__firstScreen);
       assert.ok(first, `${address}: a first screen was drawn`);
       assert.equal(first.appStarted, false, `${address}: before the app started`);
+      assert.equal(first.yamlAsked, yamlAsked, `${address}: js-yaml asked for before the first screen`);
       assert.equal(first.title, await page.locator("[data-testid=doc-title]").textContent());
       assert.deepEqual(first.header, app.header, `${address}: the header's text`);
       assert.ok(first.rows.length >= 5, `${address}: ${first.rows.length} rows`);
